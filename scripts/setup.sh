@@ -1,0 +1,21 @@
+#!/usr/bin/env bash
+# Installs what the project needs on a fresh x86-64 Debian machine, idempotently:
+# LLVM 22 (build-time only: the generator reads bitcode and compiles handlers with it),
+# and the reference implementations the tests and benchmarks compare against.
+set -euo pipefail
+
+need=()
+[ -x /usr/lib/llvm-22/bin/llc ] && [ -f /usr/lib/llvm-22/include/llvm-c/Core.h ] || need+=(llvm-22-dev llvm-22)
+dpkg -s libpolly-22-dev >/dev/null 2>&1 || need+=(libpolly-22-dev)
+dpkg -s libzstd-dev >/dev/null 2>&1 || need+=(libzstd-dev)
+command -v lua5.1 >/dev/null 2>&1 || need+=(lua5.1)
+command -v luajit >/dev/null 2>&1 || need+=(luajit)
+
+if [ ${#need[@]} -gt 0 ]; then
+    echo "setup: installing ${need[*]}" >&2
+    SUDO=""
+    [ "$(id -u)" -eq 0 ] || SUDO="sudo"
+    export DEBIAN_FRONTEND=noninteractive
+    $SUDO apt-get update -q >/dev/null
+    $SUDO apt-get install -y -q --no-install-recommends "${need[@]}" >/dev/null
+fi
