@@ -1,0 +1,161 @@
+//! The Deegen-style API that bytecode semantics are written against, and the ABI shared by the
+//! generated tiers and the language runtime.
+//!
+//! Semantics live in a `#![no_std]` crate compiled to LLVM bitcode. Each API function here is a
+//! thin `#[inline(always)]` wrapper around an external *marker* symbol (`__deegen_api_*`) that is
+//! never defined anywhere: the generator's passes find the marker calls in the bitcode and lower
+//! them, differently for each tier. A marker surviving to link time is a generator bug, and the
+//! link fails loudly.
+//!
+//! Runtime helpers are ordinary `extern "C"` functions that the semantics crate declares and the
+//! language runtime defines; the generated handlers call them like any C function (the pinned VM
+//! state lives in callee-saved registers, so such calls cost no spills of it).
+//!
+//! # Frames
+//!
+//! ```text
+//!   ... caller's slots ... | callee | caller base | return continuation | caller pc | arg0 arg1 ...
+//!                            base-4   base-3        base-2                base-1      base (slot 0)
+//! ```
+//! A call is made *in place*: the caller puts the callee in slot `f` and the arguments from slot
+//! `f + FRAME_HEADER_SLOTS`; the callee's frame base is `f + FRAME_HEADER_SLOTS`, so arguments are
+//! never copied. Returning tail-calls the return continuation stored in the header.
+//!
+//! # Language hooks
+//!
+//! The semantics crate must also define these `#[no_mangle]` functions, which the generator
+//! inlines into the code it writes around the semantics:
+//! * `deegen_hook_code_block(callee: u64) -> *const CodeBlock` — the code block of a callable value;
+//! * `deegen_hook_nil() -> u64` — the boxed value that fills missing arguments;
+//! * `deegen_hook_stack_overflow(ctx: *mut InterpContext) -> u64` — the error value for a frame
+//!   that does not fit;
+//! * `deegen_hook_on_throw(ctx, base, pc, value, add_position: u64) -> u64` — records an error being
+//!   thrown and returns the value to propagate (adds the source position when asked to).
+#![no_std]
+
+/// Slots taken by the frame header below a frame's base.
+pub const FRAME_HEADER_SLOTS: usize = 4;
+
+/// Code-block of one guest function, shared by every tier.
+///
+/// Constant `i` of the function lives at `(cb as *const u64).sub(1 + i)`: constants are allocated
+/// right below the code block, so a handler reaches one with a single load off the pinned
+/// code-block register.
+#[repr(C)]
+#[derive(Debug)]
+pub struct CodeBlock {
+    /// Generated entry point (`__deegen_interp_entry_lua` or `__deegen_interp_entry_native`).
+    pub entry: *const (),
+    /// First instruction.
+    pub bytecode: *const u8,
+    /// Parameters that are filled with nil when the caller passes fewer.
+    pub num_fixed_params: u32,
+    /// Stack slots the function's frame needs above its base.
+    pub frame_slots: u32,
+    /// For native functions: `extern "C" fn(ctx, base, nargs) -> i64` returning the number of
+    /// results (stored from `base`), or a negative number after setting `InterpContext::error`.
+    pub native: *const (),
+    /// The language's own data about the function (prototype, debug info).
+    pub owner: *const (),
+}
+
+/// Per-coroutine state every tier reaches through the pinned context register. A language embeds
+/// it as the first field of its own state, so the same pointer serves both.
+#[repr(C)]
+#[derive(Debug)]
+pub struct InterpContext {
+    /// One past the last stack slot a frame may use.
+    pub stack_limit: *mut u64,
+    /// Set by the exit thunk: where the values returned to native code are, and how many.
+    pub ret_ptr: *mut u64,
+    pub ret_count: u64,
+    /// The error value that left the interpreter (valid when `status` is `STATUS_ERROR`).
+    pub error: u64,
+    /// Frame base and instruction that threw.
+    pub error_base: *mut u64,
+    pub error_pc: *const u8,
+    /// `STATUS_OK` or `STATUS_ERROR` after `__deegen_interp_enter` returns.
+    pub status: u64,
+}
+
+pub const STATUS_OK: u64 = 0;
+pub const STATUS_ERROR: u64 = 1;
+
+mod markers {
+    extern "Rust" {
+        pub fn __deegen_api_return(value: u64) -> !;
+        pub fn __deegen_api_fallthrough() -> !;
+        pub fn __deegen_api_take_branch() -> !;
+        pub fn __deegen_api_throw(value: u64, add_position: u64) -> !;
+        pub fn __deegen_api_context() -> *mut u8;
+        pub fn __deegen_api_stack_base() -> *mut u64;
+        pub fn __deegen_api_make_call(frame: *mut u64, num_args: u64, continuation: *const ()) -> !;
+        pub fn __deegen_api_return_values_ptr() -> *mut u64;
+        pub fn __deegen_api_return_values_count() -> u64;
+        pub fn __deegen_api_return_from_function(values: *mut u64, count: u64) -> !;
+    }
+}
+
+/// Stores `value` to the bytecode's output slot and continues with the next bytecode.
+#[inline(always)]
+pub fn ret(value: u64) -> ! {
+    unsafe { markers::__deegen_api_return(value) }
+}
+
+/// Continues with the next bytecode (bytecodes with no output, or a branch not taken).
+#[inline(always)]
+pub fn fallthrough() -> ! {
+    unsafe { markers::__deegen_api_fallthrough() }
+}
+
+/// Continues at the bytecode's branch target.
+#[inline(always)]
+pub fn take_branch() -> ! {
+    unsafe { markers::__deegen_api_take_branch() }
+}
+
+/// Throws `value` as it is.
+#[inline(always)]
+pub fn throw(value: u64) -> ! {
+    unsafe { markers::__deegen_api_throw(value, 0) }
+}
+
+/// Throws an error message raised by the VM itself: the language hook prefixes the position of
+/// the throwing bytecode (Lua's `chunk:line:`).
+#[inline(always)]
+pub fn throw_runtime_error(message: u64) -> ! {
+    unsafe { markers::__deegen_api_throw(message, 1) }
+}
+
+/// The pinned per-coroutine context.
+#[inline(always)]
+pub fn context() -> *mut InterpContext {
+    unsafe { markers::__deegen_api_context() as *mut InterpContext }
+}
+
+/// The current frame's base (slot 0).
+#[inline(always)]
+pub fn stack_base() -> *mut u64 {
+    unsafe { markers::__deegen_api_stack_base() }
+}
+
+/// Calls the callee stored at `frame[0]` with `num_args` arguments stored from
+/// `frame[FRAME_HEADER_SLOTS]`. Never returns: when the callee returns, `continuation` (a
+/// semantic function taking the same operands as the caller's) runs, and reads the results with
+/// [`return_values`]. Pass it as `my_continuation as *const ()`.
+#[inline(always)]
+pub fn make_call(frame: *mut u64, num_args: u64, continuation: *const ()) -> ! {
+    unsafe { markers::__deegen_api_make_call(frame, num_args, continuation) }
+}
+
+/// In a return continuation: the values the callee returned.
+#[inline(always)]
+pub fn return_values() -> (*mut u64, u64) {
+    unsafe { (markers::__deegen_api_return_values_ptr(), markers::__deegen_api_return_values_count()) }
+}
+
+/// Returns `count` values stored from `values` to the caller of the current function.
+#[inline(always)]
+pub fn return_from_function(values: *mut u64, count: u64) -> ! {
+    unsafe { markers::__deegen_api_return_from_function(values, count) }
+}

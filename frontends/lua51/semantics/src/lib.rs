@@ -1,0 +1,404 @@
+//! Execution semantics of the Lua 5.1 bytecodes.
+//!
+//! The other half of what the language implementer writes (the specs are in `lua51-specs`).
+//! Each `#[no_mangle]` function here is the semantics of one bytecode: it receives the decoded
+//! operands (boxed values as `u64`, slot addresses as `*mut u64`, literals as integers) and ends
+//! in a Deegen API call that never returns. The generator turns every function into interpreter
+//! handlers; nothing here knows about dispatch, registers or tiers.
+//!
+//! Slow and rare cases call runtime helpers (`lua_rt_*`), plain `extern "C"` functions defined by
+//! the native runtime (`lua51-vm`).
+#![no_std]
+#![allow(clippy::missing_safety_doc, clippy::not_unsafe_ptr_arg_deref)]
+
+use deegen_api as api;
+use deegen_api::{CodeBlock, InterpContext, FRAME_HEADER_SLOTS};
+use lua51_value::{LuaContext, TValue, NIL_BITS};
+
+/// Arithmetic operators, as passed to the runtime's slow path.
+pub mod arith_op {
+    pub const ADD: u64 = 0;
+    pub const SUB: u64 = 1;
+    pub const MUL: u64 = 2;
+    pub const DIV: u64 = 3;
+    pub const MOD: u64 = 4;
+    pub const POW: u64 = 5;
+    pub const UNM: u64 = 6;
+}
+
+/// Which `for` control value failed to convert to a number.
+pub mod for_error {
+    pub const INITIAL: u64 = 0;
+    pub const LIMIT: u64 = 1;
+    pub const STEP: u64 = 2;
+}
+
+extern "C" {
+    fn floor(x: f64) -> f64;
+    fn pow(x: f64, y: f64) -> f64;
+
+    /// Arithmetic with string coercion. Stores the result and returns true, or returns false
+    /// when an operand is not a number (nor a numeric string).
+    fn lua_rt_arith(ctx: *mut LuaContext, op: u64, lhs: u64, rhs: u64, out: *mut u64) -> bool;
+    /// The message for arithmetic on a non-number.
+    fn lua_rt_arith_error(ctx: *mut LuaContext, lhs: u64, rhs: u64) -> u64;
+    fn lua_rt_concat(ctx: *mut LuaContext, first: *mut u64, count: u64, out: *mut u64) -> bool;
+    fn lua_rt_concat_error(ctx: *mut LuaContext, first: *mut u64, count: u64) -> u64;
+    /// `#v`; returns false when `v` has no length.
+    fn lua_rt_len(ctx: *mut LuaContext, v: u64, out: *mut u64) -> bool;
+    fn lua_rt_len_error(ctx: *mut LuaContext, v: u64) -> u64;
+    /// Ordering of non-numbers: 1 true, 0 false, -1 not comparable.
+    fn lua_rt_less_than(ctx: *mut LuaContext, lhs: u64, rhs: u64) -> i32;
+    fn lua_rt_less_equal(ctx: *mut LuaContext, lhs: u64, rhs: u64) -> i32;
+    fn lua_rt_compare_error(ctx: *mut LuaContext, lhs: u64, rhs: u64) -> u64;
+    fn lua_rt_tonumber(ctx: *mut LuaContext, v: u64, out: *mut u64) -> bool;
+    fn lua_rt_for_error(ctx: *mut LuaContext, which: u64) -> u64;
+    fn lua_rt_get_global(ctx: *mut LuaContext, name: u64) -> u64;
+    fn lua_rt_set_global(ctx: *mut LuaContext, name: u64, value: u64);
+    fn lua_rt_call_error(ctx: *mut LuaContext, callee: u64) -> u64;
+    fn lua_rt_new_closure(ctx: *mut LuaContext, proto: u64, base: *mut u64) -> u64;
+    fn lua_rt_close_upvalues(ctx: *mut LuaContext, from: *mut u64);
+    fn lua_rt_stack_overflow(ctx: *mut LuaContext) -> u64;
+    fn lua_rt_on_throw(ctx: *mut LuaContext, base: *mut u64, pc: *const u8, value: u64, add_position: u64) -> u64;
+}
+
+#[inline(always)]
+fn ctx() -> *mut LuaContext {
+    api::context() as *mut LuaContext
+}
+
+#[inline(always)]
+fn num(x: f64) -> u64 {
+    TValue::from_f64(x).raw()
+}
+
+#[inline(always)]
+fn both_numbers(a: TValue, b: TValue) -> bool {
+    a.is_double() && b.is_double()
+}
+
+// ---------------------------------------------------------------------------------------------
+// Moves and arithmetic
+// ---------------------------------------------------------------------------------------------
+
+#[no_mangle]
+pub fn lua_mov(src: u64) -> ! {
+    api::ret(src)
+}
+
+#[inline(always)]
+fn arith_slow(op: u64, lhs: u64, rhs: u64) -> ! {
+    let mut out = 0u64;
+    unsafe {
+        if lua_rt_arith(ctx(), op, lhs, rhs, &mut out) {
+            api::ret(out)
+        }
+        api::throw_runtime_error(lua_rt_arith_error(ctx(), lhs, rhs))
+    }
+}
+
+macro_rules! arith {
+    ($name:ident, $op:expr, |$a:ident, $b:ident| $e:expr) => {
+        #[no_mangle]
+        pub fn $name(lhs: u64, rhs: u64) -> ! {
+            let (l, r) = (TValue(lhs), TValue(rhs));
+            if both_numbers(l, r) {
+                let ($a, $b) = (l.as_f64(), r.as_f64());
+                api::ret(num($e))
+            }
+            arith_slow($op, lhs, rhs)
+        }
+    };
+}
+
+arith!(lua_add, arith_op::ADD, |a, b| a + b);
+arith!(lua_sub, arith_op::SUB, |a, b| a - b);
+arith!(lua_mul, arith_op::MUL, |a, b| a * b);
+arith!(lua_div, arith_op::DIV, |a, b| a / b);
+arith!(lua_mod, arith_op::MOD, |a, b| lua_fmod(a, b));
+arith!(lua_pow, arith_op::POW, |a, b| unsafe { pow(a, b) });
+
+/// Lua 5.1's `luai_nummod`: `a - floor(a/b)*b`.
+#[inline(always)]
+pub fn lua_fmod(a: f64, b: f64) -> f64 {
+    a - unsafe { floor(a / b) } * b
+}
+
+#[no_mangle]
+pub fn lua_unm(src: u64) -> ! {
+    let v = TValue(src);
+    if v.is_double() {
+        api::ret(num(-v.as_f64()))
+    }
+    arith_slow(arith_op::UNM, src, src)
+}
+
+#[no_mangle]
+pub fn lua_not(src: u64) -> ! {
+    api::ret(TValue::from_bool(TValue(src).is_falsy()).raw())
+}
+
+#[no_mangle]
+pub fn lua_len(src: u64) -> ! {
+    let v = TValue(src);
+    if v.is_string() {
+        api::ret(num(unsafe { (*v.as_string()).len } as f64))
+    }
+    let mut out = 0u64;
+    unsafe {
+        if lua_rt_len(ctx(), src, &mut out) {
+            api::ret(out)
+        }
+        api::throw_runtime_error(lua_rt_len_error(ctx(), src))
+    }
+}
+
+#[no_mangle]
+pub fn lua_concat(first: *mut u64, count: u64) -> ! {
+    let mut out = 0u64;
+    unsafe {
+        if lua_rt_concat(ctx(), first, count, &mut out) {
+            api::ret(out)
+        }
+        api::throw_runtime_error(lua_rt_concat_error(ctx(), first, count))
+    }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Comparisons and branches
+// ---------------------------------------------------------------------------------------------
+
+#[inline(always)]
+fn branch_if(cond: bool) -> ! {
+    if cond {
+        api::take_branch()
+    }
+    api::fallthrough()
+}
+
+#[inline(always)]
+fn less_than(lhs: u64, rhs: u64) -> bool {
+    let (l, r) = (TValue(lhs), TValue(rhs));
+    if both_numbers(l, r) {
+        return l.as_f64() < r.as_f64();
+    }
+    match unsafe { lua_rt_less_than(ctx(), lhs, rhs) } {
+        0 => false,
+        1 => true,
+        _ => api::throw_runtime_error(unsafe { lua_rt_compare_error(ctx(), lhs, rhs) }),
+    }
+}
+
+#[inline(always)]
+fn less_equal(lhs: u64, rhs: u64) -> bool {
+    let (l, r) = (TValue(lhs), TValue(rhs));
+    if both_numbers(l, r) {
+        return l.as_f64() <= r.as_f64();
+    }
+    match unsafe { lua_rt_less_equal(ctx(), lhs, rhs) } {
+        0 => false,
+        1 => true,
+        _ => api::throw_runtime_error(unsafe { lua_rt_compare_error(ctx(), lhs, rhs) }),
+    }
+}
+
+#[no_mangle]
+pub fn lua_jump_if_lt(lhs: u64, rhs: u64) -> ! {
+    branch_if(less_than(lhs, rhs))
+}
+#[no_mangle]
+pub fn lua_jump_if_not_lt(lhs: u64, rhs: u64) -> ! {
+    branch_if(!less_than(lhs, rhs))
+}
+#[no_mangle]
+pub fn lua_jump_if_le(lhs: u64, rhs: u64) -> ! {
+    branch_if(less_equal(lhs, rhs))
+}
+#[no_mangle]
+pub fn lua_jump_if_not_le(lhs: u64, rhs: u64) -> ! {
+    branch_if(!less_equal(lhs, rhs))
+}
+#[no_mangle]
+pub fn lua_jump_if_eq(lhs: u64, rhs: u64) -> ! {
+    branch_if(TValue(lhs).raw_equals(TValue(rhs)))
+}
+#[no_mangle]
+pub fn lua_jump_if_not_eq(lhs: u64, rhs: u64) -> ! {
+    branch_if(!TValue(lhs).raw_equals(TValue(rhs)))
+}
+#[no_mangle]
+pub fn lua_jump_if_truthy(src: u64) -> ! {
+    branch_if(!TValue(src).is_falsy())
+}
+#[no_mangle]
+pub fn lua_jump_if_falsy(src: u64) -> ! {
+    branch_if(TValue(src).is_falsy())
+}
+#[no_mangle]
+pub fn lua_jump() -> ! {
+    api::take_branch()
+}
+
+// ---------------------------------------------------------------------------------------------
+// Numeric for: slots base[0..4] are index, limit, step, visible variable.
+// ---------------------------------------------------------------------------------------------
+
+#[inline(always)]
+fn for_coerce(slot: *mut u64, which: u64) {
+    unsafe {
+        if !TValue(*slot).is_double() && !lua_rt_tonumber(ctx(), *slot, slot) {
+            api::throw_runtime_error(lua_rt_for_error(ctx(), which))
+        }
+    }
+}
+
+#[inline(always)]
+fn for_continues(idx: f64, limit: f64, step: f64) -> bool {
+    if step > 0.0 {
+        idx <= limit
+    } else {
+        limit <= idx
+    }
+}
+
+/// Checks the control values and enters the loop, or jumps past it. Like Lua 5.1, the first
+/// index is computed as `(init - step) + step`, so fractional loops print the same values.
+#[no_mangle]
+pub fn lua_for_prep(base: *mut u64) -> ! {
+    for_coerce(base, for_error::INITIAL);
+    for_coerce(unsafe { base.add(1) }, for_error::LIMIT);
+    for_coerce(unsafe { base.add(2) }, for_error::STEP);
+    unsafe {
+        let step = TValue(*base.add(2)).as_f64();
+        let limit = TValue(*base.add(1)).as_f64();
+        let idx = (TValue(*base).as_f64() - step) + step;
+        if for_continues(idx, limit, step) {
+            *base = num(idx);
+            *base.add(3) = num(idx);
+            api::fallthrough()
+        }
+    }
+    api::take_branch()
+}
+
+/// Steps the index and jumps back to the body while the loop continues.
+#[no_mangle]
+pub fn lua_for_loop(base: *mut u64) -> ! {
+    unsafe {
+        let step = TValue(*base.add(2)).as_f64();
+        let idx = TValue(*base).as_f64() + step;
+        if for_continues(idx, TValue(*base.add(1)).as_f64(), step) {
+            *base = num(idx);
+            *base.add(3) = num(idx);
+            api::take_branch()
+        }
+    }
+    api::fallthrough()
+}
+
+// ---------------------------------------------------------------------------------------------
+// Globals, calls, closures, upvalues
+// ---------------------------------------------------------------------------------------------
+
+#[no_mangle]
+pub fn lua_get_global(name: u64) -> ! {
+    api::ret(unsafe { lua_rt_get_global(ctx(), name) })
+}
+
+#[no_mangle]
+pub fn lua_set_global(name: u64, value: u64) -> ! {
+    unsafe { lua_rt_set_global(ctx(), name, value) };
+    api::fallthrough()
+}
+
+#[no_mangle]
+pub fn lua_call(frame: *mut u64, num_args: u64, _num_results: u64) -> ! {
+    let callee = TValue(unsafe { *frame });
+    if callee.is_function() {
+        api::make_call(frame, num_args, lua_call_continuation as *const ())
+    }
+    api::throw_runtime_error(unsafe { lua_rt_call_error(ctx(), callee.raw()) })
+}
+
+/// Stores the first `num_results` returned values from slot `frame`, padding with nil.
+#[no_mangle]
+pub fn lua_call_continuation(frame: *mut u64, _num_args: u64, num_results: u64) -> ! {
+    let (values, count) = api::return_values();
+    let mut i = 0;
+    while i < num_results {
+        unsafe { *frame.add(i as usize) = if i < count { *values.add(i as usize) } else { NIL_BITS } };
+        i += 1;
+    }
+    api::fallthrough()
+}
+
+#[inline(always)]
+fn close_upvalues_from(from: *mut u64) {
+    unsafe {
+        let c = ctx();
+        let open = (*c).open_upvalues;
+        if !open.is_null() && (*open).value >= from {
+            lua_rt_close_upvalues(c, from);
+        }
+    }
+}
+
+#[no_mangle]
+pub fn lua_return(first: *mut u64, count: u64) -> ! {
+    close_upvalues_from(api::stack_base());
+    api::return_from_function(first, count)
+}
+
+#[no_mangle]
+pub fn lua_new_closure(proto: u64) -> ! {
+    api::ret(unsafe { lua_rt_new_closure(ctx(), proto, api::stack_base()) })
+}
+
+#[inline(always)]
+fn current_upvalue(index: u64) -> *mut u64 {
+    unsafe {
+        let callee = TValue(*api::stack_base().sub(FRAME_HEADER_SLOTS));
+        (*(*callee.as_closure()).upvalue(index as usize)).value
+    }
+}
+
+#[no_mangle]
+pub fn lua_get_upval(index: u64) -> ! {
+    api::ret(unsafe { *current_upvalue(index) })
+}
+
+#[no_mangle]
+pub fn lua_set_upval(index: u64, value: u64) -> ! {
+    unsafe { *current_upvalue(index) = value };
+    api::fallthrough()
+}
+
+#[no_mangle]
+pub fn lua_close(from: *mut u64) -> ! {
+    close_upvalues_from(from);
+    api::fallthrough()
+}
+
+// ---------------------------------------------------------------------------------------------
+// Hooks the generator inlines into the code it writes around the semantics (see deegen-api).
+// ---------------------------------------------------------------------------------------------
+
+#[no_mangle]
+pub fn deegen_hook_code_block(callee: u64) -> *const CodeBlock {
+    unsafe { (*TValue(callee).as_closure()).code_block }
+}
+
+#[no_mangle]
+pub fn deegen_hook_nil() -> u64 {
+    NIL_BITS
+}
+
+#[no_mangle]
+pub fn deegen_hook_stack_overflow(ctx: *mut InterpContext) -> u64 {
+    unsafe { lua_rt_stack_overflow(ctx as *mut LuaContext) }
+}
+
+#[no_mangle]
+pub fn deegen_hook_on_throw(ctx: *mut InterpContext, base: *mut u64, pc: *const u8, value: u64, add_position: u64) -> u64 {
+    unsafe { lua_rt_on_throw(ctx as *mut LuaContext, base, pc, value, add_position) }
+}

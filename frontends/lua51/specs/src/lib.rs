@@ -1,0 +1,129 @@
+//! The Lua 5.1 bytecode specs, as data.
+//!
+//! This is one half of what a language implementer writes (the other half is the semantics in
+//! `lua51-semantics`). The generator reads this list natively at build time; nothing here is
+//! tier-specific.
+//!
+//! Conventions of the Lua bytecode:
+//! * comparisons are conditional branches (`JumpIfLt` jumps when `lhs < rhs`); the negated forms
+//!   exist because `not (a < b)` is not `b <= a` once NaN is involved;
+//! * a call is made in place: the callee sits in slot `f`, slots `f+1..f+3` are left for the
+//!   frame header, and arguments start at `f+4` (see `deegen_api::FRAME_HEADER_SLOTS`); results
+//!   are stored from slot `f`;
+//! * a numeric `for` owns four consecutive slots: index, limit, step, and the visible loop
+//!   variable. `ForPrep` checks and enters the loop (or jumps past it), `ForLoop` steps and jumps
+//!   back to the body.
+
+use deegen_bytecode_spec::{BytecodeSpec, OperandAccess, OperandKind, OperandSpec, ResultKind, VariantChoice};
+
+const S: OperandAccess = OperandAccess::Slot;
+const C: OperandAccess = OperandAccess::Constant;
+
+/// Arithmetic never needs constant-constant variants: the parser folds those.
+const BINARY_VARIANTS: [VariantChoice; 3] = [&[S, S], &[S, C], &[C, S]];
+
+fn op(name: &'static str, kind: OperandKind) -> OperandSpec {
+    OperandSpec { name, kind }
+}
+
+fn u16_lit() -> OperandKind {
+    OperandKind::Literal { width: 2, signed: false }
+}
+
+fn binary(name: &'static str, semantics: &'static str, result: ResultKind) -> BytecodeSpec {
+    BytecodeSpec {
+        name,
+        operands: vec![op("lhs", OperandKind::SlotOrConstant), op("rhs", OperandKind::SlotOrConstant)],
+        result,
+        semantics,
+        variants: BINARY_VARIANTS.to_vec(),
+    }
+}
+
+fn unary(name: &'static str, semantics: &'static str) -> BytecodeSpec {
+    BytecodeSpec { name, operands: vec![op("src", OperandKind::Slot)], result: ResultKind::Value, semantics, variants: vec![] }
+}
+
+/// Every Lua bytecode, in opcode order.
+pub fn bytecodes() -> Vec<BytecodeSpec> {
+    use OperandKind::*;
+    use ResultKind::*;
+    vec![
+        BytecodeSpec { name: "Mov", operands: vec![op("src", SlotOrConstant)], result: Value, semantics: "lua_mov", variants: vec![] },
+        binary("Add", "lua_add", Value),
+        binary("Sub", "lua_sub", Value),
+        binary("Mul", "lua_mul", Value),
+        binary("Div", "lua_div", Value),
+        binary("Mod", "lua_mod", Value),
+        binary("Pow", "lua_pow", Value),
+        unary("Unm", "lua_unm"),
+        unary("Not", "lua_not"),
+        unary("Len", "lua_len"),
+        BytecodeSpec {
+            name: "Concat",
+            operands: vec![op("first", SlotRef), op("count", u16_lit())],
+            result: Value,
+            semantics: "lua_concat",
+            variants: vec![],
+        },
+        binary("JumpIfLt", "lua_jump_if_lt", Branch),
+        binary("JumpIfNotLt", "lua_jump_if_not_lt", Branch),
+        binary("JumpIfLe", "lua_jump_if_le", Branch),
+        binary("JumpIfNotLe", "lua_jump_if_not_le", Branch),
+        BytecodeSpec {
+            variants: vec![&[S, S], &[S, C]],
+            ..binary("JumpIfEq", "lua_jump_if_eq", Branch)
+        },
+        BytecodeSpec {
+            variants: vec![&[S, S], &[S, C]],
+            ..binary("JumpIfNotEq", "lua_jump_if_not_eq", Branch)
+        },
+        BytecodeSpec { name: "JumpIfTruthy", operands: vec![op("src", Slot)], result: Branch, semantics: "lua_jump_if_truthy", variants: vec![] },
+        BytecodeSpec { name: "JumpIfFalsy", operands: vec![op("src", Slot)], result: Branch, semantics: "lua_jump_if_falsy", variants: vec![] },
+        BytecodeSpec { name: "Jump", operands: vec![], result: Branch, semantics: "lua_jump", variants: vec![] },
+        BytecodeSpec { name: "ForPrep", operands: vec![op("base", SlotRef)], result: Branch, semantics: "lua_for_prep", variants: vec![] },
+        BytecodeSpec { name: "ForLoop", operands: vec![op("base", SlotRef)], result: Branch, semantics: "lua_for_loop", variants: vec![] },
+        BytecodeSpec { name: "GetGlobal", operands: vec![op("name", Constant)], result: Value, semantics: "lua_get_global", variants: vec![] },
+        BytecodeSpec {
+            name: "SetGlobal",
+            operands: vec![op("name", Constant), op("value", Slot)],
+            result: None,
+            semantics: "lua_set_global",
+            variants: vec![],
+        },
+        BytecodeSpec {
+            name: "Call",
+            operands: vec![op("frame", SlotRef), op("num_args", u16_lit()), op("num_results", u16_lit())],
+            result: None,
+            semantics: "lua_call",
+            variants: vec![],
+        },
+        BytecodeSpec {
+            name: "Return",
+            operands: vec![op("first", SlotRef), op("count", u16_lit())],
+            result: None,
+            semantics: "lua_return",
+            variants: vec![],
+        },
+        BytecodeSpec { name: "NewClosure", operands: vec![op("proto", Constant)], result: Value, semantics: "lua_new_closure", variants: vec![] },
+        BytecodeSpec { name: "GetUpval", operands: vec![op("index", u16_lit())], result: Value, semantics: "lua_get_upval", variants: vec![] },
+        BytecodeSpec {
+            name: "SetUpval",
+            operands: vec![op("index", u16_lit()), op("value", Slot)],
+            result: None,
+            semantics: "lua_set_upval",
+            variants: vec![],
+        },
+        BytecodeSpec { name: "Close", operands: vec![op("from", SlotRef)], result: None, semantics: "lua_close", variants: vec![] },
+    ]
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn specs_resolve() {
+        let variants = deegen_bytecode_spec::resolve_variants(&super::bytecodes()).unwrap();
+        assert!(variants.iter().any(|v| v.name == "Add_SC"));
+        assert!(!variants.iter().any(|v| v.name == "Add_CC"));
+    }
+}

@@ -1,0 +1,281 @@
+//! Lua 5.1 values and heap layouts, shared by the semantics (compiled to bitcode) and the native
+//! runtime.
+//!
+//! Everything the semantics use is `#[inline]` (or generic): the semantics crate is compiled
+//! separately to bitcode, so a non-inline function of this crate would become an unresolvable
+//! symbol in the generated interpreter.
+//!
+//! # Boxing (NaN-boxing, 8 bytes)
+//!
+//! ```text
+//!   0x0000_..._0000 ..= 0xFFF8_0000_0000_0000   double (every NaN is one of the two payload-0
+//!                                                quiet NaNs 0x7FF8.. or 0xFFF8..)
+//!   0xFFFA_0000_0000_0000                        nil
+//!   0xFFFA_0000_0000_0001 / _0002                false / true
+//!   0xFFFF_xxxx_xxxx_xxxx                        pointer to a heap object (48-bit address);
+//!                                                its kind is in the object header
+//! ```
+//! Doubles need no unboxing. IEEE arithmetic on payload-0 NaNs yields payload-0 NaNs, so only
+//! values coming from outside (string conversion, libm) need [`TValue::from_f64_canonical`].
+#![no_std]
+
+use core::ptr;
+
+pub use deegen_api::{CodeBlock, InterpContext};
+
+/// A boxed Lua value.
+#[derive(Clone, Copy, PartialEq, Eq, Hash)]
+#[repr(transparent)]
+pub struct TValue(pub u64);
+
+/// Largest bit pattern that is a double.
+pub const DOUBLE_MAX_BITS: u64 = 0xFFF8_0000_0000_0000;
+pub const NIL_BITS: u64 = 0xFFFA_0000_0000_0000;
+pub const FALSE_BITS: u64 = NIL_BITS + 1;
+pub const TRUE_BITS: u64 = NIL_BITS + 2;
+pub const HEAP_TAG: u64 = 0xFFFF_0000_0000_0000;
+const CANONICAL_NAN: u64 = 0x7FF8_0000_0000_0000;
+
+/// Kinds of heap objects, stored in [`GcHeader::kind`].
+#[repr(u8)]
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub enum ObjKind {
+    String = 1,
+    Table = 2,
+    Function = 3,
+    Userdata = 4,
+    Thread = 5,
+    /// Not a Lua value: a function prototype, reachable only from constant tables.
+    Proto = 6,
+    UpVal = 7,
+}
+
+/// Header of every garbage-collected object.
+#[repr(C)]
+#[derive(Debug)]
+pub struct GcHeader {
+    /// Next object in the collector's list of all objects.
+    pub next: *mut GcHeader,
+    pub kind: u8,
+    pub marked: u8,
+    pub flags: u16,
+    pub _reserved: u32,
+}
+
+/// An interned, immutable byte string. The bytes follow the struct, NUL-terminated.
+#[repr(C)]
+#[derive(Debug)]
+pub struct LuaString {
+    pub header: GcHeader,
+    pub hash: u32,
+    pub len: u32,
+}
+
+impl LuaString {
+    #[inline]
+    pub fn data(&self) -> *const u8 {
+        unsafe { (self as *const LuaString).add(1) as *const u8 }
+    }
+    #[inline]
+    pub fn bytes(&self) -> &[u8] {
+        unsafe { core::slice::from_raw_parts(self.data(), self.len as usize) }
+    }
+}
+
+/// A captured variable: points into the stack while open, at `closed` after its scope ends.
+#[repr(C)]
+#[derive(Debug)]
+pub struct UpVal {
+    pub header: GcHeader,
+    pub value: *mut u64,
+    pub closed: u64,
+    /// Next open upvalue, in decreasing stack-address order.
+    pub next_open: *mut UpVal,
+}
+
+/// A function value: a Lua closure or a native function. Upvalue pointers follow the struct.
+#[repr(C)]
+#[derive(Debug)]
+pub struct Closure {
+    pub header: GcHeader,
+    pub code_block: *const CodeBlock,
+    /// The function's environment table (`getfenv`/`setfenv`).
+    pub env: TValue,
+    pub num_upvalues: u32,
+    pub _pad: u32,
+}
+
+impl Closure {
+    #[inline]
+    pub fn upvalues(&self) -> *mut *mut UpVal {
+        unsafe { (self as *const Closure).add(1) as *mut *mut UpVal }
+    }
+    #[inline]
+    pub fn upvalue(&self, i: usize) -> *mut UpVal {
+        unsafe { *self.upvalues().add(i) }
+    }
+}
+
+/// The part of the runtime's per-coroutine state that the semantics reach through
+/// [`deegen_api::context`]. The runtime's state starts with it.
+#[repr(C)]
+#[derive(Debug)]
+pub struct LuaContext {
+    pub interp: InterpContext,
+    /// Open upvalues of this coroutine, highest stack address first.
+    pub open_upvalues: *mut UpVal,
+    /// The runtime's own state (opaque to the semantics).
+    pub runtime: *mut (),
+}
+
+impl TValue {
+    pub const NIL: TValue = TValue(NIL_BITS);
+    pub const FALSE: TValue = TValue(FALSE_BITS);
+    pub const TRUE: TValue = TValue(TRUE_BITS);
+
+    #[inline]
+    pub fn raw(self) -> u64 {
+        self.0
+    }
+    #[inline]
+    pub fn is_double(self) -> bool {
+        self.0 <= DOUBLE_MAX_BITS
+    }
+    #[inline]
+    pub fn as_f64(self) -> f64 {
+        f64::from_bits(self.0)
+    }
+    /// Boxes the result of arithmetic on doubles (NaNs already have payload 0).
+    #[inline]
+    pub fn from_f64(x: f64) -> TValue {
+        TValue(x.to_bits())
+    }
+    /// Boxes a double from outside the VM's arithmetic, canonicalising NaN payloads.
+    #[inline]
+    pub fn from_f64_canonical(x: f64) -> TValue {
+        if x.is_nan() {
+            TValue(CANONICAL_NAN | (x.to_bits() & (1 << 63)))
+        } else {
+            TValue(x.to_bits())
+        }
+    }
+    #[inline]
+    pub fn is_nil(self) -> bool {
+        self.0 == NIL_BITS
+    }
+    #[inline]
+    pub fn from_bool(b: bool) -> TValue {
+        TValue(FALSE_BITS + b as u64)
+    }
+    #[inline]
+    pub fn is_bool(self) -> bool {
+        self.0.wrapping_sub(FALSE_BITS) <= 1
+    }
+    /// `nil` and `false` are falsy; everything else is truthy.
+    #[inline]
+    pub fn is_falsy(self) -> bool {
+        self.0.wrapping_sub(NIL_BITS) <= 1
+    }
+    #[inline]
+    pub fn is_heap(self) -> bool {
+        self.0 >= HEAP_TAG
+    }
+    #[inline]
+    pub fn from_ptr<T>(p: *const T) -> TValue {
+        TValue(p as u64 | HEAP_TAG)
+    }
+    #[inline]
+    pub fn as_ptr<T>(self) -> *mut T {
+        (self.0 & !HEAP_TAG) as *mut T
+    }
+    /// Kind of a heap value; only meaningful when [`Self::is_heap`].
+    #[inline]
+    pub fn heap_kind(self) -> u8 {
+        unsafe { (*self.as_ptr::<GcHeader>()).kind }
+    }
+    #[inline]
+    pub fn is_kind(self, kind: ObjKind) -> bool {
+        self.is_heap() && self.heap_kind() == kind as u8
+    }
+    #[inline]
+    pub fn is_string(self) -> bool {
+        self.is_kind(ObjKind::String)
+    }
+    #[inline]
+    pub fn is_function(self) -> bool {
+        self.is_kind(ObjKind::Function)
+    }
+    #[inline]
+    pub fn is_table(self) -> bool {
+        self.is_kind(ObjKind::Table)
+    }
+    #[inline]
+    pub fn as_string(self) -> *mut LuaString {
+        self.as_ptr()
+    }
+    #[inline]
+    pub fn as_closure(self) -> *mut Closure {
+        self.as_ptr()
+    }
+    /// Raw equality (`rawequal`): doubles by value, everything else by identity (strings are
+    /// interned).
+    #[inline]
+    pub fn raw_equals(self, other: TValue) -> bool {
+        if self.is_double() && other.is_double() {
+            self.as_f64() == other.as_f64()
+        } else {
+            self.0 == other.0
+        }
+    }
+}
+
+impl core::fmt::Debug for TValue {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        if self.is_double() {
+            write!(f, "TValue({})", self.as_f64())
+        } else if self.is_nil() {
+            f.write_str("TValue(nil)")
+        } else if self.is_bool() {
+            write!(f, "TValue({})", *self == TValue::TRUE)
+        } else {
+            write!(f, "TValue({:#x})", self.0)
+        }
+    }
+}
+
+/// Reads slot `i` of a frame.
+#[inline]
+pub fn slot(base: *mut u64, i: usize) -> TValue {
+    unsafe { TValue(ptr::read(base.add(i))) }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn boxing_classifies_every_kind() {
+        for x in [0.0, -0.0, 1.5, f64::INFINITY, f64::NEG_INFINITY, f64::MIN_POSITIVE, f64::MAX, -f64::MAX] {
+            let v = TValue::from_f64(x);
+            assert!(v.is_double() && !v.is_heap() && !v.is_nil() && !v.is_falsy());
+            assert_eq!(v.as_f64().to_bits(), x.to_bits());
+        }
+        let nan = 0.0f64 / 0.0;
+        assert!(TValue::from_f64(nan).is_double(), "default NaN must stay a double");
+        assert!(TValue::from_f64(-nan).is_double());
+        let odd_nan = f64::from_bits(0x7FF0_0000_0000_1234);
+        assert!(TValue::from_f64_canonical(odd_nan).is_double());
+        assert!(TValue::from_f64_canonical(-odd_nan).is_double());
+        assert!(TValue::NIL.is_falsy() && TValue::FALSE.is_falsy() && !TValue::TRUE.is_falsy());
+        assert!(TValue::FALSE.is_bool() && TValue::TRUE.is_bool() && !TValue::NIL.is_bool());
+        for v in [TValue::NIL, TValue::FALSE, TValue::TRUE] {
+            assert!(!v.is_double() && !v.is_heap());
+        }
+        let p = 0x7fff_1234_5678usize as *const GcHeader;
+        let h = TValue::from_ptr(p);
+        assert!(h.is_heap() && !h.is_double() && !h.is_falsy());
+        assert_eq!(h.as_ptr::<GcHeader>() as *const GcHeader, p);
+        assert_eq!(TValue::from_bool(true), TValue::TRUE);
+        assert_eq!(TValue::from_bool(false), TValue::FALSE);
+    }
+}
