@@ -159,3 +159,41 @@ pub fn return_values() -> (*mut u64, u64) {
 pub fn return_from_function(values: *mut u64, count: u64) -> ! {
     unsafe { markers::__deegen_api_return_from_function(values, count) }
 }
+
+/// Field offsets of the ABI structs, for the generator that writes IR against them.
+pub mod offsets {
+    use super::{CodeBlock, InterpContext};
+    use core::mem::offset_of;
+
+    pub const CB_ENTRY: usize = offset_of!(CodeBlock, entry);
+    pub const CB_BYTECODE: usize = offset_of!(CodeBlock, bytecode);
+    pub const CB_NUM_FIXED_PARAMS: usize = offset_of!(CodeBlock, num_fixed_params);
+    pub const CB_FRAME_SLOTS: usize = offset_of!(CodeBlock, frame_slots);
+    pub const CB_NATIVE: usize = offset_of!(CodeBlock, native);
+    pub const CTX_STACK_LIMIT: usize = offset_of!(InterpContext, stack_limit);
+    pub const CTX_RET_PTR: usize = offset_of!(InterpContext, ret_ptr);
+    pub const CTX_RET_COUNT: usize = offset_of!(InterpContext, ret_count);
+    pub const CTX_STATUS: usize = offset_of!(InterpContext, status);
+}
+
+/// Names of the functions the interpreter generator writes, which the runtime references.
+pub mod symbols {
+    /// `extern "C" fn(ctx: *mut InterpContext, base: *mut u64, num_args: u64)`: runs the function
+    /// whose frame header is already set up below `base` until it returns to the exit thunk or
+    /// throws.
+    pub const ENTER: &str = "__deegen_interp_enter";
+    /// Return continuation that leaves the interpreter (stored in the root frame's header).
+    pub const EXIT: &str = "__deegen_interp_exit";
+    /// Entry point for functions made of bytecode.
+    pub const ENTRY_BYTECODE: &str = "__deegen_interp_entry_bytecode";
+    /// Entry point for native functions.
+    pub const ENTRY_NATIVE: &str = "__deegen_interp_entry_native";
+    /// Where every throw goes.
+    pub const THROW: &str = "__deegen_interp_throw";
+    /// The dispatch table: one handler address per opcode.
+    pub const DISPATCH_TABLE: &str = "__deegen_interp_dispatch_table";
+    /// Prefix of bytecode handlers: `__deegen_interp_op_<variant>`.
+    pub const HANDLER_PREFIX: &str = "__deegen_interp_op_";
+    /// Prefix of API markers.
+    pub const API_PREFIX: &str = "__deegen_api_";
+}

@@ -101,7 +101,7 @@ impl<U: ?Sized> std::fmt::Debug for PassRegistry<U> {
 pub const ADAPTORS: &[(&str, &str)] =
     &[("fixpoint", "fixpoint<max-iterations=N>(a,b,...): reruns the nested pipeline until it changes nothing")];
 
-impl<U: ?Sized + 'static> PassRegistry<U> {
+impl<U: ?Sized> PassRegistry<U> {
     pub fn new(ir_kind: &'static str) -> Self {
         Self { ir_kind, passes: Vec::new() }
     }

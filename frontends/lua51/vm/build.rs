@@ -1,0 +1,24 @@
+//! Generates the Lua interpreter from the bytecode specs and semantics, at build time.
+//! LLVM runs here (through the `deegen` generator), never in the built runtime.
+
+use std::path::PathBuf;
+
+fn main() {
+    let manifest_dir = PathBuf::from(std::env::var_os("CARGO_MANIFEST_DIR").expect("cargo sets CARGO_MANIFEST_DIR"));
+    let workspace = manifest_dir.join("../../..").canonicalize().expect("workspace root");
+    let out = PathBuf::from(std::env::var_os("OUT_DIR").expect("cargo sets OUT_DIR"));
+    for watched in ["frontends/lua51/semantics", "frontends/lua51/value", "frontends/lua51/specs", "api"] {
+        println!("cargo:rerun-if-changed={}", workspace.join(watched).display());
+    }
+    println!("cargo:rerun-if-env-changed=DEEGEN_DUMP_IR");
+
+    let bitcode = deegen::compile_semantics_to_bitcode(&workspace.join("Cargo.toml"), "lua51-semantics", &out.join("semantics-target"))
+        .unwrap_or_else(|e| panic!("{e}"));
+    let options = deegen::GenerateOptions { dump_ir: std::env::var_os("DEEGEN_DUMP_IR").is_some() };
+    let generated = deegen::generate_interpreter(&bitcode, &lua51_specs::bytecodes(), &out.join("interpreter"), &options)
+        .unwrap_or_else(|e| panic!("generating the interpreter failed: {e}"));
+    println!("cargo:rustc-link-search=native={}", generated.archive.parent().expect("archive dir").display());
+    println!("cargo:rustc-link-lib=static={}", deegen::ARCHIVE_NAME);
+    println!("cargo:rustc-env=DEEGEN_INTERPRETER_ASM={}", generated.assembly.display());
+    println!("cargo:rustc-env=DEEGEN_INTERPRETER_IR={}", generated.input_ir.display());
+}

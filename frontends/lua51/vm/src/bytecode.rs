@@ -1,0 +1,118 @@
+//! The bytecode stream: the builder the generated `create_*` methods extend, and a disassembler
+//! driven by the same variant layouts the interpreter decodes.
+
+use deegen_bytecode_spec::{OperandAccess, ResultKind, Variant};
+
+/// An operand that may be a slot or a constant (chosen per variant).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Operand {
+    Slot(u16),
+    Const(u16),
+}
+
+impl Operand {
+    pub fn is_const(self) -> bool {
+        matches!(self, Operand::Const(_))
+    }
+    pub fn index(self) -> u16 {
+        match self {
+            Operand::Slot(i) | Operand::Const(i) => i,
+        }
+    }
+}
+
+/// Where an instruction was written; branches can be patched through it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Emitted {
+    pub start: u32,
+    pub branch_field: Option<u32>,
+}
+
+/// Appends encoded instructions. The typed `create_*` methods are generated from the specs.
+#[derive(Debug, Default)]
+pub struct BytecodeBuilder {
+    code: Vec<u8>,
+}
+
+impl BytecodeBuilder {
+    pub fn new() -> Self {
+        Self::default()
+    }
+    pub fn position(&self) -> u32 {
+        self.code.len() as u32
+    }
+    fn begin(&mut self, opcode: u16) -> u32 {
+        let start = self.position();
+        self.push_u16(opcode);
+        start
+    }
+    fn push_u8(&mut self, v: u8) {
+        self.code.push(v);
+    }
+    fn push_u16(&mut self, v: u16) {
+        self.code.extend_from_slice(&v.to_le_bytes());
+    }
+    fn push_u32(&mut self, v: u32) {
+        self.code.extend_from_slice(&v.to_le_bytes());
+    }
+    /// Points the branch of `at` to the instruction starting at `target`.
+    pub fn patch_branch(&mut self, at: Emitted, target: u32) {
+        let field = at.branch_field.expect("patching a bytecode that does not branch") as usize;
+        let delta = target as i64 - i64::from(at.start);
+        self.code[field..field + 4].copy_from_slice(&(delta as i32).to_le_bytes());
+    }
+    pub fn finish(self) -> Vec<u8> {
+        self.code
+    }
+}
+
+include!(concat!(env!("OUT_DIR"), "/interpreter/bytecode_builder.rs"));
+
+/// The variants, parsed once from the generated table.
+pub fn variants() -> &'static [Variant] {
+    static VARIANTS: std::sync::OnceLock<Vec<Variant>> = std::sync::OnceLock::new();
+    VARIANTS.get_or_init(|| VARIANT_TEXT.iter().map(|t| Variant::parse(t).expect("generated variant text parses")).collect())
+}
+
+fn read(code: &[u8], offset: usize, width: u32, signed: bool) -> i64 {
+    let b = &code[offset..offset + width as usize];
+    match (width, signed) {
+        (1, false) => i64::from(b[0]),
+        (1, true) => i64::from(b[0] as i8),
+        (2, false) => i64::from(u16::from_le_bytes([b[0], b[1]])),
+        (2, true) => i64::from(i16::from_le_bytes([b[0], b[1]])),
+        (4, false) => i64::from(u32::from_le_bytes([b[0], b[1], b[2], b[3]])),
+        _ => i64::from(i32::from_le_bytes([b[0], b[1], b[2], b[3]])),
+    }
+}
+
+/// One line per instruction: `offset  Name  operands  -> out / => target`.
+pub fn disassemble(code: &[u8], describe_constant: &dyn Fn(u16) -> String) -> String {
+    let mut out = String::new();
+    let mut pc = 0usize;
+    while pc + 2 <= code.len() {
+        let opcode = read(code, pc, 2, false) as usize;
+        let Some(v) = variants().get(opcode) else {
+            out.push_str(&format!("{pc:5}  <bad opcode {opcode}>\n"));
+            break;
+        };
+        let mut parts = Vec::new();
+        for o in &v.operands {
+            let raw = read(code, pc + o.offset as usize, o.width, matches!(o.access, OperandAccess::Literal { signed: true }));
+            parts.push(match o.access {
+                OperandAccess::Slot | OperandAccess::SlotRef => format!("{}=r{raw}", o.name),
+                OperandAccess::Constant => format!("{}={}", o.name, describe_constant(raw as u16)),
+                OperandAccess::Literal { .. } => format!("{}={raw}", o.name),
+            });
+        }
+        if let Some(o) = v.output_offset {
+            parts.push(format!("-> r{}", read(code, pc + o as usize, 2, false)));
+        }
+        if let (ResultKind::Branch, Some(o)) = (v.result, v.branch_offset) {
+            parts.push(format!("=> {}", pc as i64 + read(code, pc + o as usize, 4, true)));
+        }
+        out.push_str(&format!("{pc:5}  {:<14} {}\n", v.name, parts.join(" ")));
+        pc += v.length as usize;
+    }
+    out
+}

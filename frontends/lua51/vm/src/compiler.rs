@@ -1,0 +1,907 @@
+//! Compiles the AST of `lua51-syntax` to bytecode, through the generated builder.
+//!
+//! Register allocation follows PUC Lua: locals get consecutive slots in declaration order, and
+//! temporaries sit above them (`free_reg`), released at the end of each statement. Calls are
+//! built in place: the callee in slot `f`, three slots for the frame header, arguments from
+//! `f + 4`. Conditions compile to jump lists (`cond_jump`) so `if a < b` is one `JumpIfNotLt`.
+
+use std::collections::HashMap;
+
+use lua51_syntax::ast::{BinOp, Block, Chunk, Expr, ExprKind, FuncBody, FuncName, Stat, StatKind, UnOp};
+use lua51_value::TValue;
+
+use crate::bytecode::{BytecodeBuilder, Emitted, Operand};
+use crate::function::{new_closure, Proto, UpvalDesc, VarInfo};
+use crate::state::LuaState;
+
+/// A program the compiler cannot translate (limits, or constructs not yet supported).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct CompileError {
+    pub message: String,
+}
+
+impl std::fmt::Display for CompileError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.message)
+    }
+}
+
+impl std::error::Error for CompileError {}
+
+type Result<T> = std::result::Result<T, CompileError>;
+
+/// Lua 5.1's `MAXSTACK`-like limit on slots per function.
+const MAX_SLOTS: u16 = 250;
+/// `LUAI_MAXVARS`.
+const MAX_LOCALS: usize = 200;
+/// `LUAI_MAXUPVALUES`.
+const MAX_UPVALUES: usize = 60;
+const HEADER: u16 = deegen_api::FRAME_HEADER_SLOTS as u16;
+
+struct LocalVar {
+    name: Vec<u8>,
+    slot: u16,
+}
+
+struct BlockScope {
+    first_local: usize,
+    first_slot: u16,
+    is_loop: bool,
+    breaks: Vec<Emitted>,
+    has_upval: bool,
+}
+
+struct FuncState {
+    b: BytecodeBuilder,
+    constants: Vec<TValue>,
+    const_map: HashMap<u64, u16>,
+    lines: Vec<(u32, u32)>,
+    names: Vec<(u32, u8, VarInfo)>,
+    actives: Vec<LocalVar>,
+    blocks: Vec<BlockScope>,
+    free_reg: u16,
+    max_regs: u16,
+    upvalues: Vec<(Vec<u8>, UpvalDesc)>,
+    children: Vec<Box<Proto>>,
+    line: u32,
+}
+
+enum Var {
+    Local(u16),
+    Upvalue(u16),
+    Global,
+}
+
+/// Compiles a chunk into a function value (a closure over the globals).
+pub fn compile_chunk(st: &mut LuaState, chunk: &Chunk, chunk_name: &str) -> Result<TValue> {
+    let mut c = Compiler { st, funcs: Vec::new(), source: chunk_name.to_owned() };
+    let body = FuncBody {
+        params: Vec::new(),
+        is_method: false,
+        is_vararg: true,
+        uses_vararg: chunk.uses_vararg,
+        line_defined: 0,
+        last_line_defined: chunk.end_line,
+        body: chunk.body.clone(),
+    };
+    let proto = c.function(&body, None)?;
+    let proto = Box::leak(proto);
+    let globals = c.st.globals;
+    let closure = new_closure(&mut c.st.heap, proto.code_block(), 0, globals).map_err(|_| oom())?;
+    Ok(TValue::from_ptr(closure))
+}
+
+fn oom() -> CompileError {
+    CompileError { message: "not enough memory".into() }
+}
+
+struct Compiler<'s> {
+    st: &'s mut LuaState,
+    funcs: Vec<FuncState>,
+    source: String,
+}
+
+fn name_str(n: &[u8]) -> String {
+    String::from_utf8_lossy(n).into_owned()
+}
+
+impl<'s> Compiler<'s> {
+    fn fs(&mut self) -> &mut FuncState {
+        self.funcs.last_mut().expect("inside a function")
+    }
+
+    fn error(&self, line: u32, message: impl Into<String>) -> CompileError {
+        CompileError { message: format!("{}:{}: {}", self.source, line, message.into()) }
+    }
+
+    // --- functions -----------------------------------------------------------------------
+
+    fn function(&mut self, body: &FuncBody, self_param: Option<&[u8]>) -> Result<Box<Proto>> {
+        self.funcs.push(FuncState {
+            b: BytecodeBuilder::new(),
+            constants: Vec::new(),
+            const_map: HashMap::new(),
+            lines: Vec::new(),
+            names: Vec::new(),
+            actives: Vec::new(),
+            blocks: Vec::new(),
+            free_reg: 0,
+            max_regs: 0,
+            upvalues: Vec::new(),
+            children: Vec::new(),
+            line: body.line_defined,
+        });
+        if body.is_vararg && body.line_defined != 0 {
+            return Err(self.error(body.line_defined, "vararg functions are not supported yet"));
+        }
+        let params: Vec<&[u8]> = self_param.into_iter().chain(body.params.iter().map(|p| p.as_bytes())).collect();
+        for p in &params {
+            let slot = self.alloc_reg(body.line_defined)?;
+            self.add_local(p, slot, body.line_defined)?;
+        }
+        self.open_block(false);
+        self.block_stats(&body.body)?;
+        self.close_block()?;
+        self.fs().line = body.last_line_defined;
+        self.emit_return(0, 0)?;
+        let fs = self.funcs.pop().expect("pushed above");
+        Ok(Proto::new(
+            self.source.clone(),
+            body.line_defined,
+            body.last_line_defined,
+            params.len() as u32,
+            body.is_vararg,
+            u32::from(fs.max_regs) + 1,
+            fs.b.finish(),
+            fs.constants,
+            fs.lines,
+            fs.names,
+            fs.upvalues.into_iter().map(|(_, d)| d).collect(),
+            fs.children,
+        ))
+    }
+
+    // --- registers, locals, constants ----------------------------------------------------
+
+    fn alloc_reg(&mut self, line: u32) -> Result<u16> {
+        let fs = self.fs();
+        if fs.free_reg >= MAX_SLOTS {
+            return Err(self.error(line, "function or expression too complex"));
+        }
+        let fs = self.fs();
+        let r = fs.free_reg;
+        fs.free_reg += 1;
+        fs.max_regs = fs.max_regs.max(fs.free_reg);
+        Ok(r)
+    }
+
+    fn alloc_regs(&mut self, n: u16, line: u32) -> Result<u16> {
+        let first = self.fs().free_reg;
+        for _ in 0..n {
+            self.alloc_reg(line)?;
+        }
+        Ok(first)
+    }
+
+    fn add_local(&mut self, name: &[u8], slot: u16, line: u32) -> Result<()> {
+        if self.fs().actives.len() >= MAX_LOCALS {
+            return Err(self.error(line, "too many local variables"));
+        }
+        self.fs().actives.push(LocalVar { name: name.to_vec(), slot });
+        Ok(())
+    }
+
+    fn active_local_slot(&mut self, slot: u16) -> bool {
+        self.fs().actives.iter().any(|l| l.slot == slot)
+    }
+
+    fn constant(&mut self, v: TValue, line: u32) -> Result<u16> {
+        let key = if v.is_double() && v.as_f64() == 0.0 && v.as_f64().is_sign_negative() { v.raw() } else { v.raw() };
+        if let Some(&k) = self.fs().const_map.get(&key) {
+            return Ok(k);
+        }
+        let fs = self.fs();
+        let k = u16::try_from(fs.constants.len()).ok();
+        let Some(k) = k else { return Err(self.error(line, "constant table overflow")) };
+        let fs = self.fs();
+        fs.constants.push(v);
+        fs.const_map.insert(key, k);
+        Ok(k)
+    }
+
+    fn string_constant(&mut self, s: &[u8], line: u32) -> Result<u16> {
+        let v = self.st.intern(s).map_err(|_| oom())?;
+        self.constant(v, line)
+    }
+
+    fn find_var(&mut self, level: usize, name: &[u8]) -> Option<Var> {
+        if let Some(l) = self.funcs[level].actives.iter().rev().find(|l| l.name == name) {
+            return Some(Var::Local(l.slot));
+        }
+        if let Some(i) = self.funcs[level].upvalues.iter().position(|(n, _)| n == name) {
+            return Some(Var::Upvalue(i as u16));
+        }
+        if level == 0 {
+            return None;
+        }
+        let desc = match self.find_var(level - 1, name)? {
+            Var::Local(slot) => {
+                let parent = &mut self.funcs[level - 1];
+                let idx = parent.actives.iter().rposition(|l| l.name == name).expect("found above");
+                if let Some(b) = parent.blocks.iter_mut().rev().find(|b| b.first_local <= idx) {
+                    b.has_upval = true;
+                }
+                UpvalDesc { in_stack: true, index: slot }
+            }
+            Var::Upvalue(i) => UpvalDesc { in_stack: false, index: i },
+            Var::Global => return None,
+        };
+        if self.funcs[level].upvalues.len() >= MAX_UPVALUES {
+            return None;
+        }
+        self.funcs[level].upvalues.push((name.to_vec(), desc));
+        Some(Var::Upvalue((self.funcs[level].upvalues.len() - 1) as u16))
+    }
+
+    fn resolve(&mut self, name: &[u8]) -> Var {
+        let level = self.funcs.len() - 1;
+        self.find_var(level, name).unwrap_or(Var::Global)
+    }
+
+    // --- emission ------------------------------------------------------------------------
+
+    fn mark(&mut self, e: Option<Emitted>, what: &str) -> Result<Emitted> {
+        let Some(e) = e else {
+            let line = self.fs().line;
+            return Err(self.error(line, format!("internal error: no variant of {what} for these operands")));
+        };
+        let fs = self.fs();
+        let line = fs.line;
+        if fs.lines.last().is_none_or(|&(_, l)| l != line) {
+            fs.lines.push((e.start, line));
+        }
+        Ok(e)
+    }
+
+    fn name_operand(&mut self, at: Emitted, operand: u8, info: Option<VarInfo>) {
+        if let Some(info) = info {
+            self.fs().names.push((at.start, operand, info));
+        }
+    }
+
+    fn here(&mut self) -> u32 {
+        self.fs().b.position()
+    }
+
+    fn patch_here(&mut self, jumps: Vec<Emitted>) {
+        let target = self.here();
+        for j in jumps {
+            self.fs().b.patch_branch(j, target);
+        }
+    }
+
+    fn emit_jump(&mut self) -> Result<Emitted> {
+        let e = self.fs().b.create_jump();
+        self.mark(e, "Jump")
+    }
+
+    fn emit_mov(&mut self, src: Operand, dst: u16) -> Result<()> {
+        if src != Operand::Slot(dst) {
+            let e = self.fs().b.create_mov(src, dst);
+            self.mark(e, "Mov")?;
+        }
+        Ok(())
+    }
+
+    fn emit_return(&mut self, first: u16, count: u16) -> Result<()> {
+        let e = self.fs().b.create_return(first, count);
+        self.mark(e, "Return").map(|_| ())
+    }
+
+    fn emit_nil(&mut self, dst: u16) -> Result<()> {
+        let line = self.fs().line;
+        let k = self.constant(TValue::NIL, line)?;
+        self.emit_mov(Operand::Const(k), dst)
+    }
+
+    // --- blocks and statements -----------------------------------------------------------
+
+    fn open_block(&mut self, is_loop: bool) {
+        let fs = self.fs();
+        let b = BlockScope { first_local: fs.actives.len(), first_slot: fs.free_reg, is_loop, breaks: Vec::new(), has_upval: false };
+        fs.blocks.push(b);
+    }
+
+    /// Leaves a scope: closes captured locals, frees its slots, patches its breaks to here.
+    fn close_block(&mut self) -> Result<()> {
+        let block = self.fs().blocks.pop().expect("block opened");
+        if block.has_upval {
+            let e = self.fs().b.create_close(block.first_slot);
+            self.mark(e, "Close")?;
+        }
+        let fs = self.fs();
+        fs.actives.truncate(block.first_local);
+        fs.free_reg = block.first_slot;
+        self.patch_here(block.breaks);
+        Ok(())
+    }
+
+    fn block_stats(&mut self, block: &Block) -> Result<()> {
+        for s in &block.stats {
+            self.stat(s)?;
+            let fs = self.fs();
+            fs.free_reg = fs.actives.last().map_or_else(|| fs.blocks.last().map_or(0, |b| b.first_slot), |l| l.slot + 1).max(
+                fs.blocks.last().map_or(0, |b| b.first_slot),
+            );
+        }
+        Ok(())
+    }
+
+    fn scoped_block(&mut self, block: &Block, is_loop: bool) -> Result<()> {
+        self.open_block(is_loop);
+        self.block_stats(block)?;
+        self.close_block()
+    }
+
+    fn stat(&mut self, s: &Stat) -> Result<()> {
+        self.fs().line = s.line;
+        match &s.kind {
+            StatKind::Local { names, values } => self.local_stat(names.iter().map(|n| n.as_bytes()).collect(), values, s.line),
+            StatKind::LocalFunction { name, func } => {
+                let slot = self.alloc_reg(s.line)?;
+                self.add_local(name.as_bytes(), slot, s.line)?;
+                self.closure(func, slot)
+            }
+            StatKind::Function { name, func } => self.function_stat(name, func, s.line),
+            StatKind::Assign { targets, values } => self.assign(targets, values, s.line),
+            StatKind::Call(call) => {
+                self.call(call, 0)?;
+                Ok(())
+            }
+            StatKind::Do(block) => self.scoped_block(block, false),
+            StatKind::While { cond, body } => {
+                let start = self.here();
+                let exits = self.cond_jump(cond, false)?;
+                self.scoped_block(body, true)?;
+                let back = self.emit_jump()?;
+                self.fs().b.patch_branch(back, start);
+                self.patch_here(exits);
+                Ok(())
+            }
+            StatKind::Repeat { body, cond } => self.repeat(body, cond),
+            StatKind::If { clauses, else_block } => {
+                let mut to_end = Vec::new();
+                for (i, clause) in clauses.iter().enumerate() {
+                    self.fs().line = clause.cond.line;
+                    let skip = self.cond_jump(&clause.cond, false)?;
+                    self.scoped_block(&clause.body, false)?;
+                    if i + 1 < clauses.len() || else_block.is_some() {
+                        to_end.push(self.emit_jump()?);
+                    }
+                    self.patch_here(skip);
+                }
+                if let Some(b) = else_block {
+                    self.scoped_block(b, false)?;
+                }
+                self.patch_here(to_end);
+                Ok(())
+            }
+            StatKind::NumericFor { var, start, limit, step, body } => self.numeric_for(var.as_bytes(), start, limit, step.as_ref(), body, s.line),
+            StatKind::GenericFor { .. } => Err(self.error(s.line, "generic 'for' is not supported yet")),
+            StatKind::Return(values) => self.return_stat(values, s.line),
+            StatKind::Break => {
+                let fs = self.fs();
+                let Some(loop_index) = fs.blocks.iter().rposition(|b| b.is_loop) else {
+                    return Err(self.error(s.line, "no loop to break"));
+                };
+                let needs_close = fs.blocks[loop_index..].iter().any(|b| b.has_upval);
+                let first_slot = fs.blocks[loop_index].first_slot;
+                if needs_close {
+                    let e = self.fs().b.create_close(first_slot);
+                    self.mark(e, "Close")?;
+                }
+                let j = self.emit_jump()?;
+                self.fs().blocks[loop_index].breaks.push(j);
+                Ok(())
+            }
+        }
+    }
+
+    fn local_stat(&mut self, names: Vec<&[u8]>, values: &[Expr], line: u32) -> Result<()> {
+        let base = self.fs().free_reg;
+        let n = names.len();
+        for (i, v) in values.iter().enumerate() {
+            let is_last = i + 1 == values.len();
+            if is_last && i < n && n > values.len() && matches!(v.kind, ExprKind::Call { .. }) {
+                let want = (n - i) as u16;
+                let call_base = self.call(v, want)?;
+                debug_assert_eq!(call_base, base + i as u16);
+                let fs = self.fs();
+                fs.free_reg = base + n as u16;
+                break;
+            }
+            let r = self.alloc_reg(line)?;
+            self.exp_to_reg(v, r)?;
+            if i >= n {
+                self.fs().free_reg = r;
+            }
+        }
+        for i in values.len()..n {
+            if self.fs().free_reg > base + i as u16 {
+                continue;
+            }
+            let r = self.alloc_reg(line)?;
+            self.emit_nil(r)?;
+        }
+        self.fs().free_reg = base + n as u16;
+        for (i, name) in names.iter().enumerate() {
+            self.add_local(name, base + i as u16, line)?;
+        }
+        Ok(())
+    }
+
+    fn function_stat(&mut self, name: &FuncName, func: &FuncBody, line: u32) -> Result<()> {
+        if !name.fields.is_empty() || name.method.is_some() {
+            return Err(self.error(line, "functions stored in table fields are not supported yet"));
+        }
+        let r = self.alloc_reg(line)?;
+        self.closure(func, r)?;
+        self.store_var(name.base.as_bytes(), r, line)
+    }
+
+    fn closure(&mut self, func: &FuncBody, dst: u16) -> Result<()> {
+        let proto = self.function(func, func.is_method.then_some(b"self".as_slice()))?;
+        let ptr = &*proto as *const Proto as u64;
+        self.fs().children.push(proto);
+        let line = self.fs().line;
+        let k = self.constant(TValue(ptr), line)?;
+        let e = self.fs().b.create_new_closure(k, dst);
+        self.mark(e, "NewClosure").map(|_| ())
+    }
+
+    /// Stores slot `src` into the variable `name`.
+    fn store_var(&mut self, name: &[u8], src: u16, line: u32) -> Result<()> {
+        match self.resolve(name) {
+            Var::Local(slot) => self.emit_mov(Operand::Slot(src), slot),
+            Var::Upvalue(i) => {
+                let e = self.fs().b.create_set_upval(i, src);
+                self.mark(e, "SetUpval").map(|_| ())
+            }
+            Var::Global => {
+                let k = self.string_constant(name, line)?;
+                let e = self.fs().b.create_set_global(k, src);
+                self.mark(e, "SetGlobal").map(|_| ())
+            }
+        }
+    }
+
+    fn assign(&mut self, targets: &[Expr], values: &[Expr], line: u32) -> Result<()> {
+        for t in targets {
+            if !matches!(t.kind, ExprKind::Name(_)) {
+                return Err(self.error(t.line, "assignment to table fields is not supported yet"));
+            }
+        }
+        let name_of = |t: &Expr| match &t.kind {
+            ExprKind::Name(n) => n.as_bytes().to_vec(),
+            _ => unreachable!("checked above"),
+        };
+        if targets.len() == 1 && values.len() == 1 {
+            let name = name_of(&targets[0]);
+            if let Var::Local(slot) = self.resolve(&name) {
+                return self.exp_to_reg(&values[0], slot);
+            }
+            let (src, _) = self.exp_to_slot(&values[0])?;
+            return self.store_var(&name, src, line);
+        }
+        // Evaluate every value first, then assign.
+        let base = self.fs().free_reg;
+        let n = targets.len();
+        for (i, v) in values.iter().enumerate() {
+            let is_last = i + 1 == values.len();
+            if is_last && i < n && n > values.len() && matches!(v.kind, ExprKind::Call { .. }) {
+                self.call(v, (n - i) as u16)?;
+                self.fs().free_reg = base + n as u16;
+                break;
+            }
+            let r = self.alloc_reg(line)?;
+            self.exp_to_reg(v, r)?;
+        }
+        while self.fs().free_reg < base + n as u16 {
+            let r = self.alloc_reg(line)?;
+            self.emit_nil(r)?;
+        }
+        for (i, t) in targets.iter().enumerate().rev() {
+            self.store_var(&name_of(t), base + i as u16, line)?;
+        }
+        Ok(())
+    }
+
+    fn repeat(&mut self, body: &Block, cond: &Expr) -> Result<()> {
+        let start = self.here();
+        self.open_block(true);
+        self.block_stats(body)?;
+        self.fs().line = cond.line;
+        let has_upval = self.fs().blocks.last().is_some_and(|b| b.has_upval);
+        if has_upval {
+            // Close the body's captured locals on both ways out of the condition.
+            let exits = self.cond_jump(cond, true)?;
+            let first_slot = self.fs().blocks.last().map_or(0, |b| b.first_slot);
+            let e = self.fs().b.create_close(first_slot);
+            self.mark(e, "Close")?;
+            let back = self.emit_jump()?;
+            self.fs().b.patch_branch(back, start);
+            self.patch_here(exits);
+        } else {
+            let back = self.cond_jump(cond, false)?;
+            for j in back {
+                self.fs().b.patch_branch(j, start);
+            }
+        }
+        self.close_block()
+    }
+
+    fn numeric_for(&mut self, var: &[u8], start: &Expr, limit: &Expr, step: Option<&Expr>, body: &Block, line: u32) -> Result<()> {
+        let base = self.alloc_regs(3, line)?;
+        self.exp_to_reg(start, base)?;
+        self.exp_to_reg(limit, base + 1)?;
+        match step {
+            Some(s) => self.exp_to_reg(s, base + 2)?,
+            None => {
+                let k = self.constant(TValue::from_f64(1.0), line)?;
+                self.emit_mov(Operand::Const(k), base + 2)?;
+            }
+        }
+        self.fs().line = line;
+        let prep = self.fs().b.create_for_prep(base);
+        let prep = self.mark(prep, "ForPrep")?;
+        // The control slots are hidden locals: user code cannot name them.
+        self.add_local(b"(for index)", base, line)?;
+        self.add_local(b"(for limit)", base + 1, line)?;
+        self.add_local(b"(for step)", base + 2, line)?;
+        let body_start = self.here();
+        self.open_block(true);
+        let v = self.alloc_reg(line)?;
+        self.add_local(var, v, line)?;
+        self.block_stats(body)?;
+        let block = self.fs().blocks.pop().expect("opened above");
+        if block.has_upval {
+            let e = self.fs().b.create_close(v);
+            self.mark(e, "Close")?;
+        }
+        self.fs().line = line;
+        let back = self.fs().b.create_for_loop(base);
+        let back = self.mark(back, "ForLoop")?;
+        self.fs().b.patch_branch(back, body_start);
+        self.patch_here(vec![prep]);
+        self.patch_here(block.breaks);
+        let fs = self.fs();
+        fs.actives.truncate(block.first_local - 3);
+        fs.free_reg = base;
+        Ok(())
+    }
+
+    fn return_stat(&mut self, values: &[Expr], line: u32) -> Result<()> {
+        match values {
+            [] => self.emit_return(0, 0),
+            [v] => {
+                let (slot, _) = self.exp_to_slot(v)?;
+                self.fs().line = line;
+                self.emit_return(slot, 1)
+            }
+            _ => {
+                let base = self.fs().free_reg;
+                for v in values {
+                    let r = self.alloc_reg(line)?;
+                    self.exp_to_reg(v, r)?;
+                }
+                self.fs().line = line;
+                self.emit_return(base, values.len() as u16)
+            }
+        }
+    }
+
+    // --- expressions ---------------------------------------------------------------------
+
+    fn const_value(&mut self, e: &Expr) -> Result<Option<TValue>> {
+        Ok(match &e.kind {
+            ExprKind::Nil => Some(TValue::NIL),
+            ExprKind::True => Some(TValue::TRUE),
+            ExprKind::False => Some(TValue::FALSE),
+            ExprKind::Number(x) => Some(TValue::from_f64_canonical(*x)),
+            ExprKind::String(s) => Some(self.st.intern(s.as_bytes()).map_err(|_| oom())?),
+            _ => None,
+        })
+    }
+
+    /// What the value of `e` is, for error messages, when it names a variable.
+    fn var_info(&mut self, e: &Expr) -> Option<VarInfo> {
+        match &e.kind {
+            ExprKind::Name(n) => Some(match self.resolve(n.as_bytes()) {
+                Var::Local(_) => VarInfo::Local(name_str(n)),
+                Var::Upvalue(_) => VarInfo::Upvalue(name_str(n)),
+                Var::Global => VarInfo::Global(name_str(n)),
+            }),
+            _ => None,
+        }
+    }
+
+    /// An operand for `e`: a local's slot, a constant, or a temporary holding its value.
+    fn exp_to_operand(&mut self, e: &Expr) -> Result<(Operand, Option<VarInfo>)> {
+        if let ExprKind::Paren(inner) = &e.kind {
+            return self.exp_to_operand(inner);
+        }
+        if let Some(v) = self.const_value(e)? {
+            return Ok((Operand::Const(self.constant(v, e.line)?), None));
+        }
+        let info = self.var_info(e);
+        if let ExprKind::Name(n) = &e.kind {
+            if let Var::Local(slot) = self.resolve(n.as_bytes()) {
+                return Ok((Operand::Slot(slot), info));
+            }
+        }
+        let r = self.alloc_reg(e.line)?;
+        self.exp_to_reg(e, r)?;
+        Ok((Operand::Slot(r), info))
+    }
+
+    /// A slot holding the value of `e`.
+    fn exp_to_slot(&mut self, e: &Expr) -> Result<(u16, Option<VarInfo>)> {
+        match self.exp_to_operand(e)? {
+            (Operand::Slot(s), info) => Ok((s, info)),
+            (c, info) => {
+                let r = self.alloc_reg(e.line)?;
+                self.emit_mov(c, r)?;
+                Ok((r, info))
+            }
+        }
+    }
+
+    /// Evaluates `e` into slot `dst`. `dst` is written last, so `e` may read the variable that
+    /// lives in `dst`.
+    fn exp_to_reg(&mut self, e: &Expr, dst: u16) -> Result<()> {
+        self.fs().line = e.line;
+        if let Some(v) = self.const_value(e)? {
+            let k = self.constant(v, e.line)?;
+            return self.emit_mov(Operand::Const(k), dst);
+        }
+        match &e.kind {
+            ExprKind::Paren(inner) => self.exp_to_reg(inner, dst),
+            ExprKind::Name(n) => match self.resolve(n.as_bytes()) {
+                Var::Local(slot) => self.emit_mov(Operand::Slot(slot), dst),
+                Var::Upvalue(i) => {
+                    let em = self.fs().b.create_get_upval(i, dst);
+                    self.mark(em, "GetUpval").map(|_| ())
+                }
+                Var::Global => {
+                    let k = self.string_constant(n.as_bytes(), e.line)?;
+                    let em = self.fs().b.create_get_global(k, dst);
+                    self.mark(em, "GetGlobal").map(|_| ())
+                }
+            },
+            ExprKind::Function(body) => self.closure(body, dst),
+            ExprKind::Call { .. } => {
+                let base = self.call(e, 1)?;
+                self.emit_mov(Operand::Slot(base), dst)
+            }
+            ExprKind::Unary { op, operand } => self.unary(*op, operand, dst, e.line),
+            ExprKind::Binary { op, lhs, rhs } => self.binary(*op, lhs, rhs, dst, e.line),
+            ExprKind::Vararg => Err(self.error(e.line, "'...' is not supported yet")),
+            ExprKind::Table(_) => Err(self.error(e.line, "table constructors are not supported yet")),
+            ExprKind::Index { .. } => Err(self.error(e.line, "indexing is not supported yet")),
+            ExprKind::MethodCall { .. } => Err(self.error(e.line, "method calls are not supported yet")),
+            _ => unreachable!("constants handled above"),
+        }
+    }
+
+    fn unary(&mut self, op: UnOp, operand: &Expr, dst: u16, line: u32) -> Result<()> {
+        if op == UnOp::Neg {
+            if let ExprKind::Number(x) = operand.kind {
+                let k = self.constant(TValue::from_f64_canonical(-x), line)?;
+                return self.emit_mov(Operand::Const(k), dst);
+            }
+        }
+        let (src, info) = self.exp_to_slot(operand)?;
+        self.fs().line = line;
+        let em = match op {
+            UnOp::Neg => self.fs().b.create_unm(src, dst),
+            UnOp::Not => self.fs().b.create_not(src, dst),
+            UnOp::Len => self.fs().b.create_len(src, dst),
+        };
+        let em = self.mark(em, op.symbol())?;
+        self.name_operand(em, 0, info);
+        Ok(())
+    }
+
+    fn fold(op: BinOp, a: f64, b: f64) -> Option<f64> {
+        let r = match op {
+            BinOp::Add => a + b,
+            BinOp::Sub => a - b,
+            BinOp::Mul => a * b,
+            BinOp::Div if b != 0.0 => a / b,
+            BinOp::Mod if b != 0.0 => a - (a / b).floor() * b,
+            BinOp::Pow => a.powf(b),
+            _ => return None,
+        };
+        (!r.is_nan()).then_some(r)
+    }
+
+    fn binary(&mut self, op: BinOp, lhs: &Expr, rhs: &Expr, dst: u16, line: u32) -> Result<()> {
+        match op {
+            BinOp::And | BinOp::Or => {
+                if self.active_local_slot(dst) {
+                    let t = self.alloc_reg(line)?;
+                    self.binary(op, lhs, rhs, t, line)?;
+                    return self.emit_mov(Operand::Slot(t), dst);
+                }
+                self.exp_to_reg(lhs, dst)?;
+                self.fs().line = line;
+                let skip = if op == BinOp::And { self.fs().b.create_jump_if_falsy(dst) } else { self.fs().b.create_jump_if_truthy(dst) };
+                let skip = self.mark(skip, "JumpIf")?;
+                let saved = self.fs().free_reg;
+                self.exp_to_reg(rhs, dst)?;
+                self.fs().free_reg = saved;
+                self.patch_here(vec![skip]);
+                Ok(())
+            }
+            BinOp::Eq | BinOp::Ne | BinOp::Lt | BinOp::Le | BinOp::Gt | BinOp::Ge => {
+                let e = Expr { line, end_line: line, kind: ExprKind::Binary { op, lhs: Box::new(lhs.clone()), rhs: Box::new(rhs.clone()) } };
+                let is_true = self.cond_jump(&e, true)?;
+                let kf = self.constant(TValue::FALSE, line)?;
+                self.emit_mov(Operand::Const(kf), dst)?;
+                let done = self.emit_jump()?;
+                self.patch_here(is_true);
+                let kt = self.constant(TValue::TRUE, line)?;
+                self.emit_mov(Operand::Const(kt), dst)?;
+                self.patch_here(vec![done]);
+                Ok(())
+            }
+            BinOp::Concat => {
+                let mut parts = vec![lhs];
+                let mut rest = rhs;
+                while let ExprKind::Binary { op: BinOp::Concat, lhs, rhs } = &rest.kind {
+                    parts.push(lhs);
+                    rest = rhs;
+                }
+                parts.push(rest);
+                let base = self.fs().free_reg;
+                let mut infos = Vec::new();
+                for p in &parts {
+                    let r = self.alloc_reg(line)?;
+                    infos.push(self.var_info(p));
+                    self.exp_to_reg(p, r)?;
+                }
+                self.fs().line = line;
+                let em = self.fs().b.create_concat(base, parts.len() as u16, dst);
+                let em = self.mark(em, "Concat")?;
+                for (i, info) in infos.into_iter().enumerate() {
+                    self.name_operand(em, i as u8, info);
+                }
+                Ok(())
+            }
+            _ => {
+                if let (ExprKind::Number(a), ExprKind::Number(b)) = (&lhs.kind, &rhs.kind) {
+                    if let Some(r) = Self::fold(op, *a, *b) {
+                        let k = self.constant(TValue::from_f64_canonical(r), line)?;
+                        return self.emit_mov(Operand::Const(k), dst);
+                    }
+                }
+                let (mut l, linfo) = self.exp_to_operand(lhs)?;
+                let (r, rinfo) = self.exp_to_operand(rhs)?;
+                if l.is_const() && r.is_const() {
+                    let t = self.alloc_reg(line)?;
+                    self.emit_mov(l, t)?;
+                    l = Operand::Slot(t);
+                }
+                self.fs().line = line;
+                let b = &mut self.fs().b;
+                let em = match op {
+                    BinOp::Add => b.create_add(l, r, dst),
+                    BinOp::Sub => b.create_sub(l, r, dst),
+                    BinOp::Mul => b.create_mul(l, r, dst),
+                    BinOp::Div => b.create_div(l, r, dst),
+                    BinOp::Mod => b.create_mod(l, r, dst),
+                    _ => b.create_pow(l, r, dst),
+                };
+                let em = self.mark(em, op.symbol())?;
+                self.name_operand(em, 0, linfo);
+                self.name_operand(em, 1, rinfo);
+                Ok(())
+            }
+        }
+    }
+
+    /// Emits code that jumps when the truthiness of `e` equals `when` and falls through
+    /// otherwise; returns the jumps to patch.
+    fn cond_jump(&mut self, e: &Expr, when: bool) -> Result<Vec<Emitted>> {
+        self.fs().line = e.line;
+        match &e.kind {
+            ExprKind::Paren(inner) => self.cond_jump(inner, when),
+            ExprKind::Nil | ExprKind::False => Ok(if when { Vec::new() } else { vec![self.emit_jump()?] }),
+            ExprKind::True | ExprKind::Number(_) | ExprKind::String(_) => Ok(if when { vec![self.emit_jump()?] } else { Vec::new() }),
+            ExprKind::Unary { op: UnOp::Not, operand } => self.cond_jump(operand, !when),
+            ExprKind::Binary { op: BinOp::And, lhs, rhs } | ExprKind::Binary { op: BinOp::Or, lhs, rhs } => {
+                let is_and = matches!(&e.kind, ExprKind::Binary { op: BinOp::And, .. });
+                if is_and != when {
+                    // `a and b` jumping when false (or `a or b` when true): either side suffices.
+                    let mut j = self.cond_jump(lhs, when)?;
+                    j.extend(self.cond_jump(rhs, when)?);
+                    Ok(j)
+                } else {
+                    let skip = self.cond_jump(lhs, !when)?;
+                    let j = self.cond_jump(rhs, when)?;
+                    self.patch_here(skip);
+                    Ok(j)
+                }
+            }
+            ExprKind::Binary { op, lhs, rhs } if matches!(op, BinOp::Eq | BinOp::Ne | BinOp::Lt | BinOp::Le | BinOp::Gt | BinOp::Ge) => {
+                let saved = self.fs().free_reg;
+                let (mut a, _) = self.exp_to_operand(lhs)?;
+                let (mut b, _) = self.exp_to_operand(rhs)?;
+                let (op, swapped) = match op {
+                    BinOp::Gt => (BinOp::Lt, true),
+                    BinOp::Ge => (BinOp::Le, true),
+                    o => (*o, false),
+                };
+                if swapped {
+                    std::mem::swap(&mut a, &mut b);
+                }
+                let eq_like = matches!(op, BinOp::Eq | BinOp::Ne);
+                if eq_like && a.is_const() {
+                    std::mem::swap(&mut a, &mut b);
+                }
+                if a.is_const() && (b.is_const() || eq_like) {
+                    let t = self.alloc_reg(e.line)?;
+                    self.emit_mov(a, t)?;
+                    a = Operand::Slot(t);
+                }
+                self.fs().line = e.line;
+                let bld = &mut self.fs().b;
+                let em = match (op, when) {
+                    (BinOp::Eq, true) | (BinOp::Ne, false) => bld.create_jump_if_eq(a, b),
+                    (BinOp::Eq, false) | (BinOp::Ne, true) => bld.create_jump_if_not_eq(a, b),
+                    (BinOp::Lt, true) => bld.create_jump_if_lt(a, b),
+                    (BinOp::Lt, false) => bld.create_jump_if_not_lt(a, b),
+                    (BinOp::Le, true) => bld.create_jump_if_le(a, b),
+                    _ => bld.create_jump_if_not_le(a, b),
+                };
+                let em = self.mark(em, "comparison")?;
+                self.fs().free_reg = saved;
+                Ok(vec![em])
+            }
+            _ => {
+                let saved = self.fs().free_reg;
+                let (slot, _) = self.exp_to_slot(e)?;
+                let em = if when { self.fs().b.create_jump_if_truthy(slot) } else { self.fs().b.create_jump_if_falsy(slot) };
+                let em = self.mark(em, "JumpIf")?;
+                self.fs().free_reg = saved;
+                Ok(vec![em])
+            }
+        }
+    }
+
+    /// Compiles a call in place at the top of the frame, keeping `num_results` results from its
+    /// base slot, which it returns.
+    fn call(&mut self, e: &Expr, num_results: u16) -> Result<u16> {
+        let ExprKind::Call { func, args } = &e.kind else {
+            return Err(self.error(e.line, "method calls are not supported yet"));
+        };
+        let base = self.alloc_reg(e.line)?;
+        let info = self.var_info(func);
+        self.exp_to_reg(func, base)?;
+        self.fs().free_reg = base + 1;
+        self.alloc_regs(HEADER - 1, e.line)?;
+        for a in args {
+            let r = self.alloc_reg(a.line)?;
+            self.exp_to_reg(a, r)?;
+            self.fs().free_reg = r + 1;
+        }
+        self.fs().line = e.line;
+        let em = self.fs().b.create_call(base, args.len() as u16, num_results);
+        let em = self.mark(em, "Call")?;
+        self.name_operand(em, 0, info);
+        let fs = self.fs();
+        fs.free_reg = base + num_results.max(1);
+        fs.max_regs = fs.max_regs.max(fs.free_reg);
+        Ok(base)
+    }
+}

@@ -1,0 +1,191 @@
+//! Function prototypes (compiled functions), closures, upvalues and native functions, laid out
+//! for the generated interpreter: each function's [`CodeBlock`] sits right above its constants.
+
+use deegen_api::CodeBlock;
+use lua51_value::{Closure, GcHeader, ObjKind, TValue, UpVal};
+
+use crate::heap::{Heap, OutOfMemory};
+use crate::state::LuaState;
+
+extern "C" {
+    fn __deegen_interp_entry_bytecode();
+    fn __deegen_interp_entry_native();
+}
+
+/// What a register held when an instruction used it, for error messages
+/// (`attempt to call global 'f'`), as Lua 5.1's `getobjname` reports it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum VarInfo {
+    Local(String),
+    Global(String),
+    Upvalue(String),
+    Field(String),
+}
+
+impl VarInfo {
+    pub fn describe(&self) -> String {
+        match self {
+            VarInfo::Local(n) => format!("local '{n}'"),
+            VarInfo::Global(n) => format!("global '{n}'"),
+            VarInfo::Upvalue(n) => format!("upvalue '{n}'"),
+            VarInfo::Field(n) => format!("field '{n}'"),
+        }
+    }
+}
+
+/// Where a closure finds one of its upvalues when it is created.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct UpvalDesc {
+    /// A slot of the enclosing function's frame, or an upvalue of the enclosing closure.
+    pub in_stack: bool,
+    pub index: u16,
+}
+
+/// A compiled function. Never moves once built: its code block points at it.
+#[derive(Debug)]
+pub struct Proto {
+    pub source: String,
+    pub line_defined: u32,
+    pub last_line_defined: u32,
+    pub num_params: u32,
+    pub is_vararg: bool,
+    pub frame_slots: u32,
+    pub code: Box<[u8]>,
+    pub constants: Vec<TValue>,
+    /// `(bytecode offset, line)`, sorted by offset.
+    pub lines: Vec<(u32, u32)>,
+    /// `(bytecode offset, operand position, what it held)`.
+    pub operand_names: Vec<(u32, u8, VarInfo)>,
+    pub upvalues: Vec<UpvalDesc>,
+    pub children: Vec<Box<Proto>>,
+    /// Constants (reversed) followed by the code block.
+    block: Box<[u64]>,
+}
+
+const CB_WORDS: usize = std::mem::size_of::<CodeBlock>() / 8;
+
+impl Proto {
+    #[allow(clippy::too_many_arguments)]
+    pub fn new(
+        source: String,
+        line_defined: u32,
+        last_line_defined: u32,
+        num_params: u32,
+        is_vararg: bool,
+        frame_slots: u32,
+        code: Vec<u8>,
+        constants: Vec<TValue>,
+        lines: Vec<(u32, u32)>,
+        operand_names: Vec<(u32, u8, VarInfo)>,
+        upvalues: Vec<UpvalDesc>,
+        children: Vec<Box<Proto>>,
+    ) -> Box<Proto> {
+        let n = constants.len();
+        let mut block = vec![0u64; n + CB_WORDS].into_boxed_slice();
+        for (i, c) in constants.iter().enumerate() {
+            block[n - 1 - i] = c.raw();
+        }
+        let mut p = Box::new(Proto {
+            source,
+            line_defined,
+            last_line_defined,
+            num_params,
+            is_vararg,
+            frame_slots,
+            code: code.into_boxed_slice(),
+            constants,
+            lines,
+            operand_names,
+            upvalues,
+            children,
+            block,
+        });
+        let owner = &*p as *const Proto as *const ();
+        let bytecode = p.code.as_ptr();
+        let cb = CodeBlock {
+            entry: __deegen_interp_entry_bytecode as *const (),
+            bytecode,
+            num_fixed_params: num_params,
+            frame_slots,
+            native: std::ptr::null(),
+            owner,
+        };
+        unsafe { std::ptr::write(p.block.as_mut_ptr().add(n) as *mut CodeBlock, cb) };
+        p
+    }
+
+    pub fn code_block(&self) -> *const CodeBlock {
+        unsafe { self.block.as_ptr().add(self.constants.len()) as *const CodeBlock }
+    }
+
+    /// The source line of the instruction at `offset`.
+    pub fn line_at(&self, offset: u32) -> u32 {
+        match self.lines.binary_search_by_key(&offset, |&(o, _)| o) {
+            Ok(i) => self.lines[i].1,
+            Err(0) => self.line_defined,
+            Err(i) => self.lines[i - 1].1,
+        }
+    }
+
+    pub fn operand_name(&self, offset: u32, operand: u8) -> Option<&VarInfo> {
+        self.operand_names.iter().find(|(o, k, _)| *o == offset && *k == operand).map(|(_, _, v)| v)
+    }
+}
+
+/// A native function: reads `nargs` arguments from `base`, stores its results from `base`,
+/// returns their number, or a negative number after storing the error in the context.
+pub type NativeFn = extern "C" fn(state: *mut LuaState, base: *mut u64, nargs: u64) -> i64;
+
+/// Per-native-function data, reachable from its code block.
+#[derive(Debug)]
+pub struct NativeInfo {
+    pub name: &'static str,
+}
+
+/// Allocates a closure of `proto` with room for its upvalues (to be filled by the caller).
+pub fn new_closure(heap: &mut Heap, cb: *const CodeBlock, num_upvalues: usize, env: TValue) -> Result<*mut Closure, OutOfMemory> {
+    let size = std::mem::size_of::<Closure>() + num_upvalues * 8;
+    let c = heap.alloc(size, ObjKind::Function)? as *mut Closure;
+    unsafe {
+        (*c).code_block = cb;
+        (*c).env = env;
+        (*c).num_upvalues = num_upvalues as u32;
+    }
+    Ok(c)
+}
+
+/// A function value for a native function. Its code block lives as long as the program.
+pub fn new_native(heap: &mut Heap, name: &'static str, f: NativeFn, env: TValue) -> Result<TValue, OutOfMemory> {
+    let info = Box::leak(Box::new(NativeInfo { name }));
+    let cb = Box::leak(Box::new(CodeBlock {
+        entry: __deegen_interp_entry_native as *const (),
+        bytecode: std::ptr::null(),
+        num_fixed_params: 0,
+        frame_slots: 0,
+        native: f as *const (),
+        owner: info as *const NativeInfo as *const (),
+    }));
+    Ok(TValue::from_ptr(new_closure(heap, cb, 0, env)?))
+}
+
+/// Whether a code block belongs to a native function.
+pub fn is_native(cb: *const CodeBlock) -> bool {
+    unsafe { !(*cb).native.is_null() }
+}
+
+/// The prototype of a bytecode function's code block.
+pub fn proto_of<'a>(cb: *const CodeBlock) -> &'a Proto {
+    unsafe { &*((*cb).owner as *const Proto) }
+}
+
+/// Allocates a fresh open upvalue pointing at `slot`.
+pub fn new_upval(heap: &mut Heap, slot: *mut u64) -> Result<*mut UpVal, OutOfMemory> {
+    let u = heap.alloc(std::mem::size_of::<UpVal>(), ObjKind::UpVal)? as *mut UpVal;
+    unsafe { (*u).value = slot };
+    Ok(u)
+}
+
+/// Header of an object, for the collector.
+pub fn header(v: TValue) -> *mut GcHeader {
+    v.as_ptr()
+}

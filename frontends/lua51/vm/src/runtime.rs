@@ -1,0 +1,367 @@
+//! The runtime helpers the semantics call (`lua_rt_*`): the slow and rare paths of the bytecodes,
+//! in ordinary Rust. The generated handlers call them with the C convention; the pinned VM
+//! state survives in callee-saved registers.
+
+use lua51_semantics::{arith_op, for_error};
+use lua51_value::{LuaContext, ObjKind, TValue, UpVal};
+
+use crate::function::{new_closure, new_upval, Proto};
+use crate::heap::{string_bytes, OutOfMemory};
+use crate::number::{format_number, str_to_number};
+use crate::state::{state_of, LuaState, PendingError};
+use crate::table::table_mut;
+
+/// Lua 5.1's `luaT_typenames`.
+pub fn type_name(v: TValue) -> &'static str {
+    if v.is_double() {
+        "number"
+    } else if v.is_nil() {
+        "nil"
+    } else if v.is_bool() {
+        "boolean"
+    } else if v.is_heap() {
+        match v.heap_kind() {
+            k if k == ObjKind::String as u8 => "string",
+            k if k == ObjKind::Table as u8 => "table",
+            k if k == ObjKind::Function as u8 => "function",
+            k if k == ObjKind::Thread as u8 => "thread",
+            _ => "userdata",
+        }
+    } else {
+        "userdata"
+    }
+}
+
+/// `tonumber` for arithmetic: numbers, and strings that read as numbers.
+pub fn to_number(v: TValue) -> Option<f64> {
+    if v.is_double() {
+        Some(v.as_f64())
+    } else if v.is_string() {
+        str_to_number(string_bytes(v))
+    } else {
+        None
+    }
+}
+
+fn fmod(a: f64, b: f64) -> f64 {
+    a - (a / b).floor() * b
+}
+
+/// An interned message, or the out-of-memory marker when even that fails.
+fn message(st: &mut LuaState, text: &str) -> u64 {
+    match st.intern(text.as_bytes()) {
+        Ok(v) => v.raw(),
+        Err(OutOfMemory) => {
+            st.pending = Some(PendingError::OutOfMemory);
+            TValue::NIL.raw()
+        }
+    }
+}
+
+fn type_error(st: &mut LuaState, verb: &'static str, operand: u8, value: TValue) -> u64 {
+    st.pending = Some(PendingError::Type { verb, operand, value });
+    let text = format!("attempt to {verb} a {} value", type_name(value));
+    message(st, &text)
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn lua_rt_arith(_ctx: *mut LuaContext, op: u64, lhs: u64, rhs: u64, out: *mut u64) -> bool {
+    let (Some(a), Some(b)) = (to_number(TValue(lhs)), to_number(TValue(rhs))) else { return false };
+    let r = match op {
+        arith_op::ADD => a + b,
+        arith_op::SUB => a - b,
+        arith_op::MUL => a * b,
+        arith_op::DIV => a / b,
+        arith_op::MOD => fmod(a, b),
+        arith_op::POW => a.powf(b),
+        _ => -a,
+    };
+    unsafe { *out = TValue::from_f64_canonical(r).raw() };
+    true
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn lua_rt_arith_error(ctx: *mut LuaContext, lhs: u64, rhs: u64) -> u64 {
+    let st = unsafe { state_of(ctx) };
+    // Lua 5.1 blames the first operand if it is not a number, else the second.
+    if to_number(TValue(lhs)).is_none() {
+        type_error(st, "perform arithmetic on", 0, TValue(lhs))
+    } else {
+        type_error(st, "perform arithmetic on", 1, TValue(rhs))
+    }
+}
+
+fn concat_piece(v: TValue, out: &mut Vec<u8>) -> bool {
+    if v.is_string() {
+        out.extend_from_slice(string_bytes(v));
+        true
+    } else if v.is_double() {
+        format_number(v.as_f64(), out);
+        true
+    } else {
+        false
+    }
+}
+
+/// The operand Lua 5.1 blames for a failed concatenation of `values`, working right to left.
+fn concat_culprit(values: &[TValue]) -> Option<usize> {
+    let ok = |v: TValue| v.is_string() || v.is_double();
+    let last = values.len().checked_sub(1)?;
+    for i in (0..last).rev() {
+        if !ok(values[i]) {
+            return Some(i);
+        }
+        if i == last - 1 && !ok(values[last]) {
+            return Some(last);
+        }
+    }
+    None
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn lua_rt_concat(ctx: *mut LuaContext, first: *mut u64, count: u64, out: *mut u64) -> bool {
+    let st = unsafe { state_of(ctx) };
+    let mut buf = Vec::new();
+    for i in 0..count as usize {
+        if !concat_piece(TValue(unsafe { *first.add(i) }), &mut buf) {
+            return false;
+        }
+    }
+    match st.intern(&buf) {
+        Ok(v) => {
+            unsafe { *out = v.raw() };
+            true
+        }
+        Err(OutOfMemory) => {
+            st.pending = Some(PendingError::OutOfMemory);
+            false
+        }
+    }
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn lua_rt_concat_error(ctx: *mut LuaContext, first: *mut u64, count: u64) -> u64 {
+    let st = unsafe { state_of(ctx) };
+    if matches!(st.pending, Some(PendingError::OutOfMemory)) {
+        return TValue::NIL.raw();
+    }
+    let values: Vec<TValue> = (0..count as usize).map(|i| TValue(unsafe { *first.add(i) })).collect();
+    let i = concat_culprit(&values).unwrap_or(0);
+    type_error(st, "concatenate", i as u8, values[i])
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn lua_rt_len(_ctx: *mut LuaContext, v: u64, out: *mut u64) -> bool {
+    let v = TValue(v);
+    if !v.is_table() {
+        return false;
+    }
+    let t = table_mut(v);
+    let mut n = 0u64;
+    while !t.get(TValue::from_f64((n + 1) as f64)).is_nil() {
+        n += 1;
+    }
+    unsafe { *out = TValue::from_f64(n as f64).raw() };
+    true
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn lua_rt_len_error(ctx: *mut LuaContext, v: u64) -> u64 {
+    type_error(unsafe { state_of(ctx) }, "get length of", 0, TValue(v))
+}
+
+fn compare_strings(a: TValue, b: TValue) -> Option<std::cmp::Ordering> {
+    (a.is_string() && b.is_string()).then(|| string_bytes(a).cmp(string_bytes(b)))
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn lua_rt_less_than(_ctx: *mut LuaContext, lhs: u64, rhs: u64) -> i32 {
+    match compare_strings(TValue(lhs), TValue(rhs)) {
+        Some(o) => i32::from(o.is_lt()),
+        None => -1,
+    }
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn lua_rt_less_equal(_ctx: *mut LuaContext, lhs: u64, rhs: u64) -> i32 {
+    match compare_strings(TValue(lhs), TValue(rhs)) {
+        Some(o) => i32::from(o.is_le()),
+        None => -1,
+    }
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn lua_rt_compare_error(ctx: *mut LuaContext, lhs: u64, rhs: u64) -> u64 {
+    let (t1, t2) = (type_name(TValue(lhs)), type_name(TValue(rhs)));
+    let text = if t1 == t2 { format!("attempt to compare two {t1} values") } else { format!("attempt to compare {t1} with {t2}") };
+    message(unsafe { state_of(ctx) }, &text)
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn lua_rt_tonumber(_ctx: *mut LuaContext, v: u64, out: *mut u64) -> bool {
+    match to_number(TValue(v)) {
+        Some(x) => {
+            unsafe { *out = TValue::from_f64_canonical(x).raw() };
+            true
+        }
+        None => false,
+    }
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn lua_rt_for_error(ctx: *mut LuaContext, which: u64) -> u64 {
+    let text = match which {
+        for_error::INITIAL => "'for' initial value must be a number",
+        for_error::LIMIT => "'for' limit must be a number",
+        _ => "'for' step must be a number",
+    };
+    message(unsafe { state_of(ctx) }, text)
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn lua_rt_get_global(ctx: *mut LuaContext, name: u64) -> u64 {
+    let st = unsafe { state_of(ctx) };
+    table_mut(st.globals).get(TValue(name)).raw()
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn lua_rt_set_global(ctx: *mut LuaContext, name: u64, value: u64) {
+    let st = unsafe { state_of(ctx) };
+    table_mut(st.globals).set(TValue(name), TValue(value));
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn lua_rt_call_error(ctx: *mut LuaContext, callee: u64) -> u64 {
+    type_error(unsafe { state_of(ctx) }, "call", 0, TValue(callee))
+}
+
+/// Finds or creates the open upvalue for `slot`, keeping the list sorted by address (highest
+/// first) so closing a scope pops a prefix.
+fn find_upval(st: &mut LuaState, slot: *mut u64) -> Result<*mut UpVal, OutOfMemory> {
+    unsafe {
+        let mut link: *mut *mut UpVal = &mut st.ctx.open_upvalues;
+        while !(*link).is_null() && (**link).value >= slot {
+            if (**link).value == slot {
+                return Ok(*link);
+            }
+            link = &mut (**link).next_open;
+        }
+        let u = new_upval(&mut st.heap, slot)?;
+        (*u).next_open = *link;
+        *link = u;
+        Ok(u)
+    }
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn lua_rt_new_closure(ctx: *mut LuaContext, proto: u64, base: *mut u64) -> u64 {
+    let st = unsafe { state_of(ctx) };
+    let proto = unsafe { &*(proto as *const Proto) };
+    let enclosing = TValue(unsafe { *base.sub(deegen_api::FRAME_HEADER_SLOTS) });
+    let env = unsafe { (*enclosing.as_closure()).env };
+    let Ok(c) = new_closure(&mut st.heap, proto.code_block(), proto.upvalues.len(), env) else {
+        // Out of memory is reported by returning nil; the next use fails visibly.
+        return TValue::NIL.raw();
+    };
+    for (i, d) in proto.upvalues.iter().enumerate() {
+        let u = if d.in_stack {
+            match find_upval(st, unsafe { base.add(usize::from(d.index)) }) {
+                Ok(u) => u,
+                Err(OutOfMemory) => return TValue::NIL.raw(),
+            }
+        } else {
+            unsafe { (*enclosing.as_closure()).upvalue(usize::from(d.index)) }
+        };
+        unsafe { *(*c).upvalues().add(i) = u };
+    }
+    TValue::from_ptr(c).raw()
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn lua_rt_close_upvalues(ctx: *mut LuaContext, from: *mut u64) {
+    let st = unsafe { state_of(ctx) };
+    unsafe {
+        while !st.ctx.open_upvalues.is_null() && (*st.ctx.open_upvalues).value >= from {
+            let u = st.ctx.open_upvalues;
+            (*u).closed = *(*u).value;
+            (*u).value = &mut (*u).closed;
+            st.ctx.open_upvalues = (*u).next_open;
+        }
+    }
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn lua_rt_stack_overflow(ctx: *mut LuaContext) -> u64 {
+    message(unsafe { state_of(ctx) }, "stack overflow")
+}
+
+/// Every throw ends here: builds the final error value (position, operand names) and records it
+/// for native code.
+#[no_mangle]
+pub unsafe extern "C" fn lua_rt_on_throw(ctx: *mut LuaContext, base: *mut u64, pc: *const u8, value: u64, add_position: u64) -> u64 {
+    let st = unsafe { state_of(ctx) };
+    let mut value = TValue(value);
+    match st.pending.take() {
+        Some(PendingError::OutOfMemory) => {
+            value = st.intern(b"not enough memory").unwrap_or(TValue::NIL);
+        }
+        Some(PendingError::Type { verb, operand, value: culprit }) if add_position != 0 => {
+            let name = operand_name(base, pc, operand);
+            let text = match name {
+                Some(n) => format!("attempt to {verb} {n} (a {} value)", type_name(culprit)),
+                None => format!("attempt to {verb} a {} value", type_name(culprit)),
+            };
+            value = st.intern(text.as_bytes()).unwrap_or(value);
+            value = with_position(st, base, pc, value);
+        }
+        _ if add_position != 0 => value = with_position(st, base, pc, value),
+        _ => {}
+    }
+    st.ctx.interp.error = value.raw();
+    st.ctx.interp.error_base = base;
+    st.ctx.interp.error_pc = pc;
+    st.ctx.interp.status = deegen_api::STATUS_ERROR;
+    value.raw()
+}
+
+fn with_position(st: &mut LuaState, base: *mut u64, pc: *const u8, value: TValue) -> TValue {
+    if !value.is_string() {
+        return value;
+    }
+    let Some(pos) = st.position(base, pc) else { return value };
+    let mut text = pos.into_bytes();
+    text.push(b' ');
+    text.extend_from_slice(string_bytes(value));
+    st.intern(&text).unwrap_or(value)
+}
+
+fn operand_name(base: *mut u64, pc: *const u8, operand: u8) -> Option<String> {
+    if base.is_null() || pc.is_null() {
+        return None;
+    }
+    let callee = TValue(unsafe { *base.sub(deegen_api::FRAME_HEADER_SLOTS) });
+    let cb = unsafe { (*callee.as_closure()).code_block };
+    if crate::function::is_native(cb) {
+        return None;
+    }
+    let proto = crate::function::proto_of(cb);
+    let offset = unsafe { pc.offset_from(proto.code.as_ptr()) } as u32;
+    proto.operand_name(offset, operand).map(|v| v.describe())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn concat_blames_like_lua() {
+        let s = TValue::from_f64(1.0);
+        let n = TValue::NIL;
+        assert_eq!(concat_culprit(&[s, s, s]), None);
+        assert_eq!(concat_culprit(&[s, n]), Some(1));
+        assert_eq!(concat_culprit(&[n, s]), Some(0));
+        assert_eq!(concat_culprit(&[n, n]), Some(0));
+        assert_eq!(concat_culprit(&[n, s, n]), Some(2));
+        assert_eq!(concat_culprit(&[n, s, s]), Some(0));
+    }
+}

@@ -1,0 +1,242 @@
+//! The generated interpreter's calling convention and the IR snippets every interpreter pass
+//! writes with it (operand decoding, dispatch, tail calls).
+//!
+//! Every handler is `ghccc void(ctx, base, pc, cb, tag1, a0, a1, a2, a3, tag2)`. Under LLVM's GHC
+//! convention the arguments land in R13, RBP, R12, RBX, R14, RSI, RDI, R8, R9, R15: the pinned VM
+//! state (ctx, base, pc, code block, two tag registers) sits in registers that C calls preserve,
+//! so calling a runtime helper spills none of it, and `a0..a3` carry per-transfer values
+//! (argument counts, return values, error values).
+
+use deegen_bytecode_spec::{OperandAccess, ResolvedOperand};
+use inkwell::builder::Builder;
+use inkwell::context::ContextRef;
+use inkwell::module::{Linkage, Module};
+use inkwell::types::FunctionType;
+use inkwell::values::{BasicMetadataValueEnum, BasicValueEnum, FunctionValue, IntValue, PointerValue};
+use inkwell::AddressSpace;
+
+/// LLVM's number for the GHC calling convention.
+pub const GHC_CALLING_CONV: u32 = 10;
+/// `musttail` in LLVM's C API (`LLVMTailCallKindMustTail`).
+pub const MUST_TAIL: inkwell::values::LLVMTailCallKind = inkwell::values::LLVMTailCallKind::LLVMTailCallKindMustTail;
+
+/// Function attribute naming what a generated function is.
+pub const HANDLER_KIND_ATTR: &str = "deegen-handler";
+/// Function attribute holding the opcode of the variant a handler implements.
+pub const VARIANT_ATTR: &str = "deegen-variant";
+/// Function attribute on continuation handlers: the semantic function they run.
+pub const CONTINUATION_ATTR: &str = "deegen-continuation";
+
+/// Values of [`HANDLER_KIND_ATTR`].
+pub mod handler_kind {
+    pub const BYTECODE: &str = "bytecode";
+    pub const CONTINUATION: &str = "continuation";
+    pub const THUNK: &str = "thunk";
+}
+
+/// Positions of the handler parameters.
+pub mod param {
+    pub const CTX: u32 = 0;
+    pub const BASE: u32 = 1;
+    pub const PC: u32 = 2;
+    pub const CODE_BLOCK: u32 = 3;
+    pub const TAG1: u32 = 4;
+    pub const A0: u32 = 5;
+    pub const A1: u32 = 6;
+    pub const A2: u32 = 7;
+    pub const A3: u32 = 8;
+    pub const TAG2: u32 = 9;
+    pub const COUNT: u32 = 10;
+}
+
+/// The handler function type.
+pub fn handler_type<'ctx>(ctx: ContextRef<'ctx>) -> FunctionType<'ctx> {
+    let p = ctx.ptr_type(AddressSpace::default());
+    let i = ctx.i64_type();
+    ctx.void_type().fn_type(&[p.into(), p.into(), p.into(), p.into(), i.into(), i.into(), i.into(), i.into(), i.into(), i.into()], false)
+}
+
+/// Name of the continuation handler for `variant` running semantic function `continuation`.
+pub fn continuation_handler_name(variant: &str, continuation: &str) -> String {
+    format!("{}{variant}__ret__{continuation}", deegen_api::symbols::HANDLER_PREFIX)
+}
+
+/// Name of the handler of `variant`.
+pub fn bytecode_handler_name(variant: &str) -> String {
+    format!("{}{variant}", deegen_api::symbols::HANDLER_PREFIX)
+}
+
+/// Adds (or returns) a handler-typed function with the GHC convention.
+pub fn declare_handler<'ctx>(module: &Module<'ctx>, name: &str) -> FunctionValue<'ctx> {
+    if let Some(f) = module.get_function(name) {
+        return f;
+    }
+    let f = module.add_function(name, handler_type(module.get_context()), Some(Linkage::External));
+    f.set_call_conventions(GHC_CALLING_CONV);
+    f
+}
+
+/// The VM state a handler has in its pinned registers.
+#[derive(Clone, Copy, Debug)]
+pub struct PinnedState<'ctx> {
+    pub ctx: BasicValueEnum<'ctx>,
+    pub base: PointerValue<'ctx>,
+    pub pc: PointerValue<'ctx>,
+    pub code_block: PointerValue<'ctx>,
+    pub tag1: BasicValueEnum<'ctx>,
+    pub tag2: BasicValueEnum<'ctx>,
+}
+
+impl<'ctx> PinnedState<'ctx> {
+    /// The state as received by `handler`.
+    pub fn of(handler: FunctionValue<'ctx>) -> Self {
+        let p = |i| handler.get_nth_param(i).expect("handler-typed function");
+        PinnedState {
+            ctx: p(param::CTX),
+            base: p(param::BASE).into_pointer_value(),
+            pc: p(param::PC).into_pointer_value(),
+            code_block: p(param::CODE_BLOCK).into_pointer_value(),
+            tag1: p(param::TAG1),
+            tag2: p(param::TAG2),
+        }
+    }
+}
+
+/// IR-building helpers over one builder.
+pub struct InterpBuilder<'a, 'ctx> {
+    pub module: &'a Module<'ctx>,
+    pub builder: &'a Builder<'ctx>,
+}
+
+type BuildResult<T> = Result<T, String>;
+
+fn b<T>(r: Result<T, inkwell::builder::BuilderError>) -> BuildResult<T> {
+    r.map_err(|e| format!("LLVM builder: {e}"))
+}
+
+impl<'a, 'ctx> InterpBuilder<'a, 'ctx> {
+    pub fn new(module: &'a Module<'ctx>, builder: &'a Builder<'ctx>) -> Self {
+        Self { module, builder }
+    }
+
+    fn ctx(&self) -> ContextRef<'ctx> {
+        self.module.get_context()
+    }
+
+    pub fn i64(&self, v: u64) -> IntValue<'ctx> {
+        self.ctx().i64_type().const_int(v, false)
+    }
+
+    /// `ptr + offset` in bytes.
+    pub fn byte_offset(&self, ptr: PointerValue<'ctx>, offset: IntValue<'ctx>, name: &str) -> BuildResult<PointerValue<'ctx>> {
+        unsafe { b(self.builder.build_gep(self.ctx().i8_type(), ptr, &[offset], name)) }
+    }
+
+    /// `ptr + index * 8`.
+    pub fn slot_address(&self, base: PointerValue<'ctx>, index: IntValue<'ctx>, name: &str) -> BuildResult<PointerValue<'ctx>> {
+        unsafe { b(self.builder.build_gep(self.ctx().i64_type(), base, &[index], name)) }
+    }
+
+    pub fn load_i64(&self, ptr: PointerValue<'ctx>, name: &str) -> BuildResult<IntValue<'ctx>> {
+        Ok(b(self.builder.build_load(self.ctx().i64_type(), ptr, name))?.into_int_value())
+    }
+
+    pub fn load_ptr(&self, ptr: PointerValue<'ctx>, name: &str) -> BuildResult<PointerValue<'ctx>> {
+        Ok(b(self.builder.build_load(self.ctx().ptr_type(AddressSpace::default()), ptr, name))?.into_pointer_value())
+    }
+
+    /// Loads a `width`-byte integer at `pc + offset` and extends it to i64.
+    pub fn load_field(&self, pc: PointerValue<'ctx>, offset: u32, width: u32, signed: bool, name: &str) -> BuildResult<IntValue<'ctx>> {
+        let ty = match width {
+            1 => self.ctx().i8_type(),
+            2 => self.ctx().i16_type(),
+            4 => self.ctx().i32_type(),
+            8 => self.ctx().i64_type(),
+            _ => return Err(format!("operand '{name}' has width {width}")),
+        };
+        let addr = self.byte_offset(pc, self.i64(u64::from(offset)), &format!("{name}.addr"))?;
+        let load = b(self.builder.build_load(ty, addr, &format!("{name}.raw")))?;
+        if let Some(inst) = inkwell::values::AnyValue::as_any_value_enum(&load).into_int_value().as_instruction() {
+            inst.set_alignment(1).map_err(|e| e.to_string())?;
+        }
+        let raw = load.into_int_value();
+        if width == 8 {
+            return Ok(raw);
+        }
+        if signed {
+            b(self.builder.build_int_s_extend(raw, self.ctx().i64_type(), name))
+        } else {
+            b(self.builder.build_int_z_extend(raw, self.ctx().i64_type(), name))
+        }
+    }
+
+    /// Decodes one operand of the instruction at `state.pc` into what the semantics receive.
+    pub fn decode_operand(&self, state: &PinnedState<'ctx>, op: &ResolvedOperand) -> BuildResult<BasicMetadataValueEnum<'ctx>> {
+        let signed = matches!(op.access, OperandAccess::Literal { signed: true });
+        let raw = self.load_field(state.pc, op.offset, op.width, signed, &op.name)?;
+        Ok(match op.access {
+            OperandAccess::Literal { .. } => raw.into(),
+            OperandAccess::SlotRef => self.slot_address(state.base, raw, &format!("{}.slot", op.name))?.into(),
+            OperandAccess::Slot => {
+                let addr = self.slot_address(state.base, raw, &format!("{}.slot", op.name))?;
+                self.load_i64(addr, &format!("{}.value", op.name))?.into()
+            }
+            OperandAccess::Constant => {
+                // Constant i lives at cb - 8 * (i + 1).
+                let neg = b(self.builder.build_int_sub(self.i64(u64::MAX), raw, &format!("{}.negidx", op.name)))?;
+                let addr = self.slot_address(state.code_block, neg, &format!("{}.const", op.name))?;
+                self.load_i64(addr, &format!("{}.value", op.name))?.into()
+            }
+        })
+    }
+
+    /// `musttail` GHC call to `target` with the pinned state and four transfer values, then
+    /// `ret void`. Terminates the current block.
+    pub fn tail_call(
+        &self,
+        target: TailTarget<'ctx>,
+        state: &PinnedState<'ctx>,
+        pc: BasicValueEnum<'ctx>,
+        code_block: BasicValueEnum<'ctx>,
+        extra: [Option<BasicValueEnum<'ctx>>; 4],
+    ) -> BuildResult<()> {
+        let i64t = self.ctx().i64_type();
+        let poison_i64: BasicValueEnum<'ctx> = i64t.get_poison().into();
+        let mut args: Vec<BasicMetadataValueEnum<'ctx>> =
+            vec![state.ctx.into(), state.base.into(), pc.into(), code_block.into(), state.tag1.into()];
+        args.extend(extra.iter().map(|e| BasicMetadataValueEnum::from(e.unwrap_or(poison_i64))));
+        args.push(state.tag2.into());
+        self.tail_call_args(target, &args)
+    }
+
+    /// Like [`Self::tail_call`] with every argument given.
+    pub fn tail_call_args(&self, target: TailTarget<'ctx>, args: &[BasicMetadataValueEnum<'ctx>]) -> BuildResult<()> {
+        let call = match target {
+            TailTarget::Function(f) => b(self.builder.build_call(f, args, ""))?,
+            TailTarget::Pointer(p) => b(self.builder.build_indirect_call(handler_type(self.ctx()), p, args, ""))?,
+        };
+        call.set_call_convention(GHC_CALLING_CONV);
+        call.set_tail_call_kind(MUST_TAIL);
+        b(self.builder.build_return(None))?;
+        Ok(())
+    }
+
+    /// Dispatches to the instruction at `pc`: loads its opcode, looks up the handler, tail-calls it.
+    pub fn dispatch(&self, state: &PinnedState<'ctx>, pc: PointerValue<'ctx>) -> BuildResult<()> {
+        let table = self
+            .module
+            .get_global(deegen_api::symbols::DISPATCH_TABLE)
+            .ok_or("the module has no dispatch table: run interp-create-handlers first")?;
+        let opcode = self.load_field(pc, 0, 2, false, "next.opcode")?;
+        let slot = self.slot_address(table.as_pointer_value(), opcode, "next.handler.addr")?;
+        let handler = self.load_ptr(slot, "next.handler")?;
+        self.tail_call(TailTarget::Pointer(handler), state, pc.into(), state.code_block.into(), [None; 4])
+    }
+}
+
+/// What a tail call goes to.
+#[derive(Clone, Copy, Debug)]
+pub enum TailTarget<'ctx> {
+    Function(FunctionValue<'ctx>),
+    Pointer(PointerValue<'ctx>),
+}

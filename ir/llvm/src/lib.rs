@@ -1,0 +1,222 @@
+//! LLVM modules as a unit of the pass infrastructure, plus what every generator pass shares:
+//! loading and printing, the bytecode variants embedded in the module, the interpreter's
+//! calling convention, and small IR-building helpers.
+//!
+//! The generator's input is a module compiled by rustc from the semantics crate. Before the
+//! pipeline runs, the resolved bytecode variants are embedded as named metadata
+//! (`!deegen.variants`), so a module dumped at any point is self-contained: `deegen-opt` can run
+//! any generator pass on it.
+
+mod interp_abi;
+
+use std::path::Path;
+
+use deegen_bytecode_spec::Variant;
+use deegen_pass::IrUnit;
+use inkwell::context::Context;
+use inkwell::memory_buffer::MemoryBuffer;
+use inkwell::module::Module;
+use inkwell::passes::PassBuilderOptions;
+use inkwell::targets::{CodeModel, FileType, InitializationConfig, RelocMode, Target, TargetMachine, TargetTriple};
+use inkwell::values::{CallSiteValue, FunctionValue, InstructionOpcode, InstructionValue};
+use inkwell::OptimizationLevel;
+
+pub use interp_abi::*;
+
+/// Named metadata holding one [`Variant`] text line per node.
+pub const VARIANTS_METADATA: &str = "deegen.variants";
+
+/// The CPU the generated code targets: x86-64-v2 (SSE4.2, POPCNT) gives `roundsd` for `floor`
+/// and runs on every x86-64 machine of the last decade.
+pub const TARGET_CPU: &str = "x86-64-v2";
+pub const TARGET_TRIPLE: &str = "x86_64-unknown-linux-gnu";
+
+/// An LLVM module being transformed.
+pub struct LlvmModule<'ctx> {
+    pub module: Module<'ctx>,
+}
+
+impl std::fmt::Debug for LlvmModule<'_> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("LlvmModule").field("name", &self.module.get_name()).finish()
+    }
+}
+
+impl<'ctx> LlvmModule<'ctx> {
+    pub fn new(module: Module<'ctx>) -> Self {
+        Self { module }
+    }
+    pub fn context(&self) -> inkwell::context::ContextRef<'ctx> {
+        self.module.get_context()
+    }
+}
+
+impl IrUnit for LlvmModule<'_> {
+    const KIND: &'static str = "llvm";
+
+    /// LLVM's textual IR without the `; ModuleID` line, which names the input file.
+    fn print(&self) -> String {
+        let text = self.module.print_to_string().to_string();
+        text.lines().filter(|l| !l.starts_with("; ModuleID")).map(|l| format!("{l}\n")).collect()
+    }
+
+    fn verify(&self) -> Result<(), Vec<String>> {
+        self.module.verify().map_err(|e| e.to_string().lines().map(str::to_owned).filter(|l| !l.is_empty()).collect())
+    }
+}
+
+/// Why a module could not be read.
+#[derive(Debug, thiserror::Error)]
+pub enum LoadError {
+    #[error("cannot read '{path}': {source}")]
+    Io { path: String, source: std::io::Error },
+    #[error("'{name}' is not valid LLVM {what}: {message}")]
+    Invalid { name: String, what: &'static str, message: String },
+}
+
+/// Parses textual IR or bitcode (recognised by its magic bytes).
+pub fn parse_module<'ctx>(context: &'ctx Context, bytes: &[u8], name: &str) -> Result<Module<'ctx>, LoadError> {
+    let is_bitcode = bytes.starts_with(b"BC\xC0\xDE");
+    if is_bitcode {
+        let buffer = MemoryBuffer::create_from_memory_range_copy(bytes, name);
+        Module::parse_bitcode_from_buffer(&buffer, context).map_err(|e| LoadError::Invalid {
+            name: name.to_owned(),
+            what: "bitcode",
+            message: e.to_string(),
+        })
+    } else {
+        // The IR parser wants a NUL-terminated buffer.
+        let mut owned = bytes.to_vec();
+        owned.push(0);
+        let buffer = MemoryBuffer::create_from_memory_range_copy(&owned[..owned.len() - 1], name);
+        context.create_module_from_ir(buffer).map_err(|e| LoadError::Invalid {
+            name: name.to_owned(),
+            what: "IR",
+            message: e.to_string().trim().to_owned(),
+        })
+    }
+}
+
+/// Reads a `.ll` or `.bc` file.
+pub fn load_module<'ctx>(context: &'ctx Context, path: &Path) -> Result<Module<'ctx>, LoadError> {
+    let bytes = std::fs::read(path).map_err(|source| LoadError::Io { path: path.display().to_string(), source })?;
+    parse_module(context, &bytes, &path.display().to_string())
+}
+
+/// Embeds the resolved variants into the module (replacing any already there).
+pub fn write_variants(module: &Module<'_>, variants: &[Variant]) -> Result<(), String> {
+    if module.get_global_metadata_size(VARIANTS_METADATA) != 0 {
+        return Err("the module already carries !deegen.variants".into());
+    }
+    let ctx = module.get_context();
+    for v in variants {
+        let s = ctx.metadata_string(&v.to_string());
+        let node = ctx.metadata_node(&[s.into()]);
+        module.add_global_metadata(VARIANTS_METADATA, &node).map_err(|e| e.to_string())?;
+    }
+    Ok(())
+}
+
+/// Reads the variants embedded by [`write_variants`].
+pub fn read_variants(module: &Module<'_>) -> Result<Vec<Variant>, String> {
+    let mut out = Vec::new();
+    for node in module.get_global_metadata(VARIANTS_METADATA) {
+        let values = node.get_node_values().ok_or("!deegen.variants holds a non-node")?;
+        let text = values
+            .first()
+            .and_then(|v| if v.is_metadata_value() { v.into_metadata_value().get_string_value().map(|s| s.to_vec()) } else { None })
+            .ok_or("!deegen.variants nodes hold one string each")?;
+        let line = String::from_utf8(text).map_err(|_| "!deegen.variants holds a non-UTF-8 string")?;
+        out.push(Variant::parse(&line).map_err(|e| e.to_string())?);
+    }
+    for (i, v) in out.iter().enumerate() {
+        if usize::from(v.opcode) != i {
+            return Err(format!("variant '{}' has opcode {} at position {i}: opcodes must be dense and ordered", v.name, v.opcode));
+        }
+    }
+    Ok(out)
+}
+
+/// The target machine for generated code (see [`TARGET_CPU`]). Code is position-independent
+/// so it links into PIE executables.
+pub fn target_machine(opt: OptimizationLevel) -> Result<TargetMachine, String> {
+    Target::initialize_x86(&InitializationConfig::default());
+    let triple = TargetTriple::create(TARGET_TRIPLE);
+    let target = Target::from_triple(&triple).map_err(|e| e.to_string())?;
+    target
+        .create_target_machine(&triple, TARGET_CPU, "", opt, RelocMode::PIC, CodeModel::Small)
+        .ok_or_else(|| "LLVM could not create an x86-64 target machine".to_owned())
+}
+
+/// Runs an LLVM new-pass-manager pipeline (`"always-inline,function(sroa)"`) on the module.
+pub fn run_llvm_pipeline(module: &Module<'_>, pipeline: &str) -> Result<(), String> {
+    let tm = target_machine(OptimizationLevel::Aggressive)?;
+    module.run_passes(pipeline, &tm, PassBuilderOptions::create()).map_err(|e| format!("LLVM pipeline '{pipeline}': {e}"))
+}
+
+/// Compiles the module to an object file or to assembly text.
+pub fn emit(module: &Module<'_>, file_type: FileType) -> Result<Vec<u8>, String> {
+    let tm = target_machine(OptimizationLevel::Aggressive)?;
+    module.set_triple(&tm.get_triple());
+    module.set_data_layout(&tm.get_target_data().get_data_layout());
+    tm.write_to_memory_buffer(module, file_type).map(|b| b.as_slice().to_vec()).map_err(|e| e.to_string())
+}
+
+/// Every call instruction in `function`, in order.
+pub fn calls_in(function: FunctionValue<'_>) -> Vec<CallSiteValue<'_>> {
+    let mut out = Vec::new();
+    for bb in function.get_basic_block_iter() {
+        for inst in bb.get_instructions() {
+            if inst.get_opcode() == InstructionOpcode::Call {
+                if let Ok(cs) = CallSiteValue::try_from(inst) {
+                    out.push(cs);
+                }
+            }
+        }
+    }
+    out
+}
+
+/// The name of the function a call calls directly, if it does.
+pub fn callee_name(call: CallSiteValue<'_>) -> Option<String> {
+    call.get_called_fn_value().map(|f| f.get_name().to_string_lossy().into_owned())
+}
+
+/// Erases `inst` and every instruction after it in its block (code after a `noreturn` call).
+pub fn erase_from(inst: InstructionValue<'_>) {
+    let mut cur = Some(inst);
+    let mut list = Vec::new();
+    while let Some(i) = cur {
+        list.push(i);
+        cur = i.get_next_instruction();
+    }
+    for i in list.into_iter().rev() {
+        i.erase_from_basic_block();
+    }
+}
+
+/// Functions the module defines (with a body), by name.
+pub fn defined_functions<'ctx>(module: &Module<'ctx>) -> Vec<FunctionValue<'ctx>> {
+    module.get_functions().filter(|f| f.count_basic_blocks() > 0).collect()
+}
+
+/// A string attribute of a function, if set.
+pub fn function_attr(function: FunctionValue<'_>, key: &str) -> Option<String> {
+    function
+        .get_string_attribute(inkwell::attributes::AttributeLoc::Function, key)
+        .map(|a| a.get_string_value().to_string_lossy().into_owned())
+}
+
+pub fn set_function_attr(function: FunctionValue<'_>, key: &str, value: &str) {
+    let ctx = function.get_type().get_context();
+    function.add_attribute(inkwell::attributes::AttributeLoc::Function, ctx.create_string_attribute(key, value));
+}
+
+/// The instruction of a call site, whether or not the call produces a value.
+pub fn call_instruction(call: CallSiteValue<'_>) -> InstructionValue<'_> {
+    use inkwell::values::{BasicValue, ValueKind};
+    match call.try_as_basic_value() {
+        ValueKind::Instruction(i) => i,
+        ValueKind::Basic(v) => v.as_instruction_value().expect("a call's value is its instruction"),
+    }
+}

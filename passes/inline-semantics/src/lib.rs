@@ -1,0 +1,49 @@
+#![doc = include_str!("../README.md")]
+
+use deegen_llvm_ir::{defined_functions, function_attr, run_llvm_pipeline, LlvmModule, HANDLER_KIND_ATTR};
+use deegen_pass::{AnalysisManager, Pass, PassError, PassParams, PipelineError, PreservedAnalyses, RegisteredPass};
+use inkwell::attributes::{Attribute, AttributeLoc};
+
+/// See the crate documentation.
+#[derive(Debug, Default)]
+pub struct InlineSemantics;
+
+const NAME: &str = "inline-semantics";
+
+/// The cleanup run after inlining.
+pub const CLEANUP_PIPELINE: &str = "always-inline,function(sroa,early-cse,instcombine,simplifycfg)";
+
+impl<'ctx> Pass<LlvmModule<'ctx>> for InlineSemantics {
+    fn name(&self) -> &'static str {
+        NAME
+    }
+
+    fn run(&mut self, unit: &mut LlvmModule<'ctx>, _: &mut AnalysisManager<LlvmModule<'ctx>>) -> Result<PreservedAnalyses, PassError> {
+        let module = &unit.module;
+        let functions = defined_functions(module);
+        if !functions.iter().any(|f| function_attr(*f, HANDLER_KIND_ATTR).is_some()) {
+            return Err(PassError::new(NAME, "the module has no generated functions: run interp-create-handlers first"));
+        }
+        let ctx = module.get_context();
+        let kind = |name| Attribute::get_named_enum_kind_id(name);
+        for f in functions {
+            if function_attr(f, HANDLER_KIND_ATTR).is_some() {
+                continue;
+            }
+            f.remove_enum_attribute(AttributeLoc::Function, kind("noinline"));
+            f.remove_enum_attribute(AttributeLoc::Function, kind("optnone"));
+            f.add_attribute(AttributeLoc::Function, ctx.create_enum_attribute(kind("alwaysinline"), 0));
+        }
+        run_llvm_pipeline(module, CLEANUP_PIPELINE).map_err(|e| PassError::new(NAME, e))?;
+        Ok(PreservedAnalyses::none())
+    }
+}
+
+impl RegisteredPass<LlvmModule<'_>> for InlineSemantics {
+    const NAME: &'static str = NAME;
+    const DESCRIPTION: &'static str = "inlines semantics and helpers into the generated functions and cleans up (SROA, InstCombine, SimplifyCFG)";
+    fn from_params(params: &PassParams) -> Result<Self, PipelineError> {
+        params.expect_only(&[])?;
+        Ok(InlineSemantics)
+    }
+}

@@ -1,0 +1,399 @@
+#![doc = include_str!("../README.md")]
+
+use std::collections::BTreeSet;
+
+use deegen_api::{offsets, symbols, FRAME_HEADER_SLOTS};
+use deegen_bytecode_spec::{OperandAccess, Variant};
+use deegen_llvm_ir::*;
+use deegen_pass::{AnalysisManager, Pass, PassError, PassParams, PipelineError, PreservedAnalyses, RegisteredPass};
+use inkwell::module::{Linkage, Module};
+use inkwell::types::BasicTypeEnum;
+use inkwell::values::{BasicMetadataValueEnum, BasicValueEnum, FunctionValue, PointerValue};
+use inkwell::{AddressSpace, IntPredicate};
+
+/// See the crate documentation.
+#[derive(Debug, Default)]
+pub struct CreateHandlers;
+
+const NAME: &str = "interp-create-handlers";
+
+/// Value of `"deegen-handler"` on continuation bodies.
+pub const CONTINUATION_BODY: &str = "continuation-body";
+
+/// Hooks the language must define (see `deegen-api`).
+pub const HOOK_CODE_BLOCK: &str = "deegen_hook_code_block";
+pub const HOOK_NIL: &str = "deegen_hook_nil";
+pub const HOOK_STACK_OVERFLOW: &str = "deegen_hook_stack_overflow";
+pub const HOOK_ON_THROW: &str = "deegen_hook_on_throw";
+
+fn err(message: impl Into<String>) -> PassError {
+    PassError::new(NAME, message)
+}
+
+impl<'ctx> Pass<LlvmModule<'ctx>> for CreateHandlers {
+    fn name(&self) -> &'static str {
+        NAME
+    }
+
+    fn run(&mut self, unit: &mut LlvmModule<'ctx>, _: &mut AnalysisManager<LlvmModule<'ctx>>) -> Result<PreservedAnalyses, PassError> {
+        let module = &unit.module;
+        let variants = read_variants(module).map_err(err)?;
+        if variants.is_empty() {
+            return Err(err("the module carries no !deegen.variants: nothing to generate"));
+        }
+        if module.get_global(symbols::DISPATCH_TABLE).is_some() {
+            return Err(err("the module already has interpreter handlers"));
+        }
+        for hook in [HOOK_CODE_BLOCK, HOOK_NIL, HOOK_STACK_OVERFLOW, HOOK_ON_THROW] {
+            if module.get_function(hook).is_none_or(|f| f.count_basic_blocks() == 0) {
+                return Err(err(format!("the semantics do not define the hook '{hook}'")));
+            }
+        }
+        let gen = Generator { module, builder: module.get_context().create_builder() };
+        let mut handlers = Vec::new();
+        for v in &variants {
+            handlers.push(gen.bytecode_handler(v)?);
+            for k in continuations_of(module, &v.semantics) {
+                gen.continuation_handler(v, &k)?;
+            }
+        }
+        gen.dispatch_table(&handlers);
+        gen.thunks().map_err(err)?;
+        Ok(PreservedAnalyses::none())
+    }
+}
+
+impl RegisteredPass<LlvmModule<'_>> for CreateHandlers {
+    const NAME: &'static str = NAME;
+    const DESCRIPTION: &'static str = "creates one interpreter handler per bytecode variant and continuation, the thunks and the dispatch table";
+    fn from_params(params: &PassParams) -> Result<Self, PipelineError> {
+        params.expect_only(&[])?;
+        Ok(CreateHandlers)
+    }
+}
+
+/// Continuations passed to `make_call` by `semantics` or any function it calls, sorted by name.
+pub fn continuations_of(module: &Module<'_>, semantics: &str) -> BTreeSet<String> {
+    let make_call = format!("{}make_call", symbols::API_PREFIX);
+    let mut seen = BTreeSet::new();
+    let mut work = vec![semantics.to_owned()];
+    let mut out = BTreeSet::new();
+    while let Some(name) = work.pop() {
+        if !seen.insert(name.clone()) {
+            continue;
+        }
+        let Some(f) = module.get_function(&name) else { continue };
+        for call in calls_in(f) {
+            let Some(callee) = callee_name(call) else { continue };
+            if callee == make_call {
+                if let Some(k) = call_argument_function(module, call, 2) {
+                    out.insert(k);
+                }
+            } else {
+                work.push(callee);
+            }
+        }
+    }
+    out
+}
+
+fn call_argument_function(module: &Module<'_>, call: inkwell::values::CallSiteValue<'_>, index: u32) -> Option<String> {
+    let operand = call_instruction(call).get_operand(index)?;
+    let value = operand.value()?;
+    if !value.is_pointer_value() {
+        return None;
+    }
+    let ptr = value.into_pointer_value();
+    let name = ptr.get_name().to_string_lossy().into_owned();
+    module.get_function(&name).map(|_| name)
+}
+
+struct Generator<'a, 'ctx> {
+    module: &'a Module<'ctx>,
+    builder: inkwell::builder::Builder<'ctx>,
+}
+
+impl<'a, 'ctx> Generator<'a, 'ctx> {
+    fn ib(&self) -> InterpBuilder<'_, 'ctx> {
+        InterpBuilder::new(self.module, &self.builder)
+    }
+
+    fn ptr_ty(&self) -> inkwell::types::PointerType<'ctx> {
+        self.module.get_context().ptr_type(AddressSpace::default())
+    }
+
+    fn semantics(&self, v: &Variant, name: &str) -> Result<FunctionValue<'ctx>, PassError> {
+        let f = self
+            .module
+            .get_function(name)
+            .filter(|f| f.count_basic_blocks() > 0)
+            .ok_or_else(|| err(format!("variant {}: semantic function '{name}' is not defined in the module", v.name)))?;
+        let params: Vec<BasicTypeEnum<'ctx>> = f.get_type().get_param_types().into_iter().filter_map(|t| BasicTypeEnum::try_from(t).ok()).collect();
+        if params.len() != v.operands.len() {
+            return Err(err(format!(
+                "variant {}: '{name}' takes {} parameters but the bytecode has {} operands",
+                v.name,
+                params.len(),
+                v.operands.len()
+            )));
+        }
+        for (ty, op) in params.iter().zip(&v.operands) {
+            let ok = match op.access {
+                OperandAccess::SlotRef => ty.is_pointer_type(),
+                _ => ty.is_int_type() && ty.into_int_type().get_bit_width() == 64,
+            };
+            if !ok {
+                return Err(err(format!(
+                    "variant {}: parameter for operand '{}' of '{name}' must be {}",
+                    v.name,
+                    op.name,
+                    if op.access == OperandAccess::SlotRef { "a pointer" } else { "a 64-bit integer" }
+                )));
+            }
+        }
+        Ok(f)
+    }
+
+    /// Decodes `v`'s operands with `state` and calls `semantics`; the block ends in `unreachable`.
+    fn call_semantics(&self, state: &PinnedState<'ctx>, v: &Variant, semantics: FunctionValue<'ctx>) -> Result<(), PassError> {
+        let ib = self.ib();
+        let mut args: Vec<BasicMetadataValueEnum<'ctx>> = Vec::new();
+        for op in &v.operands {
+            args.push(ib.decode_operand(state, op).map_err(err)?);
+        }
+        self.builder.build_call(semantics, &args, "").map_err(|e| err(e.to_string()))?;
+        self.builder.build_unreachable().map_err(|e| err(e.to_string()))?;
+        Ok(())
+    }
+
+    fn new_handler(&self, name: &str, kind: &str, opcode: Option<u16>) -> FunctionValue<'ctx> {
+        let f = declare_handler(self.module, name);
+        set_function_attr(f, HANDLER_KIND_ATTR, kind);
+        if let Some(op) = opcode {
+            set_function_attr(f, VARIANT_ATTR, &op.to_string());
+        }
+        let entry = self.module.get_context().append_basic_block(f, "entry");
+        self.builder.position_at_end(entry);
+        f
+    }
+
+    fn bytecode_handler(&self, v: &Variant) -> Result<FunctionValue<'ctx>, PassError> {
+        let sem = self.semantics(v, &v.semantics)?;
+        let h = self.new_handler(&bytecode_handler_name(&v.name), handler_kind::BYTECODE, Some(v.opcode));
+        self.call_semantics(&PinnedState::of(h), v, sem)?;
+        Ok(h)
+    }
+
+    /// The handler a callee returns to: restore the caller's state from the callee's frame
+    /// header, then run the continuation body with it.
+    fn continuation_handler(&self, v: &Variant, k: &str) -> Result<(), PassError> {
+        let sem = self.semantics(v, k)?;
+        let name = continuation_handler_name(&v.name, k);
+        let body = self.new_handler(&format!("{name}__body"), CONTINUATION_BODY, Some(v.opcode));
+        body.set_linkage(Linkage::Internal);
+        set_function_attr(body, CONTINUATION_ATTR, k);
+        self.call_semantics(&PinnedState::of(body), v, sem)?;
+
+        let h = self.new_handler(&name, handler_kind::CONTINUATION, Some(v.opcode));
+        set_function_attr(h, CONTINUATION_ATTR, k);
+        let state = PinnedState::of(h);
+        let ib = self.ib();
+        fn e<T>(r: Result<T, String>) -> Result<T, PassError> {
+            r.map_err(err)
+        }
+        let callee_base = state.base;
+        let header = |slot: u64, name: &str| ib.slot_address(callee_base, ib.i64(slot.wrapping_neg()), name);
+        let caller_base = e(ib.load_ptr(e(header(3, "hdr.caller_base"))?, "caller.base"))?;
+        let caller_pc = e(ib.load_ptr(e(header(1, "hdr.caller_pc"))?, "caller.pc"))?;
+        let caller_fn_addr = e(ib.slot_address(caller_base, ib.i64((FRAME_HEADER_SLOTS as u64).wrapping_neg()), "caller.fn.addr"))?;
+        let caller_fn = e(ib.load_i64(caller_fn_addr, "caller.fn"))?;
+        let cb = self.call_hook_code_block(caller_fn.into())?;
+        let p = |i| h.get_nth_param(i).expect("handler param");
+        let args: Vec<BasicMetadataValueEnum<'ctx>> = vec![
+            state.ctx.into(),
+            caller_base.into(),
+            caller_pc.into(),
+            cb.into(),
+            state.tag1.into(),
+            p(param::A0).into(),
+            p(param::A1).into(),
+            p(param::A2).into(),
+            p(param::A3).into(),
+            state.tag2.into(),
+        ];
+        e(ib.tail_call_args(TailTarget::Function(body), &args))
+    }
+
+    fn call_hook_code_block(&self, callee: BasicValueEnum<'ctx>) -> Result<PointerValue<'ctx>, PassError> {
+        let hook = self.module.get_function(HOOK_CODE_BLOCK).expect("checked in run");
+        let v = self.builder.build_call(hook, &[callee.into()], "cb").map_err(|e| err(e.to_string()))?;
+        v.try_as_basic_value()
+            .basic()
+            .filter(|v| v.is_pointer_value())
+            .map(|v| v.into_pointer_value())
+            .ok_or_else(|| err(format!("'{HOOK_CODE_BLOCK}' must return a pointer")))
+    }
+
+    fn dispatch_table(&self, handlers: &[FunctionValue<'ctx>]) {
+        let ptrs: Vec<PointerValue<'ctx>> = handlers.iter().map(|h| h.as_global_value().as_pointer_value()).collect();
+        let init = self.ptr_ty().const_array(&ptrs);
+        let g = self.module.add_global(init.get_type(), None, symbols::DISPATCH_TABLE);
+        g.set_initializer(&init);
+        g.set_constant(true);
+        g.set_linkage(Linkage::Internal);
+    }
+
+    fn thunks(&self) -> Result<(), String> {
+        let m = self.module;
+        let ctx = m.get_context();
+        let i64t = ctx.i64_type();
+        let i32t = ctx.i32_type();
+        let ib = self.ib();
+        let b = &self.builder;
+        fn be<T>(r: Result<T, inkwell::builder::BuilderError>) -> Result<T, String> {
+            r.map_err(|e| e.to_string())
+        }
+        let throw = declare_handler(m, symbols::THROW);
+        let hook = |name: &str| m.get_function(name).expect("hooks checked in run");
+
+        // throw(ctx, base, pc, cb, tag1, value, add_position): record, then leave the interpreter.
+        {
+            set_function_attr(throw, HANDLER_KIND_ATTR, handler_kind::THUNK);
+            b.position_at_end(ctx.append_basic_block(throw, "entry"));
+            let p = |i| throw.get_nth_param(i).expect("param");
+            be(b.build_call(
+                hook(HOOK_ON_THROW),
+                &[p(param::CTX).into(), p(param::BASE).into(), p(param::PC).into(), p(param::A0).into(), p(param::A1).into()],
+                "",
+            ))?;
+            be(b.build_return(None))?;
+        }
+
+        // exit(ctx, base, _, _, tag1, ret_ptr, ret_count): hand the results to native code.
+        {
+            let f = self.new_handler(symbols::EXIT, handler_kind::THUNK, None);
+            let p = |i| f.get_nth_param(i).expect("param");
+            let c = p(param::CTX).into_pointer_value();
+            let ret_ptr = ib.byte_offset(c, ib.i64(offsets::CTX_RET_PTR as u64), "ctx.ret_ptr")?;
+            be(b.build_store(ret_ptr, be(b.build_int_to_ptr(p(param::A0).into_int_value(), self.ptr_ty(), "retp"))?))?;
+            let ret_count = ib.byte_offset(c, ib.i64(offsets::CTX_RET_COUNT as u64), "ctx.ret_count")?;
+            be(b.build_store(ret_count, p(param::A1)))?;
+            let status = ib.byte_offset(c, ib.i64(offsets::CTX_STATUS as u64), "ctx.status")?;
+            be(b.build_store(status, ib.i64(deegen_api::STATUS_OK)))?;
+            be(b.build_return(None))?;
+        }
+
+        // entry_bytecode(ctx, base, _, _, tag1, num_args): fill missing parameters with nil,
+        // check the frame fits, run the first instruction.
+        {
+            let f = self.new_handler(symbols::ENTRY_BYTECODE, handler_kind::THUNK, None);
+            let state0 = PinnedState::of(f);
+            let p = |i| f.get_nth_param(i).expect("param");
+            let base = state0.base;
+            let callee_addr = ib.slot_address(base, ib.i64((FRAME_HEADER_SLOTS as u64).wrapping_neg()), "callee.addr")?;
+            let callee = ib.load_i64(callee_addr, "callee")?;
+            let cb = self.call_hook_code_block(callee.into()).map_err(|e| e.message)?;
+            let nparams_addr = ib.byte_offset(cb, ib.i64(offsets::CB_NUM_FIXED_PARAMS as u64), "nparams.addr")?;
+            let nparams = be(b.build_int_z_extend(be(b.build_load(i32t, nparams_addr, "nparams32"))?.into_int_value(), i64t, "nparams"))?;
+            let nil = be(b.build_call(hook(HOOK_NIL), &[], "nil"))?.try_as_basic_value().basic().ok_or("nil hook returns a value")?;
+            let nargs = p(param::A0).into_int_value();
+            let pre = b.get_insert_block().expect("block");
+            let fill = ctx.append_basic_block(f, "fill");
+            let check = ctx.append_basic_block(f, "check_stack");
+            let overflow = ctx.append_basic_block(f, "overflow");
+            let run = ctx.append_basic_block(f, "run");
+            let needs_fill = be(b.build_int_compare(IntPredicate::ULT, nargs, nparams, "needs_fill"))?;
+            be(b.build_conditional_branch(needs_fill, fill, check))?;
+            b.position_at_end(fill);
+            let i = be(b.build_phi(i64t, "i"))?;
+            let slot = ib.slot_address(base, i.as_basic_value().into_int_value(), "slot")?;
+            be(b.build_store(slot, nil))?;
+            let next = be(b.build_int_add(i.as_basic_value().into_int_value(), ib.i64(1), "i.next"))?;
+            i.add_incoming(&[(&nargs, pre), (&next, fill)]);
+            let more = be(b.build_int_compare(IntPredicate::ULT, next, nparams, "more"))?;
+            be(b.build_conditional_branch(more, fill, check))?;
+            b.position_at_end(check);
+            let slots_addr = ib.byte_offset(cb, ib.i64(offsets::CB_FRAME_SLOTS as u64), "frame_slots.addr")?;
+            let slots = be(b.build_int_z_extend(be(b.build_load(i32t, slots_addr, "frame_slots32"))?.into_int_value(), i64t, "frame_slots"))?;
+            let frame_end = ib.slot_address(base, slots, "frame_end")?;
+            let limit_addr = ib.byte_offset(state0.ctx.into_pointer_value(), ib.i64(offsets::CTX_STACK_LIMIT as u64), "limit.addr")?;
+            let limit = ib.load_ptr(limit_addr, "limit")?;
+            let end_i = be(b.build_ptr_to_int(frame_end, i64t, "end.i"))?;
+            let limit_i = be(b.build_ptr_to_int(limit, i64t, "limit.i"))?;
+            let too_big = be(b.build_int_compare(IntPredicate::UGT, end_i, limit_i, "too_big"))?;
+            be(b.build_conditional_branch(too_big, overflow, run))?;
+            // Stack overflow: the error belongs to the caller's frame and instruction.
+            b.position_at_end(overflow);
+            let error = be(b.build_call(hook(HOOK_STACK_OVERFLOW), &[state0.ctx.into()], "overflow.error"))?
+                .try_as_basic_value()
+                .basic()
+                .ok_or("stack overflow hook returns a value")?;
+            let caller_base = ib.load_ptr(ib.slot_address(base, ib.i64(3u64.wrapping_neg()), "hdr.caller_base")?, "caller.base")?;
+            let caller_pc = ib.load_ptr(ib.slot_address(base, ib.i64(1u64.wrapping_neg()), "hdr.caller_pc")?, "caller.pc")?;
+            let caller_state = PinnedState { base: caller_base, ..state0 };
+            ib.tail_call(TailTarget::Function(throw), &caller_state, caller_pc.into(), cb.into(), [Some(error), Some(ib.i64(1).into()), None, None])?;
+            b.position_at_end(run);
+            let first = ib.load_ptr(ib.byte_offset(cb, ib.i64(offsets::CB_BYTECODE as u64), "bytecode.addr")?, "bytecode")?;
+            ib.dispatch(&PinnedState { code_block: cb, pc: first, ..state0 }, first)?;
+        }
+
+        // entry_native(ctx, base, _, _, tag1, num_args): call the native function with the C
+        // convention, then return its results like a bytecode function would.
+        {
+            let f = self.new_handler(symbols::ENTRY_NATIVE, handler_kind::THUNK, None);
+            let state0 = PinnedState::of(f);
+            let base = state0.base;
+            let callee_addr = ib.slot_address(base, ib.i64((FRAME_HEADER_SLOTS as u64).wrapping_neg()), "callee.addr")?;
+            let callee = ib.load_i64(callee_addr, "callee")?;
+            let cb = self.call_hook_code_block(callee.into()).map_err(|e| e.message)?;
+            let native = ib.load_ptr(ib.byte_offset(cb, ib.i64(offsets::CB_NATIVE as u64), "native.addr")?, "native")?;
+            let native_ty = i64t.fn_type(&[self.ptr_ty().into(), self.ptr_ty().into(), i64t.into()], false);
+            let n = be(b.build_indirect_call(native_ty, native, &[state0.ctx.into(), base.into(), f.get_nth_param(param::A0).expect("param").into()], "nresults"))?
+                .try_as_basic_value()
+                .basic()
+                .ok_or("native call returns a value")?
+                .into_int_value();
+            let failed = be(b.build_int_compare(IntPredicate::SLT, n, ib.i64(0), "failed"))?;
+            let on_error = ctx.append_basic_block(f, "error");
+            let on_ok = ctx.append_basic_block(f, "ok");
+            be(b.build_conditional_branch(failed, on_error, on_ok))?;
+            b.position_at_end(on_error);
+            let err_addr = ib.byte_offset(state0.ctx.into_pointer_value(), ib.i64(std::mem::offset_of!(deegen_api::InterpContext, error) as u64), "ctx.error")?;
+            let error = ib.load_i64(err_addr, "error")?;
+            let caller_base = ib.load_ptr(ib.slot_address(base, ib.i64(3u64.wrapping_neg()), "hdr.caller_base")?, "caller.base")?;
+            let caller_pc = ib.load_ptr(ib.slot_address(base, ib.i64(1u64.wrapping_neg()), "hdr.caller_pc")?, "caller.pc")?;
+            let caller_state = PinnedState { base: caller_base, ..state0 };
+            ib.tail_call(TailTarget::Function(throw), &caller_state, caller_pc.into(), cb.into(), [Some(error.into()), Some(ib.i64(0).into()), None, None])?;
+            b.position_at_end(on_ok);
+            let cont = ib.load_ptr(ib.slot_address(base, ib.i64(2u64.wrapping_neg()), "hdr.ret")?, "ret.cont")?;
+            let base_i = be(b.build_ptr_to_int(base, i64t, "retp"))?;
+            let poison = self.ptr_ty().get_poison();
+            ib.tail_call(TailTarget::Pointer(cont), &state0, poison.into(), poison.into(), [Some(base_i.into()), Some(n.into()), None, None])?;
+        }
+
+        // enter(ctx, base, num_args): the C-convention door into the interpreter.
+        {
+            let ty = ctx.void_type().fn_type(&[self.ptr_ty().into(), self.ptr_ty().into(), i64t.into()], false);
+            let f = m.add_function(symbols::ENTER, ty, Some(Linkage::External));
+            set_function_attr(f, HANDLER_KIND_ATTR, handler_kind::THUNK);
+            b.position_at_end(ctx.append_basic_block(f, "entry"));
+            let p = |i| f.get_nth_param(i).expect("param");
+            let base = p(1).into_pointer_value();
+            let callee = ib.load_i64(ib.slot_address(base, ib.i64((FRAME_HEADER_SLOTS as u64).wrapping_neg()), "callee.addr")?, "callee")?;
+            let cb = self.call_hook_code_block(callee.into()).map_err(|e| e.message)?;
+            let entry = ib.load_ptr(ib.byte_offset(cb, ib.i64(offsets::CB_ENTRY as u64), "entry.addr")?, "entry")?;
+            let poison = self.ptr_ty().get_poison();
+            let zero = ib.i64(0);
+            let pi = i64t.get_poison();
+            let call = be(b.build_indirect_call(
+                handler_type(ctx),
+                entry,
+                &[p(0).into(), base.into(), poison.into(), poison.into(), zero.into(), p(2).into(), pi.into(), pi.into(), pi.into(), zero.into()],
+                "",
+            ))?;
+            call.set_call_convention(GHC_CALLING_CONV);
+            be(b.build_return(None))?;
+        }
+        Ok(())
+    }
+}

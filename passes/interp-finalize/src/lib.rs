@@ -1,0 +1,80 @@
+#![doc = include_str!("../README.md")]
+
+use deegen_api::symbols;
+use deegen_llvm_ir::{callee_name, calls_in, defined_functions, run_llvm_pipeline, set_function_attr, LlvmModule, TARGET_CPU};
+use deegen_pass::{AnalysisManager, Pass, PassError, PassParams, PipelineError, PreservedAnalyses, RegisteredPass};
+use inkwell::module::Linkage;
+
+/// See the crate documentation.
+#[derive(Debug, Default)]
+pub struct InterpFinalize;
+
+const NAME: &str = "interp-finalize";
+
+/// Symbols the runtime links against.
+pub const EXPORTED: [&str; 4] = [symbols::ENTER, symbols::EXIT, symbols::ENTRY_BYTECODE, symbols::ENTRY_NATIVE];
+
+impl<'ctx> Pass<LlvmModule<'ctx>> for InterpFinalize {
+    fn name(&self) -> &'static str {
+        NAME
+    }
+
+    fn run(&mut self, unit: &mut LlvmModule<'ctx>, _: &mut AnalysisManager<LlvmModule<'ctx>>) -> Result<PreservedAnalyses, PassError> {
+        let module = &unit.module;
+        if module.get_function(symbols::ENTER).is_none() {
+            return Err(PassError::new(NAME, "the module has no interpreter: run interp-create-handlers first"));
+        }
+        let mut leftovers = Vec::new();
+        for f in defined_functions(module) {
+            if deegen_llvm_ir::function_attr(f, deegen_llvm_ir::HANDLER_KIND_ATTR).is_none() {
+                continue;
+            }
+            for call in calls_in(f) {
+                if let Some(name) = callee_name(call).filter(|n| n.starts_with(symbols::API_PREFIX)) {
+                    leftovers.push(format!("{} calls {name}", f.get_name().to_string_lossy()));
+                }
+            }
+        }
+        if !leftovers.is_empty() {
+            leftovers.sort();
+            leftovers.dedup();
+            return Err(PassError::new(NAME, format!("API markers were not lowered:\n  {}", leftovers.join("\n  "))));
+        }
+        for f in defined_functions(module) {
+            let name = f.get_name().to_string_lossy().into_owned();
+            if !EXPORTED.contains(&name.as_str()) {
+                f.set_linkage(Linkage::Internal);
+            }
+            set_function_attr(f, "no-jump-tables", "true");
+            set_function_attr(f, "frame-pointer", "none");
+            set_function_attr(f, "target-cpu", TARGET_CPU);
+        }
+        let mut g = module.get_first_global();
+        while let Some(global) = g {
+            if global.get_initializer().is_some() {
+                global.set_linkage(Linkage::Internal);
+            }
+            g = global.get_next_global();
+        }
+        run_llvm_pipeline(module, "default<O3>,globaldce").map_err(|e| PassError::new(NAME, e))?;
+        let markers: Vec<_> = module
+            .get_functions()
+            .filter(|f| f.count_basic_blocks() == 0 && f.get_name().to_string_lossy().starts_with(symbols::API_PREFIX))
+            .collect();
+        for m in markers {
+            if inkwell::values::BasicValue::get_first_use(&m.as_global_value().as_pointer_value()).is_none() {
+                unsafe { m.delete() };
+            }
+        }
+        Ok(PreservedAnalyses::none())
+    }
+}
+
+impl RegisteredPass<LlvmModule<'_>> for InterpFinalize {
+    const NAME: &'static str = NAME;
+    const DESCRIPTION: &'static str = "checks every API marker is lowered, internalizes, forbids jump tables, optimizes at O3";
+    fn from_params(params: &PassParams) -> Result<Self, PipelineError> {
+        params.expect_only(&[])?;
+        Ok(InterpFinalize)
+    }
+}

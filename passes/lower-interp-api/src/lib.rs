@@ -1,0 +1,200 @@
+#![doc = include_str!("../README.md")]
+
+use deegen_api::{symbols, FRAME_HEADER_SLOTS};
+use deegen_bytecode_spec::Variant;
+use deegen_llvm_ir::*;
+use deegen_pass::{AnalysisManager, Pass, PassError, PassParams, PipelineError, PreservedAnalyses, RegisteredPass};
+use inkwell::builder::Builder;
+use inkwell::module::Module;
+use inkwell::values::{BasicValueEnum, CallSiteValue, FunctionValue};
+
+/// See the crate documentation.
+#[derive(Debug, Default)]
+pub struct LowerInterpApi;
+
+const NAME: &str = "lower-interp-api";
+const CONTINUATION_BODY: &str = "continuation-body";
+
+fn err(message: impl Into<String>) -> PassError {
+    PassError::new(NAME, message)
+}
+
+impl<'ctx> Pass<LlvmModule<'ctx>> for LowerInterpApi {
+    fn name(&self) -> &'static str {
+        NAME
+    }
+
+    fn run(&mut self, unit: &mut LlvmModule<'ctx>, _: &mut AnalysisManager<LlvmModule<'ctx>>) -> Result<PreservedAnalyses, PassError> {
+        let module = &unit.module;
+        let variants = read_variants(module).map_err(err)?;
+        let builder = module.get_context().create_builder();
+        let mut changed = false;
+        for f in defined_functions(module) {
+            let Some(kind) = function_attr(f, HANDLER_KIND_ATTR) else { continue };
+            let markers: Vec<CallSiteValue<'ctx>> = calls_in(f)
+                .into_iter()
+                .filter(|c| callee_name(*c).is_some_and(|n| n.starts_with(symbols::API_PREFIX)))
+                .collect();
+            if markers.is_empty() {
+                continue;
+            }
+            if kind != handler_kind::BYTECODE && kind != CONTINUATION_BODY {
+                return Err(err(format!("'{}' is a {kind} function and may not use the API", f.get_name().to_string_lossy())));
+            }
+            let opcode: usize = function_attr(f, VARIANT_ATTR)
+                .and_then(|s| s.parse().ok())
+                .ok_or_else(|| err(format!("'{}' has no valid \"{VARIANT_ATTR}\" attribute", f.get_name().to_string_lossy())))?;
+            let variant = variants.get(opcode).ok_or_else(|| err(format!("opcode {opcode} has no variant")))?;
+            let lowerer = Lowerer { module, builder: &builder, function: f, variant, is_continuation: kind == CONTINUATION_BODY };
+            for call in markers {
+                lowerer.lower(call)?;
+            }
+            changed = true;
+        }
+        Ok(if changed { PreservedAnalyses::none() } else { PreservedAnalyses::all() })
+    }
+}
+
+impl RegisteredPass<LlvmModule<'_>> for LowerInterpApi {
+    const NAME: &'static str = NAME;
+    const DESCRIPTION: &'static str = "lowers the API markers to interpreter code: output stores, dispatch, throw, calls and returns";
+    fn from_params(params: &PassParams) -> Result<Self, PipelineError> {
+        params.expect_only(&[])?;
+        Ok(LowerInterpApi)
+    }
+}
+
+struct Lowerer<'a, 'ctx> {
+    module: &'a Module<'ctx>,
+    builder: &'a Builder<'ctx>,
+    function: FunctionValue<'ctx>,
+    variant: &'a Variant,
+    is_continuation: bool,
+}
+
+impl<'a, 'ctx> Lowerer<'a, 'ctx> {
+    fn fail(&self, message: impl std::fmt::Display) -> PassError {
+        err(format!("{}: {message}", self.function.get_name().to_string_lossy()))
+    }
+
+    fn arg(&self, call: CallSiteValue<'ctx>, i: u32) -> Result<BasicValueEnum<'ctx>, PassError> {
+        call_instruction(call)
+            .get_operand(i)
+            .and_then(|o| o.value())
+            .ok_or_else(|| self.fail(format!("marker call lacks argument {i}")))
+    }
+
+    fn lower(&self, call: CallSiteValue<'ctx>) -> Result<(), PassError> {
+        let marker = callee_name(call).expect("filtered on name");
+        let op = &marker[symbols::API_PREFIX.len()..];
+        let inst = call_instruction(call);
+        self.builder.position_before(&inst);
+        let state = PinnedState::of(self.function);
+        let ib = InterpBuilder::new(self.module, self.builder);
+        let e = |r: Result<(), String>| r.map_err(|m| self.fail(m));
+        let replace = |with: BasicValueEnum<'ctx>| -> Result<(), PassError> {
+            let value = call.try_as_basic_value().basic().ok_or_else(|| self.fail(format!("{marker} must return a value")))?;
+            if value.get_type() != with.get_type() {
+                return Err(self.fail(format!("{marker} returns {:?}, expected {:?}", value.get_type(), with.get_type())));
+            }
+            match value {
+                BasicValueEnum::PointerValue(p) => p.replace_all_uses_with(with.into_pointer_value()),
+                BasicValueEnum::IntValue(i) => i.replace_all_uses_with(with.into_int_value()),
+                _ => return Err(self.fail(format!("{marker} has an unexpected type"))),
+            }
+            inst.erase_from_basic_block();
+            Ok(())
+        };
+        let next_pc = || ib.byte_offset(state.pc, ib.i64(u64::from(self.variant.length)), "next.pc");
+        match op {
+            "context" => return replace(state.ctx),
+            "stack_base" => return replace(state.base.into()),
+            "return_values_ptr" | "return_values_count" => {
+                if !self.is_continuation {
+                    return Err(self.fail("return_values() is only available in a return continuation"));
+                }
+                let p = |i| self.function.get_nth_param(i).expect("handler param");
+                let value: BasicValueEnum<'ctx> = if op == "return_values_ptr" {
+                    self.builder
+                        .build_int_to_ptr(p(param::A0).into_int_value(), self.module.get_context().ptr_type(Default::default()), "retvals")
+                        .map_err(|x| self.fail(x))?
+                        .into()
+                } else {
+                    p(param::A1)
+                };
+                return replace(value);
+            }
+            "return" => {
+                let out = self.variant.output_offset.ok_or_else(|| self.fail("return(value) in a bytecode that has no output"))?;
+                let value = self.arg(call, 0)?;
+                let idx = ib.load_field(state.pc, out, 2, false, "output").map_err(|m| self.fail(m))?;
+                let slot = ib.slot_address(state.base, idx, "output.slot").map_err(|m| self.fail(m))?;
+                self.builder.build_store(slot, value).map_err(|x| self.fail(x))?;
+                e(next_pc().and_then(|pc| ib.dispatch(&state, pc)))?;
+            }
+            "fallthrough" => e(next_pc().and_then(|pc| ib.dispatch(&state, pc)))?,
+            "take_branch" => {
+                let off = self.variant.branch_offset.ok_or_else(|| self.fail("take_branch() in a bytecode that does not branch"))?;
+                e(ib.load_field(state.pc, off, 4, true, "branch.offset")
+                    .and_then(|d| ib.byte_offset(state.pc, d, "branch.target"))
+                    .and_then(|pc| ib.dispatch(&state, pc)))?;
+            }
+            "throw" => {
+                let throw = declare_handler(self.module, symbols::THROW);
+                let (value, add_position) = (self.arg(call, 0)?, self.arg(call, 1)?);
+                e(ib.tail_call(TailTarget::Function(throw), &state, state.pc.into(), state.code_block.into(), [Some(value), Some(add_position), None, None]))?;
+            }
+            "make_call" => self.lower_make_call(call, &state, &ib)?,
+            "return_from_function" => {
+                let values = self.arg(call, 0)?.into_pointer_value();
+                let count = self.arg(call, 1)?;
+                e((|| {
+                    let cont = ib.load_ptr(ib.slot_address(state.base, ib.i64(2u64.wrapping_neg()), "hdr.ret")?, "ret.cont")?;
+                    let values_i = self.builder.build_ptr_to_int(values, self.module.get_context().i64_type(), "retp").map_err(|x| x.to_string())?;
+                    let poison = self.module.get_context().ptr_type(Default::default()).get_poison();
+                    ib.tail_call(TailTarget::Pointer(cont), &state, poison.into(), poison.into(), [Some(values_i.into()), Some(count), None, None])
+                })())?;
+            }
+            _ => return Err(self.fail(format!("unknown API marker '{marker}'"))),
+        }
+        erase_from(inst);
+        Ok(())
+    }
+
+    fn lower_make_call(&self, call: CallSiteValue<'ctx>, state: &PinnedState<'ctx>, ib: &InterpBuilder<'_, 'ctx>) -> Result<(), PassError> {
+        let frame = self.arg(call, 0)?.into_pointer_value();
+        let num_args = self.arg(call, 1)?;
+        let k = self.arg(call, 2)?;
+        let k_name = k.into_pointer_value().get_name().to_string_lossy().into_owned();
+        let handler_name = continuation_handler_name(&self.variant.name, &k_name);
+        let cont = self
+            .module
+            .get_function(&handler_name)
+            .ok_or_else(|| self.fail(format!("no continuation handler '{handler_name}' (was '{k_name}' passed as a plain function?)")))?;
+        let hook = self
+            .module
+            .get_function("deegen_hook_code_block")
+            .ok_or_else(|| self.fail("the semantics do not define deegen_hook_code_block"))?;
+        (|| -> Result<(), String> {
+            let b = self.builder;
+            let new_base = ib.slot_address(frame, ib.i64(FRAME_HEADER_SLOTS as u64), "callee.base")?;
+            let hdr = |slot: u64, name: &str| ib.slot_address(new_base, ib.i64(slot.wrapping_neg()), name);
+            b.build_store(hdr(3, "hdr.caller_base")?, state.base).map_err(|x| x.to_string())?;
+            b.build_store(hdr(2, "hdr.ret")?, cont.as_global_value().as_pointer_value()).map_err(|x| x.to_string())?;
+            b.build_store(hdr(1, "hdr.caller_pc")?, state.pc).map_err(|x| x.to_string())?;
+            let callee = ib.load_i64(frame, "callee")?;
+            let cb = b
+                .build_call(hook, &[callee.into()], "callee.cb")
+                .map_err(|x| x.to_string())?
+                .try_as_basic_value()
+                .basic()
+                .ok_or("deegen_hook_code_block returns a pointer")?
+                .into_pointer_value();
+            let entry = ib.load_ptr(cb, "callee.entry")?;
+            let poison = self.module.get_context().ptr_type(Default::default()).get_poison();
+            let callee_state = PinnedState { base: new_base, ..*state };
+            ib.tail_call(TailTarget::Pointer(entry), &callee_state, poison.into(), poison.into(), [Some(num_args), None, None, None])
+        })()
+        .map_err(|m| self.fail(m))
+    }
+}

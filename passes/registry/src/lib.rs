@@ -1,0 +1,28 @@
+//! The registry of every pass, per IR kind (LLVM's `PassRegistry.def`), and the standard
+//! pipelines. `deegen-opt`, the build-time generator and (later) the DFG tier build their
+//! pipelines from here, so a pipeline printed by one parses in the others.
+
+use deegen_llvm_ir::LlvmModule;
+use deegen_pass::PassRegistry;
+
+/// The pipeline that turns semantics bitcode (with embedded variants) into the interpreter.
+pub const INTERPRETER_PIPELINE: &str = "interp-create-handlers,inline-semantics,lower-interp-api,interp-finalize";
+
+/// Every pass over LLVM modules.
+pub fn llvm_registry<'ctx>() -> PassRegistry<LlvmModule<'ctx>> {
+    let mut r = PassRegistry::new("llvm");
+    r.register::<deegen_pass_interp_create_handlers::CreateHandlers>()
+        .register::<deegen_pass_inline_semantics::InlineSemantics>()
+        .register::<deegen_pass_lower_interp_api::LowerInterpApi>()
+        .register::<deegen_pass_interp_finalize::InterpFinalize>();
+    r
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn standard_pipeline_parses_and_prints_back() {
+        let pm = super::llvm_registry().parse_pipeline(super::INTERPRETER_PIPELINE).unwrap();
+        assert_eq!(pm.pipeline_text(), super::INTERPRETER_PIPELINE);
+    }
+}

@@ -1,0 +1,222 @@
+//! `ljr`: runs Lua 5.1 programs on the generated VM, with `lua5.1`'s command line.
+//!
+//! ```text
+//! usage: ljr [options] [script [args]].
+//!   -e stat   execute string 'stat'
+//!   -v        show version information
+//!   --        stop handling options
+//!   -         execute stdin and stop handling options
+//!   --dump-bytecode      print the bytecode of every compiled function before running
+//!   --dump-interpreter   print the generated interpreter (assembly) and exit
+//!   -joff                interpreter only (the only tier so far; accepted for LuaJIT parity)
+//! ```
+
+use std::io::{Read, Write};
+use std::process::ExitCode;
+
+use lua51_value::TValue;
+use lua51_vm::function::{proto_of, Proto};
+use lua51_vm::{compile_chunk, LuaState};
+
+const PROGNAME: &str = "ljr";
+
+fn usage(bad: &str) -> ExitCode {
+    eprintln!("{PROGNAME}: unrecognized option '{bad}'");
+    eprintln!(
+        "usage: {PROGNAME} [options] [script [args]].\nAvailable options are:\n  -e stat  execute string 'stat'\n  -v       show version information\n  --       stop handling options\n  -        execute stdin and stop handling options\n  --dump-bytecode     print the bytecode of compiled functions\n  --dump-interpreter  print the generated interpreter's assembly"
+    );
+    ExitCode::FAILURE
+}
+
+struct Options {
+    dump_bytecode: bool,
+}
+
+/// Reports an error like `lua.c`'s `l_message`, and flushes what the program printed first.
+fn report(st: &mut LuaState, msg: &str) {
+    st.flush();
+    eprintln!("{PROGNAME}: {msg}");
+}
+
+fn value_message(v: TValue) -> String {
+    if v.is_string() || v.is_double() {
+        let mut out = Vec::new();
+        lua51_vm::stdlib::tostring_bytes(v, &mut out);
+        String::from_utf8_lossy(&out).into_owned()
+    } else if v.is_nil() {
+        "(error object is not a string)".to_owned()
+    } else {
+        "(error object is not a string)".to_owned()
+    }
+}
+
+fn dump_protos(p: &Proto, out: &mut String) {
+    out.push_str(&format!("function <{}:{}> ({} bytes, {} slots, {} constants)\n", p.source, p.line_defined, p.code.len(), p.frame_slots, p.constants.len()));
+    let describe = |k: u16| match p.constants.get(usize::from(k)) {
+        Some(v) if v.is_string() || v.is_double() || v.is_nil() || v.is_bool() => {
+            let mut b = Vec::new();
+            lua51_vm::stdlib::tostring_bytes(*v, &mut b);
+            if v.is_string() {
+                format!("{:?}", String::from_utf8_lossy(&b))
+            } else {
+                String::from_utf8_lossy(&b).into_owned()
+            }
+        }
+        Some(_) => format!("k{k}:<function>"),
+        None => format!("k{k}:?"),
+    };
+    out.push_str(&lua51_vm::bytecode::disassemble(&p.code, &describe));
+    for c in &p.children {
+        out.push('\n');
+        dump_protos(c, out);
+    }
+}
+
+/// Parses, compiles and runs one chunk. Returns false after reporting an error.
+fn run_chunk(st: &mut LuaState, source: &[u8], chunk_name: &str, opts: &Options, args: &[TValue]) -> bool {
+    let display_name = lua51_syntax::chunk_id(chunk_name);
+    let chunk = match lua51_syntax::parse_chunk(source, &display_name) {
+        Ok(c) => c,
+        Err(e) => {
+            report(st, &e.to_string());
+            return false;
+        }
+    };
+    let f = match compile_chunk(st, &chunk, &display_name) {
+        Ok(f) => f,
+        Err(e) => {
+            report(st, &e.message);
+            return false;
+        }
+    };
+    if opts.dump_bytecode {
+        let cb = unsafe { (*f.as_closure()).code_block };
+        let mut text = String::new();
+        dump_protos(proto_of(cb), &mut text);
+        let _ = st.stdout.write_all(text.as_bytes());
+    }
+    let _span = tracing::info_span!("run", chunk = %display_name).entered();
+    match st.call(f, args) {
+        Ok(_) => true,
+        Err(e) => {
+            report(st, &value_message(e.value));
+            eprintln!("stack traceback:\n\t[C]: ?");
+            false
+        }
+    }
+}
+
+fn main() -> ExitCode {
+    tracing_subscriber::fmt().with_env_filter(tracing_subscriber::EnvFilter::from_env("LJR_LOG")).with_writer(std::io::stderr).init();
+    let argv: Vec<String> = std::env::args().collect();
+    let mut st = match LuaState::new() {
+        Ok(st) => st,
+        Err(_) => {
+            eprintln!("{PROGNAME}: cannot create state: not enough memory");
+            return ExitCode::FAILURE;
+        }
+    };
+    let mut opts = Options { dump_bytecode: false };
+    let mut i = 1;
+    let mut ran_something = false;
+    let mut script: Option<usize> = None;
+    while i < argv.len() {
+        let a = argv[i].as_str();
+        match a {
+            "--" => {
+                i += 1;
+                if i < argv.len() {
+                    script = Some(i);
+                }
+                break;
+            }
+            "-" => {
+                script = Some(i);
+                break;
+            }
+            "-v" => {
+                println!("ljr 0.1.0 (Lua 5.1 on a Deegen-generated interpreter)");
+                ran_something = true;
+            }
+            "--dump-bytecode" => opts.dump_bytecode = true,
+            "--dump-interpreter" => {
+                return match std::fs::read_to_string(lua51_vm::INTERPRETER_ASSEMBLY_PATH) {
+                    Ok(text) => {
+                        print!("{text}");
+                        ExitCode::SUCCESS
+                    }
+                    Err(e) => {
+                        eprintln!("{PROGNAME}: cannot read {}: {e}", lua51_vm::INTERPRETER_ASSEMBLY_PATH);
+                        ExitCode::FAILURE
+                    }
+                };
+            }
+            "-joff" | "-jon" => {}
+            "-e" => {
+                i += 1;
+                let Some(code) = argv.get(i) else { return usage("-e") };
+                ran_something = true;
+                if !run_chunk(&mut st, code.as_bytes(), "=(command line)", &opts, &[]) {
+                    return ExitCode::FAILURE;
+                }
+            }
+            _ if a.starts_with("-e") => {
+                ran_something = true;
+                if !run_chunk(&mut st, &a.as_bytes()[2..], "=(command line)", &opts, &[]) {
+                    return ExitCode::FAILURE;
+                }
+            }
+            _ if a.starts_with('-') && a.len() > 1 => return usage(a),
+            _ => {
+                script = Some(i);
+                break;
+            }
+        }
+        i += 1;
+    }
+    let ok = match script {
+        Some(idx) => {
+            let name = &argv[idx];
+            let extra: Vec<TValue> = argv[idx + 1..].iter().filter_map(|s| st.intern(s.as_bytes()).ok()).collect();
+            let (source, chunk_name) = if name == "-" {
+                let mut buf = Vec::new();
+                if std::io::stdin().read_to_end(&mut buf).is_err() {
+                    report(&mut st, "cannot read stdin");
+                    return ExitCode::FAILURE;
+                }
+                (buf, "=stdin".to_owned())
+            } else {
+                match std::fs::read(name) {
+                    Ok(b) => (b, format!("@{name}")),
+                    Err(_) => {
+                        report(&mut st, &format!("cannot open {name}"));
+                        return ExitCode::FAILURE;
+                    }
+                }
+            };
+            let source = if source.first() == Some(&b'#') {
+                // Skip a shebang line, keeping the newline so line numbers stay right.
+                let end = source.iter().position(|&c| c == b'\n').unwrap_or(source.len());
+                source[end..].to_vec()
+            } else {
+                source
+            };
+            run_chunk(&mut st, &source, &chunk_name, &opts, &extra)
+        }
+        None if !ran_something => {
+            let mut buf = Vec::new();
+            if std::io::stdin().read_to_end(&mut buf).is_err() {
+                report(&mut st, "cannot read stdin");
+                return ExitCode::FAILURE;
+            }
+            run_chunk(&mut st, &buf, "=stdin", &opts, &[])
+        }
+        None => true,
+    };
+    st.flush();
+    if ok {
+        ExitCode::SUCCESS
+    } else {
+        ExitCode::FAILURE
+    }
+}
