@@ -90,6 +90,7 @@ mod markers {
         pub fn __deegen_api_context() -> *mut u8;
         pub fn __deegen_api_stack_base() -> *mut u64;
         pub fn __deegen_api_make_call(frame: *mut u64, num_args: u64, continuation: *const ()) -> !;
+        pub fn __deegen_api_make_tail_call(frame: *mut u64, num_args: u64) -> !;
         pub fn __deegen_api_return_values_ptr() -> *mut u64;
         pub fn __deegen_api_return_values_count() -> u64;
         pub fn __deegen_api_return_from_function(values: *mut u64, count: u64) -> !;
@@ -146,6 +147,14 @@ pub fn stack_base() -> *mut u64 {
 #[inline(always)]
 pub fn make_call(frame: *mut u64, num_args: u64, continuation: *const ()) -> ! {
     unsafe { markers::__deegen_api_make_call(frame, num_args, continuation) }
+}
+
+/// Proper tail call: replaces the current frame by a call of the callee at `frame[0]` with
+/// `num_args` arguments stored from `frame[FRAME_HEADER_SLOTS]`; the callee returns straight to
+/// the current function's caller. Never returns.
+#[inline(always)]
+pub fn make_tail_call(frame: *mut u64, num_args: u64) -> ! {
+    unsafe { markers::__deegen_api_make_tail_call(frame, num_args) }
 }
 
 /// In a return continuation: the values the callee returned.

@@ -145,6 +145,7 @@ impl<'a, 'ctx> Lowerer<'a, 'ctx> {
                 e(ib.tail_call(TailTarget::Function(throw), &state, state.pc.into(), state.code_block.into(), [Some(value), Some(add_position), None, None]))?;
             }
             "make_call" => self.lower_make_call(call, &state, &ib)?,
+            "make_tail_call" => self.lower_make_tail_call(call, &state, &ib)?,
             "return_from_function" => {
                 let values = self.arg(call, 0)?.into_pointer_value();
                 let count = self.arg(call, 1)?;
@@ -159,6 +160,37 @@ impl<'a, 'ctx> Lowerer<'a, 'ctx> {
         }
         erase_from(inst);
         Ok(())
+    }
+
+    /// Moves the callee and its arguments over the current frame (keeping the header, so the
+    /// callee returns to our caller) and jumps to the callee's entry.
+    fn lower_make_tail_call(&self, call: CallSiteValue<'ctx>, state: &PinnedState<'ctx>, ib: &InterpBuilder<'_, 'ctx>) -> Result<(), PassError> {
+        let frame = self.arg(call, 0)?.into_pointer_value();
+        let num_args = self.arg(call, 1)?.into_int_value();
+        let hook = self
+            .module
+            .get_function("deegen_hook_code_block")
+            .ok_or_else(|| self.fail("the semantics do not define deegen_hook_code_block"))?;
+        (|| -> Result<(), String> {
+            let b = self.builder;
+            let callee = ib.load_i64(frame, "callee")?;
+            let callee_slot = ib.slot_address(state.base, ib.i64((FRAME_HEADER_SLOTS as u64).wrapping_neg()), "hdr.callee")?;
+            b.build_store(callee_slot, callee).map_err(|x| x.to_string())?;
+            let args = ib.slot_address(frame, ib.i64(FRAME_HEADER_SLOTS as u64), "args")?;
+            let bytes = b.build_int_mul(num_args, ib.i64(8), "args.bytes").map_err(|x| x.to_string())?;
+            b.build_memmove(state.base, 8, args, 8, bytes).map_err(|x| x.to_string())?;
+            let cb = b
+                .build_call(hook, &[callee.into()], "callee.cb")
+                .map_err(|x| x.to_string())?
+                .try_as_basic_value()
+                .basic()
+                .ok_or("deegen_hook_code_block returns a pointer")?
+                .into_pointer_value();
+            let entry = ib.load_ptr(cb, "callee.entry")?;
+            let poison = self.module.get_context().ptr_type(Default::default()).get_poison();
+            ib.tail_call(TailTarget::Pointer(entry), state, poison.into(), poison.into(), [Some(num_args.into()), None, None, None])
+        })()
+        .map_err(|m| self.fail(m))
     }
 
     fn lower_make_call(&self, call: CallSiteValue<'ctx>, state: &PinnedState<'ctx>, ib: &InterpBuilder<'_, 'ctx>) -> Result<(), PassError> {

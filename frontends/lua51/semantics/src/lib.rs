@@ -13,7 +13,7 @@
 
 use deegen_api as api;
 use deegen_api::{CodeBlock, InterpContext, FRAME_HEADER_SLOTS};
-use lua51_value::{LuaContext, TValue, NIL_BITS};
+use lua51_value::{LuaContext, TValue, MULTRET, NIL_BITS};
 
 /// Arithmetic operators, as passed to the runtime's slow path.
 pub mod arith_op {
@@ -320,10 +320,48 @@ pub fn lua_call(frame: *mut u64, num_args: u64, _num_results: u64) -> ! {
     api::throw_runtime_error(unsafe { lua_rt_call_error(ctx(), callee.raw()) })
 }
 
-/// Stores the first `num_results` returned values from slot `frame`, padding with nil.
+/// Like `lua_call`, with `num_fixed_args` arguments plus the variable results left by the
+/// previous call.
+#[no_mangle]
+pub fn lua_call_var_args(frame: *mut u64, num_fixed_args: u64, _num_results: u64) -> ! {
+    let callee = TValue(unsafe { *frame });
+    let num_args = num_fixed_args + unsafe { (*ctx()).var_results };
+    if callee.is_function() {
+        api::make_call(frame, num_args, lua_call_continuation as *const ())
+    }
+    api::throw_runtime_error(unsafe { lua_rt_call_error(ctx(), callee.raw()) })
+}
+
+/// `return f(args)`: a proper tail call, so tail recursion runs in constant stack.
+#[no_mangle]
+pub fn lua_tail_call(frame: *mut u64, num_args: u64) -> ! {
+    let callee = TValue(unsafe { *frame });
+    if callee.is_function() {
+        close_upvalues_from(api::stack_base());
+        api::make_tail_call(frame, num_args)
+    }
+    api::throw_runtime_error(unsafe { lua_rt_call_error(ctx(), callee.raw()) })
+}
+
+#[no_mangle]
+pub fn lua_tail_call_var_args(frame: *mut u64, num_fixed_args: u64) -> ! {
+    lua_tail_call(frame, num_fixed_args + unsafe { (*ctx()).var_results })
+}
+
+/// Stores the first `num_results` returned values from slot `frame`, padding with nil; or,
+/// for `MULTRET`, every value, recording how many.
 #[no_mangle]
 pub fn lua_call_continuation(frame: *mut u64, _num_args: u64, num_results: u64) -> ! {
     let (values, count) = api::return_values();
+    if num_results == MULTRET {
+        let mut i = 0;
+        while i < count {
+            unsafe { *frame.add(i as usize) = *values.add(i as usize) };
+            i += 1;
+        }
+        unsafe { (*ctx()).var_results = count };
+        api::fallthrough()
+    }
     let mut i = 0;
     while i < num_results {
         unsafe { *frame.add(i as usize) = if i < count { *values.add(i as usize) } else { NIL_BITS } };
@@ -345,6 +383,13 @@ fn close_upvalues_from(from: *mut u64) {
 
 #[no_mangle]
 pub fn lua_return(first: *mut u64, count: u64) -> ! {
+    close_upvalues_from(api::stack_base());
+    api::return_from_function(first, count)
+}
+
+#[no_mangle]
+pub fn lua_return_var_args(first: *mut u64, num_fixed: u64) -> ! {
+    let count = num_fixed + unsafe { (*ctx()).var_results };
     close_upvalues_from(api::stack_base());
     api::return_from_function(first, count)
 }

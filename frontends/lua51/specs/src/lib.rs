@@ -9,7 +9,9 @@
 //!   exist because `not (a < b)` is not `b <= a` once NaN is involved;
 //! * a call is made in place: the callee sits in slot `f`, slots `f+1..f+3` are left for the
 //!   frame header, and arguments start at `f+4` (see `deegen_api::FRAME_HEADER_SLOTS`); results
-//!   are stored from slot `f`;
+//!   are stored from slot `f`. `num_results == MULTRET` keeps every result and records their
+//!   number; `CallVarArgs` / `ReturnVarArgs` then take that many values after their fixed ones
+//!   (`f(a, g())`, `return a, g()`);
 //! * a numeric `for` owns four consecutive slots: index, limit, step, and the visible loop
 //!   variable. `ForPrep` checks and enters the loop (or jumps past it), `ForLoop` steps and jumps
 //!   back to the body.
@@ -96,6 +98,34 @@ pub fn bytecodes() -> Vec<BytecodeSpec> {
             operands: vec![op("frame", SlotRef), op("num_args", u16_lit()), op("num_results", u16_lit())],
             result: None,
             semantics: "lua_call",
+            variants: vec![],
+        },
+        BytecodeSpec {
+            name: "CallVarArgs",
+            operands: vec![op("frame", SlotRef), op("num_fixed_args", u16_lit()), op("num_results", u16_lit())],
+            result: None,
+            semantics: "lua_call_var_args",
+            variants: vec![],
+        },
+        BytecodeSpec {
+            name: "TailCall",
+            operands: vec![op("frame", SlotRef), op("num_args", u16_lit())],
+            result: None,
+            semantics: "lua_tail_call",
+            variants: vec![],
+        },
+        BytecodeSpec {
+            name: "TailCallVarArgs",
+            operands: vec![op("frame", SlotRef), op("num_fixed_args", u16_lit())],
+            result: None,
+            semantics: "lua_tail_call_var_args",
+            variants: vec![],
+        },
+        BytecodeSpec {
+            name: "ReturnVarArgs",
+            operands: vec![op("first", SlotRef), op("num_fixed", u16_lit())],
+            result: None,
+            semantics: "lua_return_var_args",
             variants: vec![],
         },
         BytecodeSpec {

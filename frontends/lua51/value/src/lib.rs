@@ -124,6 +124,9 @@ pub struct LuaContext {
     pub interp: InterpContext,
     /// Open upvalues of this coroutine, highest stack address first.
     pub open_upvalues: *mut UpVal,
+    /// How many values the last call with a variable number of results left (Lua's `top`):
+    /// consumed by the next `CallVarArgs` or `ReturnVarArgs`.
+    pub var_results: u64,
     /// The runtime's own state (opaque to the semantics).
     pub runtime: *mut (),
 }
@@ -242,6 +245,9 @@ impl core::fmt::Debug for TValue {
         }
     }
 }
+
+/// `num_results` of a call that keeps every result (Lua's `LUA_MULTRET`).
+pub const MULTRET: u64 = 0xFFFF;
 
 /// Reads slot `i` of a frame.
 #[inline]

@@ -8,7 +8,7 @@
 use std::collections::HashMap;
 
 use lua51_syntax::ast::{BinOp, Block, Chunk, Expr, ExprKind, FuncBody, FuncName, Stat, StatKind, UnOp};
-use lua51_value::TValue;
+use lua51_value::{TValue, MULTRET};
 
 use crate::bytecode::{BytecodeBuilder, Emitted, Operand};
 use crate::function::{new_closure, Proto, UpvalDesc, VarInfo};
@@ -196,7 +196,9 @@ impl<'s> Compiler<'s> {
     }
 
     fn constant(&mut self, v: TValue, line: u32) -> Result<u16> {
-        let key = if v.is_double() && v.as_f64() == 0.0 && v.as_f64().is_sign_negative() { v.raw() } else { v.raw() };
+        // Like lua5.1's constant table (keyed by number value), `-0` and `0` share one constant:
+        // whichever the function mentions first.
+        let key = if v.is_double() && v.as_f64() == 0.0 { 0 } else { v.raw() };
         if let Some(&k) = self.fs().const_map.get(&key) {
             return Ok(k);
         }
@@ -312,8 +314,9 @@ impl<'s> Compiler<'s> {
         fs.blocks.push(b);
     }
 
-    /// Leaves a scope: closes captured locals, frees its slots, patches its breaks to here.
-    fn close_block(&mut self) -> Result<()> {
+    /// Leaves a scope: closes captured locals and frees its slots. Returns the scope's `break`
+    /// jumps, which the loop statement patches once its back-jump is written.
+    fn close_block(&mut self) -> Result<Vec<Emitted>> {
         let block = self.fs().blocks.pop().expect("block opened");
         if block.has_upval {
             let e = self.fs().b.create_close(block.first_slot);
@@ -322,8 +325,7 @@ impl<'s> Compiler<'s> {
         let fs = self.fs();
         fs.actives.truncate(block.first_local);
         fs.free_reg = block.first_slot;
-        self.patch_here(block.breaks);
-        Ok(())
+        Ok(block.breaks)
     }
 
     fn block_stats(&mut self, block: &Block) -> Result<()> {
@@ -337,7 +339,7 @@ impl<'s> Compiler<'s> {
         Ok(())
     }
 
-    fn scoped_block(&mut self, block: &Block, is_loop: bool) -> Result<()> {
+    fn scoped_block(&mut self, block: &Block, is_loop: bool) -> Result<Vec<Emitted>> {
         self.open_block(is_loop);
         self.block_stats(block)?;
         self.close_block()
@@ -358,14 +360,15 @@ impl<'s> Compiler<'s> {
                 self.call(call, 0)?;
                 Ok(())
             }
-            StatKind::Do(block) => self.scoped_block(block, false),
+            StatKind::Do(block) => self.scoped_block(block, false).map(|_| ()),
             StatKind::While { cond, body } => {
                 let start = self.here();
                 let exits = self.cond_jump(cond, false)?;
-                self.scoped_block(body, true)?;
+                let breaks = self.scoped_block(body, true)?;
                 let back = self.emit_jump()?;
                 self.fs().b.patch_branch(back, start);
                 self.patch_here(exits);
+                self.patch_here(breaks);
                 Ok(())
             }
             StatKind::Repeat { body, cond } => self.repeat(body, cond),
@@ -420,8 +423,7 @@ impl<'s> Compiler<'s> {
                 fs.free_reg = base + n as u16;
                 break;
             }
-            let r = self.alloc_reg(line)?;
-            self.exp_to_reg(v, r)?;
+            let r = self.exp_to_next_reg(v)?;
             if i >= n {
                 self.fs().free_reg = r;
             }
@@ -503,8 +505,7 @@ impl<'s> Compiler<'s> {
                 self.fs().free_reg = base + n as u16;
                 break;
             }
-            let r = self.alloc_reg(line)?;
-            self.exp_to_reg(v, r)?;
+            self.exp_to_next_reg(v)?;
         }
         while self.fs().free_reg < base + n as u16 {
             let r = self.alloc_reg(line)?;
@@ -537,7 +538,9 @@ impl<'s> Compiler<'s> {
                 self.fs().b.patch_branch(j, start);
             }
         }
-        self.close_block()
+        let breaks = self.close_block()?;
+        self.patch_here(breaks);
+        Ok(())
     }
 
     fn numeric_for(&mut self, var: &[u8], start: &Expr, limit: &Expr, step: Option<&Expr>, body: &Block, line: u32) -> Result<()> {
@@ -583,6 +586,10 @@ impl<'s> Compiler<'s> {
     fn return_stat(&mut self, values: &[Expr], line: u32) -> Result<()> {
         match values {
             [] => self.emit_return(0, 0),
+            [v] if is_multi_call(v) => {
+                self.fs().line = line;
+                self.call_with(v, CallKind::Tail).map(|_| ())
+            }
             [v] => {
                 let (slot, _) = self.exp_to_slot(v)?;
                 self.fs().line = line;
@@ -590,10 +597,17 @@ impl<'s> Compiler<'s> {
             }
             _ => {
                 let base = self.fs().free_reg;
-                for v in values {
-                    let r = self.alloc_reg(line)?;
-                    self.exp_to_reg(v, r)?;
+                let (fixed, last) = values.split_at(values.len() - 1);
+                for v in fixed {
+                    self.exp_to_next_reg(v)?;
                 }
+                if is_multi_call(&last[0]) {
+                    self.call(&last[0], MULTRET as u16)?;
+                    self.fs().line = line;
+                    let e = self.fs().b.create_return_var_args(base, fixed.len() as u16);
+                    return self.mark(e, "ReturnVarArgs").map(|_| ());
+                }
+                self.exp_to_next_reg(&last[0])?;
                 self.fs().line = line;
                 self.emit_return(base, values.len() as u16)
             }
@@ -642,6 +656,16 @@ impl<'s> Compiler<'s> {
         let r = self.alloc_reg(e.line)?;
         self.exp_to_reg(e, r)?;
         Ok((Operand::Slot(r), info))
+    }
+
+    /// Evaluates `e` into a newly allocated slot right above the current ones, releasing the
+    /// temporaries it used, so successive calls fill consecutive slots (call arguments, concat
+    /// operands, multiple values).
+    fn exp_to_next_reg(&mut self, e: &Expr) -> Result<u16> {
+        let r = self.alloc_reg(e.line)?;
+        self.exp_to_reg(e, r)?;
+        self.fs().free_reg = r + 1;
+        Ok(r)
     }
 
     /// A slot holding the value of `e`.
@@ -766,9 +790,8 @@ impl<'s> Compiler<'s> {
                 let base = self.fs().free_reg;
                 let mut infos = Vec::new();
                 for p in &parts {
-                    let r = self.alloc_reg(line)?;
                     infos.push(self.var_info(p));
-                    self.exp_to_reg(p, r)?;
+                    self.exp_to_next_reg(p)?;
                 }
                 self.fs().line = line;
                 let em = self.fs().b.create_concat(base, parts.len() as u16, dst);
@@ -882,6 +905,14 @@ impl<'s> Compiler<'s> {
     /// Compiles a call in place at the top of the frame, keeping `num_results` results from its
     /// base slot, which it returns.
     fn call(&mut self, e: &Expr, num_results: u16) -> Result<u16> {
+        self.call_with(e, CallKind::Results(num_results))
+    }
+
+    fn call_with(&mut self, e: &Expr, kind: CallKind) -> Result<u16> {
+        let num_results = match kind {
+            CallKind::Results(n) => n,
+            CallKind::Tail => 0,
+        };
         let ExprKind::Call { func, args } = &e.kind else {
             return Err(self.error(e.line, "method calls are not supported yet"));
         };
@@ -890,18 +921,41 @@ impl<'s> Compiler<'s> {
         self.exp_to_reg(func, base)?;
         self.fs().free_reg = base + 1;
         self.alloc_regs(HEADER - 1, e.line)?;
-        for a in args {
-            let r = self.alloc_reg(a.line)?;
-            self.exp_to_reg(a, r)?;
-            self.fs().free_reg = r + 1;
+        let var_args = args.last().is_some_and(is_multi_call);
+        for (i, a) in args.iter().enumerate() {
+            if var_args && i + 1 == args.len() {
+                self.call(a, MULTRET as u16)?;
+            } else {
+                self.exp_to_next_reg(a)?;
+            }
         }
         self.fs().line = e.line;
-        let em = self.fs().b.create_call(base, args.len() as u16, num_results);
+        let fixed = (args.len() - usize::from(var_args)) as u16;
+        let b = &mut self.fs().b;
+        let em = match (kind, var_args) {
+            (CallKind::Tail, true) => b.create_tail_call_var_args(base, fixed),
+            (CallKind::Tail, false) => b.create_tail_call(base, fixed),
+            (_, true) => b.create_call_var_args(base, fixed, num_results),
+            (_, false) => b.create_call(base, fixed, num_results),
+        };
         let em = self.mark(em, "Call")?;
         self.name_operand(em, 0, info);
         let fs = self.fs();
-        fs.free_reg = base + num_results.max(1);
+        fs.free_reg = base + if u64::from(num_results) == MULTRET { 1 } else { num_results.max(1) };
         fs.max_regs = fs.max_regs.max(fs.free_reg);
         Ok(base)
     }
+}
+
+#[derive(Clone, Copy)]
+enum CallKind {
+    Results(u16),
+    /// `return f(...)`: the callee replaces the current frame.
+    Tail,
+}
+
+/// A call whose every result is used when it ends a list (`f(a, g())`, `return g()`); a
+/// parenthesised call keeps only one.
+fn is_multi_call(e: &Expr) -> bool {
+    matches!(e.kind, ExprKind::Call { .. })
 }

@@ -70,6 +70,7 @@ impl LuaState {
                     status: STATUS_OK,
                 },
                 open_upvalues: std::ptr::null_mut(),
+                var_results: 0,
                 runtime: std::ptr::null_mut(),
             },
             stack,

@@ -37,7 +37,12 @@ extern "C" fn lua_print(state: *mut LuaState, base: *mut u64, nargs: u64) -> i64
         if i > 0 {
             line.push(b'\t');
         }
+        // lua5.1 writes each piece with fputs, which stops at an embedded NUL.
+        let start = line.len();
         tostring_bytes(*v, &mut line);
+        if let Some(nul) = line[start..].iter().position(|&c| c == 0) {
+            line.truncate(start + nul);
+        }
     }
     line.push(b'\n');
     let _ = st.stdout.write_all(&line);

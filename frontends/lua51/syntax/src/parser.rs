@@ -1,0 +1,1040 @@
+//! The Lua 5.1 parser: a port of lua5.1's `lparser.c` that builds an AST
+//! instead of emitting code.
+//!
+//! It follows lparser.c's control flow closely, because the *first* error
+//! found, its line and its token are observable. Besides the grammar it
+//! performs every check lua5.1 makes at parse time:
+//!
+//! * `break` outside a loop, `...` outside a vararg function;
+//! * `(f)\n(g)` ambiguity, non-assignable targets (`syntax error`);
+//! * the nesting limit `chunk has too many syntax levels` (LUAI_MAXCCALLS),
+//!   which also bounds this parser's recursion;
+//! * the limits on active locals (200), upvalues (60) and assignment targets,
+//!   which need a light-weight name resolution (only counted, not recorded).
+
+use crate::ast::*;
+use crate::error::SyntaxError;
+use crate::lexer::{LexResult, Lexer, Token};
+
+/// lua5.1's `LUAI_MAXCCALLS`: the limit on nested C calls, which the parser
+/// also spends on syntactic nesting.
+pub const LUAI_MAXCCALLS: u32 = 200;
+/// lua5.1's `LUAI_MAXVARS`: active local variables per function.
+pub const LUAI_MAXVARS: usize = 200;
+/// lua5.1's `LUAI_MAXUPVALUES`: upvalues per function.
+pub const LUAI_MAXUPVALUES: usize = 60;
+
+/// How the chunk is being loaded.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ParseOptions {
+    /// Skip a first line starting with `#` (as lua5.1's `luaL_loadfile`
+    /// does for files; `loadstring` does not). The newline is kept, so line
+    /// numbers are unchanged.
+    pub skip_shebang: bool,
+    /// lua5.1's `L->nCcalls` when the parser starts: the nesting limit counts
+    /// from it. 1 when the standalone interpreter loads a script or `-e`
+    /// code; one more for each C call boundary (`pcall`, metamethods called
+    /// from C, ...) on the stack when `loadstring`/`load` runs, e.g. 2 for a
+    /// `loadstring` called from a main chunk.
+    pub c_calls: u32,
+}
+
+impl Default for ParseOptions {
+    fn default() -> Self {
+        ParseOptions {
+            skip_shebang: true,
+            c_calls: 1,
+        }
+    }
+}
+
+type PResult<T> = LexResult<T>;
+
+/// A local variable's or upvalue's identity for upvalue de-duplication
+/// (lua5.1 compares the enclosing function's register or upvalue index).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum VarRef {
+    Global,
+    Local(usize),
+    Upval(usize),
+}
+
+#[derive(Debug, Clone, Copy)]
+struct BlockCnt {
+    /// Active locals outside the block.
+    nactvar: usize,
+    is_loop: bool,
+}
+
+/// Per-function parse state (lua5.1's `FuncState`, minus code generation).
+#[derive(Debug)]
+struct FuncState {
+    /// 0 for the main function.
+    line_defined: u32,
+    is_vararg: bool,
+    uses_vararg: bool,
+    /// Declared local names: the first `nactvar` are active, the rest are
+    /// declared by the statement being parsed and not yet in scope.
+    vars: Vec<LuaStr>,
+    nactvar: usize,
+    upvalues: Vec<VarRef>,
+    blocks: Vec<BlockCnt>,
+}
+
+impl FuncState {
+    fn new(line_defined: u32) -> Self {
+        FuncState {
+            line_defined,
+            is_vararg: false,
+            uses_vararg: false,
+            vars: Vec::new(),
+            nactvar: 0,
+            upvalues: Vec::new(),
+            blocks: Vec::new(),
+        }
+    }
+}
+
+/// Parses a Lua 5.1 chunk with the default options (script-file semantics).
+///
+/// `chunk_name` is the name as printed in messages: `t.lua` for a file,
+/// `(command line)` for `lua -e`, or the result of [`crate::chunk_id`] /
+/// [`crate::chunk_id_for_syntax_error`] for other source names.
+pub fn parse_chunk(source: &[u8], chunk_name: &str) -> Result<Chunk, SyntaxError> {
+    parse_chunk_with(source, chunk_name, &ParseOptions::default())
+}
+
+/// Parses a Lua 5.1 chunk.
+pub fn parse_chunk_with(
+    source: &[u8],
+    chunk_name: &str,
+    options: &ParseOptions,
+) -> Result<Chunk, SyntaxError> {
+    let mut source = source;
+    if options.skip_shebang && source.first() == Some(&b'#') {
+        let nl = source.iter().position(|&b| b == b'\n').unwrap_or(source.len());
+        source = &source[nl..];
+    }
+    let mut p = Parser {
+        lx: Lexer::new(source, chunk_name),
+        t: Token::Eof,
+        lookahead: None,
+        lastline: 1,
+        fs: Vec::new(),
+        nccalls: options.c_calls,
+    };
+    p.main().map_err(|e| *e)
+}
+
+struct Parser<'a> {
+    lx: Lexer<'a>,
+    /// The current token.
+    t: Token,
+    lookahead: Option<Token>,
+    /// Line of the last token consumed (lua5.1's `ls->lastline`).
+    lastline: u32,
+    fs: Vec<FuncState>,
+    nccalls: u32,
+}
+
+fn block_follow(t: &Token) -> bool {
+    matches!(
+        t,
+        Token::Else | Token::Elseif | Token::End | Token::Until | Token::Eof
+    )
+}
+
+fn unop(t: &Token) -> Option<UnOp> {
+    match t {
+        Token::Not => Some(UnOp::Not),
+        Token::Char(b'-') => Some(UnOp::Neg),
+        Token::Char(b'#') => Some(UnOp::Len),
+        _ => None,
+    }
+}
+
+fn binop(t: &Token) -> Option<BinOp> {
+    Some(match t {
+        Token::Char(b'+') => BinOp::Add,
+        Token::Char(b'-') => BinOp::Sub,
+        Token::Char(b'*') => BinOp::Mul,
+        Token::Char(b'/') => BinOp::Div,
+        Token::Char(b'%') => BinOp::Mod,
+        Token::Char(b'^') => BinOp::Pow,
+        Token::Concat => BinOp::Concat,
+        Token::Ne => BinOp::Ne,
+        Token::Eq => BinOp::Eq,
+        Token::Char(b'<') => BinOp::Lt,
+        Token::Le => BinOp::Le,
+        Token::Char(b'>') => BinOp::Gt,
+        Token::Ge => BinOp::Ge,
+        Token::And => BinOp::And,
+        Token::Or => BinOp::Or,
+        _ => return None,
+    })
+}
+
+impl Parser<'_> {
+    // ----------------------------------------------------------------
+    // Token handling and errors
+    // ----------------------------------------------------------------
+
+    /// lua5.1's `luaX_next`.
+    fn next(&mut self) -> PResult<()> {
+        self.lastline = self.lx.line();
+        self.t = match self.lookahead.take() {
+            Some(t) => t,
+            None => self.lx.lex()?,
+        };
+        Ok(())
+    }
+
+    /// lua5.1's `luaX_lookahead`.
+    fn peek(&mut self) -> PResult<&Token> {
+        if self.lookahead.is_none() {
+            self.lookahead = Some(self.lx.lex()?);
+        }
+        Ok(self.lookahead.as_ref().expect("just filled"))
+    }
+
+    fn line(&self) -> u32 {
+        self.lx.line()
+    }
+
+    /// lua5.1's `luaX_syntaxerror`: an error near the current token.
+    fn error(&self, message: impl Into<String>) -> Box<SyntaxError> {
+        self.lx.error_near(message, &self.t)
+    }
+
+    /// lua5.1's `error_expected`.
+    fn error_expected(&self, what: &str) -> Box<SyntaxError> {
+        self.error(format!("'{what}' expected"))
+    }
+
+    /// lua5.1's `errorlimit`: reported without a token.
+    fn error_limit(&self, fs: usize, limit: usize, what: &str) -> Box<SyntaxError> {
+        let line_defined = self.fs[fs].line_defined;
+        let msg = if line_defined == 0 {
+            format!("main function has more than {limit} {what}")
+        } else {
+            format!("function at line {line_defined} has more than {limit} {what}")
+        };
+        self.lx.error(msg, None)
+    }
+
+    fn is_char(&self, c: u8) -> bool {
+        self.t == Token::Char(c)
+    }
+
+    fn test_next(&mut self, t: &Token) -> PResult<bool> {
+        if self.t == *t {
+            self.next()?;
+            Ok(true)
+        } else {
+            Ok(false)
+        }
+    }
+
+    fn test_next_char(&mut self, c: u8) -> PResult<bool> {
+        self.test_next(&Token::Char(c))
+    }
+
+    /// lua5.1's `checknext`.
+    fn check_next(&mut self, t: &Token) -> PResult<()> {
+        if self.t != *t {
+            return Err(self.error_expected(&String::from_utf8_lossy(&t.symbol())));
+        }
+        self.next()
+    }
+
+    fn check_next_char(&mut self, c: u8) -> PResult<()> {
+        self.check_next(&Token::Char(c))
+    }
+
+    /// lua5.1's `check_match`: expects `what` closing `who` opened at line `line`.
+    fn check_match(&mut self, what: &Token, who: &Token, line: u32) -> PResult<()> {
+        if self.test_next(what)? {
+            return Ok(());
+        }
+        let what_s = String::from_utf8_lossy(&what.symbol()).into_owned();
+        if line == self.line() {
+            Err(self.error_expected(&what_s))
+        } else {
+            let who_s = String::from_utf8_lossy(&who.symbol()).into_owned();
+            Err(self.error(format!(
+                "'{what_s}' expected (to close '{who_s}' at line {line})"
+            )))
+        }
+    }
+
+    /// lua5.1's `str_checkname`.
+    fn check_name(&mut self) -> PResult<LuaStr> {
+        match &self.t {
+            Token::Name(n) => {
+                let n = n.clone();
+                self.next()?;
+                Ok(n)
+            }
+            _ => Err(self.error_expected("<name>")),
+        }
+    }
+
+    #[inline(never)]
+    fn enter_level(&mut self) -> PResult<()> {
+        { let m = 0u8; crate::MIN_SP.fetch_min(&m as *const u8 as usize, std::sync::atomic::Ordering::Relaxed); }
+        self.nccalls += 1;
+        if self.nccalls > LUAI_MAXCCALLS {
+            return Err(self.lx.error("chunk has too many syntax levels", None));
+        }
+        Ok(())
+    }
+
+    fn leave_level(&mut self) {
+        self.nccalls -= 1;
+    }
+
+    // ----------------------------------------------------------------
+    // Scopes (only what lua5.1's limits and checks need)
+    // ----------------------------------------------------------------
+
+    fn cur(&mut self) -> &mut FuncState {
+        self.fs.last_mut().expect("inside a function")
+    }
+
+    /// lua5.1's `new_localvar`: declares the `n`-th new local of the current
+    /// statement (not yet in scope).
+    fn new_localvar(&mut self, name: LuaStr, n: usize) -> PResult<()> {
+        let fs = self.fs.len() - 1;
+        if self.fs[fs].nactvar + n + 1 > LUAI_MAXVARS {
+            return Err(self.error_limit(fs, LUAI_MAXVARS, "local variables"));
+        }
+        let f = self.cur();
+        let at = f.nactvar + n;
+        f.vars.truncate(at);
+        f.vars.push(name);
+        Ok(())
+    }
+
+    /// lua5.1's `adjustlocalvars`: brings `n` declared locals into scope.
+    fn adjust_localvars(&mut self, n: usize) {
+        self.cur().nactvar += n;
+    }
+
+    fn enter_block(&mut self, is_loop: bool) {
+        let f = self.cur();
+        let nactvar = f.nactvar;
+        f.blocks.push(BlockCnt { nactvar, is_loop });
+    }
+
+    fn leave_block(&mut self) {
+        let f = self.cur();
+        let bl = f.blocks.pop().expect("balanced blocks");
+        f.nactvar = bl.nactvar;
+        f.vars.truncate(bl.nactvar);
+    }
+
+    /// lua5.1's `singlevaraux`: resolves `name` from function `level`
+    /// outwards, registering upvalues (to enforce their limit).
+    fn resolve(&mut self, level: usize, name: &LuaStr) -> PResult<VarRef> {
+        let f = &self.fs[level];
+        if let Some(i) = f.vars[..f.nactvar].iter().rposition(|v| v == name) {
+            return Ok(VarRef::Local(i));
+        }
+        if level == 0 {
+            return Ok(VarRef::Global);
+        }
+        let outer = self.resolve(level - 1, name)?;
+        if outer == VarRef::Global {
+            return Ok(VarRef::Global);
+        }
+        let f = &self.fs[level];
+        if let Some(i) = f.upvalues.iter().position(|u| *u == outer) {
+            return Ok(VarRef::Upval(i));
+        }
+        if f.upvalues.len() + 1 > LUAI_MAXUPVALUES {
+            return Err(self.error_limit(level, LUAI_MAXUPVALUES, "upvalues"));
+        }
+        let f = &mut self.fs[level];
+        f.upvalues.push(outer);
+        Ok(VarRef::Upval(f.upvalues.len() - 1))
+    }
+
+    /// lua5.1's `singlevar`: a variable reference.
+    fn single_var(&mut self) -> PResult<Expr> {
+        let line = self.line();
+        let name = self.check_name()?;
+        self.resolve(self.fs.len() - 1, &name)?;
+        Ok(self.expr_at(line, ExprKind::Name(name)))
+    }
+
+    fn expr_at(&self, line: u32, kind: ExprKind) -> Expr {
+        Expr {
+            line,
+            end_line: self.lastline,
+            kind,
+        }
+    }
+
+    // ----------------------------------------------------------------
+    // Chunks and blocks
+    // ----------------------------------------------------------------
+
+    fn main(&mut self) -> PResult<Chunk> {
+        let mut fs = FuncState::new(0);
+        fs.is_vararg = true; // the main function is always vararg, without `arg`
+        self.fs.push(fs);
+        self.next()?;
+        let body = self.chunk()?;
+        if self.t != Token::Eof {
+            return Err(self.error_expected("<eof>"));
+        }
+        let fs = self.fs.pop().expect("main function");
+        Ok(Chunk {
+            body,
+            end_line: self.lastline,
+            uses_vararg: fs.uses_vararg,
+        })
+    }
+
+    /// lua5.1's `chunk`: statements up to a block end; `return` and `break`
+    /// must be last.
+    fn chunk(&mut self) -> PResult<Block> {
+        self.enter_level()?;
+        let mut stats = Vec::new();
+        while !block_follow(&self.t) {
+            self.statement(&mut stats)?;
+            self.test_next_char(b';')?;
+            if matches!(
+                stats.last().map(|s| &s.kind),
+                Some(StatKind::Return(_) | StatKind::Break)
+            ) {
+                break;
+            }
+        }
+        self.leave_level();
+        Ok(Block { stats })
+    }
+
+    /// lua5.1's `block`: a chunk in its own scope.
+    fn block(&mut self) -> PResult<Block> {
+        self.enter_block(false);
+        let b = self.chunk()?;
+        self.leave_block();
+        Ok(b)
+    }
+
+    // ----------------------------------------------------------------
+    // Statements
+    // ----------------------------------------------------------------
+
+    /// Parses one statement into `stats`.
+    ///
+    /// Statement and expression parsing recurse once per nesting level, up
+    /// to the syntax-level limit, so the functions on those paths are kept
+    /// to small stack frames even in debug builds: they dispatch to helpers
+    /// and have a single `?` on a large result.
+    fn statement(&mut self, stats: &mut Vec<Stat>) -> PResult<()> {
+        let line = self.line();
+        let parse: fn(&mut Self, u32) -> PResult<StatKind> = match self.t {
+            Token::If => Self::if_stat,
+            Token::While => Self::while_stat,
+            Token::Do => Self::do_stat,
+            Token::For => Self::for_stat,
+            Token::Repeat => Self::repeat_stat,
+            Token::Function => Self::func_stat,
+            Token::Local => Self::local,
+            Token::Return => Self::ret_stat,
+            Token::Break => Self::break_stat,
+            _ => Self::expr_stat,
+        };
+        let kind = parse(self, line)?;
+        stats.push(Stat { line, kind });
+        Ok(())
+    }
+
+    fn do_stat(&mut self, line: u32) -> PResult<StatKind> {
+        self.next()?;
+        let b = self.block()?;
+        self.check_match(&Token::End, &Token::Do, line)?;
+        Ok(StatKind::Do(b))
+    }
+
+    fn local(&mut self, _line: u32) -> PResult<StatKind> {
+        self.next()?;
+        if self.test_next(&Token::Function)? {
+            self.local_func()
+        } else {
+            self.local_stat()
+        }
+    }
+
+    fn break_stat(&mut self, _line: u32) -> PResult<StatKind> {
+        self.next()?;
+        if !self.cur().blocks.iter().any(|b| b.is_loop) {
+            return Err(self.error("no loop to break"));
+        }
+        Ok(StatKind::Break)
+    }
+
+    fn if_stat(&mut self, line: u32) -> PResult<StatKind> {
+        let mut clauses = vec![self.test_then_block()?];
+        while self.t == Token::Elseif {
+            clauses.push(self.test_then_block()?);
+        }
+        let else_block = if self.t == Token::Else {
+            self.next()?;
+            Some(self.block()?)
+        } else {
+            None
+        };
+        self.check_match(&Token::End, &Token::If, line)?;
+        Ok(StatKind::If {
+            clauses,
+            else_block,
+        })
+    }
+
+    /// `[if | elseif] cond then block`
+    fn test_then_block(&mut self) -> PResult<IfClause> {
+        self.next()?;
+        let cond = self.expr()?;
+        self.check_next(&Token::Then)?;
+        let body = self.block()?;
+        Ok(IfClause { cond, body })
+    }
+
+    fn while_stat(&mut self, line: u32) -> PResult<StatKind> {
+        self.next()?;
+        let cond = self.expr()?;
+        self.enter_block(true);
+        self.check_next(&Token::Do)?;
+        let body = self.block()?;
+        self.check_match(&Token::End, &Token::While, line)?;
+        self.leave_block();
+        Ok(StatKind::While { cond, body })
+    }
+
+    fn repeat_stat(&mut self, line: u32) -> PResult<StatKind> {
+        self.enter_block(true); // loop block
+        self.enter_block(false); // scope block, also covering `until`'s condition
+        self.next()?;
+        let body = self.chunk()?;
+        self.check_match(&Token::Until, &Token::Repeat, line)?;
+        let cond = self.expr()?;
+        self.leave_block();
+        self.leave_block();
+        Ok(StatKind::Repeat { body, cond })
+    }
+
+    fn for_stat(&mut self, line: u32) -> PResult<StatKind> {
+        self.enter_block(true);
+        self.next()?;
+        let var = self.check_name()?;
+        let kind = match self.t {
+            Token::Char(b'=') => self.for_num(var)?,
+            Token::Char(b',') | Token::In => self.for_list(var)?,
+            _ => return Err(self.error("'=' or 'in' expected")),
+        };
+        self.check_match(&Token::End, &Token::For, line)?;
+        self.leave_block();
+        Ok(kind)
+    }
+
+    fn for_num(&mut self, var: LuaStr) -> PResult<StatKind> {
+        self.new_localvar("(for index)".into(), 0)?;
+        self.new_localvar("(for limit)".into(), 1)?;
+        self.new_localvar("(for step)".into(), 2)?;
+        self.new_localvar(var.clone(), 3)?;
+        self.check_next_char(b'=')?;
+        let start = self.expr()?;
+        self.check_next_char(b',')?;
+        let limit = self.expr()?;
+        let step = if self.test_next_char(b',')? {
+            Some(self.expr()?)
+        } else {
+            None
+        };
+        let body = self.for_body(1)?;
+        Ok(StatKind::NumericFor {
+            var,
+            start,
+            limit,
+            step,
+            body,
+        })
+    }
+
+    fn for_list(&mut self, first: LuaStr) -> PResult<StatKind> {
+        self.new_localvar("(for generator)".into(), 0)?;
+        self.new_localvar("(for state)".into(), 1)?;
+        self.new_localvar("(for control)".into(), 2)?;
+        self.new_localvar(first.clone(), 3)?;
+        let mut vars = vec![first];
+        while self.test_next_char(b',')? {
+            let name = self.check_name()?;
+            self.new_localvar(name.clone(), 3 + vars.len())?;
+            vars.push(name);
+        }
+        self.check_next(&Token::In)?;
+        let iter_line = self.line();
+        let exprs = self.expr_list()?;
+        let body = self.for_body(vars.len())?;
+        Ok(StatKind::GenericFor {
+            vars,
+            exprs,
+            body,
+            iter_line,
+        })
+    }
+
+    /// `do block` of both loops: the three control locals are in scope for
+    /// the loop, the declared variables in an inner scope.
+    fn for_body(&mut self, nvars: usize) -> PResult<Block> {
+        self.adjust_localvars(3);
+        self.check_next(&Token::Do)?;
+        self.enter_block(false);
+        self.adjust_localvars(nvars);
+        let body = self.block()?;
+        self.leave_block();
+        Ok(body)
+    }
+
+    fn func_stat(&mut self, line: u32) -> PResult<StatKind> {
+        self.next()?;
+        // funcname -> NAME {'.' NAME} [':' NAME]
+        let base_line = self.line();
+        let base = self.check_name()?;
+        self.resolve(self.fs.len() - 1, &base)?;
+        let mut fields = Vec::new();
+        while self.is_char(b'.') {
+            self.next()?;
+            fields.push(self.check_name()?);
+        }
+        let method = if self.is_char(b':') {
+            self.next()?;
+            Some(self.check_name()?)
+        } else {
+            None
+        };
+        let func = self.body(method.is_some(), line)?;
+        Ok(StatKind::Function {
+            name: FuncName {
+                base,
+                base_line,
+                fields,
+                method,
+            },
+            func: Box::new(func),
+        })
+    }
+
+    fn local_func(&mut self) -> PResult<StatKind> {
+        let name = self.check_name()?;
+        self.new_localvar(name.clone(), 0)?;
+        self.adjust_localvars(1);
+        let line = self.line();
+        let func = self.body(false, line)?;
+        Ok(StatKind::LocalFunction {
+            name,
+            func: Box::new(func),
+        })
+    }
+
+    fn local_stat(&mut self) -> PResult<StatKind> {
+        let mut names = Vec::new();
+        loop {
+            let name = self.check_name()?;
+            self.new_localvar(name.clone(), names.len())?;
+            names.push(name);
+            if !self.test_next_char(b',')? {
+                break;
+            }
+        }
+        let values = if self.test_next_char(b'=')? {
+            self.expr_list()?
+        } else {
+            Vec::new()
+        };
+        self.adjust_localvars(names.len());
+        Ok(StatKind::Local { names, values })
+    }
+
+    fn ret_stat(&mut self, _line: u32) -> PResult<StatKind> {
+        self.next()?;
+        if block_follow(&self.t) || self.is_char(b';') {
+            return Ok(StatKind::Return(Vec::new()));
+        }
+        Ok(StatKind::Return(self.expr_list()?))
+    }
+
+    /// A call statement or an assignment (lua5.1's `exprstat` and `assignment`).
+    fn expr_stat(&mut self, _line: u32) -> PResult<StatKind> {
+        let first = self.primary_exp()?;
+        if matches!(first.kind, ExprKind::Call { .. } | ExprKind::MethodCall { .. }) {
+            return Ok(StatKind::Call(first));
+        }
+        let mut targets = vec![first];
+        loop {
+            let last = targets.last().expect("at least one target");
+            if !matches!(last.kind, ExprKind::Name(_) | ExprKind::Index { .. }) {
+                return Err(self.error("syntax error"));
+            }
+            if !self.test_next_char(b',')? {
+                break;
+            }
+            let target = self.primary_exp()?;
+            // lua5.1 recurses once per target and bounds it by the C-call budget.
+            let limit = LUAI_MAXCCALLS.saturating_sub(self.nccalls) as usize;
+            if targets.len() > limit {
+                return Err(self.error_limit(self.fs.len() - 1, limit, "variables in assignment"));
+            }
+            targets.push(target);
+        }
+        self.check_next_char(b'=')?;
+        let values = self.expr_list()?;
+        Ok(StatKind::Assign { targets, values })
+    }
+
+    // ----------------------------------------------------------------
+    // Functions
+    // ----------------------------------------------------------------
+
+    /// `( parlist ) chunk end`; `line` is the function's `linedefined`.
+    fn body(&mut self, needself: bool, line: u32) -> PResult<FuncBody> {
+        self.fs.push(FuncState::new(line));
+        self.check_next_char(b'(')?;
+        let mut params = Vec::new();
+        if needself {
+            self.new_localvar("self".into(), 0)?;
+            self.adjust_localvars(1);
+            params.push(LuaStr::from("self"));
+        }
+        self.par_list(&mut params)?;
+        self.check_next_char(b')')?;
+        let body = self.chunk()?;
+        let last_line_defined = self.line();
+        self.check_match(&Token::End, &Token::Function, line)?;
+        let fs = self.fs.pop().expect("function state");
+        Ok(FuncBody {
+            params,
+            is_method: needself,
+            is_vararg: fs.is_vararg,
+            uses_vararg: fs.uses_vararg,
+            line_defined: line,
+            last_line_defined,
+            body,
+        })
+    }
+
+    fn par_list(&mut self, params: &mut Vec<LuaStr>) -> PResult<()> {
+        let mut nparams = 0;
+        if !self.is_char(b')') {
+            loop {
+                match self.t {
+                    Token::Name(_) => {
+                        let name = self.check_name()?;
+                        self.new_localvar(name.clone(), nparams)?;
+                        nparams += 1;
+                        params.push(name);
+                    }
+                    Token::Dots => {
+                        self.next()?;
+                        // LUA_COMPAT_VARARG: the implicit `arg` local.
+                        self.new_localvar("arg".into(), nparams)?;
+                        nparams += 1;
+                        self.cur().is_vararg = true;
+                    }
+                    _ => return Err(self.error("<name> or '...' expected")),
+                }
+                if self.cur().is_vararg || !self.test_next_char(b',')? {
+                    break;
+                }
+            }
+        }
+        self.adjust_localvars(nparams);
+        Ok(())
+    }
+
+    // ----------------------------------------------------------------
+    // Expressions
+    // ----------------------------------------------------------------
+
+    fn expr(&mut self) -> PResult<Expr> {
+        self.subexpr(0)
+    }
+
+    /// `expr {',' expr}`
+    fn expr_list(&mut self) -> PResult<Vec<Expr>> {
+        let mut list = vec![self.expr()?];
+        while self.test_next_char(b',')? {
+            list.push(self.expr()?);
+        }
+        Ok(list)
+    }
+
+    /// `(simpleexp | unop subexpr) { binop subexpr }` for binary operators whose
+    /// left priority exceeds `limit`. (lua5.1's version also returns the first
+    /// operator not consumed; that is always the current token's operator.)
+    fn subexpr(&mut self, limit: u8) -> PResult<Expr> {
+        self.enter_level()?;
+        let first: fn(&mut Self) -> PResult<Expr> = if unop(&self.t).is_some() {
+            Self::unary_exp
+        } else {
+            Self::simple_exp
+        };
+        let e = first(self)?;
+        let r = self.binary_exp(e, limit);
+        self.leave_level();
+        r
+    }
+
+    /// `unop subexpr`
+    fn unary_exp(&mut self) -> PResult<Expr> {
+        let op = unop(&self.t).expect("at a unary operator");
+        let line = self.line();
+        self.next()?;
+        let operand = self.subexpr(UNARY_PRIORITY)?;
+        Ok(self.expr_at(
+            line,
+            ExprKind::Unary {
+                op,
+                operand: Box::new(operand),
+            },
+        ))
+    }
+
+    /// `{ binop subexpr }` after the first operand `e`.
+    fn binary_exp(&mut self, mut e: Expr, limit: u8) -> PResult<Expr> {
+        while let Some(op) = binop(&self.t) {
+            let (left, right) = op.priority();
+            if left <= limit {
+                break;
+            }
+            let line = self.line();
+            self.next()?;
+            let rhs = Box::new(self.subexpr(right)?);
+            let lhs = Box::new(e);
+            e = self.expr_at(line, ExprKind::Binary { op, lhs, rhs });
+        }
+        Ok(e)
+    }
+
+    fn simple_exp(&mut self) -> PResult<Expr> {
+        // Dispatching through a function pointer gives one call site, hence
+        // one result slot in the frame of unoptimised builds.
+        let parse: fn(&mut Self) -> PResult<Expr> = match self.t {
+            Token::Number(_)
+            | Token::String(_)
+            | Token::Nil
+            | Token::True
+            | Token::False
+            | Token::Dots => Self::literal,
+            Token::Char(b'{') => Self::constructor,
+            Token::Function => Self::function_exp,
+            _ => Self::primary_exp,
+        };
+        parse(self)
+    }
+
+    /// A single-token expression: constants and `...`.
+    fn literal(&mut self) -> PResult<Expr> {
+        let line = self.line();
+        let kind = match &self.t {
+            Token::Number(n) => ExprKind::Number(*n),
+            Token::String(s) => ExprKind::String(s.clone()),
+            Token::Nil => ExprKind::Nil,
+            Token::True => ExprKind::True,
+            Token::False => ExprKind::False,
+            _ => {
+                if !self.cur().is_vararg {
+                    return Err(self.error("cannot use '...' outside a vararg function"));
+                }
+                self.cur().uses_vararg = true;
+                ExprKind::Vararg
+            }
+        };
+        self.next()?;
+        Ok(self.expr_at(line, kind))
+    }
+
+    /// `function body` as an expression.
+    fn function_exp(&mut self) -> PResult<Expr> {
+        let line = self.line();
+        self.next()?;
+        let line_defined = self.line();
+        let body = self.body(false, line_defined)?;
+        Ok(self.expr_at(line, ExprKind::Function(Box::new(body))))
+    }
+
+    /// `NAME | '(' expr ')'`
+    fn prefix_exp(&mut self) -> PResult<Expr> {
+        let parse: fn(&mut Self) -> PResult<Expr> = match self.t {
+            Token::Char(b'(') => Self::paren_exp,
+            Token::Name(_) => Self::single_var,
+            _ => return Err(self.error("unexpected symbol")),
+        };
+        parse(self)
+    }
+
+    /// `'(' expr ')'`
+    fn paren_exp(&mut self) -> PResult<Expr> {
+        let line = self.line();
+        self.next()?;
+        let inner = self.expr()?;
+        self.check_match(&Token::Char(b')'), &Token::Char(b'('), line)?;
+        Ok(self.expr_at(line, ExprKind::Paren(Box::new(inner))))
+    }
+
+    /// `prefixexp { '.' NAME | '[' exp ']' | ':' NAME funcargs | funcargs }`
+    fn primary_exp(&mut self) -> PResult<Expr> {
+        let mut e = self.prefix_exp()?;
+        while matches!(
+            self.t,
+            Token::Char(b'.' | b'[' | b':' | b'(' | b'{') | Token::String(_)
+        ) {
+            e = self.suffix(e)?;
+        }
+        Ok(e)
+    }
+
+    /// One field, index, method call or call applied to `e`.
+    fn suffix(&mut self, e: Expr) -> PResult<Expr> {
+        let parse: fn(&mut Self, Box<Expr>) -> PResult<Expr> = match self.t {
+            Token::Char(b'.') => Self::field_suffix,
+            Token::Char(b'[') => Self::index_suffix,
+            Token::Char(b':') => Self::method_suffix,
+            _ => Self::call_suffix,
+        };
+        parse(self, Box::new(e))
+    }
+
+    /// `'.' NAME`
+    fn field_suffix(&mut self, object: Box<Expr>) -> PResult<Expr> {
+        let line = self.line();
+        self.next()?;
+        let key_line = self.line();
+        let name = self.check_name()?;
+        let key = Box::new(self.expr_at(key_line, ExprKind::String(name)));
+        Ok(self.expr_at(line, ExprKind::Index { object, key }))
+    }
+
+    /// `'[' exp ']'`
+    fn index_suffix(&mut self, object: Box<Expr>) -> PResult<Expr> {
+        let line = self.line();
+        let key = Box::new(self.yindex()?);
+        Ok(self.expr_at(line, ExprKind::Index { object, key }))
+    }
+
+    /// `':' NAME funcargs`
+    fn method_suffix(&mut self, object: Box<Expr>) -> PResult<Expr> {
+        self.next()?;
+        let method = self.check_name()?;
+        let line = self.line();
+        let args = self.func_args()?;
+        Ok(self.expr_at(
+            line,
+            ExprKind::MethodCall {
+                object,
+                method,
+                args,
+            },
+        ))
+    }
+
+    /// `funcargs`
+    fn call_suffix(&mut self, func: Box<Expr>) -> PResult<Expr> {
+        let line = self.line();
+        let args = self.func_args()?;
+        Ok(self.expr_at(line, ExprKind::Call { func, args }))
+    }
+
+    /// `'[' expr ']'`
+    fn yindex(&mut self) -> PResult<Expr> {
+        self.next()?;
+        let e = self.expr()?;
+        self.check_next_char(b']')?;
+        Ok(e)
+    }
+
+    /// Call arguments. lua5.1 attributes the call to the line of their first token.
+    fn func_args(&mut self) -> PResult<Vec<Expr>> {
+        let parse: fn(&mut Self) -> PResult<Vec<Expr>> = match self.t {
+            Token::Char(b'(') => Self::paren_args,
+            Token::Char(b'{') => Self::table_args,
+            Token::String(_) => Self::string_args,
+            _ => return Err(self.error("function arguments expected")),
+        };
+        parse(self)
+    }
+
+    /// `'(' [explist] ')'`
+    fn paren_args(&mut self) -> PResult<Vec<Expr>> {
+        let line = self.line();
+        if line != self.lastline {
+            return Err(self.error("ambiguous syntax (function call x new statement)"));
+        }
+        self.next()?;
+        let args = if self.is_char(b')') {
+            Vec::new()
+        } else {
+            self.expr_list()?
+        };
+        self.check_match(&Token::Char(b')'), &Token::Char(b'('), line)?;
+        Ok(args)
+    }
+
+    /// `constructor`
+    fn table_args(&mut self) -> PResult<Vec<Expr>> {
+        Ok(vec![self.constructor()?])
+    }
+
+    /// `STRING`
+    fn string_args(&mut self) -> PResult<Vec<Expr>> {
+        let line = self.line();
+        let Token::String(s) = &self.t else {
+            unreachable!("at a string")
+        };
+        let s = ExprKind::String(s.clone());
+        self.next()?;
+        Ok(vec![self.expr_at(line, s)])
+    }
+
+    /// Table constructor `{ [field {sep field} [sep]] }`.
+    fn constructor(&mut self) -> PResult<Expr> {
+        let line = self.line();
+        self.check_next_char(b'{')?;
+        let mut fields = Vec::new();
+        loop {
+            if self.is_char(b'}') {
+                break;
+            }
+            self.table_field(&mut fields)?;
+            if !(self.test_next_char(b',')? || self.test_next_char(b';')?) {
+                break;
+            }
+        }
+        self.check_match(&Token::Char(b'}'), &Token::Char(b'{'), line)?;
+        Ok(self.expr_at(line, ExprKind::Table(fields)))
+    }
+
+    /// `NAME = exp | '[' exp ']' = exp | exp`
+    fn table_field(&mut self, fields: &mut Vec<TableField>) -> PResult<()> {
+        // lua5.1 looks one token ahead after a name to tell `name = v` from an expression.
+        let named = matches!(self.t, Token::Name(_)) && *self.peek()? == Token::Char(b'=');
+        let field = if named {
+            let name = self.check_name()?;
+            self.check_next_char(b'=')?;
+            let value = self.expr()?;
+            TableField::Named { name, value }
+        } else if self.is_char(b'[') {
+            let key = self.yindex()?;
+            self.check_next_char(b'=')?;
+            let value = self.expr()?;
+            TableField::Keyed { key, value }
+        } else {
+            TableField::Positional(self.expr()?)
+        };
+        fields.push(field);
+        Ok(())
+    }
+}

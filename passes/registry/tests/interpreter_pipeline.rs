@@ -1,0 +1,95 @@
+//! Snapshots of the IR after every pass of the interpreter pipeline, on a small module with an
+//! arithmetic bytecode and a conditional branch (`tests/fixtures/add_and_branch.ll`), and of the
+//! final machine code of both handlers. Review changes with `cargo insta review`.
+
+use deegen_llvm_ir::{emit, load_module, LlvmModule};
+use deegen_pass::{AnalysisManager, IrUnit, PipelineText};
+use inkwell::context::Context;
+use inkwell::targets::FileType;
+
+fn fixture() -> std::path::PathBuf {
+    std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/add_and_branch.ll")
+}
+
+/// The assembly of one function, without directives that carry no meaning for a reader.
+fn function_asm(asm: &str, name: &str) -> String {
+    let mut out = String::new();
+    let mut inside = false;
+    for line in asm.lines() {
+        if line.starts_with(&format!("{name}:")) {
+            inside = true;
+        }
+        if inside {
+            if line.starts_with(".Lfunc_end") {
+                break;
+            }
+            let t = line.trim_start();
+            if t.starts_with(".cfi") || t.starts_with(".p2align") || t.starts_with("# %bb") {
+                continue;
+            }
+            out.push_str(line);
+            out.push('\n');
+        }
+    }
+    assert!(!out.is_empty(), "{name} not found in the assembly");
+    out
+}
+
+#[test]
+fn every_pass_of_the_interpreter_pipeline() {
+    let context = Context::create();
+    let mut unit = LlvmModule::new(load_module(&context, &fixture()).unwrap());
+    insta::assert_snapshot!("00-input", unit.print());
+    let registry = deegen_passes::llvm_registry();
+    let pipeline = PipelineText::parse(deegen_passes::INTERPRETER_PIPELINE).unwrap();
+    for (i, element) in pipeline.elements.iter().enumerate() {
+        let mut pm = registry.parse_pipeline(&element.to_string()).unwrap();
+        pm.run(&mut unit, &mut AnalysisManager::new()).unwrap();
+        unit.verify().unwrap();
+        insta::assert_snapshot!(format!("{:02}-{}", i + 1, element.name), unit.print());
+    }
+    let asm = String::from_utf8(emit(&unit.module, FileType::Assembly).unwrap()).unwrap();
+    insta::assert_snapshot!("asm-add", function_asm(&asm, "__deegen_interp_op_Add_SS"));
+    insta::assert_snapshot!("asm-jump-if-lt", function_asm(&asm, "__deegen_interp_op_JumpIfLt_SS"));
+}
+
+#[test]
+fn passes_reject_modules_in_the_wrong_state() {
+    let context = Context::create();
+    let registry = deegen_passes::llvm_registry();
+    let module = load_module(&context, &fixture()).unwrap();
+    let mut unit = LlvmModule::new(module);
+    for (pass, expected) in [
+        ("inline-semantics", "run interp-create-handlers first"),
+        ("interp-finalize", "run interp-create-handlers first"),
+    ] {
+        let mut pm = registry.parse_pipeline(pass).unwrap();
+        let e = pm.run(&mut unit, &mut AnalysisManager::new()).unwrap_err();
+        assert!(e.to_string().contains(expected), "{pass}: {e}");
+    }
+    let mut pm = registry.parse_pipeline("interp-create-handlers,interp-create-handlers").unwrap();
+    let e = pm.run(&mut unit, &mut AnalysisManager::new()).unwrap_err();
+    assert!(e.to_string().contains("already has interpreter handlers"), "{e}");
+}
+
+#[test]
+fn api_misuse_is_reported_not_miscompiled() {
+    // Add passes `jump_if_lt` as a return continuation: the continuation is discovered and gets
+    // a handler for Add's layout, where its `take_branch()` has no branch field to read.
+    let context = Context::create();
+    let text = std::fs::read_to_string(fixture()).unwrap().replace(
+        "call void @__deegen_api_return(i64 %r)\n  unreachable\n\nslow:",
+        "call void @__deegen_api_make_call(ptr null, i64 0, ptr @jump_if_lt)\n  unreachable\n\nslow:",
+    ) + "declare void @__deegen_api_make_call(ptr, i64, ptr) #0\n";
+    let module = deegen_llvm_ir::parse_module(&context, text.as_bytes(), "edited").unwrap();
+    let mut unit = LlvmModule::new(module);
+    let registry = deegen_passes::llvm_registry();
+    let mut pm = registry.parse_pipeline("interp-create-handlers,inline-semantics").unwrap();
+    pm.run(&mut unit, &mut AnalysisManager::new()).unwrap();
+    assert!(unit.module.get_function("__deegen_interp_op_Add_SS__ret__jump_if_lt").is_some());
+    let e = registry.parse_pipeline("lower-interp-api").unwrap().run(&mut unit, &mut AnalysisManager::new()).unwrap_err();
+    assert_eq!(
+        e.to_string(),
+        "pass 'lower-interp-api': __deegen_interp_op_Add_SS__ret__jump_if_lt__body: take_branch() in a bytecode that does not branch"
+    );
+}

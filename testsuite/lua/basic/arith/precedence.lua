@@ -1,0 +1,15 @@
+-- Operator precedence and associativity, from lowest to highest:
+--   or < and < comparison < .. (right) < + - < * / % < not # unary- < ^ (right)
+local a, b, c = 2, 3, 4
+print("mul over add", a + b * c, (a + b) * c, a * b + c, a * (b + c))
+print("left assoc", 100 - 10 - 1, 100 / 10 / 2, 100 % 7 % 3, (100 - 10) - 1, 100 - (10 - 1))
+print("div/mod same level", 7 * 3 % 4, 7 * (3 % 4), 20 / 5 % 3, 20 % 6 / 2)
+print("pow over unary", -a ^ 2, -a ^ -2, 2 ^ -a)
+print("pow over mul", a * b ^ 2, (a * b) ^ 2, a ^ b * c)
+print("concat below add", 1 + 2 .. "", "x" .. 1 + 2, 2 * 3 .. 4 * 5)
+print("concat right assoc", "a" .. "b" .. "c" .. 1 .. 2)
+print("compare below concat", "a" .. "b" == "ab", 1 + 1 == 2, 1 < 2 == true)
+print("and over or", false or true and nil, nil and 1 or 2, 1 or 2 and 3)
+print("not binds tight", not nil == true, not (nil == true), not 1 == nil)
+print("length binds tight", #"abc" + 1, -#"abc", #"ab" .. "c", #("ab" .. "c"))
+print("parens", ((((a)))), (a + b) * (c - a) / (b - a))

@@ -1,0 +1,4 @@
+-- Calling a number held in a local.
+local f = 42
+print("f is", f)
+f()

@@ -1,0 +1,3 @@
+-- Booleans have no order.
+print(true == true, false ~= true)
+print(true < false)

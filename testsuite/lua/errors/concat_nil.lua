@@ -1,0 +1,4 @@
+-- Concatenating an undefined global.
+local greeting = "hello"
+print(greeting .. " world")
+print(greeting .. undefined_name)

@@ -1,0 +1,5 @@
+-- break is only valid inside a loop.
+local x = 1
+if x then
+  break
+end

@@ -1,0 +1,76 @@
+//! `lua-bench`: times `testsuite/bench/*.lua` on ljr, lua5.1 and LuaJIT.
+//!
+//! `cargo run --release -p lua51-testsuite --bin lua-bench -- --help` for the options; the
+//! logic lives in `lua51_testsuite::bench` so it is unit-tested with the library.
+//!
+//! Exit status: 0 when every run succeeded and printed what lua5.1 printed (missing engines
+//! are reported but do not fail the run), 1 when some run failed or mismatched, 2 for bad
+//! usage or when nothing could be run.
+
+use std::process::ExitCode;
+
+use lua51_testsuite::bench::{self, report, Options, USAGE};
+
+fn main() -> ExitCode {
+    let opts = match Options::parse(std::env::args().skip(1)) {
+        Ok(Some(opts)) => opts,
+        Ok(None) => {
+            print!("{USAGE}");
+            return ExitCode::SUCCESS;
+        }
+        Err(e) => {
+            eprintln!("lua-bench: {e}");
+            return ExitCode::from(2);
+        }
+    };
+    let engines = match opts.selected_engines() {
+        Ok(e) => e,
+        Err(e) => {
+            eprintln!("lua-bench: {e}");
+            return ExitCode::from(2);
+        }
+    };
+    let benchmarks = match bench::find_benchmarks(&opts.bench_dir, opts.filter.as_deref()) {
+        Ok(b) if !b.is_empty() => b,
+        Ok(_) => {
+            eprintln!(
+                "lua-bench: no benchmark in {} matches the filter",
+                opts.bench_dir.display()
+            );
+            return ExitCode::from(2);
+        }
+        Err(e) => {
+            eprintln!("lua-bench: cannot read {}: {e}", opts.bench_dir.display());
+            return ExitCode::from(2);
+        }
+    };
+
+    let results = bench::run(&opts, benchmarks, engines, |line| eprintln!("{line}"));
+    if results.engines.iter().all(|e| e.path.is_none()) {
+        eprintln!("lua-bench: none of the selected engines is installed (run scripts/setup.sh, build ljr with --release)");
+        return ExitCode::from(2);
+    }
+
+    println!("\n{}", report::render_text(&results));
+    match report::write_all(&results, &opts.out) {
+        Ok(paths) => {
+            for p in paths {
+                println!("wrote {}", p.display());
+            }
+        }
+        Err(e) => {
+            eprintln!(
+                "lua-bench: cannot write results to {}: {e}",
+                opts.out.display()
+            );
+            return ExitCode::from(2);
+        }
+    }
+    if results.has_errors() {
+        eprintln!(
+            "lua-bench: some runs FAILED or printed different output than lua5.1 (see above)"
+        );
+        return ExitCode::from(1);
+    }
+    ExitCode::SUCCESS
+}

@@ -1,0 +1,123 @@
+//! Execution tiers: named sets of extra command-line flags passed to `ljr` before the script.
+//!
+//! The same Lua corpus is run once per selected tier, so one test file checks the
+//! interpreter, the baseline JIT and the optimising JIT alike. The set of tiers is a small
+//! static table: enabling a new tier is adding one line to [`TIERS`].
+
+use thiserror::Error;
+
+/// Environment variable holding the comma-separated tier names to run (default: `default`).
+pub const TIERS_ENV: &str = "LJR_TIERS";
+
+/// A named set of flags passed to the implementation before the script name.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Tier {
+    /// Name used in `LJR_TIERS`, in trial names (`basic/arith.lua [default]`) and in benchmark
+    /// engine names (`ljr-<name>` for every tier but `default`).
+    pub name: &'static str,
+    /// Flags inserted between the program and the script.
+    pub flags: &'static [&'static str],
+}
+
+/// Every tier `ljr` knows. Add a line here when a new execution tier lands, e.g.
+/// `Tier { name: "interp", flags: &["-joff"] },`.
+pub const TIERS: &[Tier] = &[Tier {
+    name: "default",
+    flags: &[],
+}];
+
+/// The tier used when `LJR_TIERS` is unset or empty.
+pub const DEFAULT_TIER: &str = "default";
+
+/// `LJR_TIERS` named a tier that is not in [`TIERS`].
+#[derive(Debug, Clone, PartialEq, Eq, Error)]
+#[error("unknown tier `{name}` in {TIERS_ENV}; known tiers: {known} (or `all`)")]
+pub struct UnknownTier {
+    /// The offending name.
+    pub name: String,
+    /// Comma-separated known names, for the message.
+    pub known: String,
+}
+
+/// Looks a tier up by name.
+pub fn tier(name: &str) -> Option<&'static Tier> {
+    TIERS.iter().find(|t| t.name == name)
+}
+
+/// Parses a comma-separated tier list such as `default,interp`.
+///
+/// Whitespace around names is ignored, duplicates are dropped (first occurrence wins), `all`
+/// expands to every tier in [`TIERS`], and an empty list means [`DEFAULT_TIER`]. An unknown
+/// name is an error rather than being skipped: a typo must not silently shrink the test run.
+pub fn parse_tier_list(spec: &str) -> Result<Vec<&'static Tier>, UnknownTier> {
+    let mut out: Vec<&'static Tier> = Vec::new();
+    let mut push = |t: &'static Tier| {
+        if !out.iter().any(|o| o.name == t.name) {
+            out.push(t);
+        }
+    };
+    for name in spec.split(',').map(str::trim).filter(|n| !n.is_empty()) {
+        if name == "all" {
+            TIERS.iter().for_each(&mut push);
+            continue;
+        }
+        match tier(name) {
+            Some(t) => push(t),
+            None => {
+                return Err(UnknownTier {
+                    name: name.to_owned(),
+                    known: TIERS.iter().map(|t| t.name).collect::<Vec<_>>().join(", "),
+                })
+            }
+        }
+    }
+    if out.is_empty() {
+        out.push(tier(DEFAULT_TIER).expect("the default tier is in the table"));
+    }
+    Ok(out)
+}
+
+/// The tiers selected by the `LJR_TIERS` environment variable.
+pub fn selected_tiers() -> Result<Vec<&'static Tier>, UnknownTier> {
+    parse_tier_list(&std::env::var(TIERS_ENV).unwrap_or_default())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn empty_spec_means_default() {
+        let tiers = parse_tier_list("").unwrap();
+        assert_eq!(tiers.len(), 1);
+        assert_eq!(tiers[0].name, DEFAULT_TIER);
+        assert!(tiers[0].flags.is_empty());
+        assert_eq!(parse_tier_list(" , ").unwrap()[0].name, DEFAULT_TIER);
+    }
+
+    #[test]
+    fn duplicates_and_all_are_folded() {
+        let tiers = parse_tier_list("default, default,all").unwrap();
+        assert_eq!(tiers.len(), TIERS.len());
+        assert_eq!(tiers[0].name, "default");
+    }
+
+    #[test]
+    fn unknown_tier_is_an_error() {
+        let err = parse_tier_list("default,turbo").unwrap_err();
+        assert_eq!(err.name, "turbo");
+        assert!(err.to_string().contains("known tiers: default"), "{err}");
+    }
+
+    #[test]
+    fn tier_names_are_unique() {
+        for (i, a) in TIERS.iter().enumerate() {
+            assert!(
+                TIERS[i + 1..].iter().all(|b| b.name != a.name),
+                "duplicate tier {}",
+                a.name
+            );
+            assert_ne!(a.name, "all", "`all` is reserved for the whole table");
+        }
+    }
+}
