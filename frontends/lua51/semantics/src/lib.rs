@@ -13,7 +13,7 @@
 
 use deegen_api as api;
 use deegen_api::{CodeBlock, InterpContext, FRAME_HEADER_SLOTS};
-use lua51_value::{LuaContext, TValue, MULTRET, NIL_BITS};
+use lua51_value::{LuaContext, MaybeValue, TValue, MULTRET, NIL_BITS};
 
 /// Arithmetic operators, as passed to the runtime's slow path.
 pub mod arith_op {
@@ -37,11 +37,10 @@ extern "C" {
     fn floor(x: f64) -> f64;
     fn pow(x: f64, y: f64) -> f64;
 
-    /// Arithmetic with string coercion. Stores the result and returns true, or returns false
-    /// when an operand is not a number (nor a numeric string).
-    fn lua_rt_arith(ctx: *mut LuaContext, op: u64, lhs: u64, rhs: u64, out: *mut u64) -> bool;
-    /// The message for arithmetic on a non-number.
-    fn lua_rt_arith_error(ctx: *mut LuaContext, lhs: u64, rhs: u64) -> u64;
+    /// Arithmetic with string coercion. When an operand is not a number (nor a numeric
+    /// string), `ok` is 0 and `value` is the error message: the handler then needs nothing but
+    /// its pinned state after the call.
+    fn lua_rt_arith(ctx: *mut LuaContext, op: u64, lhs: u64, rhs: u64) -> MaybeValue;
     fn lua_rt_concat(ctx: *mut LuaContext, first: *mut u64, count: u64, out: *mut u64) -> bool;
     fn lua_rt_concat_error(ctx: *mut LuaContext, first: *mut u64, count: u64) -> u64;
     /// `#v`; returns false when `v` has no length.
@@ -88,12 +87,12 @@ pub fn lua_mov(src: u64) -> ! {
 
 #[inline(always)]
 fn arith_slow(op: u64, lhs: u64, rhs: u64) -> ! {
-    let mut out = 0u64;
     unsafe {
-        if lua_rt_arith(ctx(), op, lhs, rhs, &mut out) {
-            api::ret(out)
+        let r = lua_rt_arith(ctx(), op, lhs, rhs);
+        if r.ok != 0 {
+            api::ret(r.value)
         }
-        api::throw_runtime_error(lua_rt_arith_error(ctx(), lhs, rhs))
+        api::throw_runtime_error(r.value)
     }
 }
 

@@ -146,13 +146,19 @@ pub enum StatKind {
     /// `targets = values`. Every target is an [`ExprKind::Name`] or an
     /// [`ExprKind::Index`] (the parser rejects anything else with lua5.1's
     /// `syntax error`). All values are evaluated before any assignment.
-    Assign { targets: Vec<Expr>, values: Vec<Expr> },
+    Assign {
+        targets: Vec<Expr>,
+        values: Vec<Expr>,
+    },
     /// A call used as a statement (its results are discarded). The expression
     /// is an [`ExprKind::Call`] or [`ExprKind::MethodCall`].
     Call(Expr),
     /// `local names [= values]`. The names come into scope after the
     /// statement, so `values` still see any outer variables of the same name.
-    Local { names: Vec<LuaStr>, values: Vec<Expr> },
+    Local {
+        names: Vec<LuaStr>,
+        values: Vec<Expr>,
+    },
     /// `local function name body`. The name is in scope inside the body
     /// (the function can call itself), unlike `local name = function ... end`.
     LocalFunction { name: LuaStr, func: Box<FuncBody> },
@@ -167,7 +173,10 @@ pub enum StatKind {
     /// sees the locals declared in the loop body.
     Repeat { body: Block, cond: Expr },
     /// `if c1 then b1 elseif c2 then b2 ... else bn end`; `clauses` has at least one entry.
-    If { clauses: Vec<IfClause>, else_block: Option<Block> },
+    If {
+        clauses: Vec<IfClause>,
+        else_block: Option<Block>,
+    },
     /// `for var = start, limit [, step] do body end`. Lua 5.1 declares three
     /// hidden locals (`(for index)`, `(for limit)`, `(for step)`) before `var`,
     /// and attributes the loop instructions to [`Stat::line`].
@@ -330,9 +339,15 @@ pub enum ExprKind {
     /// A variable reference, to be resolved to a local, upvalue or global.
     Name(LuaStr),
     /// `object[key]`; `object.name` is an index with a string key.
-    Index { object: Box<Expr>, key: Box<Expr> },
+    Index {
+        object: Box<Expr>,
+        key: Box<Expr>,
+    },
     /// `func(args)`, `func"s"`, `func{...}`.
-    Call { func: Box<Expr>, args: Vec<Expr> },
+    Call {
+        func: Box<Expr>,
+        args: Vec<Expr>,
+    },
     /// `object:method(args)`: `object` is evaluated once and passed as the first argument.
     MethodCall {
         object: Box<Expr>,
@@ -342,7 +357,10 @@ pub enum ExprKind {
     /// `(e)`: truncates calls and `...` to exactly one value, and is not an
     /// assignment target.
     Paren(Box<Expr>),
-    Unary { op: UnOp, operand: Box<Expr> },
+    Unary {
+        op: UnOp,
+        operand: Box<Expr>,
+    },
     Binary {
         op: BinOp,
         lhs: Box<Expr>,

@@ -50,8 +50,7 @@ impl SyntaxError {
     /// The message as the exact bytes lua5.1 produces (the error value a Lua
     /// program would see from `loadstring`).
     pub fn to_bytes(&self) -> Vec<u8> {
-        let mut out =
-            format!("{}:{}: {}", self.chunk_name, self.line, self.message).into_bytes();
+        let mut out = format!("{}:{}: {}", self.chunk_name, self.line, self.message).into_bytes();
         if let Some(near) = &self.near {
             out.extend_from_slice(b" near '");
             out.extend_from_slice(near);
@@ -147,16 +146,31 @@ mod tests {
         assert_eq!(chunk_id("x = 1\ny = 2"), "[string \"x = 1...\"]");
         assert_eq!(chunk_id(""), "[string \"\"]");
         let long = "a".repeat(100);
-        assert_eq!(chunk_id(&long), format!("[string \"{}...\"]", "a".repeat(43)));
+        assert_eq!(
+            chunk_id(&long),
+            format!("[string \"{}...\"]", "a".repeat(43))
+        );
         assert_eq!(
             chunk_id_for_syntax_error(&long),
             format!("[string \"{}...\"]", "a".repeat(63))
         );
-        assert_eq!(chunk_id(&format!("@{long}")), format!("...{}", "a".repeat(52)));
+        assert_eq!(
+            chunk_id(&format!("@{long}")),
+            format!("...{}", "a".repeat(52))
+        );
         assert_eq!(chunk_id(&format!("={long}")), "a".repeat(59));
-        assert_eq!(chunk_id(&"a".repeat(43)), format!("[string \"{}\"]", "a".repeat(43)));
-        assert_eq!(chunk_id(&"a".repeat(44)), format!("[string \"{}...\"]", "a".repeat(43)));
-        assert_eq!(chunk_id_bytes(b"x = 1 'a\0b'", LUA_IDSIZE), b"[string \"x = 1 'a\"]");
+        assert_eq!(
+            chunk_id(&"a".repeat(43)),
+            format!("[string \"{}\"]", "a".repeat(43))
+        );
+        assert_eq!(
+            chunk_id(&"a".repeat(44)),
+            format!("[string \"{}...\"]", "a".repeat(43))
+        );
+        assert_eq!(
+            chunk_id_bytes(b"x = 1 'a\0b'", LUA_IDSIZE),
+            b"[string \"x = 1 'a\"]"
+        );
     }
 
     #[test]

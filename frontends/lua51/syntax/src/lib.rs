@@ -34,13 +34,10 @@ mod number;
 mod parser;
 
 pub use ast::*;
-pub use error::{chunk_id, chunk_id_bytes, chunk_id_for_syntax_error, SyntaxError, LUA_IDSIZE, MAXSRC};
+pub use error::{
+    chunk_id, chunk_id_bytes, chunk_id_for_syntax_error, SyntaxError, LUA_IDSIZE, MAXSRC,
+};
 pub use lexer::{tokenize, LineToken, Token};
-pub use number::str2d;
 pub use parser::{
     parse_chunk, parse_chunk_with, ParseOptions, LUAI_MAXCCALLS, LUAI_MAXUPVALUES, LUAI_MAXVARS,
 };
-
-#[doc(hidden)]
-pub static MIN_SP: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(usize::MAX);
-

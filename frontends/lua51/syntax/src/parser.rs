@@ -112,7 +112,10 @@ pub fn parse_chunk_with(
 ) -> Result<Chunk, SyntaxError> {
     let mut source = source;
     if options.skip_shebang && source.first() == Some(&b'#') {
-        let nl = source.iter().position(|&b| b == b'\n').unwrap_or(source.len());
+        let nl = source
+            .iter()
+            .position(|&b| b == b'\n')
+            .unwrap_or(source.len());
         source = &source[nl..];
     }
     let mut p = Parser {
@@ -279,9 +282,7 @@ impl Parser<'_> {
         }
     }
 
-    #[inline(never)]
     fn enter_level(&mut self) -> PResult<()> {
-        { let m = 0u8; crate::MIN_SP.fetch_min(&m as *const u8 as usize, std::sync::atomic::Ordering::Relaxed); }
         self.nccalls += 1;
         if self.nccalls > LUAI_MAXCCALLS {
             return Err(self.lx.error("chunk has too many syntax levels", None));
@@ -429,57 +430,56 @@ impl Parser<'_> {
 
     /// Parses one statement into `stats`.
     ///
-    /// Statement and expression parsing recurse once per nesting level, up
-    /// to the syntax-level limit, so the functions on those paths are kept
-    /// to small stack frames even in debug builds: they dispatch to helpers
-    /// and have a single `?` on a large result.
+    /// Statement and expression parsing recurse once per nesting level (up
+    /// to the syntax-level limit), so the functions on those paths keep small
+    /// stack frames even in unoptimised builds: statements are pushed into
+    /// `stats` by their parser rather than returned, and dispatch goes
+    /// through a function pointer (a single call site).
     fn statement(&mut self, stats: &mut Vec<Stat>) -> PResult<()> {
         let line = self.line();
-        let parse: fn(&mut Self, u32) -> PResult<StatKind> = match self.t {
+        let parse: fn(&mut Self, u32, &mut Vec<Stat>) -> PResult<()> = match self.t {
             Token::If => Self::if_stat,
             Token::While => Self::while_stat,
             Token::Do => Self::do_stat,
             Token::For => Self::for_stat,
             Token::Repeat => Self::repeat_stat,
             Token::Function => Self::func_stat,
-            Token::Local => Self::local,
+            Token::Local => Self::local_stat,
             Token::Return => Self::ret_stat,
             Token::Break => Self::break_stat,
             _ => Self::expr_stat,
         };
-        let kind = parse(self, line)?;
-        stats.push(Stat { line, kind });
-        Ok(())
+        parse(self, line, stats)
     }
 
-    fn do_stat(&mut self, line: u32) -> PResult<StatKind> {
+    fn do_stat(&mut self, line: u32, out: &mut Vec<Stat>) -> PResult<()> {
         self.next()?;
         let b = self.block()?;
         self.check_match(&Token::End, &Token::Do, line)?;
-        Ok(StatKind::Do(b))
+        out.push(Stat {
+            line,
+            kind: StatKind::Do(b),
+        });
+        Ok(())
     }
 
-    fn local(&mut self, _line: u32) -> PResult<StatKind> {
-        self.next()?;
-        if self.test_next(&Token::Function)? {
-            self.local_func()
-        } else {
-            self.local_stat()
-        }
-    }
-
-    fn break_stat(&mut self, _line: u32) -> PResult<StatKind> {
+    fn break_stat(&mut self, line: u32, out: &mut Vec<Stat>) -> PResult<()> {
         self.next()?;
         if !self.cur().blocks.iter().any(|b| b.is_loop) {
             return Err(self.error("no loop to break"));
         }
-        Ok(StatKind::Break)
+        out.push(Stat {
+            line,
+            kind: StatKind::Break,
+        });
+        Ok(())
     }
 
-    fn if_stat(&mut self, line: u32) -> PResult<StatKind> {
-        let mut clauses = vec![self.test_then_block()?];
+    fn if_stat(&mut self, line: u32, out: &mut Vec<Stat>) -> PResult<()> {
+        let mut clauses = Vec::new();
+        self.test_then_block(&mut clauses)?;
         while self.t == Token::Elseif {
-            clauses.push(self.test_then_block()?);
+            self.test_then_block(&mut clauses)?;
         }
         let else_block = if self.t == Token::Else {
             self.next()?;
@@ -488,22 +488,25 @@ impl Parser<'_> {
             None
         };
         self.check_match(&Token::End, &Token::If, line)?;
-        Ok(StatKind::If {
+        let kind = StatKind::If {
             clauses,
             else_block,
-        })
+        };
+        out.push(Stat { line, kind });
+        Ok(())
     }
 
     /// `[if | elseif] cond then block`
-    fn test_then_block(&mut self) -> PResult<IfClause> {
+    fn test_then_block(&mut self, clauses: &mut Vec<IfClause>) -> PResult<()> {
         self.next()?;
         let cond = self.expr()?;
         self.check_next(&Token::Then)?;
         let body = self.block()?;
-        Ok(IfClause { cond, body })
+        clauses.push(IfClause { cond, body });
+        Ok(())
     }
 
-    fn while_stat(&mut self, line: u32) -> PResult<StatKind> {
+    fn while_stat(&mut self, line: u32, out: &mut Vec<Stat>) -> PResult<()> {
         self.next()?;
         let cond = self.expr()?;
         self.enter_block(true);
@@ -511,10 +514,12 @@ impl Parser<'_> {
         let body = self.block()?;
         self.check_match(&Token::End, &Token::While, line)?;
         self.leave_block();
-        Ok(StatKind::While { cond, body })
+        let kind = StatKind::While { cond, body };
+        out.push(Stat { line, kind });
+        Ok(())
     }
 
-    fn repeat_stat(&mut self, line: u32) -> PResult<StatKind> {
+    fn repeat_stat(&mut self, line: u32, out: &mut Vec<Stat>) -> PResult<()> {
         self.enter_block(true); // loop block
         self.enter_block(false); // scope block, also covering `until`'s condition
         self.next()?;
@@ -523,24 +528,29 @@ impl Parser<'_> {
         let cond = self.expr()?;
         self.leave_block();
         self.leave_block();
-        Ok(StatKind::Repeat { body, cond })
+        let kind = StatKind::Repeat { body, cond };
+        out.push(Stat { line, kind });
+        Ok(())
     }
 
-    fn for_stat(&mut self, line: u32) -> PResult<StatKind> {
+    fn for_stat(&mut self, line: u32, out: &mut Vec<Stat>) -> PResult<()> {
         self.enter_block(true);
         self.next()?;
         let var = self.check_name()?;
-        let kind = match self.t {
-            Token::Char(b'=') => self.for_num(var)?,
-            Token::Char(b',') | Token::In => self.for_list(var)?,
+        let parse: fn(&mut Self, LuaStr, u32, &mut Vec<Stat>) -> PResult<()> = match self.t {
+            Token::Char(b'=') => Self::for_num,
+            Token::Char(b',') | Token::In => Self::for_list,
             _ => return Err(self.error("'=' or 'in' expected")),
         };
+        parse(self, var, line, out)?;
         self.check_match(&Token::End, &Token::For, line)?;
         self.leave_block();
-        Ok(kind)
+        Ok(())
     }
 
-    fn for_num(&mut self, var: LuaStr) -> PResult<StatKind> {
+    /// `NAME = exp, exp [, exp] forbody`; pushes the statement before the
+    /// closing `end` is checked.
+    fn for_num(&mut self, var: LuaStr, line: u32, out: &mut Vec<Stat>) -> PResult<()> {
         self.new_localvar("(for index)".into(), 0)?;
         self.new_localvar("(for limit)".into(), 1)?;
         self.new_localvar("(for step)".into(), 2)?;
@@ -555,16 +565,19 @@ impl Parser<'_> {
             None
         };
         let body = self.for_body(1)?;
-        Ok(StatKind::NumericFor {
+        let kind = StatKind::NumericFor {
             var,
             start,
             limit,
             step,
             body,
-        })
+        };
+        out.push(Stat { line, kind });
+        Ok(())
     }
 
-    fn for_list(&mut self, first: LuaStr) -> PResult<StatKind> {
+    /// `NAME {, NAME} in explist forbody`
+    fn for_list(&mut self, first: LuaStr, line: u32, out: &mut Vec<Stat>) -> PResult<()> {
         self.new_localvar("(for generator)".into(), 0)?;
         self.new_localvar("(for state)".into(), 1)?;
         self.new_localvar("(for control)".into(), 2)?;
@@ -579,12 +592,14 @@ impl Parser<'_> {
         let iter_line = self.line();
         let exprs = self.expr_list()?;
         let body = self.for_body(vars.len())?;
-        Ok(StatKind::GenericFor {
+        let kind = StatKind::GenericFor {
             vars,
             exprs,
             body,
             iter_line,
-        })
+        };
+        out.push(Stat { line, kind });
+        Ok(())
     }
 
     /// `do block` of both loops: the three control locals are in scope for
@@ -599,7 +614,7 @@ impl Parser<'_> {
         Ok(body)
     }
 
-    fn func_stat(&mut self, line: u32) -> PResult<StatKind> {
+    fn func_stat(&mut self, line: u32, out: &mut Vec<Stat>) -> PResult<()> {
         self.next()?;
         // funcname -> NAME {'.' NAME} [':' NAME]
         let base_line = self.line();
@@ -616,31 +631,46 @@ impl Parser<'_> {
         } else {
             None
         };
-        let func = self.body(method.is_some(), line)?;
-        Ok(StatKind::Function {
-            name: FuncName {
-                base,
-                base_line,
-                fields,
-                method,
-            },
-            func: Box::new(func),
-        })
+        let func = Box::new(self.body(method.is_some(), line)?);
+        let name = FuncName {
+            base,
+            base_line,
+            fields,
+            method,
+        };
+        out.push(Stat {
+            line,
+            kind: StatKind::Function { name, func },
+        });
+        Ok(())
     }
 
-    fn local_func(&mut self) -> PResult<StatKind> {
+    /// `local function NAME body` or `local NAME {, NAME} [= explist]`
+    fn local_stat(&mut self, line: u32, out: &mut Vec<Stat>) -> PResult<()> {
+        self.next()?;
+        let parse: fn(&mut Self, u32, &mut Vec<Stat>) -> PResult<()> =
+            if self.test_next(&Token::Function)? {
+                Self::local_func
+            } else {
+                Self::local_names
+            };
+        parse(self, line, out)
+    }
+
+    fn local_func(&mut self, line: u32, out: &mut Vec<Stat>) -> PResult<()> {
         let name = self.check_name()?;
         self.new_localvar(name.clone(), 0)?;
         self.adjust_localvars(1);
-        let line = self.line();
-        let func = self.body(false, line)?;
-        Ok(StatKind::LocalFunction {
-            name,
-            func: Box::new(func),
-        })
+        let line_defined = self.line();
+        let func = Box::new(self.body(false, line_defined)?);
+        out.push(Stat {
+            line,
+            kind: StatKind::LocalFunction { name, func },
+        });
+        Ok(())
     }
 
-    fn local_stat(&mut self) -> PResult<StatKind> {
+    fn local_names(&mut self, line: u32, out: &mut Vec<Stat>) -> PResult<()> {
         let mut names = Vec::new();
         loop {
             let name = self.check_name()?;
@@ -656,24 +686,51 @@ impl Parser<'_> {
             Vec::new()
         };
         self.adjust_localvars(names.len());
-        Ok(StatKind::Local { names, values })
+        out.push(Stat {
+            line,
+            kind: StatKind::Local { names, values },
+        });
+        Ok(())
     }
 
-    fn ret_stat(&mut self, _line: u32) -> PResult<StatKind> {
+    fn ret_stat(&mut self, line: u32, out: &mut Vec<Stat>) -> PResult<()> {
         self.next()?;
-        if block_follow(&self.t) || self.is_char(b';') {
-            return Ok(StatKind::Return(Vec::new()));
-        }
-        Ok(StatKind::Return(self.expr_list()?))
+        let values = if block_follow(&self.t) || self.is_char(b';') {
+            Vec::new()
+        } else {
+            self.expr_list()?
+        };
+        out.push(Stat {
+            line,
+            kind: StatKind::Return(values),
+        });
+        Ok(())
     }
 
-    /// A call statement or an assignment (lua5.1's `exprstat` and `assignment`).
-    fn expr_stat(&mut self, _line: u32) -> PResult<StatKind> {
+    /// A call statement or an assignment (lua5.1's `exprstat`).
+    fn expr_stat(&mut self, line: u32, out: &mut Vec<Stat>) -> PResult<()> {
         let first = self.primary_exp()?;
-        if matches!(first.kind, ExprKind::Call { .. } | ExprKind::MethodCall { .. }) {
-            return Ok(StatKind::Call(first));
+        if matches!(
+            first.kind,
+            ExprKind::Call { .. } | ExprKind::MethodCall { .. }
+        ) {
+            out.push(Stat {
+                line,
+                kind: StatKind::Call(first),
+            });
+            return Ok(());
         }
         let mut targets = vec![first];
+        let values = self.assignment(&mut targets)?;
+        out.push(Stat {
+            line,
+            kind: StatKind::Assign { targets, values },
+        });
+        Ok(())
+    }
+
+    /// The rest of an assignment after its first target (lua5.1's `assignment`).
+    fn assignment(&mut self, targets: &mut Vec<Expr>) -> PResult<Vec<Expr>> {
         loop {
             let last = targets.last().expect("at least one target");
             if !matches!(last.kind, ExprKind::Name(_) | ExprKind::Index { .. }) {
@@ -691,8 +748,7 @@ impl Parser<'_> {
             targets.push(target);
         }
         self.check_next_char(b'=')?;
-        let values = self.expr_list()?;
-        Ok(StatKind::Assign { targets, values })
+        self.expr_list()
     }
 
     // ----------------------------------------------------------------
@@ -765,11 +821,21 @@ impl Parser<'_> {
 
     /// `expr {',' expr}`
     fn expr_list(&mut self) -> PResult<Vec<Expr>> {
-        let mut list = vec![self.expr()?];
-        while self.test_next_char(b',')? {
-            list.push(self.expr()?);
+        let mut list = Vec::new();
+        loop {
+            self.push_expr(&mut list)?;
+            if !self.test_next_char(b',')? {
+                return Ok(list);
+            }
         }
-        Ok(list)
+    }
+
+    /// `expr`, appended to `list` (keeps the result temporaries out of
+    /// `expr_list`'s frame, which is on the recursion path).
+    fn push_expr(&mut self, list: &mut Vec<Expr>) -> PResult<()> {
+        let e = self.expr()?;
+        list.push(e);
+        Ok(())
     }
 
     /// `(simpleexp | unop subexpr) { binop subexpr }` for binary operators whose
@@ -1021,20 +1087,35 @@ impl Parser<'_> {
     fn table_field(&mut self, fields: &mut Vec<TableField>) -> PResult<()> {
         // lua5.1 looks one token ahead after a name to tell `name = v` from an expression.
         let named = matches!(self.t, Token::Name(_)) && *self.peek()? == Token::Char(b'=');
-        let field = if named {
-            let name = self.check_name()?;
-            self.check_next_char(b'=')?;
-            let value = self.expr()?;
-            TableField::Named { name, value }
+        let parse: fn(&mut Self, &mut Vec<TableField>) -> PResult<()> = if named {
+            Self::named_field
         } else if self.is_char(b'[') {
-            let key = self.yindex()?;
-            self.check_next_char(b'=')?;
-            let value = self.expr()?;
-            TableField::Keyed { key, value }
+            Self::keyed_field
         } else {
-            TableField::Positional(self.expr()?)
+            Self::positional_field
         };
-        fields.push(field);
+        parse(self, fields)
+    }
+
+    fn named_field(&mut self, fields: &mut Vec<TableField>) -> PResult<()> {
+        let name = self.check_name()?;
+        self.check_next_char(b'=')?;
+        let value = self.expr()?;
+        fields.push(TableField::Named { name, value });
+        Ok(())
+    }
+
+    fn keyed_field(&mut self, fields: &mut Vec<TableField>) -> PResult<()> {
+        let key = self.yindex()?;
+        self.check_next_char(b'=')?;
+        let value = self.expr()?;
+        fields.push(TableField::Keyed { key, value });
+        Ok(())
+    }
+
+    fn positional_field(&mut self, fields: &mut Vec<TableField>) -> PResult<()> {
+        let value = self.expr()?;
+        fields.push(TableField::Positional(value));
         Ok(())
     }
 }

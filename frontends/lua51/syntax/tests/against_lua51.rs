@@ -46,13 +46,20 @@ io.write(table.concat(out))
     let mut stdin = child.stdin.take().expect("piped stdin");
     let writer = std::thread::spawn(move || stdin.write_all(&input));
     let output = child.wait_with_output().expect("lua5.1 runs");
-    writer.join().expect("writer thread").expect("write to lua5.1");
+    writer
+        .join()
+        .expect("writer thread")
+        .expect("write to lua5.1");
     assert!(output.status.success(), "lua5.1 driver failed");
     let out = output.stdout;
     let mut results = Vec::new();
     let mut pos = 0;
     while pos < out.len() {
-        let nl = pos + out[pos..].iter().position(|&b| b == b'\n').expect("framing");
+        let nl = pos
+            + out[pos..]
+                .iter()
+                .position(|&b| b == b'\n')
+                .expect("framing");
         let head = std::str::from_utf8(&out[pos..nl]).expect("framing");
         if head == "-" {
             results.push(None);
@@ -74,7 +81,9 @@ fn ours(src: &[u8]) -> Option<Vec<u8>> {
         skip_shebang: false,
         c_calls: 2,
     };
-    parse_chunk_with(src, "t.lua", &opts).err().map(|e| e.to_bytes())
+    parse_chunk_with(src, "t.lua", &opts)
+        .err()
+        .map(|e| e.to_bytes())
 }
 
 fn compare(snippets: Vec<Vec<u8>>) {
@@ -91,8 +100,10 @@ fn compare(snippets: Vec<Vec<u8>>) {
             mismatches.push(format!(
                 "source {:?}\n  lua5.1: {:?}\n  ours:   {:?}",
                 String::from_utf8_lossy(src),
-                want.as_ref().map(|m| String::from_utf8_lossy(m).into_owned()),
-                got.as_ref().map(|m| String::from_utf8_lossy(m).into_owned()),
+                want.as_ref()
+                    .map(|m| String::from_utf8_lossy(m).into_owned()),
+                got.as_ref()
+                    .map(|m| String::from_utf8_lossy(m).into_owned()),
             ));
         }
     }
@@ -120,13 +131,23 @@ fn compare(snippets: Vec<Vec<u8>>) {
         kinds.len()
     );
     // The inputs must exercise both outcomes to mean anything.
-    assert!(rejected > 0 && rejected < snippets.len(), "{rejected} of {}", snippets.len());
+    assert!(
+        rejected > 0 && rejected < snippets.len(),
+        "{rejected} of {}",
+        snippets.len()
+    );
 }
 
 #[test]
 fn generated_programs_match_lua51() {
-    let seed = std::env::var("LUA51_DIFF_SEED").ok().and_then(|s| s.parse().ok()).unwrap_or(51);
-    let count = std::env::var("LUA51_DIFF_COUNT").ok().and_then(|s| s.parse().ok()).unwrap_or(4000);
+    let seed = std::env::var("LUA51_DIFF_SEED")
+        .ok()
+        .and_then(|s| s.parse().ok())
+        .unwrap_or(51);
+    let count = std::env::var("LUA51_DIFF_COUNT")
+        .ok()
+        .and_then(|s| s.parse().ok())
+        .unwrap_or(4000);
     let mut rng = Rng::new(seed);
     let snippets = (0..count).map(|_| common::program(&mut rng)).collect();
     compare(snippets);
@@ -134,8 +155,14 @@ fn generated_programs_match_lua51() {
 
 #[test]
 fn token_soups_and_garbage_match_lua51() {
-    let seed = std::env::var("LUA51_DIFF_SEED").ok().and_then(|s| s.parse().ok()).unwrap_or(5150);
-    let count = std::env::var("LUA51_DIFF_COUNT").ok().and_then(|s| s.parse().ok()).unwrap_or(3000);
+    let seed = std::env::var("LUA51_DIFF_SEED")
+        .ok()
+        .and_then(|s| s.parse().ok())
+        .unwrap_or(5150);
+    let count = std::env::var("LUA51_DIFF_COUNT")
+        .ok()
+        .and_then(|s| s.parse().ok())
+        .unwrap_or(3000);
     let mut rng = Rng::new(seed);
     let mut snippets: Vec<Vec<u8>> = (0..count).map(|_| common::token_soup(&mut rng)).collect();
     snippets.extend((0..count).map(|_| common::garbage(&mut rng)));
@@ -147,7 +174,10 @@ fn truncated_programs_match_lua51() {
     let mut snippets = Vec::new();
     for p in common::VALID_PROGRAMS {
         // loadstring does not skip `#!`, so drop that line here.
-        let p = p.strip_prefix("#!/usr/bin/env lua\n").unwrap_or(p).as_bytes();
+        let p = p
+            .strip_prefix("#!/usr/bin/env lua\n")
+            .unwrap_or(p)
+            .as_bytes();
         for end in 0..=p.len() {
             snippets.push(p[..end].to_vec());
         }

@@ -104,7 +104,10 @@ fn suffixed_expressions() {
     assert_eq!(ex("o:m 's'"), r#"(method o m "s")"#);
     assert_eq!(ex("o:m {}"), "(method o m (table))");
     assert_eq!(ex("f()()"), "(call (call f))");
-    assert_eq!(ex("a.b:c(d).e[f]()"), r#"(call (index (index (method (index a "b") c d) "e") f))"#);
+    assert_eq!(
+        ex("a.b:c(d).e[f]()"),
+        r#"(call (index (index (method (index a "b") c d) "e") f))"#
+    );
     assert_eq!(ex("(f)()"), "(call (paren f))");
     assert_eq!(ex("('x'):rep(3)"), r#"(method (paren "x") rep 3)"#);
     assert_eq!(ex("(f())"), "(paren (call f))");
@@ -127,7 +130,10 @@ fn table_constructors() {
     assert_eq!(ex("{1, 2, 3}"), "(table 1 2 3)");
     assert_eq!(ex("{1; 2; 3;}"), "(table 1 2 3)");
     assert_eq!(ex("{1, 2,}"), "(table 1 2)");
-    assert_eq!(ex("{x = 1, ['y'] = 2, [3] = 4}"), r#"(table x=1 ["y"]=2 [3]=4)"#);
+    assert_eq!(
+        ex("{x = 1, ['y'] = 2, [3] = 4}"),
+        r#"(table x=1 ["y"]=2 [3]=4)"#
+    );
     assert_eq!(ex("{x, x = x, [x] = x}"), "(table x x=x [x]=x)");
     assert_eq!(ex("{f(), ...}"), "(table (call f) ...)");
     assert_eq!(ex("{x == 1}"), "(table (== x 1))");
@@ -138,8 +144,14 @@ fn table_constructors() {
 #[test]
 fn function_expressions() {
     assert_eq!(ex("function() end"), "(function () [])");
-    assert_eq!(ex("function(a, b) return a end"), "(function (a b) [(return a)])");
-    assert_eq!(ex("function(...) return ... end"), "(function (...) [(return ...)])");
+    assert_eq!(
+        ex("function(a, b) return a end"),
+        "(function (a b) [(return a)])"
+    );
+    assert_eq!(
+        ex("function(...) return ... end"),
+        "(function (...) [(return ...)])"
+    );
     assert_eq!(ex("function(a, ...) end"), "(function (a ...) [])");
 }
 
@@ -157,8 +169,14 @@ fn local_statements() {
 #[test]
 fn assignments_and_calls() {
     assert_eq!(dump("x = 1"), "(assign (x) (1))");
-    assert_eq!(dump("a, b.c, d[1] = 1, 2"), r#"(assign (a (index b "c") (index d 1)) (1 2))"#);
-    assert_eq!(dump("a.b.c = f()"), r#"(assign ((index (index a "b") "c")) ((call f)))"#);
+    assert_eq!(
+        dump("a, b.c, d[1] = 1, 2"),
+        r#"(assign (a (index b "c") (index d 1)) (1 2))"#
+    );
+    assert_eq!(
+        dump("a.b.c = f()"),
+        r#"(assign ((index (index a "b") "c")) ((call f)))"#
+    );
     assert_eq!(dump("(a).b = 1"), r#"(assign ((index (paren a) "b")) (1))"#);
     assert_eq!(dump("f(a)(b)"), "(call (call f a) b)");
     assert_eq!(dump("a.b:c 'x'"), r#"(method (index a "b") c "x")"#);
@@ -168,9 +186,18 @@ fn assignments_and_calls() {
 #[test]
 fn function_statements() {
     assert_eq!(dump("function f() end"), "(function f (function () []))");
-    assert_eq!(dump("function a.b.c() end"), "(function a.b.c (function () []))");
-    assert_eq!(dump("function a.b:c(x) end"), "(function a.b:c (function (self x) []))");
-    assert_eq!(dump("function a:c(...) end"), "(function a:c (function (self ...) []))");
+    assert_eq!(
+        dump("function a.b.c() end"),
+        "(function a.b.c (function () []))"
+    );
+    assert_eq!(
+        dump("function a.b:c(x) end"),
+        "(function a.b:c (function (self x) []))"
+    );
+    assert_eq!(
+        dump("function a:c(...) end"),
+        "(function a:c (function (self ...) []))"
+    );
     let chunk = parse("function a.b:c(x) end");
     let StatKind::Function { name, func } = &chunk.body.stats[0].kind else {
         panic!()
@@ -187,17 +214,32 @@ fn control_structures() {
     assert_eq!(dump("do end"), "(do [])");
     assert_eq!(dump("do local x end"), "(do [(local (x) ())])");
     assert_eq!(dump("while x do f() end"), "(while x [(call f)])");
-    assert_eq!(dump("repeat local y = 1 until y"), "(repeat [(local (y) (1))] y)");
+    assert_eq!(
+        dump("repeat local y = 1 until y"),
+        "(repeat [(local (y) (1))] y)"
+    );
     assert_eq!(dump("if a then end"), "(if a [])");
-    assert_eq!(dump("if a then x() else y() end"), "(if a [(call x)] (else [(call y)]))");
+    assert_eq!(
+        dump("if a then x() else y() end"),
+        "(if a [(call x)] (else [(call y)]))"
+    );
     assert_eq!(
         dump("if a then x() elseif b then y() elseif c then z() else w() end"),
         "(if a [(call x)] (elseif b [(call y)]) (elseif c [(call z)]) (else [(call w)]))"
     );
     assert_eq!(dump("for i = 1, 10 do end"), "(for i 1 10 [])");
-    assert_eq!(dump("for i = 10, 1, -1 do f(i) end"), "(for i 10 1 (neg 1) [(call f i)])");
-    assert_eq!(dump("for k in pairs(t) do end"), "(for-in (k) ((call pairs t)) [])");
-    assert_eq!(dump("for k, v in next, t, nil do end"), "(for-in (k v) (next t nil) [])");
+    assert_eq!(
+        dump("for i = 10, 1, -1 do f(i) end"),
+        "(for i 10 1 (neg 1) [(call f i)])"
+    );
+    assert_eq!(
+        dump("for k in pairs(t) do end"),
+        "(for-in (k) ((call pairs t)) [])"
+    );
+    assert_eq!(
+        dump("for k, v in next, t, nil do end"),
+        "(for-in (k v) (next t nil) [])"
+    );
 }
 
 #[test]
@@ -209,9 +251,15 @@ fn return_and_break() {
     assert_eq!(dump("while 1 do break end"), "(while 1 [(break)])");
     assert_eq!(dump("while 1 do break; end"), "(while 1 [(break)])");
     assert_eq!(dump("repeat break until x"), "(repeat [(break)] x)");
-    assert_eq!(dump("for i = 1, 2 do if i then break end end"), "(for i 1 2 [(if i [(break)])])");
+    assert_eq!(
+        dump("for i = 1, 2 do if i then break end end"),
+        "(for i 1 2 [(if i [(break)])])"
+    );
     // `return` ends the block only when followed by a block end.
-    assert_eq!(dump("if x then return end f()"), "(if x [(return)])\n(call f)");
+    assert_eq!(
+        dump("if x then return end f()"),
+        "(if x [(return)])\n(call f)"
+    );
 }
 
 #[test]
@@ -303,7 +351,10 @@ fn expression_lines() {
     let StatKind::Return(v) = &chunk.body.stats[0].kind else {
         panic!()
     };
-    assert_eq!((v[0].line, v[0].end_line, v[1].line, v[1].end_line), (1, 2, 2, 3));
+    assert_eq!(
+        (v[0].line, v[0].end_line, v[1].line, v[1].end_line),
+        (1, 2, 2, 3)
+    );
 }
 
 #[test]
@@ -346,7 +397,10 @@ fn generic_for_iter_line() {
 #[test]
 fn repeat_condition_sees_body_locals() {
     // Not an error (and the AST keeps the condition with the body).
-    assert_eq!(dump("repeat local done = true until done"), "(repeat [(local (done) (true))] done)");
+    assert_eq!(
+        dump("repeat local done = true until done"),
+        "(repeat [(local (done) (true))] done)"
+    );
 }
 
 #[test]
@@ -364,7 +418,10 @@ fn ast_is_clone_and_eq() {
     let a = parse("local t = {1, x = f(...)} for i = 1, #t do print(t[i] .. 'x') end");
     let b = a.clone();
     assert_eq!(a, b);
-    assert_ne!(a, parse("local t = {1, x = f(...)} for i = 1, #t do print(t[i] .. 'y') end"));
+    assert_ne!(
+        a,
+        parse("local t = {1, x = f(...)} for i = 1, #t do print(t[i] .. 'y') end")
+    );
     // Debug is available for every node.
     assert!(format!("{a:?}").contains("NumericFor"));
 }

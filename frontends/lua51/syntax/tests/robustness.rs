@@ -58,7 +58,11 @@ fn token_soups_and_mutated_programs_do_not_panic() {
 fn every_prefix_of_valid_programs() {
     for p in common::VALID_PROGRAMS {
         let p = p.as_bytes();
-        assert!(parse_chunk(p, "t").is_ok(), "{}", String::from_utf8_lossy(p));
+        assert!(
+            parse_chunk(p, "t").is_ok(),
+            "{}",
+            String::from_utf8_lossy(p)
+        );
         for end in 0..p.len() {
             exercise(&p[..end]);
         }
@@ -90,15 +94,29 @@ fn deepest_accepted_nesting_fits_in_a_small_stack() {
         format!("{}{}", "if x then ".repeat(198), " end".repeat(198)),
         format!("{}{}", "while x do ".repeat(198), " end".repeat(198)),
         format!("{}{}", "repeat ".repeat(198), " until x".repeat(198)),
-        format!("x = {}{}", "function() return ".repeat(99), "end ".repeat(99)),
+        format!(
+            "x = {}{}",
+            "function() return ".repeat(99),
+            "end ".repeat(99)
+        ),
         format!("{}{}", "local function f() ".repeat(99), "end ".repeat(99)),
         format!("x = {}1", "- ".repeat(197)),
         format!("x = 1{}", " ^ 1".repeat(197)),
         format!("x = 1{}", " .. 1".repeat(197)),
+        format!("x = {}1{}", "o:m(".repeat(197), ")".repeat(197)),
+        format!("x = {}1{}", "{[".repeat(197), "]=1}".repeat(197)),
+        format!("{}{}", "f(function() ".repeat(99), "end)".repeat(99)),
+        format!("{}{}", "x = function() ".repeat(99), "end ".repeat(99)),
+        // Loops declare hidden locals, so the local limit stops them first.
+        format!("{}{}", "for i = 1, 2 do ".repeat(49), " end".repeat(49)),
+        format!("{}{}", "for k, v in x do ".repeat(39), " end".repeat(39)),
     ];
     for src in cases {
-        let ok = with_stack(1 << 20, move || parse_chunk(src.as_bytes(), "t").is_ok());
-        assert!(ok);
+        let shown = src[..40.min(src.len())].to_string();
+        let ok = with_stack(1 << 20, move || {
+            parse_chunk(src.as_bytes(), "t").map(|_| ())
+        });
+        assert_eq!(ok, Ok(()), "{shown}");
     }
 }
 
@@ -111,10 +129,12 @@ fn absurd_nesting_is_an_error_not_a_crash() {
         format!("x = {}", "- ".repeat(1_000_000)),
         format!("x = 1{}", " ^ 1".repeat(1_000_000)),
         "do ".repeat(1_000_000),
-        format!("x = {}", "function() ".repeat(1_000_000)),
+        format!("x = {}", "function() return ".repeat(1_000_000)),
     ];
     for src in cases {
-        let msg = with_stack(1 << 20, move || parse_chunk(src.as_bytes(), "t").unwrap_err().to_string());
+        let msg = with_stack(1 << 20, move || {
+            parse_chunk(src.as_bytes(), "t").unwrap_err().to_string()
+        });
         assert_eq!(msg, "t:1: chunk has too many syntax levels");
     }
 }
@@ -144,6 +164,8 @@ fn long_left_associative_chains_parse_and_drop() {
 #[test]
 fn many_statements() {
     let src = "x = 1\n".repeat(200_000);
-    let chunk = with_stack(1 << 20, move || parse_chunk(src.as_bytes(), "t").map(|c| c.body.stats.len()));
+    let chunk = with_stack(1 << 20, move || {
+        parse_chunk(src.as_bytes(), "t").map(|c| c.body.stats.len())
+    });
     assert_eq!(chunk, Ok(200_000));
 }

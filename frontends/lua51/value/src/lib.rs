@@ -246,6 +246,15 @@ impl core::fmt::Debug for TValue {
     }
 }
 
+/// A runtime helper's result that may be absent: 16 bytes, so the C convention returns it in
+/// RAX:RDX instead of through memory (no stack slot in the handler that calls it).
+#[repr(C)]
+#[derive(Clone, Copy, Debug)]
+pub struct MaybeValue {
+    pub value: u64,
+    pub ok: u64,
+}
+
 /// `num_results` of a call that keeps every result (Lua's `LUA_MULTRET`).
 pub const MULTRET: u64 = 0xFFFF;
 

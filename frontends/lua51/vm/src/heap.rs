@@ -4,7 +4,6 @@
 //! with the garbage collector work) can sweep it. Until then nothing is freed.
 
 use std::alloc::{alloc_zeroed, Layout};
-use std::collections::HashMap;
 
 use lua51_value::{GcHeader, LuaString, ObjKind, TValue};
 
@@ -12,13 +11,62 @@ use lua51_value::{GcHeader, LuaString, ObjKind, TValue};
 #[derive(Debug)]
 pub struct Heap {
     all: *mut GcHeader,
-    strings: HashMap<Box<[u8]>, *mut LuaString>,
+    strings: StringTable,
     pub bytes_allocated: usize,
 }
 
 impl Default for Heap {
     fn default() -> Self {
-        Self { all: std::ptr::null_mut(), strings: HashMap::new(), bytes_allocated: 0 }
+        Self { all: std::ptr::null_mut(), strings: StringTable::default(), bytes_allocated: 0 }
+    }
+}
+
+/// The set of interned strings: open addressing (linear probing) over the string objects
+/// themselves, so interning costs one hash of the bytes (sampled for long strings, like Lua
+/// 5.1) and one copy.
+#[derive(Debug, Default)]
+struct StringTable {
+    slots: Vec<*mut LuaString>,
+    len: usize,
+}
+
+impl StringTable {
+    fn find(&self, bytes: &[u8], hash: u32) -> Result<*mut LuaString, usize> {
+        let mask = self.slots.len() - 1;
+        let mut i = hash as usize & mask;
+        loop {
+            let s = self.slots[i];
+            if s.is_null() {
+                return Err(i);
+            }
+            let str = unsafe { &*s };
+            if str.hash == hash && str.bytes() == bytes {
+                return Ok(s);
+            }
+            i = (i + 1) & mask;
+        }
+    }
+
+    fn insert_at(&mut self, i: usize, s: *mut LuaString) {
+        self.slots[i] = s;
+        self.len += 1;
+    }
+
+    /// Keeps the load factor at most 1/2.
+    fn reserve_one(&mut self) {
+        if (self.len + 1) * 2 <= self.slots.len() {
+            return;
+        }
+        let new_len = (self.slots.len() * 2).max(1024);
+        let old = std::mem::replace(&mut self.slots, vec![std::ptr::null_mut(); new_len]);
+        let mask = self.slots.len() - 1;
+        for s in old.into_iter().filter(|s| !s.is_null()) {
+            let mut i = unsafe { (*s).hash } as usize & mask;
+            while !self.slots[i].is_null() {
+                i = (i + 1) & mask;
+            }
+            self.slots[i] = s;
+        }
     }
 }
 
@@ -48,9 +96,12 @@ impl Heap {
 
     /// The interned string with these bytes.
     pub fn intern(&mut self, bytes: &[u8]) -> Result<TValue, OutOfMemory> {
-        if let Some(s) = self.strings.get(bytes) {
-            return Ok(TValue::from_ptr(*s));
-        }
+        let hash = hash_bytes(bytes);
+        self.strings.reserve_one();
+        let slot = match self.strings.find(bytes, hash) {
+            Ok(s) => return Ok(TValue::from_ptr(s)),
+            Err(slot) => slot,
+        };
         if bytes.len() >= MAX_STRING_LEN {
             return Err(OutOfMemory);
         }
@@ -58,19 +109,24 @@ impl Heap {
         let s = self.alloc(size, ObjKind::String)? as *mut LuaString;
         unsafe {
             (*s).len = bytes.len() as u32;
-            (*s).hash = hash_bytes(bytes);
+            (*s).hash = hash;
             std::ptr::copy_nonoverlapping(bytes.as_ptr(), (*s).data() as *mut u8, bytes.len());
         }
-        self.strings.insert(bytes.into(), s);
+        self.strings.insert_at(slot, s);
         Ok(TValue::from_ptr(s))
     }
 }
 
-/// FNV-1a; stored in the string so tables never rehash its bytes.
+/// Lua 5.1's string hash: at most 32 bytes sampled, from the end. Stored in the string so
+/// tables never rehash it.
 fn hash_bytes(bytes: &[u8]) -> u32 {
-    let mut h: u32 = 0x811c_9dc5;
-    for &b in bytes {
-        h = (h ^ u32::from(b)).wrapping_mul(0x0100_0193);
+    let len = bytes.len();
+    let mut h = len as u32;
+    let step = (len >> 5) + 1;
+    let mut l = len;
+    while l >= step {
+        h ^= (h << 5).wrapping_add(h >> 2).wrapping_add(u32::from(bytes[l - 1]));
+        l -= step;
     }
     h
 }

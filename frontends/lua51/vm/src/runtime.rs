@@ -3,7 +3,7 @@
 //! state survives in callee-saved registers.
 
 use lua51_semantics::{arith_op, for_error};
-use lua51_value::{LuaContext, ObjKind, TValue, UpVal};
+use lua51_value::{LuaContext, MaybeValue, ObjKind, TValue, UpVal};
 
 use crate::function::{new_closure, new_upval, Proto};
 use crate::heap::{string_bytes, OutOfMemory};
@@ -65,8 +65,10 @@ fn type_error(st: &mut LuaState, verb: &'static str, operand: u8, value: TValue)
 }
 
 #[no_mangle]
-pub unsafe extern "C" fn lua_rt_arith(_ctx: *mut LuaContext, op: u64, lhs: u64, rhs: u64, out: *mut u64) -> bool {
-    let (Some(a), Some(b)) = (to_number(TValue(lhs)), to_number(TValue(rhs))) else { return false };
+pub unsafe extern "C" fn lua_rt_arith(ctx: *mut LuaContext, op: u64, lhs: u64, rhs: u64) -> MaybeValue {
+    let (Some(a), Some(b)) = (to_number(TValue(lhs)), to_number(TValue(rhs))) else {
+        return MaybeValue { value: unsafe { arith_error(ctx, lhs, rhs) }, ok: 0 };
+    };
     let r = match op {
         arith_op::ADD => a + b,
         arith_op::SUB => a - b,
@@ -76,12 +78,11 @@ pub unsafe extern "C" fn lua_rt_arith(_ctx: *mut LuaContext, op: u64, lhs: u64, 
         arith_op::POW => a.powf(b),
         _ => -a,
     };
-    unsafe { *out = TValue::from_f64_canonical(r).raw() };
-    true
+    MaybeValue { value: TValue::from_f64_canonical(r).raw(), ok: 1 }
 }
 
-#[no_mangle]
-pub unsafe extern "C" fn lua_rt_arith_error(ctx: *mut LuaContext, lhs: u64, rhs: u64) -> u64 {
+/// The message for arithmetic on a non-number.
+unsafe fn arith_error(ctx: *mut LuaContext, lhs: u64, rhs: u64) -> u64 {
     let st = unsafe { state_of(ctx) };
     // Lua 5.1 blames the first operand if it is not a number, else the second.
     if to_number(TValue(lhs)).is_none() {
@@ -121,13 +122,17 @@ fn concat_culprit(values: &[TValue]) -> Option<usize> {
 #[no_mangle]
 pub unsafe extern "C" fn lua_rt_concat(ctx: *mut LuaContext, first: *mut u64, count: u64, out: *mut u64) -> bool {
     let st = unsafe { state_of(ctx) };
-    let mut buf = Vec::new();
+    let mut buf = std::mem::take(&mut st.scratch);
+    buf.clear();
     for i in 0..count as usize {
         if !concat_piece(TValue(unsafe { *first.add(i) }), &mut buf) {
+            st.scratch = buf;
             return false;
         }
     }
-    match st.intern(&buf) {
+    let interned = st.intern(&buf);
+    st.scratch = buf;
+    match interned {
         Ok(v) => {
             unsafe { *out = v.raw() };
             true

@@ -43,6 +43,8 @@ pub struct LuaState {
     pub heap: Heap,
     pub globals: TValue,
     pub(crate) pending: Option<PendingError>,
+    /// Reused buffer for building strings (concatenation).
+    pub(crate) scratch: Vec<u8>,
     pub stdout: std::io::BufWriter<std::io::Stdout>,
 }
 
@@ -77,6 +79,7 @@ impl LuaState {
             heap,
             globals,
             pending: None,
+            scratch: Vec::new(),
             stdout: std::io::BufWriter::new(std::io::stdout()),
         });
         st.ctx.runtime = &mut *st as *mut LuaState as *mut ();

@@ -34,12 +34,86 @@ impl Rng {
 
 /// Tokens (valid and broken) used for insertions and token soups.
 pub const TOKENS: &[&str] = &[
-    "and", "break", "do", "else", "elseif", "end", "false", "for", "function", "if", "in",
-    "local", "nil", "not", "or", "repeat", "return", "then", "true", "until", "while", "+", "-",
-    "*", "/", "%", "^", "#", "==", "~=", "<=", ">=", "<", ">", "=", "(", ")", "{", "}", "[", "]",
-    ";", ":", ",", ".", "..", "...", "a", "b", "self", "arg", "f", "t", "x", "1", "0x1F", "1e5",
-    ".5", "3.", "'s'", "\"a\\tb\"", "[[x]]", "[==[y]=]]==]", "[[\nz]]", "@", "$", "!", "~", "3x",
-    "1..2", "'open", "\"\\300\"", "[=x", "--[[c]]", "--[[", "\\", "`", "\x01", "\x00", "\u{e9}",
+    "and",
+    "break",
+    "do",
+    "else",
+    "elseif",
+    "end",
+    "false",
+    "for",
+    "function",
+    "if",
+    "in",
+    "local",
+    "nil",
+    "not",
+    "or",
+    "repeat",
+    "return",
+    "then",
+    "true",
+    "until",
+    "while",
+    "+",
+    "-",
+    "*",
+    "/",
+    "%",
+    "^",
+    "#",
+    "==",
+    "~=",
+    "<=",
+    ">=",
+    "<",
+    ">",
+    "=",
+    "(",
+    ")",
+    "{",
+    "}",
+    "[",
+    "]",
+    ";",
+    ":",
+    ",",
+    ".",
+    "..",
+    "...",
+    "a",
+    "b",
+    "self",
+    "arg",
+    "f",
+    "t",
+    "x",
+    "1",
+    "0x1F",
+    "1e5",
+    ".5",
+    "3.",
+    "'s'",
+    "\"a\\tb\"",
+    "[[x]]",
+    "[==[y]=]]==]",
+    "[[\nz]]",
+    "@",
+    "$",
+    "!",
+    "~",
+    "3x",
+    "1..2",
+    "'open",
+    "\"\\300\"",
+    "[=x",
+    "--[[c]]",
+    "--[[",
+    "\\",
+    "`",
+    "\x01",
+    "\x00",
+    "\u{e9}",
     "\"\\0x\"",
 ];
 
@@ -68,7 +142,11 @@ impl<'r> Gen<'r> {
     }
 
     pub fn block(&mut self, out: &mut Vec<String>) {
-        let n = if self.depth > 4 { self.rng.below(2) } else { self.rng.below(4) };
+        let n = if self.depth > 4 {
+            self.rng.below(2)
+        } else {
+            self.rng.below(4)
+        };
         self.depth += 1;
         for _ in 0..n {
             self.stat(out);
@@ -316,11 +394,19 @@ impl<'r> Gen<'r> {
         let deep = self.depth > 6;
         match self.rng.below(if deep { 6 } else { 12 }) {
             0 => out.push(self.rng.pick(&["nil", "true", "false"]).to_string()),
-            1 => out.push(self.rng.pick(&["1", "2.5", "0x10", "1e3", ".5", "3."]).to_string()),
-            2 => out.push(self.rng.pick(&["'a'", "\"b\\n\"", "[[c]]", "[=[d]=]"]).to_string()),
+            1 => out.push(
+                self.rng
+                    .pick(&["1", "2.5", "0x10", "1e3", ".5", "3."])
+                    .to_string(),
+            ),
+            2 => out.push(
+                self.rng
+                    .pick(&["'a'", "\"b\\n\"", "[[c]]", "[=[d]=]"])
+                    .to_string(),
+            ),
             // Mostly only where allowed, sometimes anywhere.
             3 if self.vararg || self.rng.chance(10) => out.push("...".into()),
-            3 | 4 | 5 => self.var(out),
+            3..=5 => self.var(out),
             6 => self.table(out),
             7 => {
                 out.push("function".into());
@@ -411,7 +497,8 @@ pub fn token_soup(rng: &mut Rng) -> Vec<u8> {
 
 /// Random bytes, biased towards Lua-relevant characters.
 pub fn garbage(rng: &mut Rng) -> Vec<u8> {
-    const BIASED: &[u8] = b"[]=-'\"\\\n\r.0123456789xXeE+abcdefghijklmnopqrstuvwxyz(){};:,#~<>^%*/ \t\0";
+    const BIASED: &[u8] =
+        b"[]=-'\"\\\n\r.0123456789xXeE+abcdefghijklmnopqrstuvwxyz(){};:,#~<>^%*/ \t\0";
     let n = rng.below(40);
     let mut bytes: Vec<u8> = (0..n)
         .map(|_| {
