@@ -14,18 +14,22 @@
 //! # Frames
 //!
 //! ```text
-//!   ... caller's slots ... | callee | caller base | return continuation | caller pc | arg0 arg1 ...
-//!                            base-4   base-3        base-2                base-1      base (slot 0)
+//!   [varargs] | callee | caller base | return continuation | caller pc | #varargs | arg0 arg1 ...
+//!               base-5   base-4        base-3                base-2      base-1     base (slot 0)
 //! ```
 //! A call is made *in place*: the caller puts the callee in slot `f` and the arguments from slot
 //! `f + FRAME_HEADER_SLOTS`; the callee's frame base is `f + FRAME_HEADER_SLOTS`, so arguments are
-//! never copied. Returning tail-calls the return continuation stored in the header.
+//! never copied. Returning tail-calls the return continuation stored in the header. A function
+//! taking variable arguments is entered through a thunk that moves the header and the fixed
+//! parameters above the extra arguments, which stay right below the header (their number in
+//! the `#varargs` slot, written only by that thunk).
 //!
 //! # Language hooks
 //!
 //! The semantics crate must also define these `#[no_mangle]` functions, which the generator
 //! inlines into the code it writes around the semantics:
 //! * `deegen_hook_code_block(callee: u64) -> *const CodeBlock` — the code block of a callable value;
+//!   the generator finds the callee in the frame header (`frame::CALLEE`);
 //! * `deegen_hook_nil() -> u64` — the boxed value that fills missing arguments;
 //! * `deegen_hook_stack_overflow(ctx: *mut InterpContext) -> u64` — the error value for a frame
 //!   that does not fit;
@@ -34,7 +38,17 @@
 #![no_std]
 
 /// Slots taken by the frame header below a frame's base.
-pub const FRAME_HEADER_SLOTS: usize = 4;
+pub const FRAME_HEADER_SLOTS: usize = 5;
+
+/// Offsets of the header slots from a frame's base, in slots.
+pub mod frame {
+    pub const CALLEE: i64 = -5;
+    pub const CALLER_BASE: i64 = -4;
+    pub const RETURN_CONTINUATION: i64 = -3;
+    pub const CALLER_PC: i64 = -2;
+    /// Valid only in functions taking variable arguments.
+    pub const NUM_VARARGS: i64 = -1;
+}
 
 /// Code-block of one guest function, shared by every tier.
 ///
@@ -195,6 +209,8 @@ pub mod symbols {
     pub const EXIT: &str = "__deegen_interp_exit";
     /// Entry point for functions made of bytecode.
     pub const ENTRY_BYTECODE: &str = "__deegen_interp_entry_bytecode";
+    /// Entry point for functions made of bytecode that take variable arguments.
+    pub const ENTRY_BYTECODE_VARARG: &str = "__deegen_interp_entry_bytecode_vararg";
     /// Entry point for native functions.
     pub const ENTRY_NATIVE: &str = "__deegen_interp_entry_native";
     /// Where every throw goes.

@@ -145,6 +145,11 @@ impl<'a, 'ctx> InterpBuilder<'a, 'ctx> {
         Ok(b(self.builder.build_load(self.ctx().ptr_type(AddressSpace::default()), ptr, name))?.into_pointer_value())
     }
 
+    /// The address of header slot `offset` (see `deegen_api::frame`) of the frame at `base`.
+    pub fn header_slot(&self, base: PointerValue<'ctx>, offset: i64, name: &str) -> BuildResult<PointerValue<'ctx>> {
+        self.slot_address(base, self.i64(offset as u64), name)
+    }
+
     /// Loads a `width`-byte integer at `pc + offset` and extends it to i64.
     pub fn load_field(&self, pc: PointerValue<'ctx>, offset: u32, width: u32, signed: bool, name: &str) -> BuildResult<IntValue<'ctx>> {
         let ty = match width {

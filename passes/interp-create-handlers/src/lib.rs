@@ -2,7 +2,7 @@
 
 use std::collections::BTreeSet;
 
-use deegen_api::{offsets, symbols, FRAME_HEADER_SLOTS};
+use deegen_api::{frame, offsets, symbols, FRAME_HEADER_SLOTS};
 use deegen_bytecode_spec::{OperandAccess, Variant};
 use deegen_llvm_ir::*;
 use deegen_pass::{AnalysisManager, Pass, PassError, PassParams, PipelineError, PreservedAnalyses, RegisteredPass};
@@ -202,10 +202,9 @@ impl<'a, 'ctx> Generator<'a, 'ctx> {
             r.map_err(err)
         }
         let callee_base = state.base;
-        let header = |slot: u64, name: &str| ib.slot_address(callee_base, ib.i64(slot.wrapping_neg()), name);
-        let caller_base = e(ib.load_ptr(e(header(3, "hdr.caller_base"))?, "caller.base"))?;
-        let caller_pc = e(ib.load_ptr(e(header(1, "hdr.caller_pc"))?, "caller.pc"))?;
-        let caller_fn_addr = e(ib.slot_address(caller_base, ib.i64((FRAME_HEADER_SLOTS as u64).wrapping_neg()), "caller.fn.addr"))?;
+        let caller_base = e(ib.load_ptr(e(ib.header_slot(callee_base, frame::CALLER_BASE, "hdr.caller_base"))?, "caller.base"))?;
+        let caller_pc = e(ib.load_ptr(e(ib.header_slot(callee_base, frame::CALLER_PC, "hdr.caller_pc"))?, "caller.pc"))?;
+        let caller_fn_addr = e(ib.header_slot(caller_base, frame::CALLEE, "caller.fn.addr"))?;
         let caller_fn = e(ib.load_i64(caller_fn_addr, "caller.fn"))?;
         let cb = self.call_hook_code_block(caller_fn.into())?;
         let p = |i| h.get_nth_param(i).expect("handler param");
@@ -284,19 +283,56 @@ impl<'a, 'ctx> Generator<'a, 'ctx> {
         }
 
         // entry_bytecode(ctx, base, _, _, tag1, num_args): fill missing parameters with nil,
-        // check the frame fits, run the first instruction.
-        {
-            let f = self.new_handler(symbols::ENTRY_BYTECODE, handler_kind::THUNK, None);
+        // check the frame fits, run the first instruction. The vararg entry first moves the
+        // header and the fixed parameters above the extra arguments.
+        for (name, vararg) in [(symbols::ENTRY_BYTECODE, false), (symbols::ENTRY_BYTECODE_VARARG, true)] {
+            let f = self.new_handler(name, handler_kind::THUNK, None);
             let state0 = PinnedState::of(f);
             let p = |i| f.get_nth_param(i).expect("param");
-            let base = state0.base;
-            let callee_addr = ib.slot_address(base, ib.i64((FRAME_HEADER_SLOTS as u64).wrapping_neg()), "callee.addr")?;
+            let base0 = state0.base;
+            let callee_addr = ib.header_slot(base0, frame::CALLEE, "callee.addr")?;
             let callee = ib.load_i64(callee_addr, "callee")?;
             let cb = self.call_hook_code_block(callee.into()).map_err(|e| e.message)?;
             let nparams_addr = ib.byte_offset(cb, ib.i64(offsets::CB_NUM_FIXED_PARAMS as u64), "nparams.addr")?;
             let nparams = be(b.build_int_z_extend(be(b.build_load(i32t, nparams_addr, "nparams32"))?.into_int_value(), i64t, "nparams"))?;
             let nil = be(b.build_call(hook(HOOK_NIL), &[], "nil"))?.try_as_basic_value().basic().ok_or("nil hook returns a value")?;
-            let nargs = p(param::A0).into_int_value();
+            let mut nargs = p(param::A0).into_int_value();
+            let mut base = base0;
+            if vararg {
+                let entry_bb = b.get_insert_block().expect("block");
+                let move_bb = ctx.append_basic_block(f, "move_frame");
+                let join_bb = ctx.append_basic_block(f, "frame_ready");
+                let extra = be(b.build_int_compare(IntPredicate::UGT, nargs, nparams, "has_varargs"))?;
+                let num_varargs_slot = ib.header_slot(base0, frame::NUM_VARARGS, "hdr.num_varargs")?;
+                be(b.build_store(num_varargs_slot, ib.i64(0)))?;
+                be(b.build_conditional_branch(extra, move_bb, join_bb))?;
+                // [callee hdr | fixed params | extra args]  ->  [.. | extra args | callee hdr | fixed params]
+                b.position_at_end(move_bb);
+                let shift = be(b.build_int_add(nargs, ib.i64(FRAME_HEADER_SLOTS as u64), "shift"))?;
+                let moved = ib.slot_address(base0, shift, "moved.base")?;
+                for (offset, what) in [
+                    (frame::CALLEE, "callee"),
+                    (frame::CALLER_BASE, "caller_base"),
+                    (frame::RETURN_CONTINUATION, "ret"),
+                    (frame::CALLER_PC, "caller_pc"),
+                ] {
+                    let v = ib.load_i64(ib.header_slot(base0, offset, &format!("old.{what}"))?, what)?;
+                    be(b.build_store(ib.header_slot(moved, offset, &format!("new.{what}"))?, v))?;
+                }
+                let num_varargs = be(b.build_int_sub(nargs, nparams, "num_varargs"))?;
+                be(b.build_store(ib.header_slot(moved, frame::NUM_VARARGS, "new.num_varargs")?, num_varargs))?;
+                let bytes = be(b.build_int_mul(nparams, ib.i64(8), "params.bytes"))?;
+                be(b.build_memmove(moved, 8, base0, 8, bytes))?;
+                be(b.build_unconditional_branch(join_bb))?;
+                b.position_at_end(join_bb);
+                let base_phi = be(b.build_phi(self.ptr_ty(), "base"))?;
+                base_phi.add_incoming(&[(&base0, entry_bb), (&moved, move_bb)]);
+                let nargs_phi = be(b.build_phi(i64t, "nargs"))?;
+                nargs_phi.add_incoming(&[(&nargs, entry_bb), (&nparams, move_bb)]);
+                base = base_phi.as_basic_value().into_pointer_value();
+                nargs = nargs_phi.as_basic_value().into_int_value();
+            }
+            let state0 = PinnedState { base, ..state0 };
             let pre = b.get_insert_block().expect("block");
             let fill = ctx.append_basic_block(f, "fill");
             let check = ctx.append_basic_block(f, "check_stack");
@@ -328,8 +364,8 @@ impl<'a, 'ctx> Generator<'a, 'ctx> {
                 .try_as_basic_value()
                 .basic()
                 .ok_or("stack overflow hook returns a value")?;
-            let caller_base = ib.load_ptr(ib.slot_address(base, ib.i64(3u64.wrapping_neg()), "hdr.caller_base")?, "caller.base")?;
-            let caller_pc = ib.load_ptr(ib.slot_address(base, ib.i64(1u64.wrapping_neg()), "hdr.caller_pc")?, "caller.pc")?;
+            let caller_base = ib.load_ptr(ib.header_slot(base, frame::CALLER_BASE, "hdr.caller_base")?, "caller.base")?;
+            let caller_pc = ib.load_ptr(ib.header_slot(base, frame::CALLER_PC, "hdr.caller_pc")?, "caller.pc")?;
             let caller_state = PinnedState { base: caller_base, ..state0 };
             ib.tail_call(TailTarget::Function(throw), &caller_state, caller_pc.into(), cb.into(), [Some(error), Some(ib.i64(1).into()), None, None])?;
             b.position_at_end(run);
@@ -343,7 +379,7 @@ impl<'a, 'ctx> Generator<'a, 'ctx> {
             let f = self.new_handler(symbols::ENTRY_NATIVE, handler_kind::THUNK, None);
             let state0 = PinnedState::of(f);
             let base = state0.base;
-            let callee_addr = ib.slot_address(base, ib.i64((FRAME_HEADER_SLOTS as u64).wrapping_neg()), "callee.addr")?;
+            let callee_addr = ib.header_slot(base, frame::CALLEE, "callee.addr")?;
             let callee = ib.load_i64(callee_addr, "callee")?;
             let cb = self.call_hook_code_block(callee.into()).map_err(|e| e.message)?;
             let native = ib.load_ptr(ib.byte_offset(cb, ib.i64(offsets::CB_NATIVE as u64), "native.addr")?, "native")?;
@@ -360,12 +396,12 @@ impl<'a, 'ctx> Generator<'a, 'ctx> {
             b.position_at_end(on_error);
             let err_addr = ib.byte_offset(state0.ctx.into_pointer_value(), ib.i64(std::mem::offset_of!(deegen_api::InterpContext, error) as u64), "ctx.error")?;
             let error = ib.load_i64(err_addr, "error")?;
-            let caller_base = ib.load_ptr(ib.slot_address(base, ib.i64(3u64.wrapping_neg()), "hdr.caller_base")?, "caller.base")?;
-            let caller_pc = ib.load_ptr(ib.slot_address(base, ib.i64(1u64.wrapping_neg()), "hdr.caller_pc")?, "caller.pc")?;
+            let caller_base = ib.load_ptr(ib.header_slot(base, frame::CALLER_BASE, "hdr.caller_base")?, "caller.base")?;
+            let caller_pc = ib.load_ptr(ib.header_slot(base, frame::CALLER_PC, "hdr.caller_pc")?, "caller.pc")?;
             let caller_state = PinnedState { base: caller_base, ..state0 };
             ib.tail_call(TailTarget::Function(throw), &caller_state, caller_pc.into(), cb.into(), [Some(error.into()), Some(ib.i64(0).into()), None, None])?;
             b.position_at_end(on_ok);
-            let cont = ib.load_ptr(ib.slot_address(base, ib.i64(2u64.wrapping_neg()), "hdr.ret")?, "ret.cont")?;
+            let cont = ib.load_ptr(ib.header_slot(base, frame::RETURN_CONTINUATION, "hdr.ret")?, "ret.cont")?;
             let base_i = be(b.build_ptr_to_int(base, i64t, "retp"))?;
             let poison = self.ptr_ty().get_poison();
             ib.tail_call(TailTarget::Pointer(cont), &state0, poison.into(), poison.into(), [Some(base_i.into()), Some(n.into()), None, None])?;
@@ -379,7 +415,7 @@ impl<'a, 'ctx> Generator<'a, 'ctx> {
             b.position_at_end(ctx.append_basic_block(f, "entry"));
             let p = |i| f.get_nth_param(i).expect("param");
             let base = p(1).into_pointer_value();
-            let callee = ib.load_i64(ib.slot_address(base, ib.i64((FRAME_HEADER_SLOTS as u64).wrapping_neg()), "callee.addr")?, "callee")?;
+            let callee = ib.load_i64(ib.header_slot(base, frame::CALLEE, "callee.addr")?, "callee")?;
             let cb = self.call_hook_code_block(callee.into()).map_err(|e| e.message)?;
             let entry = ib.load_ptr(ib.byte_offset(cb, ib.i64(offsets::CB_ENTRY as u64), "entry.addr")?, "entry")?;
             let poison = self.ptr_ty().get_poison();

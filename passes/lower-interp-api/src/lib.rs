@@ -150,7 +150,7 @@ impl<'a, 'ctx> Lowerer<'a, 'ctx> {
                 let values = self.arg(call, 0)?.into_pointer_value();
                 let count = self.arg(call, 1)?;
                 e((|| {
-                    let cont = ib.load_ptr(ib.slot_address(state.base, ib.i64(2u64.wrapping_neg()), "hdr.ret")?, "ret.cont")?;
+                    let cont = ib.load_ptr(ib.header_slot(state.base, deegen_api::frame::RETURN_CONTINUATION, "hdr.ret")?, "ret.cont")?;
                     let values_i = self.builder.build_ptr_to_int(values, self.module.get_context().i64_type(), "retp").map_err(|x| x.to_string())?;
                     let poison = self.module.get_context().ptr_type(Default::default()).get_poison();
                     ib.tail_call(TailTarget::Pointer(cont), &state, poison.into(), poison.into(), [Some(values_i.into()), Some(count), None, None])
@@ -174,7 +174,7 @@ impl<'a, 'ctx> Lowerer<'a, 'ctx> {
         (|| -> Result<(), String> {
             let b = self.builder;
             let callee = ib.load_i64(frame, "callee")?;
-            let callee_slot = ib.slot_address(state.base, ib.i64((FRAME_HEADER_SLOTS as u64).wrapping_neg()), "hdr.callee")?;
+            let callee_slot = ib.header_slot(state.base, deegen_api::frame::CALLEE, "hdr.callee")?;
             b.build_store(callee_slot, callee).map_err(|x| x.to_string())?;
             let args = ib.slot_address(frame, ib.i64(FRAME_HEADER_SLOTS as u64), "args")?;
             let bytes = b.build_int_mul(num_args, ib.i64(8), "args.bytes").map_err(|x| x.to_string())?;
@@ -210,10 +210,10 @@ impl<'a, 'ctx> Lowerer<'a, 'ctx> {
         (|| -> Result<(), String> {
             let b = self.builder;
             let new_base = ib.slot_address(frame, ib.i64(FRAME_HEADER_SLOTS as u64), "callee.base")?;
-            let hdr = |slot: u64, name: &str| ib.slot_address(new_base, ib.i64(slot.wrapping_neg()), name);
-            b.build_store(hdr(3, "hdr.caller_base")?, state.base).map_err(|x| x.to_string())?;
-            b.build_store(hdr(2, "hdr.ret")?, cont.as_global_value().as_pointer_value()).map_err(|x| x.to_string())?;
-            b.build_store(hdr(1, "hdr.caller_pc")?, state.pc).map_err(|x| x.to_string())?;
+            let hdr = |offset: i64, name: &str| ib.header_slot(new_base, offset, name);
+            b.build_store(hdr(deegen_api::frame::CALLER_BASE, "hdr.caller_base")?, state.base).map_err(|x| x.to_string())?;
+            b.build_store(hdr(deegen_api::frame::RETURN_CONTINUATION, "hdr.ret")?, cont.as_global_value().as_pointer_value()).map_err(|x| x.to_string())?;
+            b.build_store(hdr(deegen_api::frame::CALLER_PC, "hdr.caller_pc")?, state.pc).map_err(|x| x.to_string())?;
             let callee = ib.load_i64(frame, "callee")?;
             let cb = b
                 .build_call(hook, &[callee.into()], "callee.cb")

@@ -75,7 +75,7 @@ fn dump_protos(p: &Proto, out: &mut String) {
 /// Parses, compiles and runs one chunk. Returns false after reporting an error.
 fn run_chunk(st: &mut LuaState, source: &[u8], chunk_name: &str, opts: &Options, args: &[TValue]) -> bool {
     let display_name = lua51_syntax::chunk_id(chunk_name);
-    let chunk = match lua51_syntax::parse_chunk(source, &display_name) {
+    let chunk = match lua51_syntax::parse_chunk(source, &lua51_syntax::chunk_id_for_syntax_error(chunk_name)) {
         Ok(c) => c,
         Err(e) => {
             report(st, &e.to_string());
@@ -106,7 +106,21 @@ fn run_chunk(st: &mut LuaState, source: &[u8], chunk_name: &str, opts: &Options,
     }
 }
 
+/// Stack of the thread that parses, compiles and runs: the compiler recurses on the AST, and a
+/// long operator chain (`a+b+c+...`) is as deep as it is long. Untouched stack pages cost nothing.
+const MAIN_STACK_BYTES: usize = 1 << 30;
+
 fn main() -> ExitCode {
+    match std::thread::Builder::new().name("ljr".into()).stack_size(MAIN_STACK_BYTES).spawn(real_main) {
+        Ok(t) => t.join().unwrap_or(ExitCode::FAILURE),
+        Err(e) => {
+            eprintln!("{PROGNAME}: cannot start: {e}");
+            ExitCode::FAILURE
+        }
+    }
+}
+
+fn real_main() -> ExitCode {
     tracing_subscriber::fmt().with_env_filter(tracing_subscriber::EnvFilter::from_env("LJR_LOG")).with_writer(std::io::stderr).init();
     let argv: Vec<String> = std::env::args().collect();
     let mut st = match LuaState::new() {

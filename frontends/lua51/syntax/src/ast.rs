@@ -219,18 +219,20 @@ pub struct FuncName {
     /// Line of `base`.
     pub base_line: u32,
     pub fields: Vec<LuaStr>,
-    /// Present for `a:m`; the function then has an implicit first parameter `self`.
+    /// Present for `a:m`; the function then has an implicit first parameter
+    /// `self` ([`FuncBody::is_method`]).
     pub method: Option<LuaStr>,
 }
 
 /// A function body (`function` expression, `function` statement, `local function`).
 #[derive(Debug, Clone, PartialEq)]
 pub struct FuncBody {
-    /// Named parameters, in order. For methods (`function a:m()`) this starts
-    /// with the implicit `self` (see [`FuncBody::is_method`]), so
-    /// `params.len()` is the function's fixed parameter count.
+    /// The declared parameter names, in order (without `...`, and without
+    /// the implicit `self` of methods).
     pub params: Vec<LuaStr>,
-    /// Whether `params[0]` is the implicit `self` of a method definition.
+    /// Whether this is a method definition (`function a:m()`), whose first
+    /// parameter is an implicit `self` before `params`: the fixed parameter
+    /// count is then `params.len() + 1`.
     pub is_method: bool,
     /// Whether the parameter list ends in `...`.
     ///

@@ -15,7 +15,8 @@
 //!   a fraction), quoted strings, `...`, bare names, `(index o k)`,
 //!   `(call f args...)`, `(method o name args...)`, `(paren e)`,
 //!   `(not e)`/`(neg e)`/`(len e)`, `(op a b)` with the Lua operator symbol,
-//!   `(function (params [...]) [..])`, `(table 1 x=2 [k]=v)`.
+//!   `(function (params [...]) [..])` (methods show their implicit `self`),
+//!   `(table 1 x=2 [k]=v)`.
 
 use std::fmt::{self, Display, Formatter, Write};
 
@@ -171,16 +172,23 @@ impl Display for Stat {
 impl Display for FuncBody {
     fn fmt(&self, f: &mut Formatter<'_>) -> fmt::Result {
         f.write_str("(function (")?;
-        for (i, p) in self.params.iter().enumerate() {
-            if i > 0 {
+        let mut first = true;
+        let mut sep = |f: &mut Formatter<'_>| {
+            if !std::mem::take(&mut first) {
                 f.write_char(' ')?;
             }
+            Ok(())
+        };
+        if self.is_method {
+            sep(f)?;
+            f.write_str("self")?;
+        }
+        for p in &self.params {
+            sep(f)?;
             name(f, p)?;
         }
         if self.is_vararg {
-            if !self.params.is_empty() {
-                f.write_char(' ')?;
-            }
+            sep(f)?;
             f.write_str("...")?;
         }
         write!(f, ") {})", self.body)

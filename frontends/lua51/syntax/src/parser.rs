@@ -283,7 +283,7 @@ impl Parser<'_> {
     }
 
     fn enter_level(&mut self) -> PResult<()> {
-        self.nccalls += 1;
+        self.nccalls = self.nccalls.saturating_add(1);
         if self.nccalls > LUAI_MAXCCALLS {
             return Err(self.lx.error("chunk has too many syntax levels", None));
         }
@@ -761,9 +761,9 @@ impl Parser<'_> {
         self.check_next_char(b'(')?;
         let mut params = Vec::new();
         if needself {
+            // The implicit first parameter of methods (not listed in `params`).
             self.new_localvar("self".into(), 0)?;
             self.adjust_localvars(1);
-            params.push(LuaStr::from("self"));
         }
         self.par_list(&mut params)?;
         self.check_next_char(b')')?;

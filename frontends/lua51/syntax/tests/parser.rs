@@ -206,7 +206,8 @@ fn function_statements() {
     assert_eq!(name.fields, vec![LuaStr::from("b")]);
     assert_eq!(name.method, Some(LuaStr::from("c")));
     assert!(func.is_method);
-    assert_eq!(func.params, vec![LuaStr::from("self"), LuaStr::from("x")]);
+    // `self` is implicit: not in `params`, but shown by the dump.
+    assert_eq!(func.params, vec![LuaStr::from("x")]);
 }
 
 #[test]
@@ -424,4 +425,14 @@ fn ast_is_clone_and_eq() {
     );
     // Debug is available for every node.
     assert!(format!("{a:?}").contains("NumericFor"));
+}
+
+#[test]
+fn absurd_c_call_depth_is_an_error() {
+    let opts = ParseOptions {
+        skip_shebang: false,
+        c_calls: u32::MAX,
+    };
+    let e = parse_chunk_with(b"x = 1", "t", &opts).unwrap_err();
+    assert_eq!(e.to_string(), "t:1: chunk has too many syntax levels");
 }

@@ -808,7 +808,16 @@ impl<'s> Compiler<'s> {
                         return self.emit_mov(Operand::Const(k), dst);
                     }
                 }
-                let (mut l, linfo) = self.exp_to_operand(lhs)?;
+                // A left operand that needs evaluating goes straight into a temporary `dst`:
+                // `a+b+c+...` then needs one register, not one per operator.
+                let simple = |e: &Expr| matches!(e.kind, ExprKind::Name(_) | ExprKind::Nil | ExprKind::True | ExprKind::False | ExprKind::Number(_) | ExprKind::String(_));
+                let (mut l, linfo) = if !simple(lhs) && !self.active_local_slot(dst) {
+                    let info = self.var_info(lhs);
+                    self.exp_to_reg(lhs, dst)?;
+                    (Operand::Slot(dst), info)
+                } else {
+                    self.exp_to_operand(lhs)?
+                };
                 let (r, rinfo) = self.exp_to_operand(rhs)?;
                 if l.is_const() && r.is_const() {
                     let t = self.alloc_reg(line)?;

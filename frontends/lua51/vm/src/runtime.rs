@@ -161,12 +161,7 @@ pub unsafe extern "C" fn lua_rt_len(_ctx: *mut LuaContext, v: u64, out: *mut u64
     if !v.is_table() {
         return false;
     }
-    let t = table_mut(v);
-    let mut n = 0u64;
-    while !t.get(TValue::from_f64((n + 1) as f64)).is_nil() {
-        n += 1;
-    }
-    unsafe { *out = TValue::from_f64(n as f64).raw() };
+    unsafe { *out = TValue::from_f64(table_mut(v).length() as f64).raw() };
     true
 }
 
@@ -232,7 +227,7 @@ pub unsafe extern "C" fn lua_rt_get_global(ctx: *mut LuaContext, name: u64) -> u
 #[no_mangle]
 pub unsafe extern "C" fn lua_rt_set_global(ctx: *mut LuaContext, name: u64, value: u64) {
     let st = unsafe { state_of(ctx) };
-    table_mut(st.globals).set(TValue(name), TValue(value));
+    table_mut(st.globals).set(TValue(name), TValue(value)).expect("global names are strings");
 }
 
 #[no_mangle]

@@ -4,7 +4,7 @@
 
 use std::io::Write;
 
-use deegen_api::{InterpContext, FRAME_HEADER_SLOTS, STATUS_ERROR, STATUS_OK};
+use deegen_api::{frame, InterpContext, FRAME_HEADER_SLOTS, STATUS_ERROR, STATUS_OK};
 use lua51_value::{LuaContext, TValue};
 
 use crate::function::{is_native, proto_of};
@@ -93,7 +93,7 @@ impl LuaState {
 
     pub fn set_global(&mut self, name: &str, value: TValue) -> Result<(), OutOfMemory> {
         let key = self.intern(name.as_bytes())?;
-        table_mut(self.globals).set(key, value);
+        table_mut(self.globals).set(key, value).expect("a string key is valid");
         Ok(())
     }
 
@@ -103,10 +103,10 @@ impl LuaState {
         let stack = self.stack.as_mut_ptr();
         unsafe {
             let base = stack.add(base_index);
-            *base.sub(4) = f.raw();
-            *base.sub(3) = 0;
-            *base.sub(2) = __deegen_interp_exit as *const () as u64;
-            *base.sub(1) = 0;
+            *base.offset(frame::CALLEE as isize) = f.raw();
+            *base.offset(frame::CALLER_BASE as isize) = 0;
+            *base.offset(frame::RETURN_CONTINUATION as isize) = __deegen_interp_exit as *const () as u64;
+            *base.offset(frame::CALLER_PC as isize) = 0;
             for (i, a) in args.iter().enumerate() {
                 *base.add(i) = a.raw();
             }
