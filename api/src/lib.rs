@@ -103,6 +103,7 @@ mod markers {
         pub fn __deegen_api_throw(value: u64, add_position: u64) -> !;
         pub fn __deegen_api_context() -> *mut u8;
         pub fn __deegen_api_stack_base() -> *mut u64;
+        pub fn __deegen_api_code_block() -> *const super::CodeBlock;
         pub fn __deegen_api_make_call(frame: *mut u64, num_args: u64, continuation: *const ()) -> !;
         pub fn __deegen_api_make_tail_call(frame: *mut u64, num_args: u64) -> !;
         pub fn __deegen_api_return_values_ptr() -> *mut u64;
@@ -152,6 +153,13 @@ pub fn context() -> *mut InterpContext {
 #[inline(always)]
 pub fn stack_base() -> *mut u64 {
     unsafe { markers::__deegen_api_stack_base() }
+}
+
+/// The current function's code block (for its frame size: calls a bytecode makes on its own,
+/// such as metamethod calls, build their frame past `stack_base() + frame_slots`).
+#[inline(always)]
+pub fn code_block() -> *const CodeBlock {
+    unsafe { markers::__deegen_api_code_block() }
 }
 
 /// Calls the callee stored at `frame[0]` with `num_args` arguments stored from

@@ -109,6 +109,7 @@ impl<'a, 'ctx> Lowerer<'a, 'ctx> {
         match op {
             "context" => return replace(state.ctx),
             "stack_base" => return replace(state.base.into()),
+            "code_block" => return replace(state.code_block.into()),
             "return_values_ptr" | "return_values_count" => {
                 if !self.is_continuation {
                     return Err(self.fail("return_values() is only available in a return continuation"));

@@ -13,7 +13,7 @@
 
 use deegen_api as api;
 use deegen_api::{CodeBlock, InterpContext, FRAME_HEADER_SLOTS};
-use lua51_value::{LuaContext, MaybeValue, TValue, MULTRET, NIL_BITS};
+use lua51_value::{LuaContext, RtResult, TValue, MULTRET, NIL_BITS, RT_CALL, RT_VALUE};
 
 /// Arithmetic operators, as passed to the runtime's slow path.
 pub mod arith_op {
@@ -37,10 +37,20 @@ extern "C" {
     fn floor(x: f64) -> f64;
     fn pow(x: f64, y: f64) -> f64;
 
-    /// Arithmetic with string coercion. When an operand is not a number (nor a numeric
-    /// string), `ok` is 0 and `value` is the error message: the handler then needs nothing but
-    /// its pinned state after the call.
-    fn lua_rt_arith(ctx: *mut LuaContext, op: u64, lhs: u64, rhs: u64) -> MaybeValue;
+    /// Arithmetic with string coercion, or a prepared call of the operands' metamethod, or the
+    /// error message. `base` and `cb` place a metamethod's frame past the current one; either
+    /// way the handler needs nothing but its pinned state after the call.
+    fn lua_rt_arith(ctx: *mut LuaContext, op: u64, lhs: u64, rhs: u64, base: *mut u64, cb: *const CodeBlock) -> RtResult;
+    /// `obj[key]` with `__index` (chains of tables are followed here; a function is returned
+    /// as a prepared call).
+    fn lua_rt_index(ctx: *mut LuaContext, obj: u64, key: u64, base: *mut u64, cb: *const CodeBlock) -> RtResult;
+    /// `obj[key] = value` with `__newindex`.
+    fn lua_rt_newindex(ctx: *mut LuaContext, obj: u64, key: u64, value: u64, base: *mut u64, cb: *const CodeBlock) -> RtResult;
+    /// A non-function callee: its `__call` handler is put in `frame[0]` and the callee becomes
+    /// the first argument (shifting the others up by one), or the error message.
+    fn lua_rt_call_handler(ctx: *mut LuaContext, frame: *mut u64, num_args: u64) -> RtResult;
+    fn lua_rt_new_table(ctx: *mut LuaContext, array: u64, hash: u64) -> u64;
+    fn lua_rt_set_list(ctx: *mut LuaContext, table: u64, values: *mut u64, count: u64, first_index: u64);
     fn lua_rt_concat(ctx: *mut LuaContext, first: *mut u64, count: u64, out: *mut u64) -> bool;
     fn lua_rt_concat_error(ctx: *mut LuaContext, first: *mut u64, count: u64) -> u64;
     /// `#v`; returns false when `v` has no length.
@@ -54,7 +64,6 @@ extern "C" {
     fn lua_rt_for_error(ctx: *mut LuaContext, which: u64) -> u64;
     fn lua_rt_get_global(ctx: *mut LuaContext, name: u64) -> u64;
     fn lua_rt_set_global(ctx: *mut LuaContext, name: u64, value: u64);
-    fn lua_rt_call_error(ctx: *mut LuaContext, callee: u64) -> u64;
     fn lua_rt_new_closure(ctx: *mut LuaContext, proto: u64, base: *mut u64) -> u64;
     fn lua_rt_close_upvalues(ctx: *mut LuaContext, from: *mut u64);
     fn lua_rt_stack_overflow(ctx: *mut LuaContext) -> u64;
@@ -85,15 +94,46 @@ pub fn lua_mov(src: u64) -> ! {
     api::ret(src)
 }
 
+/// Acts on a runtime helper's answer: a value for the output, a prepared metamethod call whose
+/// first result becomes the output (through `continuation`), or an error.
+#[inline(always)]
+fn finish(r: RtResult, num_args: u64, continuation: *const ()) -> ! {
+    if r.kind == RT_VALUE {
+        api::ret(r.value)
+    }
+    if r.kind == RT_CALL {
+        api::make_call(r.value as *mut u64, num_args, continuation)
+    }
+    api::throw_runtime_error(r.value)
+}
+
+/// The first value a metamethod returned (nil if none).
+#[inline(always)]
+fn first_result() -> u64 {
+    let (values, count) = api::return_values();
+    if count == 0 {
+        NIL_BITS
+    } else {
+        unsafe { *values }
+    }
+}
+
 #[inline(always)]
 fn arith_slow(op: u64, lhs: u64, rhs: u64) -> ! {
-    unsafe {
-        let r = lua_rt_arith(ctx(), op, lhs, rhs);
-        if r.ok != 0 {
-            api::ret(r.value)
-        }
-        api::throw_runtime_error(r.value)
-    }
+    let r = unsafe { lua_rt_arith(ctx(), op, lhs, rhs, api::stack_base(), api::code_block()) };
+    finish(r, 2, lua_binary_mm_continuation as *const ())
+}
+
+/// Output of a binary operator's metamethod.
+#[no_mangle]
+pub fn lua_binary_mm_continuation(_lhs: u64, _rhs: u64) -> ! {
+    api::ret(first_result())
+}
+
+/// Output of a unary operator's metamethod.
+#[no_mangle]
+pub fn lua_unary_mm_continuation(_src: u64) -> ! {
+    api::ret(first_result())
 }
 
 macro_rules! arith {
@@ -129,7 +169,8 @@ pub fn lua_unm(src: u64) -> ! {
     if v.is_double() {
         api::ret(num(-v.as_f64()))
     }
-    arith_slow(arith_op::UNM, src, src)
+    let r = unsafe { lua_rt_arith(ctx(), arith_op::UNM, src, src, api::stack_base(), api::code_block()) };
+    finish(r, 2, lua_unary_mm_continuation as *const ())
 }
 
 #[no_mangle]
@@ -310,36 +351,47 @@ pub fn lua_set_global(name: u64, value: u64) -> ! {
     api::fallthrough()
 }
 
-#[no_mangle]
-pub fn lua_call(frame: *mut u64, num_args: u64, _num_results: u64) -> ! {
+/// A call of `frame[0]` returning to `continuation`; a non-function goes through its `__call`
+/// metamethod.
+#[inline(always)]
+fn call_value(frame: *mut u64, num_args: u64, continuation: *const ()) -> ! {
     let callee = TValue(unsafe { *frame });
     if callee.is_function() {
-        api::make_call(frame, num_args, lua_call_continuation as *const ())
+        api::make_call(frame, num_args, continuation)
     }
-    api::throw_runtime_error(unsafe { lua_rt_call_error(ctx(), callee.raw()) })
+    let r = unsafe { lua_rt_call_handler(ctx(), frame, num_args) };
+    if r.kind == RT_CALL {
+        api::make_call(frame, num_args + 1, continuation)
+    }
+    api::throw_runtime_error(r.value)
+}
+
+#[no_mangle]
+pub fn lua_call(frame: *mut u64, num_args: u64, _num_results: u64) -> ! {
+    call_value(frame, num_args, lua_call_continuation as *const ())
 }
 
 /// Like `lua_call`, with `num_fixed_args` arguments plus the variable results left by the
 /// previous call.
 #[no_mangle]
 pub fn lua_call_var_args(frame: *mut u64, num_fixed_args: u64, _num_results: u64) -> ! {
-    let callee = TValue(unsafe { *frame });
-    let num_args = num_fixed_args + unsafe { (*ctx()).var_results };
-    if callee.is_function() {
-        api::make_call(frame, num_args, lua_call_continuation as *const ())
-    }
-    api::throw_runtime_error(unsafe { lua_rt_call_error(ctx(), callee.raw()) })
+    call_value(frame, num_fixed_args + unsafe { (*ctx()).var_results }, lua_call_continuation as *const ())
 }
 
 /// `return f(args)`: a proper tail call, so tail recursion runs in constant stack.
 #[no_mangle]
 pub fn lua_tail_call(frame: *mut u64, num_args: u64) -> ! {
     let callee = TValue(unsafe { *frame });
-    if callee.is_function() {
-        close_upvalues_from(api::stack_base());
-        api::make_tail_call(frame, num_args)
+    let mut num_args = num_args;
+    if !callee.is_function() {
+        let r = unsafe { lua_rt_call_handler(ctx(), frame, num_args) };
+        if r.kind != RT_CALL {
+            api::throw_runtime_error(r.value)
+        }
+        num_args += 1;
     }
-    api::throw_runtime_error(unsafe { lua_rt_call_error(ctx(), callee.raw()) })
+    close_upvalues_from(api::stack_base());
+    api::make_tail_call(frame, num_args)
 }
 
 #[no_mangle]
@@ -367,6 +419,131 @@ pub fn lua_call_continuation(frame: *mut u64, _num_args: u64, num_results: u64) 
         i += 1;
     }
     api::fallthrough()
+}
+
+// ---------------------------------------------------------------------------------------------
+// Tables, methods, varargs, generic for
+// ---------------------------------------------------------------------------------------------
+
+#[no_mangle]
+pub fn lua_new_table(array: u64, hash: u64) -> ! {
+    api::ret(unsafe { lua_rt_new_table(ctx(), array, hash) })
+}
+
+#[no_mangle]
+pub fn lua_get_table(table: u64, key: u64) -> ! {
+    let r = unsafe { lua_rt_index(ctx(), table, key, api::stack_base(), api::code_block()) };
+    finish(r, 2, lua_binary_mm_continuation as *const ())
+}
+
+#[no_mangle]
+pub fn lua_set_table(table: u64, key: u64, value: u64) -> ! {
+    let r = unsafe { lua_rt_newindex(ctx(), table, key, value, api::stack_base(), api::code_block()) };
+    if r.kind == RT_VALUE {
+        api::fallthrough()
+    }
+    if r.kind == RT_CALL {
+        api::make_call(r.value as *mut u64, 3, lua_set_table_mm_continuation as *const ())
+    }
+    api::throw_runtime_error(r.value)
+}
+
+#[no_mangle]
+pub fn lua_set_table_mm_continuation(_table: u64, _key: u64, _value: u64) -> ! {
+    api::fallthrough()
+}
+
+/// `obj:name(...)`: `frame[0] = obj.name`, and `obj` becomes the first argument.
+#[no_mangle]
+pub fn lua_get_method(obj: u64, name: u64, frame: *mut u64) -> ! {
+    unsafe { *frame.add(FRAME_HEADER_SLOTS) = obj };
+    let r = unsafe { lua_rt_index(ctx(), obj, name, api::stack_base(), api::code_block()) };
+    if r.kind == RT_VALUE {
+        unsafe { *frame = r.value };
+        api::fallthrough()
+    }
+    if r.kind == RT_CALL {
+        api::make_call(r.value as *mut u64, 2, lua_get_method_continuation as *const ())
+    }
+    api::throw_runtime_error(r.value)
+}
+
+#[no_mangle]
+pub fn lua_get_method_continuation(_obj: u64, _name: u64, frame: *mut u64) -> ! {
+    unsafe { *frame = first_result() };
+    api::fallthrough()
+}
+
+/// Stores `count` values from `values` into `table[first_index ..]` (table constructors).
+#[no_mangle]
+pub fn lua_set_list(table: u64, values: *mut u64, count: u64, first_index: u64) -> ! {
+    unsafe { lua_rt_set_list(ctx(), table, values, count, first_index) };
+    api::fallthrough()
+}
+
+/// Like `lua_set_list`, with the variable results of the previous call after `num_fixed`.
+#[no_mangle]
+pub fn lua_set_list_var_args(table: u64, values: *mut u64, num_fixed: u64, first_index: u64) -> ! {
+    let count = num_fixed + unsafe { (*ctx()).var_results };
+    unsafe { lua_rt_set_list(ctx(), table, values, count, first_index) };
+    api::fallthrough()
+}
+
+/// `...`: copies `count` extra arguments to `dst` (nil-padded), or every one for `MULTRET`.
+#[no_mangle]
+pub fn lua_vararg(dst: *mut u64, count: u64) -> ! {
+    unsafe {
+        let base = api::stack_base();
+        let available = *base.offset(deegen_api::frame::NUM_VARARGS as isize);
+        let src = base.sub(FRAME_HEADER_SLOTS + available as usize);
+        let n = if count == MULTRET {
+            if dst.add(available as usize) > (*ctx()).interp.stack_limit {
+                api::throw_runtime_error(lua_rt_stack_overflow(ctx()))
+            }
+            (*ctx()).var_results = available;
+            available
+        } else {
+            count
+        };
+        let mut i = 0;
+        while i < n {
+            *dst.add(i as usize) = if i < available { *src.add(i as usize) } else { NIL_BITS };
+            i += 1;
+        }
+    }
+    api::fallthrough()
+}
+
+/// Generic `for`: `base[0..3]` hold the iterator, its state and the control value; the loop
+/// variables live from `base[3]`. Calls the iterator in place at `base + 3`.
+#[no_mangle]
+pub fn lua_for_in(base: *mut u64, _num_vars: u64) -> ! {
+    unsafe {
+        let frame = base.add(3);
+        *frame = *base;
+        *frame.add(FRAME_HEADER_SLOTS) = *base.add(1);
+        *frame.add(FRAME_HEADER_SLOTS + 1) = *base.add(2);
+        call_value(frame, 2, lua_for_in_continuation as *const ())
+    }
+}
+
+/// Stores the iterator's results in the loop variables; loops while the first is not nil.
+#[no_mangle]
+pub fn lua_for_in_continuation(base: *mut u64, num_vars: u64) -> ! {
+    let (values, count) = api::return_values();
+    unsafe {
+        let vars = base.add(3);
+        let mut i = 0;
+        while i < num_vars {
+            *vars.add(i as usize) = if i < count { *values.add(i as usize) } else { NIL_BITS };
+            i += 1;
+        }
+        if TValue(*vars).is_nil() {
+            api::fallthrough()
+        }
+        *base.add(2) = *vars;
+    }
+    api::take_branch()
 }
 
 #[inline(always)]

@@ -246,13 +246,37 @@ impl core::fmt::Debug for TValue {
     }
 }
 
-/// A runtime helper's result that may be absent: 16 bytes, so the C convention returns it in
-/// RAX:RDX instead of through memory (no stack slot in the handler that calls it).
+/// What a runtime helper tells the semantics to do next: 16 bytes, so the C convention returns
+/// it in RAX:RDX instead of through memory (no stack slot in the handler that calls it).
 #[repr(C)]
 #[derive(Clone, Copy, Debug)]
-pub struct MaybeValue {
+pub struct RtResult {
     pub value: u64,
-    pub ok: u64,
+    /// One of [`RT_VALUE`], [`RT_CALL`], [`RT_ERROR`].
+    pub kind: u64,
+}
+
+/// `value` is the result.
+pub const RT_VALUE: u64 = 0;
+/// `value` is the address of a call frame the helper prepared (a metamethod and its
+/// arguments, past the current frame): the semantics only make the call.
+pub const RT_CALL: u64 = 1;
+/// `value` is the error message to throw.
+pub const RT_ERROR: u64 = 2;
+
+impl RtResult {
+    #[inline]
+    pub fn value(v: TValue) -> Self {
+        RtResult { value: v.raw(), kind: RT_VALUE }
+    }
+    #[inline]
+    pub fn call(frame: *mut u64) -> Self {
+        RtResult { value: frame as u64, kind: RT_CALL }
+    }
+    #[inline]
+    pub fn error(msg: u64) -> Self {
+        RtResult { value: msg, kind: RT_ERROR }
+    }
 }
 
 /// `num_results` of a call that keeps every result (Lua's `LUA_MULTRET`).

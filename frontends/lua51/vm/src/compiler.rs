@@ -7,7 +7,7 @@
 
 use std::collections::HashMap;
 
-use lua51_syntax::ast::{BinOp, Block, Chunk, Expr, ExprKind, FuncBody, FuncName, Stat, StatKind, UnOp};
+use lua51_syntax::ast::{BinOp, Block, Chunk, Expr, ExprKind, FuncBody, FuncName, Stat, StatKind, TableField, UnOp};
 use lua51_value::{TValue, MULTRET};
 
 use crate::bytecode::{BytecodeBuilder, Emitted, Operand};
@@ -64,6 +64,12 @@ struct FuncState {
     upvalues: Vec<(Vec<u8>, UpvalDesc)>,
     children: Vec<Box<Proto>>,
     line: u32,
+}
+
+/// Where an assignment stores.
+enum Place {
+    Var(Vec<u8>),
+    Field { table: u16, key: Operand, info: Option<VarInfo> },
 }
 
 enum Var {
@@ -131,9 +137,6 @@ impl<'s> Compiler<'s> {
             children: Vec::new(),
             line: body.line_defined,
         });
-        if body.is_vararg && body.line_defined != 0 {
-            return Err(self.error(body.line_defined, "vararg functions are not supported yet"));
-        }
         let params: Vec<&[u8]> = self_param.into_iter().chain(body.params.iter().map(|p| p.as_bytes())).collect();
         for p in &params {
             let slot = self.alloc_reg(body.line_defined)?;
@@ -390,7 +393,10 @@ impl<'s> Compiler<'s> {
                 Ok(())
             }
             StatKind::NumericFor { var, start, limit, step, body } => self.numeric_for(var.as_bytes(), start, limit, step.as_ref(), body, s.line),
-            StatKind::GenericFor { .. } => Err(self.error(s.line, "generic 'for' is not supported yet")),
+            StatKind::GenericFor { vars, exprs, body, iter_line } => {
+                let vars: Vec<&[u8]> = vars.iter().map(|v| v.as_bytes()).collect();
+                self.generic_for(&vars, exprs, body, *iter_line, s.line)
+            }
             StatKind::Return(values) => self.return_stat(values, s.line),
             StatKind::Break => {
                 let fs = self.fs();
@@ -415,12 +421,8 @@ impl<'s> Compiler<'s> {
         let n = names.len();
         for (i, v) in values.iter().enumerate() {
             let is_last = i + 1 == values.len();
-            if is_last && i < n && n > values.len() && matches!(v.kind, ExprKind::Call { .. }) {
-                let want = (n - i) as u16;
-                let call_base = self.call(v, want)?;
-                debug_assert_eq!(call_base, base + i as u16);
-                let fs = self.fs();
-                fs.free_reg = base + n as u16;
+            if is_last && i < n && n > values.len() && is_multi(v) {
+                self.fixed_values(v, base + i as u16, (n - i) as u16)?;
                 break;
             }
             let r = self.exp_to_next_reg(v)?;
@@ -443,12 +445,30 @@ impl<'s> Compiler<'s> {
     }
 
     fn function_stat(&mut self, name: &FuncName, func: &FuncBody, line: u32) -> Result<()> {
-        if !name.fields.is_empty() || name.method.is_some() {
-            return Err(self.error(line, "functions stored in table fields are not supported yet"));
+        let mut path: Vec<&[u8]> = name.fields.iter().map(|f| f.as_bytes()).collect();
+        if let Some(m) = &name.method {
+            path.push(m.as_bytes());
         }
-        let r = self.alloc_reg(line)?;
-        self.closure(func, r)?;
-        self.store_var(name.base.as_bytes(), r, line)
+        let Some((last, prefix)) = path.split_last() else {
+            let r = self.alloc_reg(line)?;
+            self.closure(func, r)?;
+            return self.store_var(name.base.as_bytes(), r, line);
+        };
+        // `function a.b.c:m()`: evaluate `a.b.c`, then store the closure in its field `m`.
+        let t = self.alloc_reg(line)?;
+        let base_expr = Expr { line: name.base_line, end_line: name.base_line, kind: ExprKind::Name(name.base.clone()) };
+        self.exp_to_reg(&base_expr, t)?;
+        for field in prefix {
+            let k = self.string_constant(field, line)?;
+            let em = self.fs().b.create_get_table(t, Operand::Const(k), t);
+            self.mark(em, "GetTable")?;
+        }
+        let f = self.alloc_reg(line)?;
+        self.closure(func, f)?;
+        let k = self.string_constant(last, line)?;
+        self.fs().line = line;
+        let em = self.fs().b.create_set_table(t, Operand::Const(k), Operand::Slot(f));
+        self.mark(em, "SetTable").map(|_| ())
     }
 
     fn closure(&mut self, func: &FuncBody, dst: u16) -> Result<()> {
@@ -478,31 +498,36 @@ impl<'s> Compiler<'s> {
     }
 
     fn assign(&mut self, targets: &[Expr], values: &[Expr], line: u32) -> Result<()> {
+        // Lua evaluates the tables and keys of the targets before the values.
+        let mut places = Vec::new();
         for t in targets {
-            if !matches!(t.kind, ExprKind::Name(_)) {
-                return Err(self.error(t.line, "assignment to table fields is not supported yet"));
-            }
+            places.push(match &t.kind {
+                ExprKind::Name(n) => Place::Var(n.as_bytes().to_vec()),
+                ExprKind::Index { object, key } => {
+                    let info = self.var_info(object);
+                    let (table, _) = self.exp_to_slot(object)?;
+                    let (key, _) = self.exp_to_operand(key)?;
+                    Place::Field { table, key, info }
+                }
+                _ => return Err(self.error(t.line, "cannot assign to this expression")),
+            });
         }
-        let name_of = |t: &Expr| match &t.kind {
-            ExprKind::Name(n) => n.as_bytes().to_vec(),
-            _ => unreachable!("checked above"),
-        };
-        if targets.len() == 1 && values.len() == 1 {
-            let name = name_of(&targets[0]);
-            if let Var::Local(slot) = self.resolve(&name) {
-                return self.exp_to_reg(&values[0], slot);
+        if places.len() == 1 && values.len() == 1 {
+            if let Place::Var(name) = &places[0] {
+                if let Var::Local(slot) = self.resolve(name) {
+                    return self.exp_to_reg(&values[0], slot);
+                }
             }
-            let (src, _) = self.exp_to_slot(&values[0])?;
-            return self.store_var(&name, src, line);
+            let (src, _) = self.exp_to_operand(&values[0])?;
+            return self.store_place(&places[0], src, line);
         }
-        // Evaluate every value first, then assign.
+        // Evaluate every value first, then assign, last target first.
         let base = self.fs().free_reg;
         let n = targets.len();
         for (i, v) in values.iter().enumerate() {
             let is_last = i + 1 == values.len();
-            if is_last && i < n && n > values.len() && matches!(v.kind, ExprKind::Call { .. }) {
-                self.call(v, (n - i) as u16)?;
-                self.fs().free_reg = base + n as u16;
+            if is_last && i < n && n > values.len() && is_multi(v) {
+                self.fixed_values(v, base + i as u16, (n - i) as u16)?;
                 break;
             }
             self.exp_to_next_reg(v)?;
@@ -511,10 +536,33 @@ impl<'s> Compiler<'s> {
             let r = self.alloc_reg(line)?;
             self.emit_nil(r)?;
         }
-        for (i, t) in targets.iter().enumerate().rev() {
-            self.store_var(&name_of(t), base + i as u16, line)?;
+        for (i, p) in places.iter().enumerate().rev() {
+            self.store_place(p, Operand::Slot(base + i as u16), line)?;
         }
         Ok(())
+    }
+
+    fn store_place(&mut self, place: &Place, src: Operand, line: u32) -> Result<()> {
+        match place {
+            Place::Var(name) => {
+                let slot = match src {
+                    Operand::Slot(s) => s,
+                    c => {
+                        let r = self.alloc_reg(line)?;
+                        self.emit_mov(c, r)?;
+                        r
+                    }
+                };
+                self.store_var(name, slot, line)
+            }
+            Place::Field { table, key, info } => {
+                self.fs().line = line;
+                let em = self.fs().b.create_set_table(*table, *key, src);
+                let em = self.mark(em, "SetTable")?;
+                self.name_operand(em, 0, info.clone());
+                Ok(())
+            }
+        }
     }
 
     fn repeat(&mut self, body: &Block, cond: &Expr) -> Result<()> {
@@ -583,6 +631,43 @@ impl<'s> Compiler<'s> {
         Ok(())
     }
 
+    /// `for k, v in explist do ... end`: the iterator, its state and the control value sit in
+    /// three hidden slots; `ForIn` (at the bottom) calls the iterator in place above them and
+    /// jumps back to the body while its first result is not nil.
+    fn generic_for(&mut self, vars: &[&[u8]], exprs: &[Expr], body: &Block, iter_line: u32, line: u32) -> Result<()> {
+        let base = self.fs().free_reg;
+        self.local_stat(vec![b"(for generator)".as_slice(), b"(for state)", b"(for control)"], exprs, line)?;
+        // Room for the in-place call: callee, header, two arguments.
+        let needed = base + 3 + (vars.len() as u16).max(HEADER + 2);
+        while self.fs().max_regs < needed {
+            let fs = self.fs();
+            fs.max_regs += 1;
+        }
+        let enter = self.emit_jump()?;
+        let body_start = self.here();
+        self.open_block(true);
+        for v in vars {
+            let slot = self.alloc_reg(line)?;
+            self.add_local(v, slot, line)?;
+        }
+        self.block_stats(body)?;
+        let block = self.fs().blocks.pop().expect("opened above");
+        if block.has_upval {
+            let e = self.fs().b.create_close(base + 3);
+            self.mark(e, "Close")?;
+        }
+        self.patch_here(vec![enter]);
+        self.fs().line = iter_line;
+        let back = self.fs().b.create_for_in(base, vars.len() as u16);
+        let back = self.mark(back, "ForIn")?;
+        self.fs().b.patch_branch(back, body_start);
+        self.patch_here(block.breaks);
+        let fs = self.fs();
+        fs.actives.truncate(block.first_local - 3);
+        fs.free_reg = base;
+        Ok(())
+    }
+
     fn return_stat(&mut self, values: &[Expr], line: u32) -> Result<()> {
         match values {
             [] => self.emit_return(0, 0),
@@ -601,8 +686,9 @@ impl<'s> Compiler<'s> {
                 for v in fixed {
                     self.exp_to_next_reg(v)?;
                 }
-                if is_multi_call(&last[0]) {
-                    self.call(&last[0], MULTRET as u16)?;
+                if is_multi(&last[0]) {
+                    let at = self.fs().free_reg;
+                    self.multi_values(&last[0], at)?;
                     self.fs().line = line;
                     let e = self.fs().b.create_return_var_args(base, fixed.len() as u16);
                     return self.mark(e, "ReturnVarArgs").map(|_| ());
@@ -635,6 +721,10 @@ impl<'s> Compiler<'s> {
                 Var::Upvalue(_) => VarInfo::Upvalue(name_str(n)),
                 Var::Global => VarInfo::Global(name_str(n)),
             }),
+            ExprKind::Index { key, .. } => match &key.kind {
+                ExprKind::String(k) => Some(VarInfo::Field(name_str(k))),
+                _ => None,
+            },
             _ => None,
         }
     }
@@ -703,18 +793,130 @@ impl<'s> Compiler<'s> {
                 }
             },
             ExprKind::Function(body) => self.closure(body, dst),
-            ExprKind::Call { .. } => {
+            ExprKind::Call { .. } | ExprKind::MethodCall { .. } => {
                 let base = self.call(e, 1)?;
                 self.emit_mov(Operand::Slot(base), dst)
             }
+            ExprKind::Vararg => {
+                let em = self.fs().b.create_var_arg(dst, 1);
+                self.mark(em, "VarArg").map(|_| ())
+            }
+            ExprKind::Index { object, key } => {
+                let saved = self.fs().free_reg;
+                let info = self.var_info(object);
+                let (t, _) = self.exp_to_slot(object)?;
+                let (k, _) = self.exp_to_operand(key)?;
+                self.fs().line = e.line;
+                let em = self.fs().b.create_get_table(t, k, dst);
+                let em = self.mark(em, "GetTable")?;
+                self.name_operand(em, 0, info);
+                self.fs().free_reg = saved;
+                Ok(())
+            }
+            ExprKind::Table(fields) => {
+                if self.active_local_slot(dst) {
+                    let t = self.alloc_reg(e.line)?;
+                    self.table_constructor(fields, t, e.line)?;
+                    return self.emit_mov(Operand::Slot(t), dst);
+                }
+                self.table_constructor(fields, dst, e.line)
+            }
             ExprKind::Unary { op, operand } => self.unary(*op, operand, dst, e.line),
             ExprKind::Binary { op, lhs, rhs } => self.binary(*op, lhs, rhs, dst, e.line),
-            ExprKind::Vararg => Err(self.error(e.line, "'...' is not supported yet")),
-            ExprKind::Table(_) => Err(self.error(e.line, "table constructors are not supported yet")),
-            ExprKind::Index { .. } => Err(self.error(e.line, "indexing is not supported yet")),
-            ExprKind::MethodCall { .. } => Err(self.error(e.line, "method calls are not supported yet")),
             _ => unreachable!("constants handled above"),
         }
+    }
+
+    /// `{...}` into slot `t`: positional items are gathered in consecutive slots and stored
+    /// 50 at a time (Lua's `LFIELDS_PER_FLUSH`); a trailing call or `...` stores every value.
+    fn table_constructor(&mut self, fields: &[TableField], t: u16, line: u32) -> Result<()> {
+        const FLUSH: usize = 50;
+        let positional = fields.iter().filter(|f| matches!(f, TableField::Positional(_))).count();
+        let hash = fields.len() - positional;
+        let em = self.fs().b.create_new_table(positional.min(u16::MAX as usize) as u16, hash.min(u16::MAX as usize) as u16, t);
+        self.mark(em, "NewTable")?;
+        let values_base = self.fs().free_reg.max(t + 1);
+        self.fs().free_reg = values_base;
+        let mut pending = 0usize;
+        let mut stored = 0usize;
+        for (i, f) in fields.iter().enumerate() {
+            match f {
+                TableField::Positional(v) => {
+                    let is_last = i + 1 == fields.len();
+                    if is_last && is_multi(v) {
+                        self.multi_values(v, values_base + pending as u16)?;
+                        self.fs().line = line;
+                        let em = self.fs().b.create_set_list_var_args(t, values_base, pending as u16, (stored + 1) as u32);
+                        self.mark(em, "SetListVarArgs")?;
+                        self.fs().free_reg = values_base;
+                        return Ok(());
+                    }
+                    self.exp_to_next_reg(v)?;
+                    pending += 1;
+                    if pending == FLUSH {
+                        self.flush_list(t, values_base, pending, stored, line)?;
+                        stored += pending;
+                        pending = 0;
+                    }
+                }
+                TableField::Named { name, value } => {
+                    let saved = self.fs().free_reg;
+                    let k = self.string_constant(name.as_bytes(), line)?;
+                    let (v, _) = self.exp_to_operand(value)?;
+                    let em = self.fs().b.create_set_table(t, Operand::Const(k), v);
+                    self.mark(em, "SetTable")?;
+                    self.fs().free_reg = saved;
+                }
+                TableField::Keyed { key, value } => {
+                    let saved = self.fs().free_reg;
+                    let (k, _) = self.exp_to_operand(key)?;
+                    let (v, _) = self.exp_to_operand(value)?;
+                    let em = self.fs().b.create_set_table(t, k, v);
+                    self.mark(em, "SetTable")?;
+                    self.fs().free_reg = saved;
+                }
+            }
+        }
+        if pending > 0 {
+            self.flush_list(t, values_base, pending, stored, line)?;
+        }
+        self.fs().free_reg = values_base;
+        Ok(())
+    }
+
+    fn flush_list(&mut self, t: u16, values: u16, count: usize, stored: usize, line: u32) -> Result<()> {
+        self.fs().line = line;
+        let em = self.fs().b.create_set_list(t, values, count as u16, (stored + 1) as u32);
+        self.mark(em, "SetList")?;
+        self.fs().free_reg = values;
+        Ok(())
+    }
+
+    /// Evaluates a call or `...` at slot `at` (the top of the frame) keeping every value; their
+    /// number is left for the next `*VarArgs` bytecode.
+    fn multi_values(&mut self, e: &Expr, at: u16) -> Result<()> {
+        debug_assert_eq!(self.fs().free_reg, at);
+        if matches!(e.kind, ExprKind::Vararg) {
+            self.alloc_reg(e.line)?;
+            let em = self.fs().b.create_var_arg(at, MULTRET as u16);
+            return self.mark(em, "VarArg").map(|_| ());
+        }
+        let base = self.call(e, MULTRET as u16)?;
+        debug_assert_eq!(base, at);
+        Ok(())
+    }
+
+    /// Evaluates a call or `...` into exactly `n` slots from `at` (the top of the frame).
+    fn fixed_values(&mut self, e: &Expr, at: u16, n: u16) -> Result<()> {
+        if matches!(e.kind, ExprKind::Vararg) {
+            self.alloc_regs(n, e.line)?;
+            let em = self.fs().b.create_var_arg(at, n);
+            return self.mark(em, "VarArg").map(|_| ());
+        }
+        let base = self.call(e, n)?;
+        debug_assert_eq!(base, at);
+        self.fs().free_reg = at + n;
+        Ok(())
     }
 
     fn unary(&mut self, op: UnOp, operand: &Expr, dst: u16, line: u32) -> Result<()> {
@@ -922,24 +1124,43 @@ impl<'s> Compiler<'s> {
             CallKind::Results(n) => n,
             CallKind::Tail => 0,
         };
-        let ExprKind::Call { func, args } = &e.kind else {
-            return Err(self.error(e.line, "method calls are not supported yet"));
-        };
         let base = self.alloc_reg(e.line)?;
-        let info = self.var_info(func);
-        self.exp_to_reg(func, base)?;
+        let (args, info, self_arg) = match &e.kind {
+            ExprKind::Call { func, args } => {
+                let info = self.var_info(func);
+                self.exp_to_reg(func, base)?;
+                (args, info, false)
+            }
+            ExprKind::MethodCall { object, method, args } => {
+                // The object is evaluated into the callee slot; GetMethod moves it to the first
+                // argument and puts the method in its place.
+                let object_info = self.var_info(object);
+                self.exp_to_reg(object, base)?;
+                let k = self.string_constant(method.as_bytes(), e.line)?;
+                self.fs().line = e.line;
+                let em = self.fs().b.create_get_method(base, k, base);
+                let em = self.mark(em, "GetMethod")?;
+                self.name_operand(em, 0, object_info);
+                (args, Some(VarInfo::Method(name_str(method))), true)
+            }
+            _ => return Err(self.error(e.line, "internal error: not a call")),
+        };
         self.fs().free_reg = base + 1;
         self.alloc_regs(HEADER - 1, e.line)?;
-        let var_args = args.last().is_some_and(is_multi_call);
+        if self_arg {
+            self.alloc_reg(e.line)?;
+        }
+        let var_args = args.last().is_some_and(is_multi);
         for (i, a) in args.iter().enumerate() {
             if var_args && i + 1 == args.len() {
-                self.call(a, MULTRET as u16)?;
+                let at = self.fs().free_reg;
+                self.multi_values(a, at)?;
             } else {
                 self.exp_to_next_reg(a)?;
             }
         }
         self.fs().line = e.line;
-        let fixed = (args.len() - usize::from(var_args)) as u16;
+        let fixed = (args.len() - usize::from(var_args) + usize::from(self_arg)) as u16;
         let b = &mut self.fs().b;
         let em = match (kind, var_args) {
             (CallKind::Tail, true) => b.create_tail_call_var_args(base, fixed),
@@ -966,5 +1187,10 @@ enum CallKind {
 /// A call whose every result is used when it ends a list (`f(a, g())`, `return g()`); a
 /// parenthesised call keeps only one.
 fn is_multi_call(e: &Expr) -> bool {
-    matches!(e.kind, ExprKind::Call { .. })
+    matches!(e.kind, ExprKind::Call { .. } | ExprKind::MethodCall { .. })
+}
+
+/// An expression with any number of values at the end of a list: a call or `...`.
+fn is_multi(e: &Expr) -> bool {
+    is_multi_call(e) || matches!(e.kind, ExprKind::Vararg)
 }

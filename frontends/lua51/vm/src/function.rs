@@ -9,6 +9,7 @@ use crate::state::LuaState;
 
 extern "C" {
     fn __deegen_interp_entry_bytecode();
+    fn __deegen_interp_entry_bytecode_vararg();
     fn __deegen_interp_entry_native();
 }
 
@@ -20,6 +21,7 @@ pub enum VarInfo {
     Global(String),
     Upvalue(String),
     Field(String),
+    Method(String),
 }
 
 impl VarInfo {
@@ -29,6 +31,7 @@ impl VarInfo {
             VarInfo::Global(n) => format!("global '{n}'"),
             VarInfo::Upvalue(n) => format!("upvalue '{n}'"),
             VarInfo::Field(n) => format!("field '{n}'"),
+            VarInfo::Method(n) => format!("method '{n}'"),
         }
     }
 }
@@ -102,8 +105,9 @@ impl Proto {
         });
         let owner = &*p as *const Proto as *const ();
         let bytecode = p.code.as_ptr();
+        let entry = if is_vararg { __deegen_interp_entry_bytecode_vararg as *const () } else { __deegen_interp_entry_bytecode as *const () };
         let cb = CodeBlock {
-            entry: __deegen_interp_entry_bytecode as *const (),
+            entry,
             bytecode,
             num_fixed_params: num_params,
             frame_slots,

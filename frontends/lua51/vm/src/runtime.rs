@@ -3,13 +3,14 @@
 //! state survives in callee-saved registers.
 
 use lua51_semantics::{arith_op, for_error};
-use lua51_value::{LuaContext, MaybeValue, ObjKind, TValue, UpVal};
+use deegen_api::{CodeBlock, FRAME_HEADER_SLOTS};
+use lua51_value::{LuaContext, ObjKind, RtResult, TValue, UpVal};
 
 use crate::function::{new_closure, new_upval, Proto};
 use crate::heap::{string_bytes, OutOfMemory};
 use crate::number::{format_number, str_to_number};
 use crate::state::{state_of, LuaState, PendingError};
-use crate::table::table_mut;
+use crate::table::{table_mut, KeyError, Table};
 
 /// Lua 5.1's `luaT_typenames`.
 pub fn type_name(v: TValue) -> &'static str {
@@ -58,16 +59,73 @@ fn message(st: &mut LuaState, text: &str) -> u64 {
     }
 }
 
+/// A type error about a value that is not one of the bytecode's operands (no name to report).
+fn untracked_type_error(st: &mut LuaState, verb: &'static str, value: TValue) -> u64 {
+    let text = format!("attempt to {verb} a {} value", type_name(value));
+    message(st, &text)
+}
+
 fn type_error(st: &mut LuaState, verb: &'static str, operand: u8, value: TValue) -> u64 {
     st.pending = Some(PendingError::Type { verb, operand, value });
     let text = format!("attempt to {verb} a {} value", type_name(value));
     message(st, &text)
 }
 
+/// Writes a call of `f` with `args` in a frame right past the current one (`base` + the code
+/// block's frame size), and returns the frame for the semantics to call.
+pub(crate) fn prepare_call(base: *mut u64, cb: *const CodeBlock, f: TValue, args: &[TValue]) -> *mut u64 {
+    unsafe {
+        let frame = base.add((*cb).frame_slots as usize);
+        *frame = f.raw();
+        for (i, a) in args.iter().enumerate() {
+            *frame.add(FRAME_HEADER_SLOTS + i) = a.raw();
+        }
+        frame
+    }
+}
+
+/// The metatable of any value (tables have their own; strings share one).
+pub(crate) fn metatable_of(st: &LuaState, v: TValue) -> *mut Table {
+    if v.is_table() {
+        table_mut(v).metatable
+    } else if v.is_string() {
+        st.string_metatable
+    } else {
+        std::ptr::null_mut()
+    }
+}
+
+/// The metamethod `event` of `v`, or nil.
+pub(crate) fn metamethod(st: &LuaState, v: TValue, event: crate::state::Event) -> TValue {
+    let mt = metatable_of(st, v);
+    if mt.is_null() {
+        return TValue::NIL;
+    }
+    unsafe { (*mt).get_str(st.event_names[event as usize]) }
+}
+
 #[no_mangle]
-pub unsafe extern "C" fn lua_rt_arith(ctx: *mut LuaContext, op: u64, lhs: u64, rhs: u64) -> MaybeValue {
+pub unsafe extern "C" fn lua_rt_arith(ctx: *mut LuaContext, op: u64, lhs: u64, rhs: u64, base: *mut u64, cb: *const CodeBlock) -> RtResult {
     let (Some(a), Some(b)) = (to_number(TValue(lhs)), to_number(TValue(rhs))) else {
-        return MaybeValue { value: unsafe { arith_error(ctx, lhs, rhs) }, ok: 0 };
+        use crate::state::Event;
+        let st = unsafe { state_of(ctx) };
+        let event = match op {
+            arith_op::ADD => Event::Add,
+            arith_op::SUB => Event::Sub,
+            arith_op::MUL => Event::Mul,
+            arith_op::DIV => Event::Div,
+            arith_op::MOD => Event::Mod,
+            arith_op::POW => Event::Pow,
+            _ => Event::Unm,
+        };
+        let mut tm = metamethod(st, TValue(lhs), event);
+        if tm.is_nil() {
+            tm = metamethod(st, TValue(rhs), event);
+        }
+        if !tm.is_nil() {
+            return RtResult::call(prepare_call(base, cb, tm, &[TValue(lhs), TValue(rhs)]));
+        }
+        return RtResult::error(unsafe { arith_error(ctx, lhs, rhs) });
     };
     let r = match op {
         arith_op::ADD => a + b,
@@ -78,7 +136,111 @@ pub unsafe extern "C" fn lua_rt_arith(ctx: *mut LuaContext, op: u64, lhs: u64, r
         arith_op::POW => a.powf(b),
         _ => -a,
     };
-    MaybeValue { value: TValue::from_f64_canonical(r).raw(), ok: 1 }
+    RtResult::value(TValue::from_f64_canonical(r))
+}
+
+/// Lua 5.1's `MAXTAGLOOP`: longest `__index`/`__newindex` chain followed.
+const MAX_TAG_LOOP: usize = 100;
+
+#[no_mangle]
+pub unsafe extern "C" fn lua_rt_index(ctx: *mut LuaContext, obj: u64, key: u64, base: *mut u64, cb: *const CodeBlock) -> RtResult {
+    use crate::state::Event;
+    let st = unsafe { state_of(ctx) };
+    let key = TValue(key);
+    let mut t = TValue(obj);
+    for depth in 0..MAX_TAG_LOOP {
+        let tm = if t.is_table() {
+            let v = table_mut(t).get(key);
+            if !v.is_nil() {
+                return RtResult::value(v);
+            }
+            let tm = metamethod(st, t, Event::Index);
+            if tm.is_nil() {
+                return RtResult::value(TValue::NIL);
+            }
+            tm
+        } else {
+            let tm = metamethod(st, t, Event::Index);
+            if tm.is_nil() {
+                // Only the bytecode's own operand has a name to report.
+                return RtResult::error(if depth == 0 { type_error(st, "index", 0, t) } else { untracked_type_error(st, "index", t) });
+            }
+            tm
+        };
+        if tm.is_function() {
+            return RtResult::call(prepare_call(base, cb, tm, &[t, key]));
+        }
+        t = tm;
+    }
+    RtResult::error(message(st, "loop in gettable"))
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn lua_rt_newindex(ctx: *mut LuaContext, obj: u64, key: u64, value: u64, base: *mut u64, cb: *const CodeBlock) -> RtResult {
+    use crate::state::Event;
+    let st = unsafe { state_of(ctx) };
+    let (key, value) = (TValue(key), TValue(value));
+    let mut t = TValue(obj);
+    for depth in 0..MAX_TAG_LOOP {
+        let tm = if t.is_table() {
+            let table = table_mut(t);
+            let tm = if table.get(key).is_nil() { metamethod(st, t, Event::NewIndex) } else { TValue::NIL };
+            if tm.is_nil() {
+                return match table.set(key, value) {
+                    Ok(()) => RtResult::value(TValue::NIL),
+                    Err(KeyError::Nil) => RtResult::error(message(st, "table index is nil")),
+                    Err(KeyError::NaN) => RtResult::error(message(st, "table index is NaN")),
+                };
+            }
+            tm
+        } else {
+            let tm = metamethod(st, t, Event::NewIndex);
+            if tm.is_nil() {
+                return RtResult::error(if depth == 0 { type_error(st, "index", 0, t) } else { untracked_type_error(st, "index", t) });
+            }
+            tm
+        };
+        if tm.is_function() {
+            return RtResult::call(prepare_call(base, cb, tm, &[t, key, value]));
+        }
+        t = tm;
+    }
+    RtResult::error(message(st, "loop in settable"))
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn lua_rt_call_handler(ctx: *mut LuaContext, frame: *mut u64, num_args: u64) -> RtResult {
+    let st = unsafe { state_of(ctx) };
+    let callee = TValue(unsafe { *frame });
+    let tm = metamethod(st, callee, crate::state::Event::Call);
+    if !tm.is_function() {
+        return RtResult::error(type_error(st, "call", 0, callee));
+    }
+    unsafe {
+        let args = frame.add(FRAME_HEADER_SLOTS);
+        std::ptr::copy(args, args.add(1), num_args as usize);
+        *args = callee.raw();
+        *frame = tm.raw();
+    }
+    RtResult::call(frame)
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn lua_rt_new_table(ctx: *mut LuaContext, array: u64, hash: u64) -> u64 {
+    let st = unsafe { state_of(ctx) };
+    match Table::with_capacity(&mut st.heap, array as usize, hash as usize) {
+        Ok(t) => t.raw(),
+        Err(OutOfMemory) => TValue::NIL.raw(),
+    }
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn lua_rt_set_list(_ctx: *mut LuaContext, table: u64, values: *mut u64, count: u64, first_index: u64) {
+    let t = table_mut(TValue(table));
+    for i in 0..count {
+        let v = TValue(unsafe { *values.add(i as usize) });
+        t.set(TValue::from_f64((first_index + i) as f64), v).expect("integer keys are valid");
+    }
 }
 
 /// The message for arithmetic on a non-number.
@@ -228,11 +390,6 @@ pub unsafe extern "C" fn lua_rt_get_global(ctx: *mut LuaContext, name: u64) -> u
 pub unsafe extern "C" fn lua_rt_set_global(ctx: *mut LuaContext, name: u64, value: u64) {
     let st = unsafe { state_of(ctx) };
     table_mut(st.globals).set(TValue(name), TValue(value)).expect("global names are strings");
-}
-
-#[no_mangle]
-pub unsafe extern "C" fn lua_rt_call_error(ctx: *mut LuaContext, callee: u64) -> u64 {
-    type_error(unsafe { state_of(ctx) }, "call", 0, TValue(callee))
 }
 
 /// Finds or creates the open upvalue for `slot`, keeping the list sorted by address (highest

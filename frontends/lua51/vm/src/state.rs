@@ -35,6 +35,35 @@ pub(crate) enum PendingError {
     OutOfMemory,
 }
 
+/// Metamethod events, indexing [`LuaState::event_names`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Event {
+    Index,
+    NewIndex,
+    Call,
+    Add,
+    Sub,
+    Mul,
+    Div,
+    Mod,
+    Pow,
+    Unm,
+    Concat,
+    Eq,
+    Lt,
+    Le,
+    Len,
+    Gc,
+    Mode,
+    ToString,
+    Metatable,
+}
+
+const EVENT_NAMES: [&str; 19] = [
+    "__index", "__newindex", "__call", "__add", "__sub", "__mul", "__div", "__mod", "__pow", "__unm", "__concat", "__eq", "__lt", "__le",
+    "__len", "__gc", "__mode", "__tostring", "__metatable",
+];
+
 /// A Lua state. Always boxed: the generated code holds a pointer to its context.
 #[repr(C)]
 pub struct LuaState {
@@ -42,7 +71,16 @@ pub struct LuaState {
     stack: Box<[u64]>,
     pub heap: Heap,
     pub globals: TValue,
+    /// The metatable shared by all strings (`("x"):upper()`), or null.
+    pub string_metatable: *mut Table,
+    /// `next` and the `ipairs` iterator, returned by `pairs` and `ipairs`.
+    pub next_fn: TValue,
+    pub ipairs_aux_fn: TValue,
+    /// Interned metamethod names, by [`Event`].
+    pub event_names: [TValue; EVENT_NAMES.len()],
     pub(crate) pending: Option<PendingError>,
+    /// Nested interpreter entries from native code (`pcall`, metamethods called by the library).
+    native_depth: usize,
     /// Reused buffer for building strings (concatenation).
     pub(crate) scratch: Vec<u8>,
     pub stdout: std::io::BufWriter<std::io::Stdout>,
@@ -58,6 +96,10 @@ impl LuaState {
     pub fn new() -> Result<Box<LuaState>, OutOfMemory> {
         let mut heap = Heap::default();
         let globals = Table::new_in(&mut heap)?;
+        let mut event_names = [TValue::NIL; EVENT_NAMES.len()];
+        for (slot, name) in event_names.iter_mut().zip(EVENT_NAMES) {
+            *slot = heap.intern(name.as_bytes())?;
+        }
         let mut stack = vec![0u64; STACK_SLOTS].into_boxed_slice();
         let stack_limit = unsafe { stack.as_mut_ptr().add(STACK_SLOTS - STACK_RESERVE) };
         let mut st = Box::new(LuaState {
@@ -78,12 +120,17 @@ impl LuaState {
             stack,
             heap,
             globals,
+            string_metatable: std::ptr::null_mut(),
+            next_fn: TValue::NIL,
+            ipairs_aux_fn: TValue::NIL,
+            event_names,
             pending: None,
+            native_depth: 0,
             scratch: Vec::new(),
             stdout: std::io::BufWriter::new(std::io::stdout()),
         });
         st.ctx.runtime = &mut *st as *mut LuaState as *mut ();
-        crate::stdlib::open_base(&mut st)?;
+        crate::stdlib::open_libs(&mut st)?;
         Ok(st)
     }
 
@@ -97,30 +144,65 @@ impl LuaState {
         Ok(())
     }
 
-    /// Calls `f` with `args` from native code and returns its results.
+    /// Calls `f` with `args` from the top level (the bottom of the stack) and returns its
+    /// results.
     pub fn call(&mut self, f: TValue, args: &[TValue]) -> Result<Vec<TValue>, LuaError> {
-        let base_index = FRAME_HEADER_SLOTS;
-        let stack = self.stack.as_mut_ptr();
+        let frame = self.stack.as_mut_ptr();
         unsafe {
-            let base = stack.add(base_index);
-            *base.offset(frame::CALLEE as isize) = f.raw();
+            *frame = f.raw();
+            for (i, a) in args.iter().enumerate() {
+                *frame.add(FRAME_HEADER_SLOTS + i) = a.raw();
+            }
+        }
+        let (p, n) = self.call_at(frame, args.len())?;
+        Ok((0..n).map(|i| TValue(unsafe { *p.add(i) })).collect())
+    }
+
+    /// Calls the callee at `frame[0]` with `num_args` arguments from `frame[FRAME_HEADER_SLOTS]`,
+    /// from native code running in the frame below `frame` (a nested interpreter entry).
+    /// Returns where the results are and how many.
+    pub fn call_at(&mut self, frame: *mut u64, num_args: usize) -> Result<(*mut u64, usize), LuaError> {
+        /// Lua 5.1's `LUAI_MAXCCALLS`: nested native/interpreter entries.
+        const MAX_NATIVE_DEPTH: usize = 200;
+        if self.native_depth >= MAX_NATIVE_DEPTH {
+            return Err(LuaError { value: self.intern(b"C stack overflow").unwrap_or(TValue::NIL) });
+        }
+        unsafe {
+            let base = frame.add(FRAME_HEADER_SLOTS);
+            if base.add(num_args) >= self.ctx.interp.stack_limit {
+                return Err(LuaError { value: self.intern(b"stack overflow").unwrap_or(TValue::NIL) });
+            }
+            let f = TValue(*frame);
             *base.offset(frame::CALLER_BASE as isize) = 0;
             *base.offset(frame::RETURN_CONTINUATION as isize) = __deegen_interp_exit as *const () as u64;
             *base.offset(frame::CALLER_PC as isize) = 0;
-            for (i, a) in args.iter().enumerate() {
-                *base.add(i) = a.raw();
-            }
+            let mut num_args = num_args;
+            let mut f = f;
             if !f.is_function() {
-                let msg = format!("attempt to call a {} value", crate::runtime::type_name(f));
-                return Err(LuaError { value: self.intern(msg.as_bytes()).unwrap_or(TValue::NIL) });
+                let tm = crate::runtime::metamethod(self, f, Event::Call);
+                if !tm.is_function() {
+                    let msg = format!("attempt to call a {} value", crate::runtime::type_name(f));
+                    return Err(LuaError { value: self.intern(msg.as_bytes()).unwrap_or(TValue::NIL) });
+                }
+                std::ptr::copy(base, base.add(1), num_args);
+                *base = f.raw();
+                num_args += 1;
+                f = tm;
             }
+            *base.offset(frame::CALLEE as isize) = f.raw();
+            self.native_depth += 1;
+            let saved_var_results = self.ctx.var_results;
             self.ctx.interp.status = STATUS_OK;
-            __deegen_interp_enter(&mut self.ctx.interp, base, args.len() as u64);
+            __deegen_interp_enter(&mut self.ctx.interp, base, num_args as u64);
+            self.native_depth -= 1;
+            self.ctx.var_results = saved_var_results;
             if self.ctx.interp.status == STATUS_ERROR {
+                self.ctx.interp.status = STATUS_OK;
+                // Frames above `frame` are gone: close their upvalues.
+                crate::runtime::lua_rt_close_upvalues(&mut self.ctx, frame);
                 return Err(LuaError { value: TValue(self.ctx.interp.error) });
             }
-            let p = self.ctx.interp.ret_ptr;
-            Ok((0..self.ctx.interp.ret_count as usize).map(|i| TValue(*p.add(i))).collect())
+            Ok((self.ctx.interp.ret_ptr, self.ctx.interp.ret_count as usize))
         }
     }
 

@@ -1,15 +1,18 @@
-//! The standard library. So far: `print` (the rest of the 5.1 library comes with the
-//! whole-language work).
+//! The standard library, as native functions (`extern "C" fn(state, base, nargs) -> nresults`):
+//! arguments are read from `base`, results stored from `base`. So far: the base library's core,
+//! and the most used parts of `table`, `math` and `string`.
 
 use std::io::Write;
 
+use deegen_api::{frame, FRAME_HEADER_SLOTS};
 use lua51_value::TValue;
 
 use crate::function::{new_native, NativeFn};
 use crate::heap::{string_bytes, OutOfMemory};
 use crate::number::format_number;
-use crate::runtime::type_name;
-use crate::state::LuaState;
+use crate::runtime::{metamethod, to_number, type_name};
+use crate::state::{Event, LuaError, LuaState};
+use crate::table::{table_mut, KeyError, Table};
 
 /// `tostring` without metamethods: the text Lua 5.1 prints for a value.
 pub fn tostring_bytes(v: TValue, out: &mut Vec<u8>) {
@@ -26,38 +29,739 @@ pub fn tostring_bytes(v: TValue, out: &mut Vec<u8>) {
     }
 }
 
-fn args<'a>(base: *mut u64, nargs: u64) -> &'a [TValue] {
-    unsafe { std::slice::from_raw_parts(base as *const TValue, nargs as usize) }
+/// A native function's view of its call.
+struct Call<'a> {
+    st: &'a mut LuaState,
+    base: *mut u64,
+    nargs: usize,
+    name: &'static str,
 }
 
-extern "C" fn lua_print(state: *mut LuaState, base: *mut u64, nargs: u64) -> i64 {
-    let st = unsafe { &mut *state };
+/// A raised error: the value is already in the context.
+struct Raised;
+
+type NResult = Result<usize, Raised>;
+
+impl<'a> Call<'a> {
+    fn arg(&self, i: usize) -> TValue {
+        if i < self.nargs {
+            TValue(unsafe { *self.base.add(i) })
+        } else {
+            TValue::NIL
+        }
+    }
+
+    fn set(&mut self, i: usize, v: TValue) {
+        unsafe { *self.base.add(i) = v.raw() };
+    }
+
+    /// The `chunk:line:` of the Lua code `level` frames up (1: the caller of this function).
+    fn where_(&self, level: usize) -> String {
+        let mut base = self.base;
+        let mut pc: *const u8 = std::ptr::null();
+        for _ in 0..level {
+            if base.is_null() {
+                return String::new();
+            }
+            unsafe {
+                pc = *base.offset(frame::CALLER_PC as isize) as *const u8;
+                base = *base.offset(frame::CALLER_BASE as isize) as *mut u64;
+            }
+        }
+        self.st.position(base, pc).map(|p| p + " ").unwrap_or_default()
+    }
+
+    /// Raises `msg` with the caller's position, like `luaL_error`.
+    fn error(&mut self, msg: &str) -> Raised {
+        let text = format!("{}{msg}", self.where_(1));
+        let v = self.st.intern(text.as_bytes()).unwrap_or(TValue::NIL);
+        self.raise(v)
+    }
+
+    fn raise(&mut self, v: TValue) -> Raised {
+        self.st.ctx.interp.error = v.raw();
+        Raised
+    }
+
+    fn arg_error(&mut self, i: usize, msg: &str) -> Raised {
+        let text = format!("bad argument #{} to '{}' ({msg})", i + 1, self.name);
+        self.error(&text)
+    }
+
+    fn type_error(&mut self, i: usize, expected: &str) -> Raised {
+        let got = if i < self.nargs { type_name(self.arg(i)) } else { "no value" };
+        self.arg_error(i, &format!("{expected} expected, got {got}"))
+    }
+
+    fn check_any(&mut self, i: usize) -> Result<TValue, Raised> {
+        if i < self.nargs {
+            Ok(self.arg(i))
+        } else {
+            Err(self.arg_error(i, "value expected"))
+        }
+    }
+
+    fn check_table(&mut self, i: usize) -> Result<TValue, Raised> {
+        let v = self.arg(i);
+        if v.is_table() {
+            Ok(v)
+        } else {
+            Err(self.type_error(i, "table"))
+        }
+    }
+
+    fn check_number(&mut self, i: usize) -> Result<f64, Raised> {
+        match to_number(self.arg(i)) {
+            Some(x) => Ok(x),
+            None => Err(self.type_error(i, "number")),
+        }
+    }
+
+    fn opt_number(&mut self, i: usize, default: f64) -> Result<f64, Raised> {
+        if self.arg(i).is_nil() {
+            Ok(default)
+        } else {
+            self.check_number(i)
+        }
+    }
+
+    /// A `lua_Integer` argument (truncated toward zero, like a C cast).
+    fn check_int(&mut self, i: usize) -> Result<i64, Raised> {
+        self.check_number(i).map(|x| x as i64)
+    }
+
+    fn opt_int(&mut self, i: usize, default: i64) -> Result<i64, Raised> {
+        if self.arg(i).is_nil() {
+            Ok(default)
+        } else {
+            self.check_int(i)
+        }
+    }
+
+    /// A string argument; numbers are converted, as `luaL_checklstring` does.
+    fn check_bytes(&mut self, i: usize) -> Result<Vec<u8>, Raised> {
+        let v = self.arg(i);
+        if v.is_string() {
+            Ok(string_bytes(v).to_vec())
+        } else if v.is_double() {
+            let mut out = Vec::new();
+            format_number(v.as_f64(), &mut out);
+            Ok(out)
+        } else {
+            Err(self.type_error(i, "string"))
+        }
+    }
+
+    fn string(&mut self, bytes: &[u8]) -> Result<TValue, Raised> {
+        match self.st.intern(bytes) {
+            Ok(v) => Ok(v),
+            Err(OutOfMemory) => Err(self.raise_oom()),
+        }
+    }
+
+    fn raise_oom(&mut self) -> Raised {
+        let v = self.st.intern(b"not enough memory").unwrap_or(TValue::NIL);
+        self.raise(v)
+    }
+
+    /// Room for `n` results from `base`.
+    fn ensure_results(&mut self, n: usize) -> Result<(), Raised> {
+        if unsafe { self.base.add(n) } >= self.st.ctx.interp.stack_limit {
+            return Err(self.error("stack overflow"));
+        }
+        Ok(())
+    }
+
+    /// Calls `f` with `args` in a frame above this function's arguments and results.
+    fn call(&mut self, f: TValue, args: &[TValue], reserve: usize) -> Result<Vec<TValue>, Raised> {
+        let frame = unsafe { self.base.add(self.nargs.max(reserve)) };
+        unsafe {
+            *frame = f.raw();
+            for (i, a) in args.iter().enumerate() {
+                *frame.add(FRAME_HEADER_SLOTS + i) = a.raw();
+            }
+        }
+        match self.st.call_at(frame, args.len()) {
+            Ok((p, n)) => Ok((0..n).map(|i| TValue(unsafe { *p.add(i) })).collect()),
+            Err(LuaError { value }) => Err(self.raise(value)),
+        }
+    }
+
+    /// `tostring` with `__tostring`.
+    fn tostring(&mut self, v: TValue, reserve: usize) -> Result<Vec<u8>, Raised> {
+        let tm = metamethod(self.st, v, Event::ToString);
+        if tm.is_nil() {
+            let mut out = Vec::new();
+            tostring_bytes(v, &mut out);
+            return Ok(out);
+        }
+        let r = self.call(tm, &[v], reserve)?.first().copied().unwrap_or(TValue::NIL);
+        if r.is_string() || r.is_double() {
+            let mut out = Vec::new();
+            tostring_bytes(r, &mut out);
+            Ok(out)
+        } else {
+            Err(self.error("'tostring' must return a string to 'print'"))
+        }
+    }
+}
+
+macro_rules! native {
+    ($rust:ident, $lua:literal, |$c:ident| $body:block) => {
+        extern "C" fn $rust(state: *mut LuaState, base: *mut u64, nargs: u64) -> i64 {
+            let mut call = Call { st: unsafe { &mut *state }, base, nargs: nargs as usize, name: $lua };
+            let f = |$c: &mut Call| -> NResult { $body };
+            match f(&mut call) {
+                Ok(n) => n as i64,
+                Err(Raised) => -1,
+            }
+        }
+    };
+}
+
+native!(lua_print, "print", |c| {
     let mut line = Vec::new();
-    for (i, v) in args(base, nargs).iter().enumerate() {
+    for i in 0..c.nargs {
         if i > 0 {
             line.push(b'\t');
         }
+        let piece = c.tostring(c.arg(i), c.nargs)?;
         // lua5.1 writes each piece with fputs, which stops at an embedded NUL.
-        let start = line.len();
-        tostring_bytes(*v, &mut line);
-        if let Some(nul) = line[start..].iter().position(|&c| c == 0) {
-            line.truncate(start + nul);
-        }
+        let end = piece.iter().position(|&b| b == 0).unwrap_or(piece.len());
+        line.extend_from_slice(&piece[..end]);
     }
     line.push(b'\n');
-    let _ = st.stdout.write_all(&line);
-    0
+    let _ = c.st.stdout.write_all(&line);
+    Ok(0)
+});
+
+native!(lua_type, "type", |c| {
+    let v = c.check_any(0)?;
+    let s = c.string(type_name(v).as_bytes())?;
+    c.set(0, s);
+    Ok(1)
+});
+
+native!(lua_tostring, "tostring", |c| {
+    let v = c.check_any(0)?;
+    let bytes = c.tostring(v, 1)?;
+    let s = c.string(&bytes)?;
+    c.set(0, s);
+    Ok(1)
+});
+
+native!(lua_tonumber, "tonumber", |c| {
+    let base = c.opt_int(1, 10)?;
+    let v = c.arg(0);
+    let result = if base == 10 {
+        to_number(v).map(TValue::from_f64_canonical)
+    } else {
+        if !(2..=36).contains(&base) {
+            return Err(c.arg_error(1, "base out of range"));
+        }
+        let bytes = c.check_bytes(0)?;
+        let text = String::from_utf8_lossy(&bytes);
+        let t = text.trim_matches(|ch: char| ch.is_ascii_whitespace());
+        let (neg, digits) = match t.strip_prefix('-') {
+            Some(d) => (true, d),
+            None => (false, t),
+        };
+        if digits.is_empty() {
+            None
+        } else {
+            u64::from_str_radix(digits, base as u32).ok().map(|n| TValue::from_f64(if neg { -(n as f64) } else { n as f64 }))
+        }
+    };
+    c.set(0, result.unwrap_or(TValue::NIL));
+    Ok(1)
+});
+
+native!(lua_next, "next", |c| {
+    let t = c.check_table(0)?;
+    match table_mut(t).next(c.arg(1)) {
+        Ok(Some((k, v))) => {
+            c.set(0, k);
+            c.set(1, v);
+            Ok(2)
+        }
+        Ok(None) => {
+            c.set(0, TValue::NIL);
+            Ok(1)
+        }
+        Err(()) => Err(c.error("invalid key to 'next'")),
+    }
+});
+
+native!(lua_pairs, "pairs", |c| {
+    let t = c.check_table(0)?;
+    let next = c.st.next_fn;
+    c.set(0, next);
+    c.set(1, t);
+    c.set(2, TValue::NIL);
+    Ok(3)
+});
+
+native!(lua_ipairs_aux, "ipairs", |c| {
+    let t = c.check_table(0)?;
+    let i = c.check_number(1)? + 1.0;
+    let v = table_mut(t).get(TValue::from_f64(i));
+    if v.is_nil() {
+        c.set(0, TValue::NIL);
+        return Ok(1);
+    }
+    c.set(0, TValue::from_f64(i));
+    c.set(1, v);
+    Ok(2)
+});
+
+native!(lua_ipairs, "ipairs", |c| {
+    let t = c.check_table(0)?;
+    let aux = c.st.ipairs_aux_fn;
+    c.set(0, aux);
+    c.set(1, t);
+    c.set(2, TValue::from_f64(0.0));
+    Ok(3)
+});
+
+native!(lua_select, "select", |c| {
+    let n = c.arg(0);
+    if n.is_string() && string_bytes(n) == b"#" {
+        c.set(0, TValue::from_f64((c.nargs - 1) as f64));
+        return Ok(1);
+    }
+    let i = c.check_int(0)?;
+    let count = c.nargs as i64;
+    let i = if i < 0 { count + i } else if i > count { count } else { i };
+    if i < 1 {
+        return Err(c.arg_error(0, "index out of range"));
+    }
+    let i = i as usize;
+    unsafe { std::ptr::copy(c.base.add(i), c.base, c.nargs - i) };
+    Ok(c.nargs - i)
+});
+
+native!(lua_unpack, "unpack", |c| {
+    let t = c.check_table(0)?;
+    let first = c.opt_int(1, 1)?;
+    let last = if c.arg(2).is_nil() { table_mut(t).length() as i64 } else { c.check_int(2)? };
+    if first > last {
+        return Ok(0);
+    }
+    let n = (last - first + 1) as usize;
+    if n >= i32::MAX as usize || c.ensure_results(n).is_err() {
+        return Err(c.error("too many results to unpack"));
+    }
+    for i in 0..n {
+        let v = table_mut(t).get(TValue::from_f64((first + i as i64) as f64));
+        c.set(i, v);
+    }
+    Ok(n)
+});
+
+native!(lua_rawget, "rawget", |c| {
+    let t = c.check_table(0)?;
+    let v = table_mut(t).get(c.arg(1));
+    c.set(0, v);
+    Ok(1)
+});
+
+native!(lua_rawset, "rawset", |c| {
+    let t = c.check_table(0)?;
+    c.check_any(1)?;
+    c.check_any(2)?;
+    match table_mut(t).set(c.arg(1), c.arg(2)) {
+        Ok(()) => {
+            c.set(0, t);
+            Ok(1)
+        }
+        Err(KeyError::Nil) => Err(c.error("table index is nil")),
+        Err(KeyError::NaN) => Err(c.error("table index is NaN")),
+    }
+});
+
+native!(lua_rawequal, "rawequal", |c| {
+    c.check_any(0)?;
+    c.check_any(1)?;
+    let eq = c.arg(0).raw_equals(c.arg(1));
+    c.set(0, TValue::from_bool(eq));
+    Ok(1)
+});
+
+native!(lua_setmetatable, "setmetatable", |c| {
+    let t = c.check_table(0)?;
+    let mt = c.arg(1);
+    if !mt.is_nil() && !mt.is_table() {
+        return Err(c.type_error(1, "nil or table"));
+    }
+    if !metamethod(c.st, t, Event::Metatable).is_nil() {
+        return Err(c.error("cannot change a protected metatable"));
+    }
+    table_mut(t).metatable = if mt.is_nil() { std::ptr::null_mut() } else { mt.as_ptr::<Table>() };
+    c.set(0, t);
+    Ok(1)
+});
+
+native!(lua_getmetatable, "getmetatable", |c| {
+    let v = c.check_any(0)?;
+    let mt = crate::runtime::metatable_of(c.st, v);
+    if mt.is_null() {
+        c.set(0, TValue::NIL);
+        return Ok(1);
+    }
+    let protected = metamethod(c.st, v, Event::Metatable);
+    c.set(0, if protected.is_nil() { TValue::from_ptr(mt) } else { protected });
+    Ok(1)
+});
+
+native!(lua_assert, "assert", |c| {
+    let v = c.check_any(0)?;
+    if v.is_falsy() {
+        let msg = c.arg(1);
+        if msg.is_nil() {
+            return Err(c.error("assertion failed!"));
+        }
+        return Err(c.raise(msg));
+    }
+    Ok(c.nargs)
+});
+
+native!(lua_error, "error", |c| {
+    let v = c.arg(0);
+    let level = c.opt_int(1, 1)?;
+    if v.is_string() && level > 0 {
+        let mut text = c.where_(level as usize).into_bytes();
+        text.extend_from_slice(string_bytes(v));
+        let s = c.string(&text)?;
+        return Err(c.raise(s));
+    }
+    Err(c.raise(v))
+});
+
+native!(lua_pcall, "pcall", |c| {
+    let f = c.check_any(0)?;
+    let args: Vec<TValue> = (1..c.nargs).map(|i| c.arg(i)).collect();
+    match c.call(f, &args, c.nargs) {
+        Ok(results) => {
+            c.ensure_results(results.len() + 1)?;
+            c.set(0, TValue::TRUE);
+            for (i, r) in results.iter().enumerate() {
+                c.set(i + 1, *r);
+            }
+            Ok(results.len() + 1)
+        }
+        Err(Raised) => {
+            let e = TValue(c.st.ctx.interp.error);
+            c.set(0, TValue::FALSE);
+            c.set(1, e);
+            Ok(2)
+        }
+    }
+});
+
+native!(lua_table_insert, "insert", |c| {
+    let t = c.check_table(0)?;
+    let n = table_mut(t).length();
+    let (pos, v) = match c.nargs {
+        2 => (n + 1, c.arg(1)),
+        3 => {
+            let pos = c.check_int(1)?;
+            if pos < 1 {
+                return Err(c.arg_error(1, "position out of bounds"));
+            }
+            let pos = pos as usize;
+            let mut i = n;
+            while i >= pos {
+                let moved = table_mut(t).get(TValue::from_f64(i as f64));
+                let _ = table_mut(t).set(TValue::from_f64((i + 1) as f64), moved);
+                i -= 1;
+            }
+            (pos, c.arg(2))
+        }
+        _ => return Err(c.error("wrong number of arguments to 'insert'")),
+    };
+    let _ = table_mut(t).set(TValue::from_f64(pos as f64), v);
+    Ok(0)
+});
+
+native!(lua_table_remove, "remove", |c| {
+    let t = c.check_table(0)?;
+    let n = table_mut(t).length() as i64;
+    let pos = c.opt_int(1, n)?;
+    if n == 0 {
+        return Ok(0);
+    }
+    let removed = table_mut(t).get(TValue::from_f64(pos as f64));
+    let mut i = pos;
+    while i < n {
+        let next = table_mut(t).get(TValue::from_f64((i + 1) as f64));
+        let _ = table_mut(t).set(TValue::from_f64(i as f64), next);
+        i += 1;
+    }
+    let _ = table_mut(t).set(TValue::from_f64(n as f64), TValue::NIL);
+    c.set(0, removed);
+    Ok(1)
+});
+
+native!(lua_table_concat, "concat", |c| {
+    let t = c.check_table(0)?;
+    let sep = if c.arg(1).is_nil() { Vec::new() } else { c.check_bytes(1)? };
+    let first = c.opt_int(2, 1)?;
+    let last = if c.arg(3).is_nil() { table_mut(t).length() as i64 } else { c.check_int(3)? };
+    let mut out = Vec::new();
+    let mut i = first;
+    while i <= last {
+        let v = table_mut(t).get(TValue::from_f64(i as f64));
+        if !(v.is_string() || v.is_double()) {
+            return Err(c.error(&format!("invalid value (at index {i}) in table for 'concat'")));
+        }
+        tostring_bytes(v, &mut out);
+        if i != last {
+            out.extend_from_slice(&sep);
+        }
+        i += 1;
+    }
+    let s = c.string(&out)?;
+    c.set(0, s);
+    Ok(1)
+});
+
+macro_rules! math1 {
+    ($rust:ident, $lua:literal, $f:expr) => {
+        native!($rust, $lua, |c| {
+            let x = c.check_number(0)?;
+            let f: fn(f64) -> f64 = $f;
+            c.set(0, TValue::from_f64_canonical(f(x)));
+            Ok(1)
+        });
+    };
 }
 
-fn register(st: &mut LuaState, name: &'static str, f: NativeFn) -> Result<(), OutOfMemory> {
+math1!(lua_math_floor, "floor", f64::floor);
+math1!(lua_math_ceil, "ceil", f64::ceil);
+math1!(lua_math_sqrt, "sqrt", f64::sqrt);
+math1!(lua_math_abs, "abs", f64::abs);
+math1!(lua_math_sin, "sin", f64::sin);
+math1!(lua_math_cos, "cos", f64::cos);
+math1!(lua_math_tan, "tan", f64::tan);
+math1!(lua_math_exp, "exp", f64::exp);
+math1!(lua_math_log, "log", f64::ln);
+math1!(lua_math_log10, "log10", f64::log10);
+
+native!(lua_math_fmod, "fmod", |c| {
+    let (a, b) = (c.check_number(0)?, c.check_number(1)?);
+    c.set(0, TValue::from_f64_canonical(a % b));
+    Ok(1)
+});
+
+native!(lua_math_pow, "pow", |c| {
+    let (a, b) = (c.check_number(0)?, c.check_number(1)?);
+    c.set(0, TValue::from_f64_canonical(a.powf(b)));
+    Ok(1)
+});
+
+native!(lua_math_max, "max", |c| {
+    let mut m = c.check_number(0)?;
+    for i in 1..c.nargs {
+        let x = c.check_number(i)?;
+        if x > m {
+            m = x;
+        }
+    }
+    c.set(0, TValue::from_f64_canonical(m));
+    Ok(1)
+});
+
+native!(lua_math_min, "min", |c| {
+    let mut m = c.check_number(0)?;
+    for i in 1..c.nargs {
+        let x = c.check_number(i)?;
+        if x < m {
+            m = x;
+        }
+    }
+    c.set(0, TValue::from_f64_canonical(m));
+    Ok(1)
+});
+
+/// `string.sub`/`string.byte` positions: negative counts from the end (Lua 5.1's `posrelat`).
+fn posrelat(pos: i64, len: usize) -> i64 {
+    if pos < 0 {
+        len as i64 + pos + 1
+    } else {
+        pos
+    }
+}
+
+native!(lua_string_len, "len", |c| {
+    let s = c.check_bytes(0)?;
+    c.set(0, TValue::from_f64(s.len() as f64));
+    Ok(1)
+});
+
+native!(lua_string_sub, "sub", |c| {
+    let s = c.check_bytes(0)?;
+    let len = s.len();
+    let mut start = posrelat(c.check_int(1)?, len);
+    let mut end = posrelat(c.opt_int(2, -1)?, len);
+    if start < 1 {
+        start = 1;
+    }
+    if end > len as i64 {
+        end = len as i64;
+    }
+    let out = if start <= end { c.string(&s[(start - 1) as usize..end as usize])? } else { c.string(b"")? };
+    c.set(0, out);
+    Ok(1)
+});
+
+native!(lua_string_upper, "upper", |c| {
+    let s = c.check_bytes(0)?.to_ascii_uppercase();
+    let v = c.string(&s)?;
+    c.set(0, v);
+    Ok(1)
+});
+
+native!(lua_string_lower, "lower", |c| {
+    let s = c.check_bytes(0)?.to_ascii_lowercase();
+    let v = c.string(&s)?;
+    c.set(0, v);
+    Ok(1)
+});
+
+native!(lua_string_rep, "rep", |c| {
+    let s = c.check_bytes(0)?;
+    let n = c.check_int(1)?;
+    if n <= 0 || s.is_empty() {
+        let v = c.string(b"")?;
+        c.set(0, v);
+        return Ok(1);
+    }
+    let total = (s.len() as u128) * (n as u128);
+    if total >= crate::heap::MAX_STRING_LEN as u128 {
+        return Err(c.raise_oom());
+    }
+    let v = c.string(&s.repeat(n as usize))?;
+    c.set(0, v);
+    Ok(1)
+});
+
+native!(lua_string_byte, "byte", |c| {
+    let s = c.check_bytes(0)?;
+    let len = s.len();
+    let start = posrelat(c.opt_int(1, 1)?, len).max(1);
+    let end = posrelat(c.opt_int(2, start)?, len).min(len as i64);
+    if start > end {
+        return Ok(0);
+    }
+    let n = (end - start + 1) as usize;
+    c.ensure_results(n)?;
+    for i in 0..n {
+        c.set(i, TValue::from_f64(f64::from(s[start as usize - 1 + i])));
+    }
+    Ok(n)
+});
+
+native!(lua_string_char, "char", |c| {
+    let mut out = Vec::with_capacity(c.nargs);
+    for i in 0..c.nargs {
+        let x = c.check_int(i)?;
+        if !(0..=255).contains(&x) {
+            return Err(c.arg_error(i, "invalid value"));
+        }
+        out.push(x as u8);
+    }
+    let v = c.string(&out)?;
+    c.set(0, v);
+    Ok(1)
+});
+
+fn register(st: &mut LuaState, table: TValue, name: &'static str, f: NativeFn) -> Result<TValue, OutOfMemory> {
     let globals = st.globals;
     let v = new_native(&mut st.heap, name, f, globals)?;
-    st.set_global(name, v)
+    let key = st.intern(name.as_bytes())?;
+    table_mut(table).set(key, v).expect("string keys are valid");
+    Ok(v)
 }
 
-/// Installs the base library into the globals.
-pub fn open_base(st: &mut LuaState) -> Result<(), OutOfMemory> {
-    register(st, "print", lua_print)?;
+fn library(st: &mut LuaState, name: &str, functions: &[(&'static str, NativeFn)]) -> Result<TValue, OutOfMemory> {
+    let t = Table::new_in(&mut st.heap)?;
+    for (n, f) in functions {
+        register(st, t, n, *f)?;
+    }
+    st.set_global(name, t)?;
+    Ok(t)
+}
+
+/// Installs the standard library into the globals.
+pub fn open_libs(st: &mut LuaState) -> Result<(), OutOfMemory> {
     let g = st.globals;
-    st.set_global("_G", g)
+    for (name, f) in [
+        ("print", lua_print as NativeFn),
+        ("type", lua_type),
+        ("tostring", lua_tostring),
+        ("tonumber", lua_tonumber),
+        ("pairs", lua_pairs),
+        ("ipairs", lua_ipairs),
+        ("select", lua_select),
+        ("unpack", lua_unpack),
+        ("rawget", lua_rawget),
+        ("rawset", lua_rawset),
+        ("rawequal", lua_rawequal),
+        ("setmetatable", lua_setmetatable),
+        ("getmetatable", lua_getmetatable),
+        ("assert", lua_assert),
+        ("error", lua_error),
+        ("pcall", lua_pcall),
+    ] {
+        register(st, g, name, f)?;
+    }
+    st.next_fn = register(st, g, "next", lua_next)?;
+    st.ipairs_aux_fn = new_native(&mut st.heap, "ipairs", lua_ipairs_aux, g)?;
+    st.set_global("_G", g)?;
+    let version = st.intern(b"Lua 5.1")?;
+    st.set_global("_VERSION", version)?;
+    library(st, "table", &[("insert", lua_table_insert), ("remove", lua_table_remove), ("concat", lua_table_concat)])?;
+    let math = library(
+        st,
+        "math",
+        &[
+            ("floor", lua_math_floor),
+            ("ceil", lua_math_ceil),
+            ("sqrt", lua_math_sqrt),
+            ("abs", lua_math_abs),
+            ("sin", lua_math_sin),
+            ("cos", lua_math_cos),
+            ("tan", lua_math_tan),
+            ("exp", lua_math_exp),
+            ("log", lua_math_log),
+            ("log10", lua_math_log10),
+            ("fmod", lua_math_fmod),
+            ("pow", lua_math_pow),
+            ("max", lua_math_max),
+            ("min", lua_math_min),
+        ],
+    )?;
+    for (name, value) in [("pi", std::f64::consts::PI), ("huge", f64::INFINITY)] {
+        let key = st.intern(name.as_bytes())?;
+        table_mut(math).set(key, TValue::from_f64(value)).expect("string keys are valid");
+    }
+    let string = library(
+        st,
+        "string",
+        &[
+            ("len", lua_string_len),
+            ("sub", lua_string_sub),
+            ("upper", lua_string_upper),
+            ("lower", lua_string_lower),
+            ("rep", lua_string_rep),
+            ("byte", lua_string_byte),
+            ("char", lua_string_char),
+        ],
+    )?;
+    // Strings index the string library: ("x"):upper().
+    let meta = Table::new_in(&mut st.heap)?;
+    let index = st.event_names[Event::Index as usize];
+    table_mut(meta).set(index, string).expect("string keys are valid");
+    st.string_metatable = meta.as_ptr();
+    Ok(())
 }
