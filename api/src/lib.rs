@@ -165,7 +165,9 @@ pub fn code_block() -> *const CodeBlock {
 /// Calls the callee stored at `frame[0]` with `num_args` arguments stored from
 /// `frame[FRAME_HEADER_SLOTS]`. Never returns: when the callee returns, `continuation` (a
 /// semantic function taking the same operands as the caller's) runs, and reads the results with
-/// [`return_values`]. Pass it as `my_continuation as *const ()`.
+/// [`return_values`]. Pass it as `my_continuation as *const ()` directly at the call: the
+/// generator makes a handler for each continuation it sees named there, so a continuation
+/// chosen at run time (`if c { a } else { b }`) is rejected at build time.
 #[inline(always)]
 pub fn make_call(frame: *mut u64, num_args: u64, continuation: *const ()) -> ! {
     unsafe { markers::__deegen_api_make_call(frame, num_args, continuation) }

@@ -197,13 +197,18 @@ impl<'a, 'ctx> Lowerer<'a, 'ctx> {
     fn lower_make_call(&self, call: CallSiteValue<'ctx>, state: &PinnedState<'ctx>, ib: &InterpBuilder<'_, 'ctx>) -> Result<(), PassError> {
         let frame = self.arg(call, 0)?.into_pointer_value();
         let num_args = self.arg(call, 1)?;
-        let k = self.arg(call, 2)?;
-        let k_name = k.into_pointer_value().get_name().to_string_lossy().into_owned();
+        let k = self.arg(call, 2)?.into_pointer_value();
+        if self.module.get_function(&k.get_name().to_string_lossy()).is_none() {
+            return Err(self.fail(
+                "the continuation passed to make_call must be a function named at the call (`f as *const ()`), not a value computed at run time",
+            ));
+        }
+        let k_name = k.get_name().to_string_lossy().into_owned();
         let handler_name = continuation_handler_name(&self.variant.name, &k_name);
         let cont = self
             .module
             .get_function(&handler_name)
-            .ok_or_else(|| self.fail(format!("no continuation handler '{handler_name}' (was '{k_name}' passed as a plain function?)")))?;
+            .ok_or_else(|| self.fail(format!("no continuation handler '{handler_name}': run interp-create-handlers first")))?;
         let hook = self
             .module
             .get_function("deegen_hook_code_block")

@@ -13,7 +13,7 @@
 
 use deegen_api as api;
 use deegen_api::{CodeBlock, InterpContext, FRAME_HEADER_SLOTS};
-use lua51_value::{LuaContext, RtResult, TValue, MULTRET, NIL_BITS, RT_CALL, RT_VALUE};
+use lua51_value::{LuaContext, RtResult, TValue, MULTRET, NIL_BITS, RT_CALL, RT_CALL_NEGATED, RT_VALUE};
 
 /// Arithmetic operators, as passed to the runtime's slow path.
 pub mod arith_op {
@@ -56,10 +56,12 @@ extern "C" {
     /// `#v`; returns false when `v` has no length.
     fn lua_rt_len(ctx: *mut LuaContext, v: u64, out: *mut u64) -> bool;
     fn lua_rt_len_error(ctx: *mut LuaContext, v: u64) -> u64;
-    /// Ordering of non-numbers: 1 true, 0 false, -1 not comparable.
-    fn lua_rt_less_than(ctx: *mut LuaContext, lhs: u64, rhs: u64) -> i32;
-    fn lua_rt_less_equal(ctx: *mut LuaContext, lhs: u64, rhs: u64) -> i32;
-    fn lua_rt_compare_error(ctx: *mut LuaContext, lhs: u64, rhs: u64) -> u64;
+    /// Ordering of non-numbers: a boolean (0/1) value, a prepared `__lt`/`__le` call (possibly
+    /// negated), or the error.
+    fn lua_rt_less_than(ctx: *mut LuaContext, lhs: u64, rhs: u64, base: *mut u64, cb: *const CodeBlock) -> RtResult;
+    fn lua_rt_less_equal(ctx: *mut LuaContext, lhs: u64, rhs: u64, base: *mut u64, cb: *const CodeBlock) -> RtResult;
+    /// Equality of two distinct tables or userdata through `__eq`.
+    fn lua_rt_equal(ctx: *mut LuaContext, lhs: u64, rhs: u64, base: *mut u64, cb: *const CodeBlock) -> RtResult;
     fn lua_rt_tonumber(ctx: *mut LuaContext, v: u64, out: *mut u64) -> bool;
     fn lua_rt_for_error(ctx: *mut LuaContext, which: u64) -> u64;
     fn lua_rt_get_global(ctx: *mut LuaContext, name: u64) -> u64;
@@ -216,55 +218,76 @@ fn branch_if(cond: bool) -> ! {
     api::fallthrough()
 }
 
+/// A comparison the runtime answered: a boolean, or a metamethod call whose truthiness (maybe
+/// negated) decides the branch in a continuation. `negate` is for the `JumpIfNot*` forms.
 #[inline(always)]
-fn less_than(lhs: u64, rhs: u64) -> bool {
-    let (l, r) = (TValue(lhs), TValue(rhs));
-    if both_numbers(l, r) {
-        return l.as_f64() < r.as_f64();
+fn compare_slow(r: RtResult, negate: bool) -> ! {
+    if r.kind == RT_VALUE {
+        branch_if((r.value != 0) != negate)
     }
-    match unsafe { lua_rt_less_than(ctx(), lhs, rhs) } {
-        0 => false,
-        1 => true,
-        _ => api::throw_runtime_error(unsafe { lua_rt_compare_error(ctx(), lhs, rhs) }),
+    if r.kind == RT_CALL || r.kind == RT_CALL_NEGATED {
+        // Continuations are named directly at each make_call: the generator makes one
+        // handler per continuation it can see.
+        if negate != (r.kind == RT_CALL_NEGATED) {
+            api::make_call(r.value as *mut u64, 2, lua_branch_if_mm_falsy as *const ())
+        }
+        api::make_call(r.value as *mut u64, 2, lua_branch_if_mm_truthy as *const ())
     }
+    api::throw_runtime_error(r.value)
 }
 
-#[inline(always)]
-fn less_equal(lhs: u64, rhs: u64) -> bool {
-    let (l, r) = (TValue(lhs), TValue(rhs));
-    if both_numbers(l, r) {
-        return l.as_f64() <= r.as_f64();
-    }
-    match unsafe { lua_rt_less_equal(ctx(), lhs, rhs) } {
-        0 => false,
-        1 => true,
-        _ => api::throw_runtime_error(unsafe { lua_rt_compare_error(ctx(), lhs, rhs) }),
-    }
+/// Takes the branch when a comparison metamethod returned a truthy value.
+#[no_mangle]
+pub fn lua_branch_if_mm_truthy(_lhs: u64, _rhs: u64) -> ! {
+    branch_if(!TValue(first_result()).is_falsy())
 }
 
+/// Takes the branch when a comparison metamethod returned a falsy value.
 #[no_mangle]
-pub fn lua_jump_if_lt(lhs: u64, rhs: u64) -> ! {
-    branch_if(less_than(lhs, rhs))
+pub fn lua_branch_if_mm_falsy(_lhs: u64, _rhs: u64) -> ! {
+    branch_if(TValue(first_result()).is_falsy())
 }
-#[no_mangle]
-pub fn lua_jump_if_not_lt(lhs: u64, rhs: u64) -> ! {
-    branch_if(!less_than(lhs, rhs))
+
+macro_rules! ordered_jump {
+    ($name:ident, $negate:expr, $helper:ident, |$a:ident, $b:ident| $cmp:expr) => {
+        #[no_mangle]
+        pub fn $name(lhs: u64, rhs: u64) -> ! {
+            let (l, r) = (TValue(lhs), TValue(rhs));
+            if both_numbers(l, r) {
+                let ($a, $b) = (l.as_f64(), r.as_f64());
+                branch_if(($cmp) != $negate)
+            }
+            compare_slow(unsafe { $helper(ctx(), lhs, rhs, api::stack_base(), api::code_block()) }, $negate)
+        }
+    };
 }
-#[no_mangle]
-pub fn lua_jump_if_le(lhs: u64, rhs: u64) -> ! {
-    branch_if(less_equal(lhs, rhs))
+
+ordered_jump!(lua_jump_if_lt, false, lua_rt_less_than, |a, b| a < b);
+ordered_jump!(lua_jump_if_not_lt, true, lua_rt_less_than, |a, b| a < b);
+ordered_jump!(lua_jump_if_le, false, lua_rt_less_equal, |a, b| a <= b);
+ordered_jump!(lua_jump_if_not_le, true, lua_rt_less_equal, |a, b| a <= b);
+
+/// Tables (and userdata) of the same kind that are not the same object may be equal through
+/// `__eq`; everything else compares raw.
+#[inline(always)]
+fn equal_jump(lhs: u64, rhs: u64, negate: bool) -> ! {
+    let (l, r) = (TValue(lhs), TValue(rhs));
+    if l.raw_equals(r) {
+        branch_if(!negate)
+    }
+    if l.is_table() && r.is_table() {
+        compare_slow(unsafe { lua_rt_equal(ctx(), lhs, rhs, api::stack_base(), api::code_block()) }, negate)
+    }
+    branch_if(negate)
 }
-#[no_mangle]
-pub fn lua_jump_if_not_le(lhs: u64, rhs: u64) -> ! {
-    branch_if(!less_equal(lhs, rhs))
-}
+
 #[no_mangle]
 pub fn lua_jump_if_eq(lhs: u64, rhs: u64) -> ! {
-    branch_if(TValue(lhs).raw_equals(TValue(rhs)))
+    equal_jump(lhs, rhs, false)
 }
 #[no_mangle]
 pub fn lua_jump_if_not_eq(lhs: u64, rhs: u64) -> ! {
-    branch_if(!TValue(lhs).raw_equals(TValue(rhs)))
+    equal_jump(lhs, rhs, true)
 }
 #[no_mangle]
 pub fn lua_jump_if_truthy(src: u64) -> ! {

@@ -263,6 +263,9 @@ pub const RT_VALUE: u64 = 0;
 pub const RT_CALL: u64 = 1;
 /// `value` is the error message to throw.
 pub const RT_ERROR: u64 = 2;
+/// Like [`RT_CALL`], for a comparison whose metamethod answers the opposite question
+/// (`a <= b` computed as `not (b < a)`).
+pub const RT_CALL_NEGATED: u64 = 3;
 
 impl RtResult {
     #[inline]

@@ -336,27 +336,77 @@ fn compare_strings(a: TValue, b: TValue) -> Option<std::cmp::Ordering> {
     (a.is_string() && b.is_string()).then(|| string_bytes(a).cmp(string_bytes(b)))
 }
 
-#[no_mangle]
-pub unsafe extern "C" fn lua_rt_less_than(_ctx: *mut LuaContext, lhs: u64, rhs: u64) -> i32 {
-    match compare_strings(TValue(lhs), TValue(rhs)) {
-        Some(o) => i32::from(o.is_lt()),
-        None => -1,
-    }
-}
-
-#[no_mangle]
-pub unsafe extern "C" fn lua_rt_less_equal(_ctx: *mut LuaContext, lhs: u64, rhs: u64) -> i32 {
-    match compare_strings(TValue(lhs), TValue(rhs)) {
-        Some(o) => i32::from(o.is_le()),
-        None => -1,
-    }
-}
-
-#[no_mangle]
-pub unsafe extern "C" fn lua_rt_compare_error(ctx: *mut LuaContext, lhs: u64, rhs: u64) -> u64 {
-    let (t1, t2) = (type_name(TValue(lhs)), type_name(TValue(rhs)));
+fn compare_error(st: &mut LuaState, lhs: TValue, rhs: TValue) -> RtResult {
+    let (t1, t2) = (type_name(lhs), type_name(rhs));
     let text = if t1 == t2 { format!("attempt to compare two {t1} values") } else { format!("attempt to compare {t1} with {t2}") };
-    message(unsafe { state_of(ctx) }, &text)
+    RtResult::error(message(st, &text))
+}
+
+/// Lua 5.1's `call_orderTM`: both operands must have the same metamethod.
+fn order_metamethod(st: &LuaState, a: TValue, b: TValue, event: crate::state::Event) -> Option<TValue> {
+    let tm1 = metamethod(st, a, event);
+    if tm1.is_nil() {
+        return None;
+    }
+    let tm2 = metamethod(st, b, event);
+    tm1.raw_equals(tm2).then_some(tm1)
+}
+
+fn bool_result(b: bool) -> RtResult {
+    RtResult { value: u64::from(b), kind: lua51_value::RT_VALUE }
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn lua_rt_less_than(ctx: *mut LuaContext, lhs: u64, rhs: u64, base: *mut u64, cb: *const CodeBlock) -> RtResult {
+    let st = unsafe { state_of(ctx) };
+    let (l, r) = (TValue(lhs), TValue(rhs));
+    if let Some(o) = compare_strings(l, r) {
+        return bool_result(o.is_lt());
+    }
+    if type_name(l) == type_name(r) {
+        if let Some(tm) = order_metamethod(st, l, r, crate::state::Event::Lt) {
+            return RtResult::call(prepare_call(base, cb, tm, &[l, r]));
+        }
+    }
+    compare_error(st, l, r)
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn lua_rt_less_equal(ctx: *mut LuaContext, lhs: u64, rhs: u64, base: *mut u64, cb: *const CodeBlock) -> RtResult {
+    use crate::state::Event;
+    let st = unsafe { state_of(ctx) };
+    let (l, r) = (TValue(lhs), TValue(rhs));
+    if let Some(o) = compare_strings(l, r) {
+        return bool_result(o.is_le());
+    }
+    if type_name(l) == type_name(r) {
+        if let Some(tm) = order_metamethod(st, l, r, Event::Le) {
+            return RtResult::call(prepare_call(base, cb, tm, &[l, r]));
+        }
+        if let Some(tm) = order_metamethod(st, r, l, Event::Lt) {
+            return RtResult { value: prepare_call(base, cb, tm, &[r, l]) as u64, kind: lua51_value::RT_CALL_NEGATED };
+        }
+    }
+    compare_error(st, l, r)
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn lua_rt_equal(ctx: *mut LuaContext, lhs: u64, rhs: u64, base: *mut u64, cb: *const CodeBlock) -> RtResult {
+    let st = unsafe { state_of(ctx) };
+    let (l, r) = (TValue(lhs), TValue(rhs));
+    // Lua 5.1's get_compTM: the same metamethod (or the same metatable) on both sides.
+    let (mt1, mt2) = (metatable_of(st, l), metatable_of(st, r));
+    if mt1.is_null() {
+        return bool_result(false);
+    }
+    let tm1 = metamethod(st, l, crate::state::Event::Eq);
+    if tm1.is_nil() {
+        return bool_result(false);
+    }
+    if mt1 != mt2 && !tm1.raw_equals(metamethod(st, r, crate::state::Event::Eq)) {
+        return bool_result(false);
+    }
+    RtResult::call(prepare_call(base, cb, tm1, &[l, r]))
 }
 
 #[no_mangle]

@@ -117,14 +117,6 @@ impl<'a> Call<'a> {
         }
     }
 
-    fn opt_number(&mut self, i: usize, default: f64) -> Result<f64, Raised> {
-        if self.arg(i).is_nil() {
-            Ok(default)
-        } else {
-            self.check_number(i)
-        }
-    }
-
     /// A `lua_Integer` argument (truncated toward zero, like a C cast).
     fn check_int(&mut self, i: usize) -> Result<i64, Raised> {
         self.check_number(i).map(|x| x as i64)
@@ -675,6 +667,204 @@ native!(lua_string_char, "char", |c| {
     Ok(1)
 });
 
+/// `table.sort`: Lua 5.1's `auxsort` (median-of-three quicksort), step for step, so the
+/// comparisons a custom comparator sees, and its errors, are the reference's.
+struct Sorter<'c, 'a> {
+    c: &'c mut Call<'a>,
+    t: TValue,
+    cmp: TValue,
+}
+
+impl Sorter<'_, '_> {
+    fn get(&self, i: i64) -> TValue {
+        table_mut(self.t).get(TValue::from_f64(i as f64))
+    }
+    fn set(&self, i: i64, v: TValue) {
+        let _ = table_mut(self.t).set(TValue::from_f64(i as f64), v);
+    }
+    fn less(&mut self, a: TValue, b: TValue) -> Result<bool, Raised> {
+        if !self.cmp.is_nil() {
+            let r = self.c.call(self.cmp, &[a, b], 3)?;
+            return Ok(r.first().is_some_and(|v| !v.is_falsy()));
+        }
+        if a.is_double() && b.is_double() {
+            return Ok(a.as_f64() < b.as_f64());
+        }
+        if a.is_string() && b.is_string() {
+            return Ok(string_bytes(a) < string_bytes(b));
+        }
+        let tm = metamethod(self.c.st, a, Event::Lt);
+        if !tm.is_nil() && tm == metamethod(self.c.st, b, Event::Lt) {
+            let r = self.c.call(tm, &[a, b], 3)?;
+            return Ok(r.first().is_some_and(|v| !v.is_falsy()));
+        }
+        let (t1, t2) = (type_name(a), type_name(b));
+        let msg = if t1 == t2 { format!("attempt to compare two {t1} values") } else { format!("attempt to compare {t1} with {t2}") };
+        Err(self.c.error(&msg))
+    }
+    fn swap(&self, i: i64, j: i64) {
+        let (a, b) = (self.get(i), self.get(j));
+        self.set(i, b);
+        self.set(j, a);
+    }
+    fn sort(&mut self, mut l: i64, mut u: i64) -> Result<(), Raised> {
+        while l < u {
+            if self.less(self.get(u), self.get(l))? {
+                self.swap(l, u);
+            }
+            if u - l == 1 {
+                break;
+            }
+            let mut i = (l + u) / 2;
+            if self.less(self.get(i), self.get(l))? {
+                self.swap(i, l);
+            } else if self.less(self.get(u), self.get(i))? {
+                self.swap(i, u);
+            }
+            if u - l == 2 {
+                break;
+            }
+            let p = self.get(i);
+            self.swap(i, u - 1);
+            i = l;
+            let mut j = u - 1;
+            loop {
+                i += 1;
+                while self.less(self.get(i), p)? {
+                    if i > u {
+                        return Err(self.c.error("invalid order function for sorting"));
+                    }
+                    i += 1;
+                }
+                j -= 1;
+                while self.less(p, self.get(j))? {
+                    if j < l {
+                        return Err(self.c.error("invalid order function for sorting"));
+                    }
+                    j -= 1;
+                }
+                if j < i {
+                    break;
+                }
+                self.swap(i, j);
+            }
+            self.swap(u - 1, i);
+            if i - l < u - i {
+                let (a, b) = (l, i - 1);
+                l = i + 1;
+                self.sort(a, b)?;
+            } else {
+                let (a, b) = (i + 1, u);
+                u = i - 1;
+                self.sort(a, b)?;
+            }
+        }
+        Ok(())
+    }
+}
+
+native!(lua_table_sort, "sort", |c| {
+    let t = c.check_table(0)?;
+    let n = table_mut(t).length() as i64;
+    let cmp = c.arg(1);
+    if !cmp.is_nil() && !cmp.is_function() {
+        return Err(c.type_error(1, "function"));
+    }
+    Sorter { c, t, cmp }.sort(1, n)?;
+    Ok(0)
+});
+
+native!(lua_table_getn, "getn", |c| {
+    let t = c.check_table(0)?;
+    c.set(0, TValue::from_f64(table_mut(t).length() as f64));
+    Ok(1)
+});
+
+native!(lua_table_maxn, "maxn", |c| {
+    let t = c.check_table(0)?;
+    let mut max = 0.0f64;
+    let mut k = TValue::NIL;
+    while let Ok(Some((key, _))) = table_mut(t).next(k) {
+        if key.is_double() && key.as_f64() > max {
+            max = key.as_f64();
+        }
+        k = key;
+    }
+    c.set(0, TValue::from_f64(max));
+    Ok(1)
+});
+
+native!(lua_io_write, "write", |c| {
+    for i in 0..c.nargs {
+        let v = c.arg(i);
+        let mut piece = Vec::new();
+        if v.is_double() {
+            // io.write formats numbers with LUA_NUMBER_FMT too.
+            format_number(v.as_f64(), &mut piece);
+        } else {
+            piece = c.check_bytes(i)?;
+        }
+        let _ = c.st.stdout.write_all(&piece);
+    }
+    Ok(0)
+});
+
+extern "C" {
+    fn rand() -> std::ffi::c_int;
+    fn srand(seed: std::ffi::c_uint);
+    fn clock() -> std::ffi::c_long;
+    fn time(t: *mut i64) -> i64;
+}
+
+/// glibc's `RAND_MAX`, which lua5.1's `math.random` divides by.
+const RAND_MAX: f64 = 2147483647.0;
+
+native!(lua_math_random, "random", |c| {
+    // Exactly lua5.1's formula over the C library's rand(), so seeded sequences match.
+    let r = f64::from(unsafe { rand() } % (RAND_MAX as i32)) / RAND_MAX;
+    let v = match c.nargs {
+        0 => r,
+        1 => {
+            let u = c.check_int(0)?;
+            if u < 1 {
+                return Err(c.arg_error(0, "interval is empty"));
+            }
+            (r * u as f64).floor() + 1.0
+        }
+        2 => {
+            let (l, u) = (c.check_int(0)?, c.check_int(1)?);
+            if l > u {
+                return Err(c.arg_error(1, "interval is empty"));
+            }
+            (r * (u - l + 1) as f64).floor() + l as f64
+        }
+        _ => return Err(c.error("wrong number of arguments")),
+    };
+    c.set(0, TValue::from_f64(v));
+    Ok(1)
+});
+
+native!(lua_math_randomseed, "randomseed", |c| {
+    let seed = c.check_int(0)?;
+    unsafe { srand(seed as std::ffi::c_uint) };
+    Ok(0)
+});
+
+native!(lua_os_clock, "clock", |c| {
+    let ticks = unsafe { clock() } as f64;
+    c.set(0, TValue::from_f64(ticks / 1_000_000.0));
+    Ok(1)
+});
+
+native!(lua_os_time, "time", |c| {
+    if !c.arg(0).is_nil() {
+        return Err(c.error("os.time with a table is not supported yet"));
+    }
+    let t = unsafe { time(std::ptr::null_mut()) };
+    c.set(0, TValue::from_f64(t as f64));
+    Ok(1)
+});
+
 fn register(st: &mut LuaState, table: TValue, name: &'static str, f: NativeFn) -> Result<TValue, OutOfMemory> {
     let globals = st.globals;
     let v = new_native(&mut st.heap, name, f, globals)?;
@@ -720,7 +910,20 @@ pub fn open_libs(st: &mut LuaState) -> Result<(), OutOfMemory> {
     st.set_global("_G", g)?;
     let version = st.intern(b"Lua 5.1")?;
     st.set_global("_VERSION", version)?;
-    library(st, "table", &[("insert", lua_table_insert), ("remove", lua_table_remove), ("concat", lua_table_concat)])?;
+    library(
+        st,
+        "table",
+        &[
+            ("insert", lua_table_insert),
+            ("remove", lua_table_remove),
+            ("concat", lua_table_concat),
+            ("sort", lua_table_sort),
+            ("getn", lua_table_getn),
+            ("maxn", lua_table_maxn),
+        ],
+    )?;
+    library(st, "io", &[("write", lua_io_write)])?;
+    library(st, "os", &[("clock", lua_os_clock), ("time", lua_os_time)])?;
     let math = library(
         st,
         "math",
@@ -739,6 +942,8 @@ pub fn open_libs(st: &mut LuaState) -> Result<(), OutOfMemory> {
             ("pow", lua_math_pow),
             ("max", lua_math_max),
             ("min", lua_math_min),
+            ("random", lua_math_random),
+            ("randomseed", lua_math_randomseed),
         ],
     )?;
     for (name, value) in [("pi", std::f64::consts::PI), ("huge", f64::INFINITY)] {
