@@ -93,3 +93,17 @@ fn api_misuse_is_reported_not_miscompiled() {
         "pass 'lower-interp-api': __deegen_interp_op_Add_SS__ret__jump_if_lt__body: take_branch() in a bytecode that does not branch"
     );
 }
+
+#[test]
+fn a_continuation_chosen_at_run_time_is_rejected() {
+    let context = Context::create();
+    let text = std::fs::read_to_string(fixture()).unwrap().replace(
+        "call void @__deegen_api_return(i64 %r)\n  unreachable\n\nslow:",
+        "%k = select i1 %b, ptr @add, ptr @jump_if_lt\n  call void @__deegen_api_make_call(ptr null, i64 0, ptr %k)\n  unreachable\n\nslow:",
+    ) + "declare void @__deegen_api_make_call(ptr, i64, ptr) #0\n";
+    let module = deegen_llvm_ir::parse_module(&context, text.as_bytes(), "edited").unwrap();
+    let mut unit = LlvmModule::new(module);
+    let mut pm = deegen_passes::llvm_registry().parse_pipeline(deegen_passes::INTERPRETER_PIPELINE).unwrap();
+    let e = pm.run(&mut unit, &mut AnalysisManager::new()).unwrap_err().to_string();
+    assert!(e.contains("must be a function named at the call"), "{e}");
+}
