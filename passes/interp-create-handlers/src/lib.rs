@@ -86,8 +86,8 @@ pub fn continuations_of(module: &Module<'_>, semantics: &str) -> BTreeSet<String
         for call in calls_in(f) {
             let Some(callee) = callee_name(call) else { continue };
             if callee == make_call {
-                if let Some(k) = call_argument_function(module, call, 2) {
-                    out.insert(k);
+                if let Some(arg) = call_instruction(call).get_operand(2).and_then(|o| o.value()) {
+                    functions_reaching(module, arg, &mut out, 0);
                 }
             } else {
                 work.push(callee);
@@ -97,15 +97,27 @@ pub fn continuations_of(module: &Module<'_>, semantics: &str) -> BTreeSet<String
     out
 }
 
-fn call_argument_function(module: &Module<'_>, call: inkwell::values::CallSiteValue<'_>, index: u32) -> Option<String> {
-    let operand = call_instruction(call).get_operand(index)?;
-    let value = operand.value()?;
-    if !value.is_pointer_value() {
-        return None;
+/// The functions a value may be: itself, or through `select` and `phi` (optimisation may later
+/// fold such a choice into a direct reference, which then needs its handler).
+fn functions_reaching(module: &Module<'_>, value: inkwell::values::BasicValueEnum<'_>, out: &mut BTreeSet<String>, depth: usize) {
+    use inkwell::values::{BasicValue, InstructionOpcode};
+    if depth > 8 || !value.is_pointer_value() {
+        return;
     }
     let ptr = value.into_pointer_value();
     let name = ptr.get_name().to_string_lossy().into_owned();
-    module.get_function(&name).map(|_| name)
+    if module.get_function(&name).is_some() {
+        out.insert(name);
+        return;
+    }
+    let Some(inst) = value.as_instruction_value() else { return };
+    if matches!(inst.get_opcode(), InstructionOpcode::Select | InstructionOpcode::Phi) {
+        for i in 0..inst.get_num_operands() {
+            if let Some(v) = inst.get_operand(i).and_then(|o| o.value()) {
+                functions_reaching(module, v, out, depth + 1);
+            }
+        }
+    }
 }
 
 struct Generator<'a, 'ctx> {

@@ -99,7 +99,7 @@ fn a_continuation_chosen_at_run_time_is_rejected() {
     let context = Context::create();
     let text = std::fs::read_to_string(fixture()).unwrap().replace(
         "call void @__deegen_api_return(i64 %r)\n  unreachable\n\nslow:",
-        "%k = select i1 %b, ptr @add, ptr @jump_if_lt\n  call void @__deegen_api_make_call(ptr null, i64 0, ptr %k)\n  unreachable\n\nslow:",
+        "%seven = icmp eq i64 %lhs, 7\n  %k = select i1 %seven, ptr @add, ptr @jump_if_lt\n  call void @__deegen_api_make_call(ptr null, i64 0, ptr %k)\n  unreachable\n\nslow:",
     ) + "declare void @__deegen_api_make_call(ptr, i64, ptr) #0\n";
     let module = deegen_llvm_ir::parse_module(&context, text.as_bytes(), "edited").unwrap();
     let mut unit = LlvmModule::new(module);
