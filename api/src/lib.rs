@@ -90,6 +90,9 @@ pub struct InterpContext {
     pub error_pc: *const u8,
     /// `STATUS_OK` or `STATUS_ERROR` after `__deegen_interp_enter` returns.
     pub status: u64,
+    /// The highest frame end any entry thunk has seen: slots above it were never written, so a
+    /// garbage collector clearing stale slots above the live top need not go further.
+    pub stack_high_water: *mut u64,
 }
 
 pub const STATUS_OK: u64 = 0;
@@ -207,6 +210,7 @@ pub mod offsets {
     pub const CTX_RET_PTR: usize = offset_of!(InterpContext, ret_ptr);
     pub const CTX_RET_COUNT: usize = offset_of!(InterpContext, ret_count);
     pub const CTX_STATUS: usize = offset_of!(InterpContext, status);
+    pub const CTX_STACK_HIGH_WATER: usize = offset_of!(InterpContext, stack_high_water);
 }
 
 /// Names of the functions the interpreter generator writes, which the runtime references.

@@ -21,10 +21,12 @@ pub struct Tier {
 
 /// Every tier `ljr` knows. Add a line here when a new execution tier lands, e.g.
 /// `Tier { name: "interp", flags: &["-joff"] },`.
-pub const TIERS: &[Tier] = &[Tier {
-    name: "default",
-    flags: &[],
-}];
+pub const TIERS: &[Tier] = &[
+    Tier { name: "default", flags: &[] },
+    // Not a tier but a mode worth running the whole corpus in: a collection at every safe
+    // point, so a missing root shows up as a wrong answer or crash in some test.
+    Tier { name: "gcstress", flags: &["--gc-stress"] },
+];
 
 /// The tier used when `LJR_TIERS` is unset or empty.
 pub const DEFAULT_TIER: &str = "default";

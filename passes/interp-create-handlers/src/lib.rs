@@ -369,7 +369,18 @@ impl<'a, 'ctx> Generator<'a, 'ctx> {
             let end_i = be(b.build_ptr_to_int(frame_end, i64t, "end.i"))?;
             let limit_i = be(b.build_ptr_to_int(limit, i64t, "limit.i"))?;
             let too_big = be(b.build_int_compare(IntPredicate::UGT, end_i, limit_i, "too_big"))?;
-            be(b.build_conditional_branch(too_big, overflow, run))?;
+            let record = ctx.append_basic_block(f, "record_high_water");
+            let fits = ctx.append_basic_block(f, "fits");
+            be(b.build_conditional_branch(too_big, overflow, fits))?;
+            // Keep the stack's high-water mark (rarely raised, so a predictable branch).
+            b.position_at_end(fits);
+            let hw_addr = ib.byte_offset(state0.ctx.into_pointer_value(), ib.i64(offsets::CTX_STACK_HIGH_WATER as u64), "high_water.addr")?;
+            let hw = be(b.build_ptr_to_int(ib.load_ptr(hw_addr, "high_water")?, i64t, "high_water.i"))?;
+            let higher = be(b.build_int_compare(IntPredicate::UGT, end_i, hw, "higher"))?;
+            be(b.build_conditional_branch(higher, record, run))?;
+            b.position_at_end(record);
+            be(b.build_store(hw_addr, frame_end))?;
+            be(b.build_unconditional_branch(run))?;
             // Stack overflow: the error belongs to the caller's frame and instruction.
             b.position_at_end(overflow);
             let error = be(b.build_call(hook(HOOK_STACK_OVERFLOW), &[state0.ctx.into()], "overflow.error"))?

@@ -9,6 +9,7 @@
 //!   --dump-bytecode      print the bytecode of every compiled function before running
 //!   --dump-interpreter   print the generated interpreter (assembly) and exit
 //!   -joff                interpreter only (the only tier so far; accepted for LuaJIT parity)
+//!   --gc-stress          collect garbage at every safe point (finds missing roots)
 //! ```
 
 use std::io::{Read, Write};
@@ -153,6 +154,7 @@ fn real_main() -> ExitCode {
                 ran_something = true;
             }
             "--dump-bytecode" => opts.dump_bytecode = true,
+            "--gc-stress" => st.heap.threshold_floor = 0,
             "--dump-interpreter" => {
                 return match std::fs::read_to_string(lua51_vm::INTERPRETER_ASSEMBLY_PATH) {
                     Ok(text) => {

@@ -49,9 +49,10 @@ extern "C" {
     /// A non-function callee: its `__call` handler is put in `frame[0]` and the callee becomes
     /// the first argument (shifting the others up by one), or the error message.
     fn lua_rt_call_handler(ctx: *mut LuaContext, frame: *mut u64, num_args: u64) -> RtResult;
-    fn lua_rt_new_table(ctx: *mut LuaContext, array: u64, hash: u64) -> u64;
+    fn lua_rt_new_table(ctx: *mut LuaContext, array: u64, hash: u64, base: *mut u64, cb: *const CodeBlock) -> u64;
     fn lua_rt_set_list(ctx: *mut LuaContext, table: u64, values: *mut u64, count: u64, first_index: u64);
-    fn lua_rt_concat(ctx: *mut LuaContext, first: *mut u64, count: u64, out: *mut u64) -> bool;
+    /// Allocating helpers take the frame (`base`, `cb`): they are garbage-collection safe points.
+    fn lua_rt_concat(ctx: *mut LuaContext, first: *mut u64, count: u64, out: *mut u64, base: *mut u64, cb: *const CodeBlock) -> bool;
     fn lua_rt_concat_error(ctx: *mut LuaContext, first: *mut u64, count: u64) -> u64;
     /// `#v`; returns false when `v` has no length.
     fn lua_rt_len(ctx: *mut LuaContext, v: u64, out: *mut u64) -> bool;
@@ -66,7 +67,7 @@ extern "C" {
     fn lua_rt_for_error(ctx: *mut LuaContext, which: u64) -> u64;
     fn lua_rt_get_global(ctx: *mut LuaContext, name: u64) -> u64;
     fn lua_rt_set_global(ctx: *mut LuaContext, name: u64, value: u64);
-    fn lua_rt_new_closure(ctx: *mut LuaContext, proto: u64, base: *mut u64) -> u64;
+    fn lua_rt_new_closure(ctx: *mut LuaContext, proto: u64, base: *mut u64, cb: *const CodeBlock) -> u64;
     fn lua_rt_close_upvalues(ctx: *mut LuaContext, from: *mut u64);
     fn lua_rt_stack_overflow(ctx: *mut LuaContext) -> u64;
     fn lua_rt_on_throw(ctx: *mut LuaContext, base: *mut u64, pc: *const u8, value: u64, add_position: u64) -> u64;
@@ -199,7 +200,7 @@ pub fn lua_len(src: u64) -> ! {
 pub fn lua_concat(first: *mut u64, count: u64) -> ! {
     let mut out = 0u64;
     unsafe {
-        if lua_rt_concat(ctx(), first, count, &mut out) {
+        if lua_rt_concat(ctx(), first, count, &mut out, api::stack_base(), api::code_block()) {
             api::ret(out)
         }
         api::throw_runtime_error(lua_rt_concat_error(ctx(), first, count))
@@ -450,7 +451,7 @@ pub fn lua_call_continuation(frame: *mut u64, _num_args: u64, num_results: u64) 
 
 #[no_mangle]
 pub fn lua_new_table(array: u64, hash: u64) -> ! {
-    api::ret(unsafe { lua_rt_new_table(ctx(), array, hash) })
+    api::ret(unsafe { lua_rt_new_table(ctx(), array, hash, api::stack_base(), api::code_block()) })
 }
 
 #[no_mangle]
@@ -595,7 +596,7 @@ pub fn lua_return_var_args(first: *mut u64, num_fixed: u64) -> ! {
 
 #[no_mangle]
 pub fn lua_new_closure(proto: u64) -> ! {
-    api::ret(unsafe { lua_rt_new_closure(ctx(), proto, api::stack_base()) })
+    api::ret(unsafe { lua_rt_new_closure(ctx(), proto, api::stack_base(), api::code_block()) })
 }
 
 #[inline(always)]

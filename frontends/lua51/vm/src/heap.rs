@@ -10,14 +10,33 @@ use lua51_value::{GcHeader, LuaString, ObjKind, TValue};
 /// Owns every heap object of one Lua state.
 #[derive(Debug)]
 pub struct Heap {
-    all: *mut GcHeader,
-    strings: StringTable,
+    pub(crate) all: *mut GcHeader,
+    pub(crate) strings: StringTable,
     pub bytes_allocated: usize,
+    /// Collect once `bytes_allocated` reaches this (see `gc`).
+    pub threshold: usize,
+    /// `collectgarbage("stop")`.
+    pub stopped: bool,
+    /// `setpause`: the next threshold is live bytes times `pause / 100`.
+    pub pause: usize,
+    /// The threshold never goes below this ([`MIN_THRESHOLD`]; 0 collects at every safe point).
+    pub threshold_floor: usize,
 }
+
+/// No collection below this many bytes.
+pub const MIN_THRESHOLD: usize = 4 << 20;
 
 impl Default for Heap {
     fn default() -> Self {
-        Self { all: std::ptr::null_mut(), strings: StringTable::default(), bytes_allocated: 0 }
+        Self {
+            all: std::ptr::null_mut(),
+            strings: StringTable::default(),
+            bytes_allocated: 0,
+            threshold: MIN_THRESHOLD,
+            stopped: false,
+            pause: 200,
+            threshold_floor: MIN_THRESHOLD,
+        }
     }
 }
 
@@ -25,12 +44,29 @@ impl Default for Heap {
 /// themselves, so interning costs one hash of the bytes (sampled for long strings, like Lua
 /// 5.1) and one copy.
 #[derive(Debug, Default)]
-struct StringTable {
+pub(crate) struct StringTable {
     slots: Vec<*mut LuaString>,
     len: usize,
 }
 
 impl StringTable {
+    /// Drops the strings `dead` says were collected, rehashing the survivors.
+    pub(crate) fn retain(&mut self, dead: &dyn Fn(*mut LuaString) -> bool) {
+        let survivors: Vec<*mut LuaString> = self.slots.iter().copied().filter(|s| !s.is_null() && !dead(*s)).collect();
+        let cap = (survivors.len() * 2).next_power_of_two().max(1024);
+        self.slots = vec![std::ptr::null_mut(); cap];
+        self.len = 0;
+        let mask = cap - 1;
+        for s in survivors {
+            let mut i = unsafe { (*s).hash } as usize & mask;
+            while !self.slots[i].is_null() {
+                i = (i + 1) & mask;
+            }
+            self.slots[i] = s;
+            self.len += 1;
+        }
+    }
+
     fn find(&self, bytes: &[u8], hash: u32) -> Result<*mut LuaString, usize> {
         let mask = self.slots.len() - 1;
         let mut i = hash as usize & mask;

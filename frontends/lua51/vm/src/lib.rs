@@ -14,6 +14,7 @@
 pub mod bytecode;
 pub mod compiler;
 pub mod function;
+pub mod gc;
 pub mod heap;
 pub mod number;
 pub mod runtime;

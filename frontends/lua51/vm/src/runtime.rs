@@ -226,8 +226,9 @@ pub unsafe extern "C" fn lua_rt_call_handler(ctx: *mut LuaContext, frame: *mut u
 }
 
 #[no_mangle]
-pub unsafe extern "C" fn lua_rt_new_table(ctx: *mut LuaContext, array: u64, hash: u64) -> u64 {
+pub unsafe extern "C" fn lua_rt_new_table(ctx: *mut LuaContext, array: u64, hash: u64, base: *mut u64, cb: *const CodeBlock) -> u64 {
     let st = unsafe { state_of(ctx) };
+    crate::gc::check(st, frame_top(base, cb));
     match Table::with_capacity(&mut st.heap, array as usize, hash as usize) {
         Ok(t) => t.raw(),
         Err(OutOfMemory) => TValue::NIL.raw(),
@@ -281,9 +282,15 @@ fn concat_culprit(values: &[TValue]) -> Option<usize> {
     None
 }
 
+/// The live top of the frame at `base`: a garbage-collection safe point's root boundary.
+fn frame_top(base: *mut u64, cb: *const CodeBlock) -> *mut u64 {
+    unsafe { base.add((*cb).frame_slots as usize) }
+}
+
 #[no_mangle]
-pub unsafe extern "C" fn lua_rt_concat(ctx: *mut LuaContext, first: *mut u64, count: u64, out: *mut u64) -> bool {
+pub unsafe extern "C" fn lua_rt_concat(ctx: *mut LuaContext, first: *mut u64, count: u64, out: *mut u64, base: *mut u64, cb: *const CodeBlock) -> bool {
     let st = unsafe { state_of(ctx) };
+    crate::gc::check(st, frame_top(base, cb));
     let mut buf = std::mem::take(&mut st.scratch);
     buf.clear();
     for i in 0..count as usize {
@@ -461,8 +468,9 @@ fn find_upval(st: &mut LuaState, slot: *mut u64) -> Result<*mut UpVal, OutOfMemo
 }
 
 #[no_mangle]
-pub unsafe extern "C" fn lua_rt_new_closure(ctx: *mut LuaContext, proto: u64, base: *mut u64) -> u64 {
+pub unsafe extern "C" fn lua_rt_new_closure(ctx: *mut LuaContext, proto: u64, base: *mut u64, cb: *const CodeBlock) -> u64 {
     let st = unsafe { state_of(ctx) };
+    crate::gc::check(st, frame_top(base, cb));
     let proto = unsafe { &*(proto as *const Proto) };
     let enclosing = TValue(unsafe { *base.sub(deegen_api::FRAME_HEADER_SLOTS) });
     let env = unsafe { (*enclosing.as_closure()).env };

@@ -19,7 +19,7 @@ extern "C" {
 /// Stack slots of one coroutine. Frames never move, so the interpreter may hold raw pointers.
 pub const STACK_SLOTS: usize = 1 << 20;
 /// Slots kept free above the limit for native functions' results.
-const STACK_RESERVE: usize = 256;
+pub(crate) const STACK_RESERVE: usize = 256;
 
 /// An error value that escaped to native code.
 #[derive(Debug, Clone, Copy)]
@@ -79,6 +79,8 @@ pub struct LuaState {
     /// Interned metamethod names, by [`Event`].
     pub event_names: [TValue; EVENT_NAMES.len()],
     pub(crate) pending: Option<PendingError>,
+    /// `collectgarbage("setstepmul")`'s value.
+    pub gc_stepmul: usize,
     /// Nested interpreter entries from native code (`pcall`, metamethods called by the library).
     native_depth: usize,
     /// Reused buffer for building strings (concatenation).
@@ -112,6 +114,7 @@ impl LuaState {
                     error_base: std::ptr::null_mut(),
                     error_pc: std::ptr::null(),
                     status: STATUS_OK,
+                    stack_high_water: std::ptr::null_mut(),
                 },
                 open_upvalues: std::ptr::null_mut(),
                 var_results: 0,
@@ -126,6 +129,7 @@ impl LuaState {
             event_names,
             pending: None,
             native_depth: 0,
+            gc_stepmul: 200,
             scratch: Vec::new(),
             stdout: std::io::BufWriter::new(std::io::stdout()),
         });
@@ -222,6 +226,14 @@ impl LuaState {
         let proto = proto_of(cb);
         let offset = unsafe { pc.offset_from(proto.code.as_ptr()) } as u32;
         Some(format!("{}:{}:", proto.source, proto.line_at(offset)))
+    }
+
+    pub(crate) fn stack_bottom(&mut self) -> *mut u64 {
+        self.stack.as_mut_ptr()
+    }
+
+    pub(crate) fn stack_end(&mut self) -> *mut u64 {
+        unsafe { self.stack.as_mut_ptr().add(STACK_SLOTS) }
     }
 
     pub fn flush(&mut self) {

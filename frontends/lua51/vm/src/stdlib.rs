@@ -202,6 +202,8 @@ macro_rules! native {
     ($rust:ident, $lua:literal, |$c:ident| $body:block) => {
         extern "C" fn $rust(state: *mut LuaState, base: *mut u64, nargs: u64) -> i64 {
             let mut call = Call { st: unsafe { &mut *state }, base, nargs: nargs as usize, name: $lua };
+            // Native functions are collection safe points: their arguments are the live top.
+            crate::gc::check(call.st, unsafe { base.add(nargs as usize) });
             let f = |$c: &mut Call| -> NResult { $body };
             match f(&mut call) {
                 Ok(n) => n as i64,
@@ -865,6 +867,48 @@ native!(lua_os_time, "time", |c| {
     Ok(1)
 });
 
+native!(lua_collectgarbage, "collectgarbage", |c| {
+    let opt = if c.arg(0).is_nil() { b"collect".to_vec() } else { c.check_bytes(0)? };
+    let top = unsafe { c.base.add(c.nargs) };
+    let result = match opt.as_slice() {
+        b"collect" => {
+            crate::gc::collect(c.st, top);
+            0.0
+        }
+        b"count" => c.st.heap.bytes_allocated as f64 / 1024.0,
+        b"step" => {
+            crate::gc::collect(c.st, top);
+            c.set(0, TValue::TRUE);
+            return Ok(1);
+        }
+        b"stop" => {
+            c.st.heap.stopped = true;
+            0.0
+        }
+        b"restart" => {
+            c.st.heap.stopped = false;
+            0.0
+        }
+        b"setpause" => {
+            let old = c.st.heap.pause;
+            c.st.heap.pause = c.opt_int(1, 0)?.max(0) as usize;
+            old as f64
+        }
+        b"setstepmul" => {
+            // Collections are not incremental yet: the multiplier is kept for the answer only.
+            let old = c.st.gc_stepmul;
+            c.st.gc_stepmul = c.opt_int(1, 0)?.max(0) as usize;
+            old as f64
+        }
+        _ => {
+            let o = String::from_utf8_lossy(&opt).into_owned();
+            return Err(c.arg_error(0, &format!("invalid option '{o}'")));
+        }
+    };
+    c.set(0, TValue::from_f64(result));
+    Ok(1)
+});
+
 fn register(st: &mut LuaState, table: TValue, name: &'static str, f: NativeFn) -> Result<TValue, OutOfMemory> {
     let globals = st.globals;
     let v = new_native(&mut st.heap, name, f, globals)?;
@@ -902,6 +946,7 @@ pub fn open_libs(st: &mut LuaState) -> Result<(), OutOfMemory> {
         ("assert", lua_assert),
         ("error", lua_error),
         ("pcall", lua_pcall),
+        ("collectgarbage", lua_collectgarbage),
     ] {
         register(st, g, name, f)?;
     }

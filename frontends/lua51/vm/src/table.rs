@@ -271,6 +271,45 @@ impl Table {
     pub fn array_len(&self) -> usize {
         self.array.len()
     }
+
+    /// Calls `f` on every key (if `keys`) and value (if `values`) held, for the collector.
+    pub fn trace(&self, keys: bool, values: bool, f: &mut dyn FnMut(TValue)) {
+        if values {
+            self.array.iter().for_each(|v| f(*v));
+        }
+        for n in &self.nodes {
+            if n.key.is_nil() || n.value.is_nil() {
+                continue;
+            }
+            if keys {
+                f(n.key);
+            }
+            if values {
+                f(n.value);
+            }
+        }
+    }
+
+    /// Removes entries whose key or value `is_dead` says was collected (weak tables).
+    pub fn clear_dead(&mut self, is_dead: &dyn Fn(TValue) -> bool) {
+        for v in &mut self.array {
+            if is_dead(*v) {
+                *v = TValue::NIL;
+            }
+        }
+        for n in &mut self.nodes {
+            if !n.key.is_nil() && (is_dead(n.key) || is_dead(n.value)) {
+                // Keep the key in place as a dead key (traversal stays valid); it is dropped at
+                // the next rehash.
+                n.value = TValue::NIL;
+            }
+        }
+    }
+
+    /// Bytes owned outside the object (array and hash parts), for the collector's accounting.
+    pub fn owned_bytes(&self) -> usize {
+        self.array.capacity() * 8 + self.nodes.capacity() * std::mem::size_of::<Node>()
+    }
 }
 
 /// The table behind a table value.

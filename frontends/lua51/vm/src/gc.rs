@@ -1,0 +1,207 @@
+//! A stop-the-world mark-sweep collector. Objects never move: the generated interpreter and
+//! future JIT code hold raw pointers.
+//!
+//! Roots are precise: the VM stack from its bottom to the live top of the innermost frame
+//! (frames are contiguous, so that covers every frame), the globals, the string metatable and
+//! the state's other values, the open upvalues and an error in flight. After marking, the stack
+//! above the live top is cleared up to the interpreter's high-water mark, so a stale slot never
+//! shows a collected object to a later collection (what PUC Lua's `traversestack` does).
+//!
+//! Collections run only at safe points that know the live top: the allocating runtime helpers
+//! (new table, new closure, concatenation), which pass their frame, and native functions on
+//! entry. Allocation itself only counts bytes.
+//!
+//! Weak tables follow Lua 5.1: `__mode` 'k' and/or 'v'; strings are values, never cleared.
+
+use std::alloc::{dealloc, Layout};
+use std::collections::HashSet;
+
+use lua51_value::{Closure, GcHeader, LuaString, ObjKind, TValue, UpVal};
+
+use crate::function::{is_native, proto_of, Proto};
+use crate::state::{Event, LuaState};
+use crate::table::Table;
+
+/// Statistics of one collection.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct GcStats {
+    pub freed_objects: usize,
+    pub live_bytes: usize,
+}
+
+struct Marker {
+    gray: Vec<*mut GcHeader>,
+    protos: HashSet<*const Proto>,
+    weak: Vec<*mut Table>,
+}
+
+impl Marker {
+    fn object(&mut self, h: *mut GcHeader) {
+        unsafe {
+            if h.is_null() || (*h).marked != 0 {
+                return;
+            }
+            (*h).marked = 1;
+        }
+        self.gray.push(h);
+    }
+
+    fn value(&mut self, v: TValue) {
+        if v.is_heap() {
+            self.object(v.as_ptr());
+        }
+    }
+
+    fn proto(&mut self, p: &Proto) {
+        if !self.protos.insert(p as *const Proto) {
+            return;
+        }
+        for c in &p.constants {
+            self.value(*c);
+        }
+        for child in &p.children {
+            self.proto(child);
+        }
+    }
+
+    fn propagate(&mut self, st: &LuaState) {
+        while let Some(h) = self.gray.pop() {
+            let kind = unsafe { (*h).kind };
+            if kind == ObjKind::Table as u8 {
+                let t = unsafe { &*(h as *const Table) };
+                self.object(t.metatable as *mut GcHeader);
+                let (weak_keys, weak_values) = weak_mode(st, t);
+                if weak_keys || weak_values {
+                    self.weak.push(h as *mut Table);
+                }
+                t.trace(!weak_keys, !weak_values, &mut |v| self.value(v));
+                if weak_keys || weak_values {
+                    // Strings are values, not objects, to weak tables: always kept.
+                    t.trace(weak_keys, weak_values, &mut |v| {
+                        if v.is_string() {
+                            self.value(v);
+                        }
+                    });
+                }
+            } else if kind == ObjKind::Function as u8 {
+                let c = unsafe { &*(h as *const Closure) };
+                self.value(c.env);
+                if !is_native(c.code_block) {
+                    self.proto(proto_of(c.code_block));
+                }
+                for i in 0..c.num_upvalues as usize {
+                    self.object(c.upvalue(i) as *mut GcHeader);
+                }
+            } else if kind == ObjKind::UpVal as u8 {
+                let u = unsafe { &*(h as *const UpVal) };
+                self.value(TValue(unsafe { *u.value }));
+            }
+        }
+    }
+}
+
+/// The `__mode` of a table's metatable: (weak keys, weak values).
+fn weak_mode(st: &LuaState, t: &Table) -> (bool, bool) {
+    if t.metatable.is_null() {
+        return (false, false);
+    }
+    let mode = unsafe { (*t.metatable).get_str(st.event_names[Event::Mode as usize]) };
+    if !mode.is_string() {
+        return (false, false);
+    }
+    let m = crate::heap::string_bytes(mode);
+    (m.contains(&b'k'), m.contains(&b'v'))
+}
+
+fn is_dead(v: TValue) -> bool {
+    v.is_heap() && !v.is_string() && unsafe { (*v.as_ptr::<GcHeader>()).marked == 0 }
+}
+
+/// The size an object was allocated with, and its owned memory freed.
+unsafe fn free_object(h: *mut GcHeader) -> usize {
+    let kind = unsafe { (*h).kind };
+    let size = if kind == ObjKind::String as u8 {
+        std::mem::size_of::<LuaString>() + unsafe { (*(h as *const LuaString)).len } as usize + 1
+    } else if kind == ObjKind::Table as u8 {
+        unsafe { std::ptr::drop_in_place(h as *mut Table) };
+        std::mem::size_of::<Table>()
+    } else if kind == ObjKind::Function as u8 {
+        std::mem::size_of::<Closure>() + 8 * unsafe { (*(h as *const Closure)).num_upvalues } as usize
+    } else if kind == ObjKind::UpVal as u8 {
+        std::mem::size_of::<UpVal>()
+    } else {
+        unreachable!("unknown object kind {kind}")
+    };
+    unsafe { dealloc(h as *mut u8, Layout::from_size_align_unchecked(size, 8)) };
+    size
+}
+
+/// A full collection. `top` is one past the innermost frame's last live slot.
+pub fn collect(st: &mut LuaState, top: *mut u64) -> GcStats {
+    let _span = tracing::debug_span!("gc").entered();
+    let mut m = Marker { gray: Vec::new(), protos: HashSet::new(), weak: Vec::new() };
+    let bottom = st.stack_bottom();
+    let mut slot = bottom;
+    while slot < top {
+        m.value(TValue(unsafe { *slot }));
+        slot = unsafe { slot.add(1) };
+    }
+    for v in [st.globals, st.next_fn, st.ipairs_aux_fn, TValue(st.ctx.interp.error)] {
+        m.value(v);
+    }
+    for v in st.event_names {
+        m.value(v);
+    }
+    m.object(st.string_metatable as *mut GcHeader);
+    let mut u = st.ctx.open_upvalues;
+    while !u.is_null() {
+        m.object(u as *mut GcHeader);
+        u = unsafe { (*u).next_open };
+    }
+    m.propagate(st);
+    for t in std::mem::take(&mut m.weak) {
+        unsafe { (*t).clear_dead(&is_dead) };
+    }
+
+    // Strings die with their table entry first.
+    st.heap.strings.retain(&|s| unsafe { (*s).header.marked == 0 });
+    let mut stats = GcStats::default();
+    let mut live = 0usize;
+    let mut link: *mut *mut GcHeader = &mut st.heap.all;
+    unsafe {
+        while !(*link).is_null() {
+            let h = *link;
+            if (*h).marked == 0 {
+                *link = (*h).next;
+                let size = free_object(h);
+                st.heap.bytes_allocated -= size;
+                stats.freed_objects += 1;
+            } else {
+                (*h).marked = 0;
+                live += if (*h).kind == ObjKind::Table as u8 { (*(h as *const Table)).owned_bytes() } else { 0 };
+                link = &mut (*h).next;
+            }
+        }
+    }
+    // Stale slots above the live top may point at what was just freed.
+    let high = st.ctx.interp.stack_high_water.max(top);
+    let end = st.stack_end().min(unsafe { high.add(crate::state::STACK_RESERVE) });
+    let mut slot = top;
+    while slot < end {
+        unsafe { *slot = 0 };
+        slot = unsafe { slot.add(1) };
+    }
+    st.ctx.interp.stack_high_water = top;
+    stats.live_bytes = st.heap.bytes_allocated + live;
+    st.heap.threshold = (stats.live_bytes / 100 * st.heap.pause).max(st.heap.threshold_floor);
+    tracing::debug!(freed = stats.freed_objects, live = stats.live_bytes, "gc finished");
+    stats
+}
+
+/// Collects if enough was allocated since the last collection.
+#[inline]
+pub fn check(st: &mut LuaState, top: *mut u64) {
+    if (st.heap.bytes_allocated >= st.heap.threshold || st.heap.threshold_floor == 0) && !st.heap.stopped {
+        collect(st, top);
+    }
+}
