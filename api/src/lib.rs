@@ -88,7 +88,8 @@ pub struct InterpContext {
     /// Frame base and instruction that threw.
     pub error_base: *mut u64,
     pub error_pc: *const u8,
-    /// `STATUS_OK` or `STATUS_ERROR` after `__deegen_interp_enter` returns.
+    /// `STATUS_OK`, `STATUS_ERROR` (or a language's own status, such as a coroutine's yield)
+/// after `__deegen_interp_enter` or `__deegen_interp_resume` returns.
     pub status: u64,
     /// The highest frame end any entry thunk has seen: slots above it were never written, so a
     /// garbage collector clearing stale slots above the live top need not go further.
@@ -219,6 +220,10 @@ pub mod symbols {
     /// whose frame header is already set up below `base` until it returns to the exit thunk or
     /// throws.
     pub const ENTER: &str = "__deegen_interp_enter";
+    /// `extern "C" fn(ctx, base: *mut u64, values: *mut u64, count: u64)`: continues a frame
+    /// suspended in a native call (a coroutine's `yield`) as if that call returned `count`
+    /// values, until the interpreter is left again.
+    pub const RESUME: &str = "__deegen_interp_resume";
     /// Return continuation that leaves the interpreter (stored in the root frame's header).
     pub const EXIT: &str = "__deegen_interp_exit";
     /// Entry point for functions made of bytecode.

@@ -430,6 +430,29 @@ impl<'a, 'ctx> Generator<'a, 'ctx> {
             ib.tail_call(TailTarget::Pointer(cont), &state0, poison.into(), poison.into(), [Some(base_i.into()), Some(n.into()), None, None])?;
         }
 
+        // resume(ctx, base, values, count): continue a frame suspended in a native call.
+        {
+            let ty = ctx.void_type().fn_type(&[self.ptr_ty().into(), self.ptr_ty().into(), self.ptr_ty().into(), i64t.into()], false);
+            let f = m.add_function(symbols::RESUME, ty, Some(Linkage::External));
+            set_function_attr(f, HANDLER_KIND_ATTR, handler_kind::THUNK);
+            b.position_at_end(ctx.append_basic_block(f, "entry"));
+            let p = |i| f.get_nth_param(i).expect("param");
+            let base = p(1).into_pointer_value();
+            let cont = ib.load_ptr(ib.header_slot(base, frame::RETURN_CONTINUATION, "hdr.ret")?, "ret.cont")?;
+            let values = be(b.build_ptr_to_int(p(2).into_pointer_value(), i64t, "values"))?;
+            let poison = self.ptr_ty().get_poison();
+            let zero = ib.i64(0);
+            let pi = i64t.get_poison();
+            let call = be(b.build_indirect_call(
+                handler_type(ctx),
+                cont,
+                &[p(0).into(), base.into(), poison.into(), poison.into(), zero.into(), values.into(), p(3).into(), pi.into(), pi.into(), zero.into()],
+                "",
+            ))?;
+            call.set_call_convention(GHC_CALLING_CONV);
+            be(b.build_return(None))?;
+        }
+
         // enter(ctx, base, num_args): the C-convention door into the interpreter.
         {
             let ty = ctx.void_type().fn_type(&[self.ptr_ty().into(), self.ptr_ty().into(), i64t.into()], false);

@@ -12,7 +12,8 @@ pub struct InterpFinalize;
 const NAME: &str = "interp-finalize";
 
 /// Symbols the runtime links against.
-pub const EXPORTED: [&str; 5] = [symbols::ENTER, symbols::EXIT, symbols::ENTRY_BYTECODE, symbols::ENTRY_BYTECODE_VARARG, symbols::ENTRY_NATIVE];
+pub const EXPORTED: [&str; 6] =
+    [symbols::ENTER, symbols::RESUME, symbols::EXIT, symbols::ENTRY_BYTECODE, symbols::ENTRY_BYTECODE_VARARG, symbols::ENTRY_NATIVE];
 
 impl<'ctx> Pass<LlvmModule<'ctx>> for InterpFinalize {
     fn name(&self) -> &'static str {

@@ -5,7 +5,6 @@ use deegen_api::CodeBlock;
 use lua51_value::{Closure, GcHeader, ObjKind, TValue, UpVal};
 
 use crate::heap::{Heap, OutOfMemory};
-use crate::state::LuaState;
 
 extern "C" {
     fn __deegen_interp_entry_bytecode();
@@ -138,7 +137,7 @@ impl Proto {
 
 /// A native function: reads `nargs` arguments from `base`, stores its results from `base`,
 /// returns their number, or a negative number after storing the error in the context.
-pub type NativeFn = extern "C" fn(state: *mut LuaState, base: *mut u64, nargs: u64) -> i64;
+pub type NativeFn = extern "C" fn(ctx: *mut lua51_value::LuaContext, base: *mut u64, nargs: u64) -> i64;
 
 /// Per-native-function data, reachable from its code block.
 #[derive(Debug)]
@@ -170,6 +169,22 @@ pub fn new_native(heap: &mut Heap, name: &'static str, f: NativeFn, env: TValue)
         owner: info as *const NativeInfo as *const (),
     }));
     Ok(TValue::from_ptr(new_closure(heap, cb, 0, env)?))
+}
+
+/// A native function value with upvalues (closed, holding `values`), like a C closure.
+pub fn new_native_closure(heap: &mut Heap, name: &'static str, f: NativeFn, env: TValue, values: &[TValue]) -> Result<TValue, OutOfMemory> {
+    let plain = new_native(heap, name, f, env)?;
+    let cb = unsafe { (*plain.as_closure()).code_block };
+    let c = new_closure(heap, cb, values.len(), env)?;
+    for (i, v) in values.iter().enumerate() {
+        let u = new_upval(heap, std::ptr::null_mut())?;
+        unsafe {
+            (*u).closed = v.raw();
+            (*u).value = &mut (*u).closed;
+            *(*c).upvalues().add(i) = u;
+        }
+    }
+    Ok(TValue::from_ptr(c))
 }
 
 /// Whether a code block belongs to a native function.

@@ -16,7 +16,9 @@
 use std::alloc::{dealloc, Layout};
 use std::collections::HashSet;
 
-use lua51_value::{Closure, GcHeader, LuaString, ObjKind, TValue, UpVal};
+use lua51_value::{Closure, GcHeader, LuaContext, LuaString, ObjKind, TValue, UpVal};
+
+use crate::coroutine::Thread;
 
 use crate::function::{is_native, proto_of, Proto};
 use crate::state::{Event, LuaState};
@@ -33,9 +35,29 @@ struct Marker {
     gray: Vec<*mut GcHeader>,
     protos: HashSet<*const Proto>,
     weak: Vec<*mut Table>,
+    /// Coroutines reached, whose stacks were scanned (their stale slots are cleared after).
+    threads: Vec<*mut Thread>,
+    /// The running coroutine's context and live top.
+    current: *mut LuaContext,
+    current_top: *mut u64,
 }
 
 impl Marker {
+    /// Marks a stack's live slots, and what its context holds.
+    fn stack(&mut self, bottom: *mut u64, top: *mut u64, ctx: &LuaContext) {
+        let mut slot = bottom;
+        while slot < top {
+            self.value(TValue(unsafe { *slot }));
+            slot = unsafe { slot.add(1) };
+        }
+        self.value(TValue(ctx.interp.error));
+        let mut u = ctx.open_upvalues;
+        while !u.is_null() {
+            self.object(u as *mut GcHeader);
+            u = unsafe { (*u).next_open };
+        }
+    }
+
     fn object(&mut self, h: *mut GcHeader) {
         unsafe {
             if h.is_null() || (*h).marked != 0 {
@@ -92,6 +114,14 @@ impl Marker {
                 for i in 0..c.num_upvalues as usize {
                     self.object(c.upvalue(i) as *mut GcHeader);
                 }
+            } else if kind == ObjKind::Thread as u8 {
+                let t = unsafe { &mut *(h as *mut Thread) };
+                self.value(t.func);
+                let ctx: *mut LuaContext = &mut t.ctx;
+                let top = if ctx == self.current { self.current_top } else { t.saved_top };
+                let (bottom, _) = t.stack_bounds();
+                self.stack(bottom, top, unsafe { &*ctx });
+                self.threads.push(t);
             } else if kind == ObjKind::UpVal as u8 {
                 let u = unsafe { &*(h as *const UpVal) };
                 self.value(TValue(unsafe { *u.value }));
@@ -129,6 +159,9 @@ unsafe fn free_object(h: *mut GcHeader) -> usize {
         std::mem::size_of::<Closure>() + 8 * unsafe { (*(h as *const Closure)).num_upvalues } as usize
     } else if kind == ObjKind::UpVal as u8 {
         std::mem::size_of::<UpVal>()
+    } else if kind == ObjKind::Thread as u8 {
+        unsafe { std::ptr::drop_in_place(h as *mut Thread) };
+        std::mem::size_of::<Thread>()
     } else {
         unreachable!("unknown object kind {kind}")
     };
@@ -139,25 +172,25 @@ unsafe fn free_object(h: *mut GcHeader) -> usize {
 /// A full collection. `top` is one past the innermost frame's last live slot.
 pub fn collect(st: &mut LuaState, top: *mut u64) -> GcStats {
     let _span = tracing::debug_span!("gc").entered();
-    let mut m = Marker { gray: Vec::new(), protos: HashSet::new(), weak: Vec::new() };
-    let bottom = st.stack_bottom();
-    let mut slot = bottom;
-    while slot < top {
-        m.value(TValue(unsafe { *slot }));
-        slot = unsafe { slot.add(1) };
-    }
-    for v in [st.globals, st.next_fn, st.ipairs_aux_fn, TValue(st.ctx.interp.error)] {
+    let mut m = Marker {
+        gray: Vec::new(),
+        protos: HashSet::new(),
+        weak: Vec::new(),
+        threads: Vec::new(),
+        current: st.current,
+        current_top: top,
+    };
+    let main_ctx: *mut LuaContext = &mut st.main;
+    let main_top = if st.current == main_ctx { top } else { st.main_saved_top };
+    let (main_bottom, main_end) = st.main_stack();
+    m.stack(main_bottom, main_top, &st.main);
+    for v in [st.globals, st.next_fn, st.ipairs_aux_fn, st.current_thread] {
         m.value(v);
     }
     for v in st.event_names {
         m.value(v);
     }
     m.object(st.string_metatable as *mut GcHeader);
-    let mut u = st.ctx.open_upvalues;
-    while !u.is_null() {
-        m.object(u as *mut GcHeader);
-        u = unsafe { (*u).next_open };
-    }
     m.propagate(st);
     for t in std::mem::take(&mut m.weak) {
         unsafe { (*t).clear_dead(&is_dead) };
@@ -183,19 +216,31 @@ pub fn collect(st: &mut LuaState, top: *mut u64) -> GcStats {
             }
         }
     }
-    // Stale slots above the live top may point at what was just freed.
-    let high = st.ctx.interp.stack_high_water.max(top);
-    let end = st.stack_end().min(unsafe { high.add(crate::state::STACK_RESERVE) });
-    let mut slot = top;
-    while slot < end {
-        unsafe { *slot = 0 };
-        slot = unsafe { slot.add(1) };
+    // Stale slots above each live top may point at what was just freed.
+    clear_above(&mut st.main, main_top, main_end);
+    for t in std::mem::take(&mut m.threads) {
+        let t = unsafe { &mut *t };
+        let ctx: *mut LuaContext = &mut t.ctx;
+        let live_top = if ctx == st.current { top } else { t.saved_top };
+        let (_, end) = t.stack_bounds();
+        clear_above(&mut t.ctx, live_top, end);
     }
-    st.ctx.interp.stack_high_water = top;
     stats.live_bytes = st.heap.bytes_allocated + live;
     st.heap.threshold = (stats.live_bytes / 100 * st.heap.pause).max(st.heap.threshold_floor);
     tracing::debug!(freed = stats.freed_objects, live = stats.live_bytes, "gc finished");
     stats
+}
+
+/// Zeroes the slots from `top` up to the stack's high-water mark (plus the native reserve).
+fn clear_above(ctx: &mut LuaContext, top: *mut u64, end: *mut u64) {
+    let high = ctx.interp.stack_high_water.max(top);
+    let stop = end.min(unsafe { high.add(crate::state::STACK_RESERVE) });
+    let mut slot = top;
+    while slot < stop {
+        unsafe { *slot = 0 };
+        slot = unsafe { slot.add(1) };
+    }
+    ctx.interp.stack_high_water = top;
 }
 
 /// Collects if enough was allocated since the last collection.

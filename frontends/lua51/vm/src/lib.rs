@@ -13,6 +13,7 @@
 
 pub mod bytecode;
 pub mod compiler;
+pub mod coroutine;
 pub mod function;
 pub mod gc;
 pub mod heap;

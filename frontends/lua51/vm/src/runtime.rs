@@ -453,7 +453,7 @@ pub unsafe extern "C" fn lua_rt_set_global(ctx: *mut LuaContext, name: u64, valu
 /// first) so closing a scope pops a prefix.
 fn find_upval(st: &mut LuaState, slot: *mut u64) -> Result<*mut UpVal, OutOfMemory> {
     unsafe {
-        let mut link: *mut *mut UpVal = &mut st.ctx.open_upvalues;
+        let mut link: *mut *mut UpVal = &mut st.cur().open_upvalues as *mut *mut UpVal;
         while !(*link).is_null() && (**link).value >= slot {
             if (**link).value == slot {
                 return Ok(*link);
@@ -494,13 +494,12 @@ pub unsafe extern "C" fn lua_rt_new_closure(ctx: *mut LuaContext, proto: u64, ba
 
 #[no_mangle]
 pub unsafe extern "C" fn lua_rt_close_upvalues(ctx: *mut LuaContext, from: *mut u64) {
-    let st = unsafe { state_of(ctx) };
     unsafe {
-        while !st.ctx.open_upvalues.is_null() && (*st.ctx.open_upvalues).value >= from {
-            let u = st.ctx.open_upvalues;
+        while !(*ctx).open_upvalues.is_null() && (*(*ctx).open_upvalues).value >= from {
+            let u = (*ctx).open_upvalues;
             (*u).closed = *(*u).value;
             (*u).value = &mut (*u).closed;
-            st.ctx.open_upvalues = (*u).next_open;
+            (*ctx).open_upvalues = (*u).next_open;
         }
     }
 }
@@ -514,6 +513,10 @@ pub unsafe extern "C" fn lua_rt_stack_overflow(ctx: *mut LuaContext) -> u64 {
 /// for native code.
 #[no_mangle]
 pub unsafe extern "C" fn lua_rt_on_throw(ctx: *mut LuaContext, base: *mut u64, pc: *const u8, value: u64, add_position: u64) -> u64 {
+    if unsafe { (*ctx).interp.status } == crate::coroutine::STATUS_YIELD {
+        // A coroutine's `yield` leaves the interpreter through this door too.
+        return value;
+    }
     let st = unsafe { state_of(ctx) };
     let mut value = TValue(value);
     match st.pending.take() {
@@ -532,10 +535,10 @@ pub unsafe extern "C" fn lua_rt_on_throw(ctx: *mut LuaContext, base: *mut u64, p
         _ if add_position != 0 => value = with_position(st, base, pc, value),
         _ => {}
     }
-    st.ctx.interp.error = value.raw();
-    st.ctx.interp.error_base = base;
-    st.ctx.interp.error_pc = pc;
-    st.ctx.interp.status = deegen_api::STATUS_ERROR;
+    st.cur().interp.error = value.raw();
+    st.cur().interp.error_base = base;
+    st.cur().interp.error_pc = pc;
+    st.cur().interp.status = deegen_api::STATUS_ERROR;
     value.raw()
 }
 

@@ -4,7 +4,7 @@
 
 use std::io::Write;
 
-use deegen_api::{frame, InterpContext, FRAME_HEADER_SLOTS, STATUS_ERROR, STATUS_OK};
+use deegen_api::{frame, InterpContext, FRAME_HEADER_SLOTS, STATUS_OK};
 use lua51_value::{LuaContext, TValue};
 
 use crate::function::{is_native, proto_of};
@@ -67,7 +67,12 @@ const EVENT_NAMES: [&str; 19] = [
 /// A Lua state. Always boxed: the generated code holds a pointer to its context.
 #[repr(C)]
 pub struct LuaState {
-    pub ctx: LuaContext,
+    /// The main coroutine's context (first: its address is the state's).
+    pub main: LuaContext,
+    /// The running coroutine's context: `main`, or a coroutine's.
+    pub current: *mut LuaContext,
+    /// The main coroutine's live top while a coroutine runs (a collection root boundary).
+    pub main_saved_top: *mut u64,
     stack: Box<[u64]>,
     pub heap: Heap,
     pub globals: TValue,
@@ -81,8 +86,11 @@ pub struct LuaState {
     pub(crate) pending: Option<PendingError>,
     /// `collectgarbage("setstepmul")`'s value.
     pub gc_stepmul: usize,
-    /// Nested interpreter entries from native code (`pcall`, metamethods called by the library).
-    native_depth: usize,
+    /// Nested interpreter entries from native code (`pcall`, metamethods called by the library,
+    /// coroutine resumes).
+    pub(crate) native_depth: usize,
+    /// The running coroutine, or nil for the main one.
+    pub current_thread: TValue,
     /// Reused buffer for building strings (concatenation).
     pub(crate) scratch: Vec<u8>,
     pub stdout: std::io::BufWriter<std::io::Stdout>,
@@ -105,7 +113,9 @@ impl LuaState {
         let mut stack = vec![0u64; STACK_SLOTS].into_boxed_slice();
         let stack_limit = unsafe { stack.as_mut_ptr().add(STACK_SLOTS - STACK_RESERVE) };
         let mut st = Box::new(LuaState {
-            ctx: LuaContext {
+            current: std::ptr::null_mut(),
+            main_saved_top: std::ptr::null_mut(),
+            main: LuaContext {
                 interp: InterpContext {
                     stack_limit,
                     ret_ptr: std::ptr::null_mut(),
@@ -129,11 +139,13 @@ impl LuaState {
             event_names,
             pending: None,
             native_depth: 0,
+            current_thread: TValue::NIL,
             gc_stepmul: 200,
             scratch: Vec::new(),
             stdout: std::io::BufWriter::new(std::io::stdout()),
         });
-        st.ctx.runtime = &mut *st as *mut LuaState as *mut ();
+        st.main.runtime = &mut *st as *mut LuaState as *mut ();
+        st.current = &mut st.main;
         crate::stdlib::open_libs(&mut st)?;
         Ok(st)
     }
@@ -173,7 +185,7 @@ impl LuaState {
         }
         unsafe {
             let base = frame.add(FRAME_HEADER_SLOTS);
-            if base.add(num_args) >= self.ctx.interp.stack_limit {
+            if base.add(num_args) >= self.cur().interp.stack_limit {
                 return Err(LuaError { value: self.intern(b"stack overflow").unwrap_or(TValue::NIL) });
             }
             let f = TValue(*frame);
@@ -195,18 +207,20 @@ impl LuaState {
             }
             *base.offset(frame::CALLEE as isize) = f.raw();
             self.native_depth += 1;
-            let saved_var_results = self.ctx.var_results;
-            self.ctx.interp.status = STATUS_OK;
-            __deegen_interp_enter(&mut self.ctx.interp, base, num_args as u64);
+            let ctx = self.current;
+            let saved_var_results = (*ctx).var_results;
+            (*ctx).interp.status = STATUS_OK;
+            __deegen_interp_enter(&mut (*ctx).interp, base, num_args as u64);
             self.native_depth -= 1;
-            self.ctx.var_results = saved_var_results;
-            if self.ctx.interp.status == STATUS_ERROR {
-                self.ctx.interp.status = STATUS_OK;
+            (*ctx).var_results = saved_var_results;
+            if (*ctx).interp.status != STATUS_OK {
+                // An error (a yield cannot cross this entry: `yield` refuses it).
+                (*ctx).interp.status = STATUS_OK;
                 // Frames above `frame` are gone: close their upvalues.
-                crate::runtime::lua_rt_close_upvalues(&mut self.ctx, frame);
-                return Err(LuaError { value: TValue(self.ctx.interp.error) });
+                crate::runtime::lua_rt_close_upvalues(ctx, frame);
+                return Err(LuaError { value: TValue((*ctx).interp.error) });
             }
-            Ok((self.ctx.interp.ret_ptr, self.ctx.interp.ret_count as usize))
+            Ok(((*ctx).interp.ret_ptr, (*ctx).interp.ret_count as usize))
         }
     }
 
@@ -228,12 +242,16 @@ impl LuaState {
         Some(format!("{}:{}:", proto.source, proto.line_at(offset)))
     }
 
-    pub(crate) fn stack_bottom(&mut self) -> *mut u64 {
-        self.stack.as_mut_ptr()
+    /// The running coroutine's context.
+    #[inline]
+    pub fn cur(&mut self) -> &mut LuaContext {
+        unsafe { &mut *self.current }
     }
 
-    pub(crate) fn stack_end(&mut self) -> *mut u64 {
-        unsafe { self.stack.as_mut_ptr().add(STACK_SLOTS) }
+    /// The main coroutine's stack, as (bottom, end).
+    pub(crate) fn main_stack(&mut self) -> (*mut u64, *mut u64) {
+        let p = self.stack.as_mut_ptr();
+        (p, unsafe { p.add(STACK_SLOTS) })
     }
 
     pub fn flush(&mut self) {
@@ -241,10 +259,13 @@ impl LuaState {
     }
 }
 
-/// The state behind a context pointer handed to a runtime helper.
+/// The state behind a context pointer handed to a runtime helper or native function (the
+/// context is the running coroutine's; every context points back at the state).
 ///
 /// # Safety
-/// `ctx` must be the context of a live, boxed [`LuaState`].
+/// `ctx` must be a context of a live, boxed [`LuaState`].
 pub unsafe fn state_of<'a>(ctx: *mut LuaContext) -> &'a mut LuaState {
-    unsafe { &mut *(ctx as *mut LuaState) }
+    let st = unsafe { &mut *((*ctx).runtime as *mut LuaState) };
+    debug_assert_eq!(st.current, ctx, "a helper ran on a coroutine that is not the current one");
+    st
 }

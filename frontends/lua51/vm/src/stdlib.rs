@@ -79,7 +79,7 @@ impl<'a> Call<'a> {
     }
 
     fn raise(&mut self, v: TValue) -> Raised {
-        self.st.ctx.interp.error = v.raw();
+        self.st.cur().interp.error = v.raw();
         Raised
     }
 
@@ -158,7 +158,7 @@ impl<'a> Call<'a> {
 
     /// Room for `n` results from `base`.
     fn ensure_results(&mut self, n: usize) -> Result<(), Raised> {
-        if unsafe { self.base.add(n) } >= self.st.ctx.interp.stack_limit {
+        if unsafe { self.base.add(n) } >= self.st.cur().interp.stack_limit {
             return Err(self.error("stack overflow"));
         }
         Ok(())
@@ -200,8 +200,8 @@ impl<'a> Call<'a> {
 
 macro_rules! native {
     ($rust:ident, $lua:literal, |$c:ident| $body:block) => {
-        extern "C" fn $rust(state: *mut LuaState, base: *mut u64, nargs: u64) -> i64 {
-            let mut call = Call { st: unsafe { &mut *state }, base, nargs: nargs as usize, name: $lua };
+        extern "C" fn $rust(ctx: *mut lua51_value::LuaContext, base: *mut u64, nargs: u64) -> i64 {
+            let mut call = Call { st: unsafe { crate::state::state_of(ctx) }, base, nargs: nargs as usize, name: $lua };
             // Native functions are collection safe points: their arguments are the live top.
             crate::gc::check(call.st, unsafe { base.add(nargs as usize) });
             let f = |$c: &mut Call| -> NResult { $body };
@@ -444,7 +444,7 @@ native!(lua_pcall, "pcall", |c| {
             Ok(results.len() + 1)
         }
         Err(Raised) => {
-            let e = TValue(c.st.ctx.interp.error);
+            let e = TValue(c.st.cur().interp.error);
             c.set(0, TValue::FALSE);
             c.set(1, e);
             Ok(2)
@@ -909,6 +909,130 @@ native!(lua_collectgarbage, "collectgarbage", |c| {
     Ok(1)
 });
 
+fn check_thread(c: &mut Call, i: usize) -> Result<TValue, Raised> {
+    let v = c.arg(i);
+    if v.is_kind(lua51_value::ObjKind::Thread) {
+        Ok(v)
+    } else {
+        Err(c.type_error(i, "coroutine"))
+    }
+}
+
+native!(lua_co_create, "create", |c| {
+    let f = c.arg(0);
+    if !f.is_function() || crate::function::is_native(unsafe { (*f.as_closure()).code_block }) {
+        return Err(c.arg_error(0, "Lua function expected"));
+    }
+    let st_ptr: *mut LuaState = &mut *c.st;
+    let t = match crate::coroutine::Thread::new_in(&mut c.st.heap, st_ptr, f) {
+        Ok(t) => t,
+        Err(OutOfMemory) => return Err(c.raise_oom()),
+    };
+    c.set(0, t);
+    Ok(1)
+});
+
+/// Resumes and stores `true, values...` or `false, error` from slot 0.
+fn resume_into(c: &mut Call, co: TValue, args: &[TValue]) -> Result<Result<usize, TValue>, Raised> {
+    let top = unsafe { c.base.add(c.nargs) };
+    match crate::coroutine::resume(c.st, co, args, top) {
+        Err(msg) => {
+            let m = c.string(msg.as_bytes())?;
+            Ok(Err(m))
+        }
+        Ok(crate::coroutine::ResumeOutcome::Error(e)) => Ok(Err(e)),
+        Ok(crate::coroutine::ResumeOutcome::Values(values)) => {
+            c.ensure_results(values.len() + 1)?;
+            for (i, v) in values.iter().enumerate() {
+                c.set(i + 1, *v);
+            }
+            Ok(Ok(values.len()))
+        }
+    }
+}
+
+native!(lua_co_resume, "resume", |c| {
+    let co = check_thread(c, 0)?;
+    let args: Vec<TValue> = (1..c.nargs).map(|i| c.arg(i)).collect();
+    match resume_into(c, co, &args)? {
+        Ok(n) => {
+            c.set(0, TValue::TRUE);
+            Ok(n + 1)
+        }
+        Err(e) => {
+            c.set(0, TValue::FALSE);
+            c.set(1, e);
+            Ok(2)
+        }
+    }
+});
+
+native!(lua_co_yield, "yield", |c| {
+    let (base, n) = (c.base, c.nargs);
+    match crate::coroutine::yield_from(c.st, base, n) {
+        Ok(()) => Err(Raised),
+        // Raised inside the C function in 5.1: no position.
+        Err(msg) => {
+            let m = c.string(msg.as_bytes())?;
+            Err(c.raise(m))
+        }
+    }
+});
+
+native!(lua_co_status, "status", |c| {
+    let co = check_thread(c, 0)?;
+    let name = crate::coroutine::status_name(crate::coroutine::thread_mut(co));
+    let s = c.string(name.as_bytes())?;
+    c.set(0, s);
+    Ok(1)
+});
+
+native!(lua_co_running, "running", |c| {
+    let t = c.st.current_thread;
+    c.set(0, t);
+    Ok(1)
+});
+
+native!(lua_co_wrapped, "wrap", |c| {
+    let me = TValue(unsafe { *c.base.offset(frame::CALLEE as isize) });
+    let co = TValue(unsafe { (*(*me.as_closure()).upvalue(0)).closed });
+    let args: Vec<TValue> = (0..c.nargs).map(|i| c.arg(i)).collect();
+    match resume_into(c, co, &args)? {
+        Ok(n) => {
+            unsafe { std::ptr::copy(c.base.add(1), c.base, n) };
+            Ok(n)
+        }
+        Err(e) => {
+            // Like lua5.1's auxwrap: a string error gets the caller's position.
+            if e.is_string() {
+                let mut text = c.where_(1).into_bytes();
+                text.extend_from_slice(string_bytes(e));
+                let s = c.string(&text)?;
+                return Err(c.raise(s));
+            }
+            Err(c.raise(e))
+        }
+    }
+});
+
+native!(lua_co_wrap, "wrap", |c| {
+    let f = c.arg(0);
+    if !f.is_function() || crate::function::is_native(unsafe { (*f.as_closure()).code_block }) {
+        return Err(c.arg_error(0, "Lua function expected"));
+    }
+    let st_ptr: *mut LuaState = &mut *c.st;
+    let globals = c.st.globals;
+    let made = crate::coroutine::Thread::new_in(&mut c.st.heap, st_ptr, f)
+        .and_then(|t| crate::function::new_native_closure(&mut c.st.heap, "wrap", lua_co_wrapped, globals, &[t]));
+    match made {
+        Ok(w) => {
+            c.set(0, w);
+            Ok(1)
+        }
+        Err(OutOfMemory) => Err(c.raise_oom()),
+    }
+});
+
 fn register(st: &mut LuaState, table: TValue, name: &'static str, f: NativeFn) -> Result<TValue, OutOfMemory> {
     let globals = st.globals;
     let v = new_native(&mut st.heap, name, f, globals)?;
@@ -968,6 +1092,18 @@ pub fn open_libs(st: &mut LuaState) -> Result<(), OutOfMemory> {
         ],
     )?;
     library(st, "io", &[("write", lua_io_write)])?;
+    library(
+        st,
+        "coroutine",
+        &[
+            ("create", lua_co_create),
+            ("resume", lua_co_resume),
+            ("yield", lua_co_yield),
+            ("status", lua_co_status),
+            ("running", lua_co_running),
+            ("wrap", lua_co_wrap),
+        ],
+    )?;
     library(st, "os", &[("clock", lua_os_clock), ("time", lua_os_time)])?;
     let math = library(
         st,

@@ -1,0 +1,209 @@
+//! Coroutines: a coroutine is a thread object with its own stack and interpreter context.
+//!
+//! Lua calls never grow the native stack (they are tail calls between handlers), so a coroutine
+//! needs no native stack of its own: `yield` leaves the coroutine's interpreter entry with a
+//! yield status, and `resume` continues the suspended `yield` call through the generated
+//! `__deegen_interp_resume` thunk, as if `yield` had returned the resume's arguments. Yielding
+//! across a nested native entry (`pcall`, a metamethod called by the library) is refused with
+//! Lua 5.1's message.
+
+use deegen_api::{InterpContext, FRAME_HEADER_SLOTS, STATUS_ERROR, STATUS_OK};
+use lua51_value::{GcHeader, LuaContext, ObjKind, TValue};
+
+use crate::heap::{Heap, OutOfMemory};
+use crate::state::{LuaState, STACK_RESERVE};
+
+extern "C" {
+    fn __deegen_interp_enter(ctx: *mut InterpContext, base: *mut u64, num_args: u64);
+    fn __deegen_interp_resume(ctx: *mut InterpContext, base: *mut u64, values: *mut u64, count: u64);
+    fn __deegen_interp_exit();
+}
+
+/// Interpreter status of a coroutine that left through `yield`.
+pub const STATUS_YIELD: u64 = 2;
+
+/// Stack slots of a coroutine (zeroed lazily by the allocator, so unused slots cost no memory).
+pub const THREAD_STACK_SLOTS: usize = 1 << 20;
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum CoStatus {
+    /// Created, or stopped in `yield`.
+    Suspended,
+    Running,
+    /// Resumed another coroutine.
+    Normal,
+    Dead,
+}
+
+/// A coroutine.
+#[repr(C)]
+#[derive(Debug)]
+pub struct Thread {
+    pub header: GcHeader,
+    pub ctx: LuaContext,
+    pub(crate) stack: Box<[u64]>,
+    pub status: CoStatus,
+    pub(crate) func: TValue,
+    started: bool,
+    /// The suspended `yield` call's frame and argument count.
+    yield_base: *mut u64,
+    yield_count: usize,
+    /// The live top while not running (a collection root boundary).
+    pub(crate) saved_top: *mut u64,
+    /// The nested-entry depth its interpreter runs at: `yield` must be called at that depth.
+    entry_depth: usize,
+}
+
+impl Thread {
+    pub fn new_in(heap: &mut Heap, st_ptr: *mut LuaState, func: TValue) -> Result<TValue, OutOfMemory> {
+        let p = heap.alloc(std::mem::size_of::<Thread>(), ObjKind::Thread)? as *mut Thread;
+        let mut stack = vec![0u64; THREAD_STACK_SLOTS].into_boxed_slice();
+        let bottom = stack.as_mut_ptr();
+        unsafe {
+            std::ptr::addr_of_mut!((*p).ctx).write(LuaContext {
+                interp: InterpContext {
+                    stack_limit: bottom.add(THREAD_STACK_SLOTS - STACK_RESERVE),
+                    ret_ptr: std::ptr::null_mut(),
+                    ret_count: 0,
+                    error: 0,
+                    error_base: std::ptr::null_mut(),
+                    error_pc: std::ptr::null(),
+                    status: STATUS_OK,
+                    stack_high_water: bottom,
+                },
+                open_upvalues: std::ptr::null_mut(),
+                var_results: 0,
+                runtime: st_ptr as *mut (),
+            });
+            std::ptr::addr_of_mut!((*p).stack).write(stack);
+            std::ptr::addr_of_mut!((*p).status).write(CoStatus::Suspended);
+            std::ptr::addr_of_mut!((*p).func).write(func);
+            std::ptr::addr_of_mut!((*p).started).write(false);
+            std::ptr::addr_of_mut!((*p).yield_base).write(std::ptr::null_mut());
+            std::ptr::addr_of_mut!((*p).yield_count).write(0);
+            std::ptr::addr_of_mut!((*p).saved_top).write(bottom);
+            std::ptr::addr_of_mut!((*p).entry_depth).write(0);
+        }
+        heap.bytes_allocated += THREAD_STACK_SLOTS / 64; // a token share of its stack
+        Ok(TValue::from_ptr(p))
+    }
+
+    pub(crate) fn stack_bounds(&mut self) -> (*mut u64, *mut u64) {
+        let p = self.stack.as_mut_ptr();
+        (p, unsafe { p.add(THREAD_STACK_SLOTS) })
+    }
+}
+
+pub fn thread_mut<'a>(v: TValue) -> &'a mut Thread {
+    debug_assert!(v.is_kind(ObjKind::Thread));
+    unsafe { &mut *v.as_ptr::<Thread>() }
+}
+
+/// How a resume ended.
+pub enum ResumeOutcome {
+    /// Yielded or returned these values.
+    Values(Vec<TValue>),
+    Error(TValue),
+}
+
+/// Resumes `co` with `args`; `top` is the resumer's live top.
+pub fn resume(st: &mut LuaState, co_value: TValue, args: &[TValue], top: *mut u64) -> Result<ResumeOutcome, &'static str> {
+    let co = thread_mut(co_value);
+    match co.status {
+        CoStatus::Dead => return Err("cannot resume dead coroutine"),
+        CoStatus::Running | CoStatus::Normal => return Err("cannot resume non-suspended coroutine"),
+        CoStatus::Suspended => {}
+    }
+    // Park the resumer.
+    let prev_ctx = st.current;
+    let prev_thread = st.current_thread;
+    if prev_thread.is_nil() {
+        st.main_saved_top = top;
+    } else {
+        let t = thread_mut(prev_thread);
+        t.saved_top = top;
+        t.status = CoStatus::Normal;
+    }
+    st.current = &mut co.ctx;
+    st.current_thread = co_value;
+    co.status = CoStatus::Running;
+    co.entry_depth = st.native_depth + 1;
+    st.native_depth += 1;
+    unsafe {
+        co.ctx.interp.status = STATUS_OK;
+        if !co.started {
+            co.started = true;
+            let frame = co.stack.as_mut_ptr();
+            let base = frame.add(FRAME_HEADER_SLOTS);
+            *frame = co.func.raw();
+            *base.offset(deegen_api::frame::CALLER_BASE as isize) = 0;
+            *base.offset(deegen_api::frame::RETURN_CONTINUATION as isize) = __deegen_interp_exit as *const () as u64;
+            *base.offset(deegen_api::frame::CALLER_PC as isize) = 0;
+            for (i, a) in args.iter().enumerate() {
+                *base.add(i) = a.raw();
+            }
+            __deegen_interp_enter(&mut co.ctx.interp, base, args.len() as u64);
+        } else {
+            let base = co.yield_base;
+            for (i, a) in args.iter().enumerate() {
+                *base.add(i) = a.raw();
+            }
+            __deegen_interp_resume(&mut co.ctx.interp, base, base, args.len() as u64);
+        }
+    }
+    st.native_depth -= 1;
+    st.current = prev_ctx;
+    st.current_thread = prev_thread;
+    if !prev_thread.is_nil() {
+        thread_mut(prev_thread).status = CoStatus::Running;
+    }
+    let outcome = match co.ctx.interp.status {
+        STATUS_YIELD => {
+            co.status = CoStatus::Suspended;
+            let values = (0..co.yield_count).map(|i| TValue(unsafe { *co.yield_base.add(i) })).collect();
+            ResumeOutcome::Values(values)
+        }
+        STATUS_ERROR => {
+            co.status = CoStatus::Dead;
+            ResumeOutcome::Error(TValue(co.ctx.interp.error))
+        }
+        _ => {
+            co.status = CoStatus::Dead;
+            let p = co.ctx.interp.ret_ptr;
+            ResumeOutcome::Values((0..co.ctx.interp.ret_count as usize).map(|i| TValue(unsafe { *p.add(i) })).collect())
+        }
+    };
+    if co.status == CoStatus::Dead {
+        co.saved_top = co.stack.as_mut_ptr();
+        co.ctx.open_upvalues = std::ptr::null_mut();
+    }
+    Ok(outcome)
+}
+
+/// Suspends the running coroutine from the `yield` native frame at `base` with `count` values.
+pub fn yield_from(st: &mut LuaState, base: *mut u64, count: usize) -> Result<(), &'static str> {
+    // Lua 5.1 says this for the main coroutine too (which always runs inside a C call).
+    const BOUNDARY: &str = "attempt to yield across metamethod/C-call boundary";
+    if st.current_thread.is_nil() {
+        return Err(BOUNDARY);
+    }
+    let co = thread_mut(st.current_thread);
+    if st.native_depth != co.entry_depth {
+        return Err(BOUNDARY);
+    }
+    co.yield_base = base;
+    co.yield_count = count;
+    co.saved_top = unsafe { base.add(count) };
+    co.ctx.interp.status = STATUS_YIELD;
+    Ok(())
+}
+
+/// The status name `coroutine.status` reports.
+pub fn status_name(co: &Thread) -> &'static str {
+    match co.status {
+        CoStatus::Suspended => "suspended",
+        CoStatus::Running => "running",
+        CoStatus::Normal => "normal",
+        CoStatus::Dead => "dead",
+    }
+}
