@@ -204,8 +204,8 @@ fn real_main() -> ExitCode {
             } else {
                 match std::fs::read(name) {
                     Ok(b) => (b, format!("@{name}")),
-                    Err(_) => {
-                        report(&mut st, &format!("cannot open {name}"));
+                    Err(e) => {
+                        report(&mut st, &format!("cannot open {name}: {}", lua51_vm::stdlib::os_error_text(&e)));
                         return ExitCode::FAILURE;
                     }
                 }

@@ -65,8 +65,6 @@ extern "C" {
     fn lua_rt_equal(ctx: *mut LuaContext, lhs: u64, rhs: u64, base: *mut u64, cb: *const CodeBlock) -> RtResult;
     fn lua_rt_tonumber(ctx: *mut LuaContext, v: u64, out: *mut u64) -> bool;
     fn lua_rt_for_error(ctx: *mut LuaContext, which: u64) -> u64;
-    fn lua_rt_get_global(ctx: *mut LuaContext, name: u64) -> u64;
-    fn lua_rt_set_global(ctx: *mut LuaContext, name: u64, value: u64);
     fn lua_rt_new_closure(ctx: *mut LuaContext, proto: u64, base: *mut u64, cb: *const CodeBlock) -> u64;
     fn lua_rt_close_upvalues(ctx: *mut LuaContext, from: *mut u64);
     fn lua_rt_stack_overflow(ctx: *mut LuaContext) -> u64;
@@ -366,13 +364,39 @@ pub fn lua_for_loop(base: *mut u64) -> ! {
 
 #[no_mangle]
 pub fn lua_get_global(name: u64) -> ! {
-    api::ret(unsafe { lua_rt_get_global(ctx(), name) })
+    let r = unsafe { lua_rt_index(ctx(), current_env(), name, api::stack_base(), api::code_block()) };
+    finish(r, 2, lua_get_global_mm_continuation as *const ())
+}
+
+#[no_mangle]
+pub fn lua_get_global_mm_continuation(_name: u64) -> ! {
+    api::ret(first_result())
 }
 
 #[no_mangle]
 pub fn lua_set_global(name: u64, value: u64) -> ! {
-    unsafe { lua_rt_set_global(ctx(), name, value) };
+    let r = unsafe { lua_rt_newindex(ctx(), current_env(), name, value, api::stack_base(), api::code_block()) };
+    if r.kind == RT_VALUE {
+        api::fallthrough()
+    }
+    if r.kind == RT_CALL {
+        api::make_call(r.value as *mut u64, 3, lua_set_global_mm_continuation as *const ())
+    }
+    api::throw_runtime_error(r.value)
+}
+
+#[no_mangle]
+pub fn lua_set_global_mm_continuation(_name: u64, _value: u64) -> ! {
     api::fallthrough()
+}
+
+/// The running function's environment (`getfenv`/`setfenv`): where its globals live.
+#[inline(always)]
+fn current_env() -> u64 {
+    unsafe {
+        let callee = TValue(*api::stack_base().offset(deegen_api::frame::CALLEE as isize));
+        (*callee.as_closure()).env.raw()
+    }
 }
 
 /// A call of `frame[0]` returning to `continuation`; a non-function goes through its `__call`

@@ -437,18 +437,6 @@ pub unsafe extern "C" fn lua_rt_for_error(ctx: *mut LuaContext, which: u64) -> u
     message(unsafe { state_of(ctx) }, text)
 }
 
-#[no_mangle]
-pub unsafe extern "C" fn lua_rt_get_global(ctx: *mut LuaContext, name: u64) -> u64 {
-    let st = unsafe { state_of(ctx) };
-    table_mut(st.globals).get(TValue(name)).raw()
-}
-
-#[no_mangle]
-pub unsafe extern "C" fn lua_rt_set_global(ctx: *mut LuaContext, name: u64, value: u64) {
-    let st = unsafe { state_of(ctx) };
-    table_mut(st.globals).set(TValue(name), TValue(value)).expect("global names are strings");
-}
-
 /// Finds or creates the open upvalue for `slot`, keeping the list sorted by address (highest
 /// first) so closing a scope pops a prefix.
 fn find_upval(st: &mut LuaState, slot: *mut u64) -> Result<*mut UpVal, OutOfMemory> {

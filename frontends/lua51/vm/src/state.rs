@@ -174,6 +174,15 @@ impl LuaState {
         Ok((0..n).map(|i| TValue(unsafe { *p.add(i) })).collect())
     }
 
+    /// Parses and compiles a chunk into a function over the globals. `source_name` is Lua's
+    /// (`=name`, `@file`, or the source itself); the error is the message `lua5.1` gives.
+    pub fn load(&mut self, source: &[u8], source_name: &str, skip_shebang: bool) -> Result<TValue, String> {
+        let options = lua51_syntax::ParseOptions { skip_shebang, c_calls: 1 + self.native_depth as u32 };
+        let chunk = lua51_syntax::parse_chunk_with(source, &lua51_syntax::chunk_id_for_syntax_error(source_name), &options)
+            .map_err(|e| e.to_string())?;
+        crate::compiler::compile_chunk(self, &chunk, &lua51_syntax::chunk_id(source_name)).map_err(|e| e.message)
+    }
+
     /// Calls the callee at `frame[0]` with `num_args` arguments from `frame[FRAME_HEADER_SLOTS]`,
     /// from native code running in the frame below `frame` (a nested interpreter entry).
     /// Returns where the results are and how many.

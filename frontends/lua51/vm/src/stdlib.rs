@@ -909,6 +909,198 @@ native!(lua_collectgarbage, "collectgarbage", |c| {
     Ok(1)
 });
 
+/// Pushes the result of a load: the function, or `nil, message`.
+fn load_result(c: &mut Call, loaded: Result<TValue, String>) -> NResult {
+    match loaded {
+        Ok(f) => {
+            c.set(0, f);
+            Ok(1)
+        }
+        Err(msg) => {
+            let m = c.string(msg.as_bytes())?;
+            c.set(0, TValue::NIL);
+            c.set(1, m);
+            Ok(2)
+        }
+    }
+}
+
+native!(lua_loadstring, "loadstring", |c| {
+    let source = c.check_bytes(0)?;
+    let name = if c.arg(1).is_nil() { String::from_utf8_lossy(&source).into_owned() } else { String::from_utf8_lossy(&c.check_bytes(1)?).into_owned() };
+    let loaded = c.st.load(&source, &name, false);
+    load_result(c, loaded)
+});
+
+native!(lua_load, "load", |c| {
+    let f = c.arg(0);
+    if !f.is_function() {
+        return Err(c.type_error(0, "function"));
+    }
+    let name = if c.arg(1).is_nil() { "=(load)".to_owned() } else { String::from_utf8_lossy(&c.check_bytes(1)?).into_owned() };
+    let mut source = Vec::new();
+    loop {
+        let piece = c.call(f, &[], 2)?.first().copied().unwrap_or(TValue::NIL);
+        if piece.is_nil() {
+            break;
+        }
+        if !piece.is_string() {
+            return load_result(c, Err("reader function must return a string".to_owned()));
+        }
+        if string_bytes(piece).is_empty() {
+            break;
+        }
+        source.extend_from_slice(string_bytes(piece));
+    }
+    let loaded = c.st.load(&source, &name, false);
+    load_result(c, loaded)
+});
+
+/// The C library's `strerror` text for an I/O error, as lua5.1 prints it.
+pub fn os_error_text(e: &std::io::Error) -> String {
+    extern "C" {
+        fn strerror(errnum: std::ffi::c_int) -> *const std::ffi::c_char;
+    }
+    match e.raw_os_error() {
+        Some(code) => unsafe { std::ffi::CStr::from_ptr(strerror(code)) }.to_string_lossy().into_owned(),
+        None => e.to_string(),
+    }
+}
+
+/// Reads a file (or standard input) for `loadfile`/`dofile`, with lua5.1's messages.
+fn read_source(c: &mut Call, i: usize) -> Result<Result<(Vec<u8>, String), String>, Raised> {
+    use std::io::Read;
+    if c.arg(i).is_nil() {
+        let mut buf = Vec::new();
+        return Ok(match std::io::stdin().read_to_end(&mut buf) {
+            Ok(_) => Ok((buf, "=stdin".to_owned())),
+            Err(_) => Err("cannot read stdin".to_owned()),
+        });
+    }
+    let name = String::from_utf8_lossy(&c.check_bytes(i)?).into_owned();
+    Ok(match std::fs::read(&name) {
+        Ok(bytes) => Ok((bytes, format!("@{name}"))),
+        Err(e) => Err(format!("cannot open {name}: {}", os_error_text(&e))),
+    })
+}
+
+native!(lua_loadfile, "loadfile", |c| {
+    let loaded = match read_source(c, 0)? {
+        Ok((source, name)) => c.st.load(&source, &name, true),
+        Err(e) => Err(e),
+    };
+    load_result(c, loaded)
+});
+
+native!(lua_dofile, "dofile", |c| {
+    let f = match read_source(c, 0)? {
+        Ok((source, name)) => c.st.load(&source, &name, true),
+        Err(e) => Err(e),
+    };
+    let f = match f {
+        Ok(f) => f,
+        Err(msg) => {
+            let m = c.string(msg.as_bytes())?;
+            return Err(c.raise(m));
+        }
+    };
+    let results = c.call(f, &[], 1)?;
+    c.ensure_results(results.len())?;
+    for (i, r) in results.iter().enumerate() {
+        c.set(i, *r);
+    }
+    Ok(results.len())
+});
+
+native!(lua_xpcall, "xpcall", |c| {
+    let f = c.check_any(0)?;
+    let handler = c.arg(1);
+    match c.call(f, &[], 2) {
+        Ok(results) => {
+            c.ensure_results(results.len() + 1)?;
+            c.set(0, TValue::TRUE);
+            for (i, r) in results.iter().enumerate() {
+                c.set(i + 1, *r);
+            }
+            Ok(results.len() + 1)
+        }
+        Err(Raised) => {
+            // The handler runs after the stack unwound (lua5.1 runs it before: a traceback
+            // taken in the handler shows fewer frames here).
+            let e = TValue(c.st.cur().interp.error);
+            let r = match c.call(handler, &[e], 2) {
+                Ok(r) => r.first().copied().unwrap_or(TValue::NIL),
+                Err(Raised) => TValue(c.st.cur().interp.error),
+            };
+            c.set(0, TValue::FALSE);
+            c.set(1, r);
+            Ok(2)
+        }
+    }
+});
+
+/// The function `level` frames up from a native function (1: its caller), or nil.
+fn function_at_level(c: &Call, level: usize) -> TValue {
+    let mut base = c.base;
+    for _ in 0..level {
+        if base.is_null() {
+            return TValue::NIL;
+        }
+        base = unsafe { *base.offset(frame::CALLER_BASE as isize) as *mut u64 };
+    }
+    if base.is_null() {
+        return TValue::NIL;
+    }
+    TValue(unsafe { *base.offset(frame::CALLEE as isize) })
+}
+
+/// `getfenv`/`setfenv`'s first argument: a function, or a stack level (0: the thread).
+fn env_target(c: &mut Call) -> Result<Option<TValue>, Raised> {
+    let v = c.arg(0);
+    if v.is_function() {
+        return Ok(Some(v));
+    }
+    let level = c.opt_int(0, 1)?;
+    if level < 0 {
+        return Err(c.arg_error(0, "level must be non-negative"));
+    }
+    if level == 0 {
+        return Ok(None);
+    }
+    let f = function_at_level(c, level as usize);
+    if f.is_nil() {
+        return Err(c.arg_error(0, "invalid level"));
+    }
+    Ok(Some(f))
+}
+
+native!(lua_getfenv, "getfenv", |c| {
+    let env = match env_target(c)? {
+        None => c.st.globals,
+        Some(f) => unsafe { (*f.as_closure()).env },
+    };
+    c.set(0, env);
+    Ok(1)
+});
+
+native!(lua_setfenv, "setfenv", |c| {
+    let t = c.check_table(1)?;
+    match env_target(c)? {
+        None => {
+            c.st.globals = t;
+            Ok(0)
+        }
+        Some(f) if crate::function::is_native(unsafe { (*f.as_closure()).code_block }) => {
+            Err(c.error("'setfenv' cannot change environment of given object"))
+        }
+        Some(f) => {
+            unsafe { (*f.as_closure()).env = t };
+            c.set(0, f);
+            Ok(1)
+        }
+    }
+});
+
 fn check_thread(c: &mut Call, i: usize) -> Result<TValue, Raised> {
     let v = c.arg(i);
     if v.is_kind(lua51_value::ObjKind::Thread) {
@@ -1071,6 +1263,13 @@ pub fn open_libs(st: &mut LuaState) -> Result<(), OutOfMemory> {
         ("error", lua_error),
         ("pcall", lua_pcall),
         ("collectgarbage", lua_collectgarbage),
+        ("loadstring", lua_loadstring),
+        ("load", lua_load),
+        ("loadfile", lua_loadfile),
+        ("dofile", lua_dofile),
+        ("xpcall", lua_xpcall),
+        ("getfenv", lua_getfenv),
+        ("setfenv", lua_setfenv),
     ] {
         register(st, g, name, f)?;
     }
