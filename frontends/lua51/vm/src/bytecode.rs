@@ -46,6 +46,8 @@ impl BytecodeBuilder {
         self.push_u16(opcode);
         start
     }
+    /// Used by generated `create_*` methods of specs with 1-byte literals (none today).
+    #[allow(dead_code)]
     fn push_u8(&mut self, v: u8) {
         self.code.push(v);
     }
