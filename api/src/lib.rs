@@ -36,6 +36,8 @@
 //! * `deegen_hook_on_throw(ctx, base, pc, value, add_position: u64) -> u64` — records an error being
 //!   thrown and returns the value to propagate (adds the source position when asked to).
 #![no_std]
+// The API passes raw pointers through to markers that never dereference them here.
+#![allow(clippy::not_unsafe_ptr_arg_deref)]
 
 /// Slots taken by the frame header below a frame's base.
 pub const FRAME_HEADER_SLOTS: usize = 5;

@@ -25,7 +25,7 @@ mod pipeline;
 mod registry;
 
 pub use analysis::{Analysis, AnalysisManager, PreservedAnalyses};
-pub use manager::{Instrumentation, PassManager, PassTiming};
+pub use manager::{Instrumentation, IrSink, PassManager, PassTiming};
 pub use pipeline::{PipelineElement, PipelineError, PipelineText};
 pub use registry::{PassInfo, PassParams, PassRegistry, RegisteredPass};
 

@@ -10,6 +10,9 @@ enum Stage<U: ?Sized> {
     Fixpoint { inner: PassManager<U>, max_iterations: usize },
 }
 
+/// Receives printed IR as `(label, text)`.
+pub type IrSink = Box<dyn FnMut(&str, &str)>;
+
 /// What the manager does around each pass.
 #[derive(Default)]
 pub struct Instrumentation {
@@ -20,7 +23,7 @@ pub struct Instrumentation {
     /// Record wall time per pass (see [`PassManager::timings`]).
     pub time_passes: bool,
     /// Where printed IR goes. Receives `(label, text)`; defaults to standard error.
-    pub sink: Option<Box<dyn FnMut(&str, &str)>>,
+    pub sink: Option<IrSink>,
 }
 
 impl std::fmt::Debug for Instrumentation {

@@ -72,8 +72,11 @@ pub struct PassInfo<U: ?Sized> {
     pub name: &'static str,
     pub description: &'static str,
     pub params: &'static str,
-    build: fn(&PassParams) -> Result<Box<dyn Pass<U>>, PipelineError>,
+    build: PassBuilder<U>,
 }
+
+/// Builds a pass from its parameters.
+type PassBuilder<U> = fn(&PassParams) -> Result<Box<dyn Pass<U>>, PipelineError>;
 
 impl<U: ?Sized> std::fmt::Debug for PassInfo<U> {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {

@@ -88,9 +88,9 @@ pub fn builder_source(specs: &[BytecodeSpec], variants: &[Variant]) -> String {
         for op in &spec.operands {
             let expr = match op.kind {
                 OperandKind::SlotOrConstant => format!("self.push_u16({}.index())", op.name),
-                OperandKind::Literal { width: 1, .. } => format!("self.push_u8({} as u8)", op.name),
-                OperandKind::Literal { width: 2, .. } => format!("self.push_u16({} as u16)", op.name),
-                OperandKind::Literal { .. } => format!("self.push_u32({} as u32)", op.name),
+                OperandKind::Literal { width: 1, signed } => format!("self.push_u8({}{})", op.name, if signed { " as u8" } else { "" }),
+                OperandKind::Literal { width: 2, signed } => format!("self.push_u16({}{})", op.name, if signed { " as u16" } else { "" }),
+                OperandKind::Literal { signed, .. } => format!("self.push_u32({}{})", op.name, if signed { " as u32" } else { "" }),
                 _ => format!("self.push_u16({})", op.name),
             };
             let _ = writeln!(s, "        {expr};");

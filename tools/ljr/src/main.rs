@@ -39,13 +39,12 @@ fn report(st: &mut LuaState, msg: &str) {
     eprintln!("{PROGNAME}: {msg}");
 }
 
+/// The text `lua.c` reports for an error value: strings and numbers as themselves.
 fn value_message(v: TValue) -> String {
     if v.is_string() || v.is_double() {
         let mut out = Vec::new();
         lua51_vm::stdlib::tostring_bytes(v, &mut out);
         String::from_utf8_lossy(&out).into_owned()
-    } else if v.is_nil() {
-        "(error object is not a string)".to_owned()
     } else {
         "(error object is not a string)".to_owned()
     }

@@ -62,6 +62,8 @@ struct FuncState {
     free_reg: u16,
     max_regs: u16,
     upvalues: Vec<(Vec<u8>, UpvalDesc)>,
+    /// Boxed: a prototype never moves once built (its code block points into it).
+    #[allow(clippy::vec_box)]
     children: Vec<Box<Proto>>,
     line: u32,
 }

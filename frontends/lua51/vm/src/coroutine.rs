@@ -181,7 +181,7 @@ pub fn resume(st: &mut LuaState, co_value: TValue, args: &[TValue], top: *mut u6
 }
 
 /// Suspends the running coroutine from the `yield` native frame at `base` with `count` values.
-pub fn yield_from(st: &mut LuaState, base: *mut u64, count: usize) -> Result<(), &'static str> {
+pub(crate) fn yield_from(st: &mut LuaState, base: *mut u64, count: usize) -> Result<(), &'static str> {
     // Lua 5.1 says this for the main coroutine too (which always runs inside a C call).
     const BOUNDARY: &str = "attempt to yield across metamethod/C-call boundary";
     if st.current_thread.is_nil() {

@@ -59,6 +59,8 @@ pub struct Proto {
     /// `(bytecode offset, operand position, what it held)`.
     pub operand_names: Vec<(u32, u8, VarInfo)>,
     pub upvalues: Vec<UpvalDesc>,
+    /// Boxed: a prototype never moves once built (its code block points into it).
+    #[allow(clippy::vec_box)]
     pub children: Vec<Box<Proto>>,
     /// Constants (reversed) followed by the code block.
     block: Box<[u64]>,
@@ -67,7 +69,7 @@ pub struct Proto {
 const CB_WORDS: usize = std::mem::size_of::<CodeBlock>() / 8;
 
 impl Proto {
-    #[allow(clippy::too_many_arguments)]
+    #[allow(clippy::too_many_arguments, clippy::vec_box)]
     pub fn new(
         source: String,
         line_defined: u32,
@@ -187,12 +189,16 @@ pub fn new_native_closure(heap: &mut Heap, name: &'static str, f: NativeFn, env:
     Ok(TValue::from_ptr(c))
 }
 
-/// Whether a code block belongs to a native function.
+/// Whether a code block belongs to a native function. Code blocks are only ever made by
+/// [`Proto::new`] and [`new_native`], and live as long as the program.
+#[allow(clippy::not_unsafe_ptr_arg_deref)]
 pub fn is_native(cb: *const CodeBlock) -> bool {
     unsafe { !(*cb).native.is_null() }
 }
 
-/// The prototype of a bytecode function's code block.
+/// The prototype of a bytecode function's code block (see [`is_native`] for why the pointer
+/// is always valid).
+#[allow(clippy::not_unsafe_ptr_arg_deref)]
 pub fn proto_of<'a>(cb: *const CodeBlock) -> &'a Proto {
     unsafe { &*((*cb).owner as *const Proto) }
 }

@@ -170,7 +170,7 @@ impl LuaState {
                 *frame.add(FRAME_HEADER_SLOTS + i) = a.raw();
             }
         }
-        let (p, n) = self.call_at(frame, args.len())?;
+        let (p, n) = unsafe { self.call_at(frame, args.len())? };
         Ok((0..n).map(|i| TValue(unsafe { *p.add(i) })).collect())
     }
 
@@ -186,7 +186,11 @@ impl LuaState {
     /// Calls the callee at `frame[0]` with `num_args` arguments from `frame[FRAME_HEADER_SLOTS]`,
     /// from native code running in the frame below `frame` (a nested interpreter entry).
     /// Returns where the results are and how many.
-    pub fn call_at(&mut self, frame: *mut u64, num_args: usize) -> Result<(*mut u64, usize), LuaError> {
+    ///
+    /// # Safety
+    /// `frame` must be a slot of the running coroutine's stack above every live frame, with the
+    /// callee and arguments stored as described.
+    pub unsafe fn call_at(&mut self, frame: *mut u64, num_args: usize) -> Result<(*mut u64, usize), LuaError> {
         /// Lua 5.1's `LUAI_MAXCCALLS`: nested native/interpreter entries.
         const MAX_NATIVE_DEPTH: usize = 200;
         if self.native_depth >= MAX_NATIVE_DEPTH {

@@ -173,7 +173,7 @@ impl<'a> Call<'a> {
                 *frame.add(FRAME_HEADER_SLOTS + i) = a.raw();
             }
         }
-        match self.st.call_at(frame, args.len()) {
+        match unsafe { self.st.call_at(frame, args.len()) } {
             Ok((p, n)) => Ok((0..n).map(|i| TValue(unsafe { *p.add(i) })).collect()),
             Err(LuaError { value }) => Err(self.raise(value)),
         }
@@ -282,7 +282,7 @@ native!(lua_next, "next", |c| {
             c.set(0, TValue::NIL);
             Ok(1)
         }
-        Err(()) => Err(c.error("invalid key to 'next'")),
+        Err(crate::table::InvalidKey) => Err(c.error("invalid key to 'next'")),
     }
 });
 

@@ -30,6 +30,10 @@ pub struct Table {
     used: usize,
 }
 
+/// `next` was given a key that is not in the table.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct InvalidKey;
+
 /// Why a key cannot be stored.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum KeyError {
@@ -238,8 +242,7 @@ impl Table {
     }
 
     /// The entry after `key` in traversal order (array part, then hash part); `None` at the end.
-    /// `Err` when `key` is not in the table.
-    pub fn next(&self, key: TValue) -> Result<Option<(TValue, TValue)>, ()> {
+    pub fn next(&self, key: TValue) -> Result<Option<(TValue, TValue)>, InvalidKey> {
         let mut start_array = 0;
         let mut start_hash = 0;
         if !key.is_nil() {
@@ -251,7 +254,7 @@ impl Table {
                         start_array = self.array.len();
                         start_hash = i + 1;
                     }
-                    Err(_) => return Err(()),
+                    Err(_) => return Err(InvalidKey),
                 }
             }
         }
