@@ -97,10 +97,14 @@ pub fn parse_module<'ctx>(context: &'ctx Context, bytes: &[u8], name: &str) -> R
     }
 }
 
-/// Reads a `.ll` or `.bc` file.
+/// Reads a `.ll` or `.bc` file. The module is named after the file's base name, so its
+/// printed form does not depend on where the file lives.
 pub fn load_module<'ctx>(context: &'ctx Context, path: &Path) -> Result<Module<'ctx>, LoadError> {
     let bytes = std::fs::read(path).map_err(|source| LoadError::Io { path: path.display().to_string(), source })?;
-    parse_module(context, &bytes, &path.display().to_string())
+    let module = parse_module(context, &bytes, &path.display().to_string())?;
+    let base = path.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
+    module.set_source_file_name(&base);
+    Ok(module)
 }
 
 /// Embeds the resolved variants into the module (replacing any already there).

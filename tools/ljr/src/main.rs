@@ -100,7 +100,7 @@ fn run_chunk(st: &mut LuaState, source: &[u8], chunk_name: &str, opts: &Options,
         Ok(_) => true,
         Err(e) => {
             report(st, &value_message(e.value));
-            eprintln!("stack traceback:\n\t[C]: ?");
+            eprintln!("{}", st.error_traceback());
             false
         }
     }

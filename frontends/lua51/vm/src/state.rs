@@ -237,6 +237,82 @@ impl LuaState {
         }
     }
 
+    /// A `stack traceback:` in lua5.1's format, from the frame at `base` stopped at `pc`
+    /// outwards. Frames are found through their headers; a function's name comes from the call
+    /// instruction of its caller (as 5.1's `getfuncname` does). The stack must not have been
+    /// reused since that frame ran.
+    pub fn traceback(&self, mut base: *mut u64, mut pc: *const u8) -> String {
+        /// Like lua5.1's `LEVELS1`/`LEVELS2`: the first and last frames of a deep stack.
+        const HEAD: usize = 12;
+        const TAIL: usize = 10;
+        let mut lines = Vec::new();
+        while !base.is_null() {
+            let callee = TValue(unsafe { *base.offset(frame::CALLEE as isize) });
+            let caller_base = unsafe { *base.offset(frame::CALLER_BASE as isize) } as *mut u64;
+            let caller_pc = unsafe { *base.offset(frame::CALLER_PC as isize) } as *const u8;
+            let name = self.called_name(caller_base, caller_pc);
+            if !callee.is_function() {
+                break;
+            }
+            let cb = unsafe { (*callee.as_closure()).code_block };
+            if is_native(cb) {
+                lines.push(match name {
+                    Some(n) => format!("\t[C]: in function '{n}'"),
+                    None => "\t[C]: ?".to_owned(),
+                });
+            } else {
+                let proto = proto_of(cb);
+                let line = if pc.is_null() { proto.line_defined } else { proto.line_at(unsafe { pc.offset_from(proto.code.as_ptr()) } as u32) };
+                let what = match name {
+                    Some(n) => format!("function '{n}'"),
+                    None if proto.line_defined == 0 => "main chunk".to_owned(),
+                    None => format!("function <{}:{}>", proto.source, proto.line_defined),
+                };
+                lines.push(format!("\t{}:{}: in {}", proto.source, line, what));
+            }
+            base = caller_base;
+            pc = caller_pc;
+        }
+        lines.push("\t[C]: ?".to_owned());
+        if lines.len() > HEAD + TAIL {
+            let tail = lines.split_off(lines.len() - TAIL);
+            lines.truncate(HEAD);
+            lines.push("\t...".to_owned());
+            lines.extend(tail);
+        }
+        format!("stack traceback:\n{}", lines.join("\n"))
+    }
+
+    /// The name the call instruction at `pc` (in the frame at `base`) gave its callee.
+    fn called_name(&self, base: *mut u64, pc: *const u8) -> Option<String> {
+        if base.is_null() || pc.is_null() {
+            return None;
+        }
+        let caller = TValue(unsafe { *base.offset(frame::CALLEE as isize) });
+        if !caller.is_function() {
+            return None;
+        }
+        let cb = unsafe { (*caller.as_closure()).code_block };
+        if is_native(cb) {
+            return None;
+        }
+        let proto = proto_of(cb);
+        let offset = unsafe { pc.offset_from(proto.code.as_ptr()) } as u32;
+        proto.operand_name(offset, 0).map(|v| match v {
+            crate::function::VarInfo::Local(n)
+            | crate::function::VarInfo::Global(n)
+            | crate::function::VarInfo::Upvalue(n)
+            | crate::function::VarInfo::Field(n)
+            | crate::function::VarInfo::Method(n) => n.clone(),
+        })
+    }
+
+    /// The traceback of the error that last left the interpreter.
+    pub fn error_traceback(&mut self) -> String {
+        let (base, pc) = (self.cur().interp.error_base, self.cur().interp.error_pc);
+        self.traceback(base, pc)
+    }
+
     /// The `chunk:line:` prefix for an error raised at `pc` in the frame at `base`.
     pub(crate) fn position(&self, base: *mut u64, pc: *const u8) -> Option<String> {
         if base.is_null() || pc.is_null() {
