@@ -3,6 +3,8 @@
 //! ```text
 //! usage: ljr [options] [script [args]].
 //!   -e stat   execute string 'stat'
+//!   -l name   require library 'name'
+//!   -i        enter interactive mode after executing 'script'
 //!   -v        show version information
 //!   --        stop handling options
 //!   -         execute stdin and stop handling options
@@ -24,9 +26,70 @@ const PROGNAME: &str = "ljr";
 fn usage(bad: &str) -> ExitCode {
     eprintln!("{PROGNAME}: unrecognized option '{bad}'");
     eprintln!(
-        "usage: {PROGNAME} [options] [script [args]].\nAvailable options are:\n  -e stat  execute string 'stat'\n  -v       show version information\n  --       stop handling options\n  -        execute stdin and stop handling options\n  --dump-bytecode     print the bytecode of compiled functions\n  --dump-interpreter  print the generated interpreter's assembly"
+        "usage: {PROGNAME} [options] [script [args]].\nAvailable options are:\n  -e stat  execute string 'stat'\n  -l name  require library 'name'\n  -i       enter interactive mode after executing 'script'\n  -v       show version information\n  --       stop handling options\n  -        execute stdin and stop handling options\n  --dump-bytecode     print the bytecode of compiled functions\n  --dump-interpreter  print the generated interpreter's assembly\n  --gc-stress         collect garbage at every safe point"
     );
     ExitCode::FAILURE
+}
+
+/// The global `arg` table, as lua.c builds it: the script at 0, its arguments from 1, the
+/// interpreter and its options at negative indices.
+fn set_arg_table(st: &mut LuaState, argv: &[String], script: usize) {
+    let Ok(t) = lua51_vm::table::Table::new_in(&mut st.heap) else { return };
+    for (i, a) in argv.iter().enumerate() {
+        if let Ok(v) = st.intern(a.as_bytes()) {
+            let _ = lua51_vm::table::table_mut(t).set(TValue::from_f64(i as f64 - script as f64), v);
+        }
+    }
+    let _ = st.set_global("arg", t);
+}
+
+/// `-l name`: `require(name)`.
+fn require(st: &mut LuaState, name: &str, opts: &Options) -> bool {
+    let code = format!("require({name:?})");
+    run_chunk(st, code.as_bytes(), "=(command line)", opts, &[])
+}
+
+extern "C" {
+    fn isatty(fd: std::ffi::c_int) -> std::ffi::c_int;
+}
+
+/// The interactive loop of lua.c: `> ` and `>> ` prompts, statements continued while they end
+/// in an incomplete chunk, `=expr` for `return expr`, and results printed.
+fn repl(st: &mut LuaState, opts: &Options) {
+    use std::io::BufRead;
+    let stdin = std::io::stdin();
+    let mut lines = stdin.lock().lines();
+    loop {
+        st.flush();
+        print!("> ");
+        let _ = std::io::stdout().flush();
+        let Some(Ok(first)) = lines.next() else { break };
+        let mut code = match first.strip_prefix('=') {
+            Some(rest) => format!("return {rest}"),
+            None => first,
+        };
+        loop {
+            match lua51_syntax::parse_chunk(code.as_bytes(), "stdin") {
+                Err(e) if e.to_string().ends_with("'<eof>'") => {
+                    print!(">> ");
+                    let _ = std::io::stdout().flush();
+                    match lines.next() {
+                        Some(Ok(more)) => {
+                            code.push('\n');
+                            code.push_str(&more);
+                        }
+                        _ => break,
+                    }
+                }
+                _ => break,
+            }
+        }
+        let print_results = format!("local r = {{ (function(...) {code}\n end)() }} if #r > 0 then print(unpack(r)) end");
+        let wraps = lua51_syntax::parse_chunk(print_results.as_bytes(), "stdin").is_ok() && code.starts_with("return ");
+        let chunk = if wraps { print_results } else { code };
+        run_chunk(st, chunk.as_bytes(), "=stdin", opts, &[]);
+    }
+    println!();
 }
 
 struct Options {
@@ -131,6 +194,27 @@ fn real_main() -> ExitCode {
         }
     };
     let mut opts = Options { dump_bytecode: false };
+    let mut interactive = false;
+    let script_index = {
+        // lua.c finds the script before running any option, to build `arg` first.
+        let mut j = 1;
+        while j < argv.len() {
+            let a = argv[j].as_str();
+            if a == "--" {
+                j += 1;
+                break;
+            }
+            if a == "-" || !a.starts_with('-') {
+                break;
+            }
+            if a == "-e" || a == "-l" {
+                j += 1;
+            }
+            j += 1;
+        }
+        j.min(argv.len())
+    };
+    set_arg_table(&mut st, &argv, script_index);
     let mut i = 1;
     let mut ran_something = false;
     let mut script: Option<usize> = None;
@@ -153,6 +237,24 @@ fn real_main() -> ExitCode {
                 ran_something = true;
             }
             "--dump-bytecode" => opts.dump_bytecode = true,
+            "-i" => {
+                interactive = true;
+                ran_something = true;
+            }
+            "-l" => {
+                i += 1;
+                let Some(name) = argv.get(i) else { return usage("-l") };
+                ran_something = true;
+                if !require(&mut st, name, &opts) {
+                    return ExitCode::FAILURE;
+                }
+            }
+            _ if a.starts_with("-l") && a.len() > 2 => {
+                ran_something = true;
+                if !require(&mut st, &a[2..], &opts) {
+                    return ExitCode::FAILURE;
+                }
+            }
             "--gc-stress" => st.heap.threshold_floor = 0,
             "--dump-interpreter" => {
                 return match std::fs::read_to_string(lua51_vm::INTERPRETER_ASSEMBLY_PATH) {
@@ -218,6 +320,11 @@ fn real_main() -> ExitCode {
             };
             run_chunk(&mut st, &source, &chunk_name, &opts, &extra)
         }
+        None if !ran_something && unsafe { isatty(0) } != 0 => {
+            println!("ljr 0.1.0 (Lua 5.1 on a Deegen-generated interpreter)");
+            interactive = true;
+            true
+        }
         None if !ran_something => {
             let mut buf = Vec::new();
             if std::io::stdin().read_to_end(&mut buf).is_err() {
@@ -228,6 +335,9 @@ fn real_main() -> ExitCode {
         }
         None => true,
     };
+    if ok && interactive {
+        repl(&mut st, &opts);
+    }
     st.flush();
     if ok {
         ExitCode::SUCCESS

@@ -78,6 +78,8 @@ pub struct LuaState {
     pub globals: TValue,
     /// The metatable shared by all strings (`("x"):upper()`), or null.
     pub string_metatable: *mut Table,
+    /// The `package` table (`require` reads `loaded`, `preload` and `path` from it).
+    pub package: TValue,
     /// `next` and the `ipairs` iterator, returned by `pairs` and `ipairs`.
     pub next_fn: TValue,
     pub ipairs_aux_fn: TValue,
@@ -134,6 +136,7 @@ impl LuaState {
             heap,
             globals,
             string_metatable: std::ptr::null_mut(),
+            package: TValue::NIL,
             next_fn: TValue::NIL,
             ipairs_aux_fn: TValue::NIL,
             event_names,

@@ -1101,6 +1101,67 @@ native!(lua_setfenv, "setfenv", |c| {
     }
 });
 
+/// `require`: `package.loaded`, then `package.preload`, then a Lua file found on
+/// `package.path` (C modules need the C API, which this VM does not have).
+native!(lua_require, "require", |c| {
+    let name_bytes = c.check_bytes(0)?;
+    let name = c.string(&name_bytes)?;
+    let package = c.st.package;
+    let field = |c: &mut Call, key: &str| -> Result<TValue, Raised> {
+        let k = c.string(key.as_bytes())?;
+        Ok(table_mut(package).get(k))
+    };
+    let loaded = field(c, "loaded")?;
+    if loaded.is_table() {
+        let v = table_mut(loaded).get(name);
+        if !v.is_falsy() {
+            c.set(0, v);
+            return Ok(1);
+        }
+    }
+    let preload = field(c, "preload")?;
+    let mut loader = if preload.is_table() { table_mut(preload).get(name) } else { TValue::NIL };
+    let module = String::from_utf8_lossy(&name_bytes).into_owned();
+    let mut tried = format!("\n\tno field package.preload['{module}']");
+    if loader.is_nil() {
+        let path = field(c, "path")?;
+        if !path.is_string() {
+            return Err(c.error("'package.path' must be a string"));
+        }
+        let path = String::from_utf8_lossy(string_bytes(path)).into_owned();
+        let file_part = module.replace('.', "/");
+        for template in path.split(';').filter(|t| !t.is_empty()) {
+            let candidate = template.replace('?', &file_part);
+            match std::fs::read(&candidate) {
+                Ok(source) => {
+                    match c.st.load(&source, &format!("@{candidate}"), true) {
+                        Ok(f) => loader = f,
+                        Err(msg) => {
+                            return Err(c.error(&format!("error loading module '{module}' from file '{candidate}':\n\t{msg}")));
+                        }
+                    }
+                    break;
+                }
+                Err(_) => tried.push_str(&format!("\n\tno file '{candidate}'")),
+            }
+        }
+    }
+    if loader.is_nil() {
+        return Err(c.error(&format!("module '{module}' not found:{tried}")));
+    }
+    let result = c.call(loader, &[name], 2)?.first().copied().unwrap_or(TValue::NIL);
+    let loaded = field(c, "loaded")?;
+    if loaded.is_table() {
+        let existing = table_mut(loaded).get(name);
+        let value = if !result.is_nil() { result } else if existing.is_nil() { TValue::TRUE } else { existing };
+        let _ = table_mut(loaded).set(name, value);
+        c.set(0, value);
+    } else {
+        c.set(0, result);
+    }
+    Ok(1)
+});
+
 fn check_thread(c: &mut Call, i: usize) -> Result<TValue, Raised> {
     let v = c.arg(i);
     if v.is_kind(lua51_value::ObjKind::Thread) {
@@ -1270,6 +1331,7 @@ pub fn open_libs(st: &mut LuaState) -> Result<(), OutOfMemory> {
         ("xpcall", lua_xpcall),
         ("getfenv", lua_getfenv),
         ("setfenv", lua_setfenv),
+        ("require", lua_require),
     ] {
         register(st, g, name, f)?;
     }
@@ -1291,6 +1353,24 @@ pub fn open_libs(st: &mut LuaState) -> Result<(), OutOfMemory> {
         ],
     )?;
     library(st, "io", &[("write", lua_io_write)])?;
+    let package = library(st, "package", &[])?;
+    st.package = package;
+    let loaded = Table::new_in(&mut st.heap)?;
+    let preload = Table::new_in(&mut st.heap)?;
+    // LUA_PATH as lua5.1 reads it (";;" stands for the default path).
+    let default_path = "./?.lua;/usr/local/share/lua/5.1/?.lua;/usr/local/share/lua/5.1/?/init.lua;/usr/local/lib/lua/5.1/?.lua;/usr/local/lib/lua/5.1/?/init.lua;/usr/share/lua/5.1/?.lua;/usr/share/lua/5.1/?/init.lua";
+    let path = match std::env::var("LUA_PATH") {
+        Ok(p) => p.replace(";;", &format!(";{default_path};")),
+        Err(_) => default_path.to_owned(),
+    };
+    for (k, v) in [("loaded", loaded), ("preload", preload)] {
+        let key = st.intern(k.as_bytes())?;
+        table_mut(package).set(key, v).expect("string keys are valid");
+    }
+    let (pkey, pval) = (st.intern(b"path")?, st.intern(path.as_bytes())?);
+    table_mut(package).set(pkey, pval).expect("string keys are valid");
+    let (ckey, cval) = (st.intern(b"cpath")?, st.intern(b"")?);
+    table_mut(package).set(ckey, cval).expect("string keys are valid");
     library(
         st,
         "coroutine",
