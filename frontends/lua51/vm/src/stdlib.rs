@@ -540,6 +540,51 @@ math1!(lua_math_tan, "tan", f64::tan);
 math1!(lua_math_exp, "exp", f64::exp);
 math1!(lua_math_log, "log", f64::ln);
 math1!(lua_math_log10, "log10", f64::log10);
+math1!(lua_math_asin, "asin", f64::asin);
+math1!(lua_math_acos, "acos", f64::acos);
+math1!(lua_math_atan, "atan", f64::atan);
+math1!(lua_math_sinh, "sinh", f64::sinh);
+math1!(lua_math_cosh, "cosh", f64::cosh);
+math1!(lua_math_tanh, "tanh", f64::tanh);
+math1!(lua_math_deg, "deg", |x| x * (180.0 / std::f64::consts::PI));
+math1!(lua_math_rad, "rad", |x| x * (std::f64::consts::PI / 180.0));
+
+native!(lua_math_atan2, "atan2", |c| {
+    let (y, x) = (c.check_number(0)?, c.check_number(1)?);
+    c.set(0, TValue::from_f64_canonical(y.atan2(x)));
+    Ok(1)
+});
+
+native!(lua_math_modf, "modf", |c| {
+    let x = c.check_number(0)?;
+    let int = x.trunc();
+    // lua5.1 calls C's modf: the fraction of an infinity is 0.
+    let frac = if x.is_infinite() { 0.0 } else { x - int };
+    c.set(0, TValue::from_f64_canonical(int));
+    c.set(1, TValue::from_f64_canonical(frac));
+    Ok(2)
+});
+
+native!(lua_math_frexp, "frexp", |c| {
+    extern "C" {
+        fn frexp(x: f64, exp: *mut std::ffi::c_int) -> f64;
+    }
+    let x = c.check_number(0)?;
+    let mut e: std::ffi::c_int = 0;
+    let m = unsafe { frexp(x, &mut e) };
+    c.set(0, TValue::from_f64_canonical(m));
+    c.set(1, TValue::from_f64(f64::from(e)));
+    Ok(2)
+});
+
+native!(lua_math_ldexp, "ldexp", |c| {
+    extern "C" {
+        fn ldexp(x: f64, exp: std::ffi::c_int) -> f64;
+    }
+    let (m, e) = (c.check_number(0)?, c.check_int(1)?);
+    c.set(0, TValue::from_f64_canonical(unsafe { ldexp(m, e as std::ffi::c_int) }));
+    Ok(1)
+});
 
 native!(lua_math_fmod, "fmod", |c| {
     let (a, b) = (c.check_number(0)?, c.check_number(1)?);
@@ -850,6 +895,80 @@ native!(lua_math_randomseed, "randomseed", |c| {
     let seed = c.check_int(0)?;
     unsafe { srand(seed as std::ffi::c_uint) };
     Ok(0)
+});
+
+native!(lua_os_getenv, "getenv", |c| {
+    let name = c.check_bytes(0)?;
+    let v = match std::env::var_os(String::from_utf8_lossy(&name).as_ref()) {
+        Some(v) => {
+            use std::os::unix::ffi::OsStrExt;
+            c.string(v.as_bytes())?
+        }
+        None => TValue::NIL,
+    };
+    c.set(0, v);
+    Ok(1)
+});
+
+/// `os.remove`/`os.rename` results: `true`, or `nil, message, errno` like lua5.1.
+fn os_result(c: &mut Call, r: std::io::Result<()>, name: &[u8]) -> NResult {
+    match r {
+        Ok(()) => {
+            c.set(0, TValue::TRUE);
+            Ok(1)
+        }
+        Err(e) => {
+            let mut text = name.to_vec();
+            text.extend_from_slice(b": ");
+            text.extend_from_slice(os_error_text(&e).as_bytes());
+            let m = c.string(&text)?;
+            c.set(0, TValue::NIL);
+            c.set(1, m);
+            c.set(2, TValue::from_f64(f64::from(e.raw_os_error().unwrap_or(0))));
+            Ok(3)
+        }
+    }
+}
+
+native!(lua_os_remove, "remove", |c| {
+    let name = c.check_bytes(0)?;
+    let path = String::from_utf8_lossy(&name).into_owned();
+    let r = std::fs::remove_file(&path).or_else(|e| if std::path::Path::new(&path).is_dir() { std::fs::remove_dir(&path) } else { Err(e) });
+    os_result(c, r, &name)
+});
+
+native!(lua_os_rename, "rename", |c| {
+    let (from, to) = (c.check_bytes(0)?, c.check_bytes(1)?);
+    let r = std::fs::rename(String::from_utf8_lossy(&from).as_ref(), String::from_utf8_lossy(&to).as_ref());
+    os_result(c, r, &from)
+});
+
+native!(lua_os_tmpname, "tmpname", |c| {
+    extern "C" {
+        fn mkstemp(template: *mut std::ffi::c_char) -> std::ffi::c_int;
+        fn close(fd: std::ffi::c_int) -> std::ffi::c_int;
+    }
+    let mut template = *b"/tmp/lua_XXXXXX\0";
+    let fd = unsafe { mkstemp(template.as_mut_ptr() as *mut std::ffi::c_char) };
+    if fd == -1 {
+        return Err(c.error("unable to generate a unique filename"));
+    }
+    unsafe { close(fd) };
+    let s = c.string(&template[..template.len() - 1])?;
+    c.set(0, s);
+    Ok(1)
+});
+
+native!(lua_os_exit, "exit", |c| {
+    let code = c.opt_int(0, 0)?;
+    c.st.flush();
+    std::process::exit(code as i32);
+});
+
+native!(lua_os_difftime, "difftime", |c| {
+    let (a, b) = (c.check_number(0)?, c.opt_int(1, 0)? as f64);
+    c.set(0, TValue::from_f64(a - b));
+    Ok(1)
 });
 
 native!(lua_os_clock, "clock", |c| {
@@ -1383,7 +1502,20 @@ pub fn open_libs(st: &mut LuaState) -> Result<(), OutOfMemory> {
             ("wrap", lua_co_wrap),
         ],
     )?;
-    library(st, "os", &[("clock", lua_os_clock), ("time", lua_os_time)])?;
+    library(
+        st,
+        "os",
+        &[
+            ("clock", lua_os_clock),
+            ("time", lua_os_time),
+            ("getenv", lua_os_getenv),
+            ("remove", lua_os_remove),
+            ("rename", lua_os_rename),
+            ("tmpname", lua_os_tmpname),
+            ("exit", lua_os_exit),
+            ("difftime", lua_os_difftime),
+        ],
+    )?;
     let math = library(
         st,
         "math",
@@ -1404,6 +1536,18 @@ pub fn open_libs(st: &mut LuaState) -> Result<(), OutOfMemory> {
             ("min", lua_math_min),
             ("random", lua_math_random),
             ("randomseed", lua_math_randomseed),
+            ("asin", lua_math_asin),
+            ("acos", lua_math_acos),
+            ("atan", lua_math_atan),
+            ("atan2", lua_math_atan2),
+            ("sinh", lua_math_sinh),
+            ("cosh", lua_math_cosh),
+            ("tanh", lua_math_tanh),
+            ("deg", lua_math_deg),
+            ("rad", lua_math_rad),
+            ("modf", lua_math_modf),
+            ("frexp", lua_math_frexp),
+            ("ldexp", lua_math_ldexp),
         ],
     )?;
     for (name, value) in [("pi", std::f64::consts::PI), ("huge", f64::INFINITY)] {
