@@ -430,6 +430,11 @@ pub fn lua_call_var_args(frame: *mut u64, num_fixed_args: u64, _num_results: u64
 #[no_mangle]
 pub fn lua_tail_call(frame: *mut u64, num_args: u64) -> ! {
     let callee = TValue(unsafe { *frame });
+    if callee.is_function() && unsafe { !(*(*callee.as_closure()).code_block).native.is_null() } {
+        // Like 5.1, a tail call to a native function is an ordinary call: the caller's frame
+        // stays for error positions, names and tracebacks.
+        api::make_call(frame, num_args, lua_tail_call_native_continuation as *const ())
+    }
     let mut num_args = num_args;
     if !callee.is_function() {
         let r = unsafe { lua_rt_call_handler(ctx(), frame, num_args) };
@@ -440,6 +445,14 @@ pub fn lua_tail_call(frame: *mut u64, num_args: u64) -> ! {
     }
     close_upvalues_from(api::stack_base());
     api::make_tail_call(frame, num_args)
+}
+
+/// Returns every result of a native function called in tail position.
+#[no_mangle]
+pub fn lua_tail_call_native_continuation(_frame: *mut u64, _num_args: u64) -> ! {
+    let (values, count) = api::return_values();
+    close_upvalues_from(api::stack_base());
+    api::return_from_function(values, count)
 }
 
 #[no_mangle]

@@ -24,6 +24,13 @@ pub enum VarInfo {
 }
 
 impl VarInfo {
+    /// The bare name.
+    pub fn name(&self) -> &str {
+        match self {
+            VarInfo::Local(n) | VarInfo::Global(n) | VarInfo::Upvalue(n) | VarInfo::Field(n) | VarInfo::Method(n) => n,
+        }
+    }
+
     pub fn describe(&self) -> String {
         match self {
             VarInfo::Local(n) => format!("local '{n}'"),

@@ -122,6 +122,10 @@ impl Marker {
                 let (bottom, _) = t.stack_bounds();
                 self.stack(bottom, top, unsafe { &*ctx });
                 self.threads.push(t);
+            } else if kind == ObjKind::Userdata as u8 {
+                let u = unsafe { &*(h as *const crate::userdata::Userdata) };
+                self.object(u.metatable as *mut GcHeader);
+                self.value(u.env);
             } else if kind == ObjKind::UpVal as u8 {
                 let u = unsafe { &*(h as *const UpVal) };
                 self.value(TValue(unsafe { *u.value }));
@@ -162,6 +166,10 @@ unsafe fn free_object(h: *mut GcHeader) -> usize {
     } else if kind == ObjKind::Thread as u8 {
         unsafe { std::ptr::drop_in_place(h as *mut Thread) };
         std::mem::size_of::<Thread>()
+    } else if kind == ObjKind::Userdata as u8 {
+        // Dropping the payload closes a file the program forgot (Lua's __gc for files).
+        unsafe { std::ptr::drop_in_place(h as *mut crate::userdata::Userdata) };
+        std::mem::size_of::<crate::userdata::Userdata>()
     } else {
         unreachable!("unknown object kind {kind}")
     };
@@ -184,13 +192,14 @@ pub fn collect(st: &mut LuaState, top: *mut u64) -> GcStats {
     let main_top = if st.current == main_ctx { top } else { st.main_saved_top };
     let (main_bottom, main_end) = st.main_stack();
     m.stack(main_bottom, main_top, &st.main);
-    for v in [st.globals, st.package, st.next_fn, st.ipairs_aux_fn, st.current_thread] {
+    for v in [st.globals, st.package, st.next_fn, st.ipairs_aux_fn, st.current_thread, st.default_input, st.default_output] {
         m.value(v);
     }
     for v in st.event_names {
         m.value(v);
     }
     m.object(st.string_metatable as *mut GcHeader);
+    m.object(st.file_metatable as *mut GcHeader);
     m.propagate(st);
     for t in std::mem::take(&mut m.weak) {
         unsafe { (*t).clear_dead(&is_dead) };

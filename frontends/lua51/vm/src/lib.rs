@@ -22,6 +22,8 @@ pub mod runtime;
 pub mod state;
 pub mod stdlib;
 pub mod table;
+pub mod userdata;
+pub mod iolib;
 
 pub use compiler::{compile_chunk, CompileError};
 pub use state::{LuaError, LuaState};

@@ -88,6 +88,8 @@ pub(crate) fn prepare_call(base: *mut u64, cb: *const CodeBlock, f: TValue, args
 pub(crate) fn metatable_of(st: &LuaState, v: TValue) -> *mut Table {
     if v.is_table() {
         table_mut(v).metatable
+    } else if v.is_kind(ObjKind::Userdata) {
+        crate::userdata::userdata_mut(v).metatable
     } else if v.is_string() {
         st.string_metatable
     } else {

@@ -78,6 +78,10 @@ pub struct LuaState {
     pub globals: TValue,
     /// The metatable shared by all strings (`("x"):upper()`), or null.
     pub string_metatable: *mut Table,
+    /// Metatable of file handles, and the default input and output files of `io`.
+    pub file_metatable: *mut Table,
+    pub default_input: TValue,
+    pub default_output: TValue,
     /// The `package` table (`require` reads `loaded`, `preload` and `path` from it).
     pub package: TValue,
     /// `next` and the `ipairs` iterator, returned by `pairs` and `ipairs`.
@@ -137,6 +141,9 @@ impl LuaState {
             globals,
             string_metatable: std::ptr::null_mut(),
             package: TValue::NIL,
+            file_metatable: std::ptr::null_mut(),
+            default_input: TValue::NIL,
+            default_output: TValue::NIL,
             next_fn: TValue::NIL,
             ipairs_aux_fn: TValue::NIL,
             event_names,
@@ -288,6 +295,12 @@ impl LuaState {
 
     /// The name the call instruction at `pc` (in the frame at `base`) gave its callee.
     fn called_name(&self, base: *mut u64, pc: *const u8) -> Option<String> {
+        self.called_as(base, pc).map(|v| v.name().to_owned())
+    }
+
+    /// What the call instruction at `pc` (in the frame at `base`) called: a global, a local, a
+    /// field, a method, ... (None for calls not made by name, or from native code).
+    pub(crate) fn called_as(&self, base: *mut u64, pc: *const u8) -> Option<crate::function::VarInfo> {
         if base.is_null() || pc.is_null() {
             return None;
         }
@@ -301,13 +314,7 @@ impl LuaState {
         }
         let proto = proto_of(cb);
         let offset = unsafe { pc.offset_from(proto.code.as_ptr()) } as u32;
-        proto.operand_name(offset, 0).map(|v| match v {
-            crate::function::VarInfo::Local(n)
-            | crate::function::VarInfo::Global(n)
-            | crate::function::VarInfo::Upvalue(n)
-            | crate::function::VarInfo::Field(n)
-            | crate::function::VarInfo::Method(n) => n.clone(),
-        })
+        proto.operand_name(offset, 0).cloned()
     }
 
     /// The traceback of the error that last left the interpreter.

@@ -30,20 +30,21 @@ pub fn tostring_bytes(v: TValue, out: &mut Vec<u8>) {
 }
 
 /// A native function's view of its call.
-struct Call<'a> {
-    st: &'a mut LuaState,
-    base: *mut u64,
-    nargs: usize,
-    name: &'static str,
+pub(crate) struct Call<'a> {
+    pub(crate) st: &'a mut LuaState,
+    pub(crate) base: *mut u64,
+    pub(crate) nargs: usize,
+    pub(crate) name: &'static str,
 }
 
 /// A raised error: the value is already in the context.
-struct Raised;
+pub(crate) struct Raised;
 
-type NResult = Result<usize, Raised>;
+pub(crate) type NResult = Result<usize, Raised>;
 
+#[allow(dead_code)]
 impl<'a> Call<'a> {
-    fn arg(&self, i: usize) -> TValue {
+    pub(crate) fn arg(&self, i: usize) -> TValue {
         if i < self.nargs {
             TValue(unsafe { *self.base.add(i) })
         } else {
@@ -51,12 +52,12 @@ impl<'a> Call<'a> {
         }
     }
 
-    fn set(&mut self, i: usize, v: TValue) {
+    pub(crate) fn set(&mut self, i: usize, v: TValue) {
         unsafe { *self.base.add(i) = v.raw() };
     }
 
     /// The `chunk:line:` of the Lua code `level` frames up (1: the caller of this function).
-    fn where_(&self, level: usize) -> String {
+    pub(crate) fn where_(&self, level: usize) -> String {
         let mut base = self.base;
         let mut pc: *const u8 = std::ptr::null();
         for _ in 0..level {
@@ -72,28 +73,41 @@ impl<'a> Call<'a> {
     }
 
     /// Raises `msg` with the caller's position, like `luaL_error`.
-    fn error(&mut self, msg: &str) -> Raised {
+    pub(crate) fn error(&mut self, msg: &str) -> Raised {
         let text = format!("{}{msg}", self.where_(1));
         let v = self.st.intern(text.as_bytes()).unwrap_or(TValue::NIL);
         self.raise(v)
     }
 
-    fn raise(&mut self, v: TValue) -> Raised {
+    pub(crate) fn raise(&mut self, v: TValue) -> Raised {
         self.st.cur().interp.error = v.raw();
         Raised
     }
 
-    fn arg_error(&mut self, i: usize, msg: &str) -> Raised {
-        let text = format!("bad argument #{} to '{}' ({msg})", i + 1, self.name);
+    /// `bad argument #n to 'name' (msg)`, naming the function as its call site did (lua5.1's
+    /// `luaL_argerror`): `'?'` when it was not called by name, and for a method call the
+    /// arguments count from the one after `self`.
+    pub(crate) fn arg_error(&mut self, i: usize, msg: &str) -> Raised {
+        let (caller_base, caller_pc) = unsafe {
+            (*self.base.offset(frame::CALLER_BASE as isize) as *mut u64, *self.base.offset(frame::CALLER_PC as isize) as *const u8)
+        };
+        let called = self.st.called_as(caller_base, caller_pc);
+        let (name, is_method) = match &called {
+            Some(crate::function::VarInfo::Method(n)) => (n.clone(), true),
+            Some(v) => (v.name().to_owned(), false),
+            None => ("?".to_owned(), false),
+        };
+        let n = if is_method { i } else { i + 1 };
+        let text = if n == 0 { format!("calling '{name}' on bad self ({msg})") } else { format!("bad argument #{n} to '{name}' ({msg})") };
         self.error(&text)
     }
 
-    fn type_error(&mut self, i: usize, expected: &str) -> Raised {
+    pub(crate) fn type_error(&mut self, i: usize, expected: &str) -> Raised {
         let got = if i < self.nargs { type_name(self.arg(i)) } else { "no value" };
         self.arg_error(i, &format!("{expected} expected, got {got}"))
     }
 
-    fn check_any(&mut self, i: usize) -> Result<TValue, Raised> {
+    pub(crate) fn check_any(&mut self, i: usize) -> Result<TValue, Raised> {
         if i < self.nargs {
             Ok(self.arg(i))
         } else {
@@ -101,7 +115,7 @@ impl<'a> Call<'a> {
         }
     }
 
-    fn check_table(&mut self, i: usize) -> Result<TValue, Raised> {
+    pub(crate) fn check_table(&mut self, i: usize) -> Result<TValue, Raised> {
         let v = self.arg(i);
         if v.is_table() {
             Ok(v)
@@ -110,7 +124,7 @@ impl<'a> Call<'a> {
         }
     }
 
-    fn check_number(&mut self, i: usize) -> Result<f64, Raised> {
+    pub(crate) fn check_number(&mut self, i: usize) -> Result<f64, Raised> {
         match to_number(self.arg(i)) {
             Some(x) => Ok(x),
             None => Err(self.type_error(i, "number")),
@@ -118,11 +132,11 @@ impl<'a> Call<'a> {
     }
 
     /// A `lua_Integer` argument (truncated toward zero, like a C cast).
-    fn check_int(&mut self, i: usize) -> Result<i64, Raised> {
+    pub(crate) fn check_int(&mut self, i: usize) -> Result<i64, Raised> {
         self.check_number(i).map(|x| x as i64)
     }
 
-    fn opt_int(&mut self, i: usize, default: i64) -> Result<i64, Raised> {
+    pub(crate) fn opt_int(&mut self, i: usize, default: i64) -> Result<i64, Raised> {
         if self.arg(i).is_nil() {
             Ok(default)
         } else {
@@ -131,7 +145,7 @@ impl<'a> Call<'a> {
     }
 
     /// A string argument; numbers are converted, as `luaL_checklstring` does.
-    fn check_bytes(&mut self, i: usize) -> Result<Vec<u8>, Raised> {
+    pub(crate) fn check_bytes(&mut self, i: usize) -> Result<Vec<u8>, Raised> {
         let v = self.arg(i);
         if v.is_string() {
             Ok(string_bytes(v).to_vec())
@@ -144,20 +158,20 @@ impl<'a> Call<'a> {
         }
     }
 
-    fn string(&mut self, bytes: &[u8]) -> Result<TValue, Raised> {
+    pub(crate) fn string(&mut self, bytes: &[u8]) -> Result<TValue, Raised> {
         match self.st.intern(bytes) {
             Ok(v) => Ok(v),
             Err(OutOfMemory) => Err(self.raise_oom()),
         }
     }
 
-    fn raise_oom(&mut self) -> Raised {
+    pub(crate) fn raise_oom(&mut self) -> Raised {
         let v = self.st.intern(b"not enough memory").unwrap_or(TValue::NIL);
         self.raise(v)
     }
 
     /// Room for `n` results from `base`.
-    fn ensure_results(&mut self, n: usize) -> Result<(), Raised> {
+    pub(crate) fn ensure_results(&mut self, n: usize) -> Result<(), Raised> {
         if unsafe { self.base.add(n) } >= self.st.cur().interp.stack_limit {
             return Err(self.error("stack overflow"));
         }
@@ -165,7 +179,7 @@ impl<'a> Call<'a> {
     }
 
     /// Calls `f` with `args` in a frame above this function's arguments and results.
-    fn call(&mut self, f: TValue, args: &[TValue], reserve: usize) -> Result<Vec<TValue>, Raised> {
+    pub(crate) fn call(&mut self, f: TValue, args: &[TValue], reserve: usize) -> Result<Vec<TValue>, Raised> {
         let frame = unsafe { self.base.add(self.nargs.max(reserve)) };
         unsafe {
             *frame = f.raw();
@@ -180,7 +194,7 @@ impl<'a> Call<'a> {
     }
 
     /// `tostring` with `__tostring`.
-    fn tostring(&mut self, v: TValue, reserve: usize) -> Result<Vec<u8>, Raised> {
+    pub(crate) fn tostring(&mut self, v: TValue, reserve: usize) -> Result<Vec<u8>, Raised> {
         let tm = metamethod(self.st, v, Event::ToString);
         if tm.is_nil() {
             let mut out = Vec::new();
@@ -200,7 +214,7 @@ impl<'a> Call<'a> {
 
 macro_rules! native {
     ($rust:ident, $lua:literal, |$c:ident| $body:block) => {
-        extern "C" fn $rust(ctx: *mut lua51_value::LuaContext, base: *mut u64, nargs: u64) -> i64 {
+        pub(crate) extern "C" fn $rust(ctx: *mut lua51_value::LuaContext, base: *mut u64, nargs: u64) -> i64 {
             let mut call = Call { st: unsafe { crate::state::state_of(ctx) }, base, nargs: nargs as usize, name: $lua };
             // Native functions are collection safe points: their arguments are the live top.
             crate::gc::check(call.st, unsafe { base.add(nargs as usize) });
@@ -212,6 +226,8 @@ macro_rules! native {
         }
     };
 }
+
+pub(crate) use native;
 
 native!(lua_print, "print", |c| {
     let mut line = Vec::new();
@@ -841,21 +857,6 @@ native!(lua_table_maxn, "maxn", |c| {
     Ok(1)
 });
 
-native!(lua_io_write, "write", |c| {
-    for i in 0..c.nargs {
-        let v = c.arg(i);
-        let mut piece = Vec::new();
-        if v.is_double() {
-            // io.write formats numbers with LUA_NUMBER_FMT too.
-            format_number(v.as_f64(), &mut piece);
-        } else {
-            piece = c.check_bytes(i)?;
-        }
-        let _ = c.st.stdout.write_all(&piece);
-    }
-    Ok(0)
-});
-
 extern "C" {
     fn rand() -> std::ffi::c_int;
     fn srand(seed: std::ffi::c_uint);
@@ -1405,7 +1406,7 @@ native!(lua_co_wrap, "wrap", |c| {
     }
 });
 
-fn register(st: &mut LuaState, table: TValue, name: &'static str, f: NativeFn) -> Result<TValue, OutOfMemory> {
+pub(crate) fn register(st: &mut LuaState, table: TValue, name: &'static str, f: NativeFn) -> Result<TValue, OutOfMemory> {
     let globals = st.globals;
     let v = new_native(&mut st.heap, name, f, globals)?;
     let key = st.intern(name.as_bytes())?;
@@ -1413,7 +1414,7 @@ fn register(st: &mut LuaState, table: TValue, name: &'static str, f: NativeFn) -
     Ok(v)
 }
 
-fn library(st: &mut LuaState, name: &str, functions: &[(&'static str, NativeFn)]) -> Result<TValue, OutOfMemory> {
+pub(crate) fn library(st: &mut LuaState, name: &str, functions: &[(&'static str, NativeFn)]) -> Result<TValue, OutOfMemory> {
     let t = Table::new_in(&mut st.heap)?;
     for (n, f) in functions {
         register(st, t, n, *f)?;
@@ -1471,7 +1472,7 @@ pub fn open_libs(st: &mut LuaState) -> Result<(), OutOfMemory> {
             ("maxn", lua_table_maxn),
         ],
     )?;
-    library(st, "io", &[("write", lua_io_write)])?;
+    crate::iolib::open(st)?;
     let package = library(st, "package", &[])?;
     st.package = package;
     let loaded = Table::new_in(&mut st.heap)?;

@@ -1,0 +1,560 @@
+//! The `io` library and file methods, over userdata holding a [`LuaFile`].
+//!
+//! Reads are buffered here (so `*l`, `*n` and counts can look ahead); writes to a file go
+//! straight to it after any pending read buffer is discarded by a seek, like C's `FILE`
+//! requires between reads and writes. Standard output shares `print`'s buffer, so the two
+//! interleave in program order.
+
+use std::fs::File;
+use std::io::{Read, Seek, SeekFrom, Write};
+
+use lua51_value::{ObjKind, TValue};
+
+use crate::heap::{string_bytes, OutOfMemory};
+use crate::number::{format_number, str_to_number};
+use crate::state::{Event, LuaState};
+use crate::stdlib::{library, native, os_error_text, register, Call, NResult, Raised};
+use crate::table::{table_mut, Table};
+use crate::userdata::{userdata_mut, Userdata};
+
+/// Where a Lua file handle reads and writes.
+#[derive(Debug)]
+enum Stream {
+    Stdin,
+    Stdout,
+    Stderr,
+    File(File),
+}
+
+/// The payload of a file handle.
+#[derive(Debug)]
+pub struct LuaFile {
+    stream: Option<Stream>,
+    /// Read-ahead: `rbuf[rpos..]` is unread input.
+    rbuf: Vec<u8>,
+    rpos: usize,
+}
+
+impl LuaFile {
+    fn new(stream: Stream) -> Self {
+        LuaFile { stream: Some(stream), rbuf: Vec::new(), rpos: 0 }
+    }
+
+    /// Refills the read buffer; false at end of input.
+    fn fill(&mut self) -> std::io::Result<bool> {
+        if self.rpos < self.rbuf.len() {
+            return Ok(true);
+        }
+        self.rbuf.resize(8192, 0);
+        self.rpos = 0;
+        let n = match self.stream.as_mut() {
+            Some(Stream::Stdin) => std::io::stdin().read(&mut self.rbuf)?,
+            Some(Stream::File(f)) => f.read(&mut self.rbuf)?,
+            _ => 0,
+        };
+        self.rbuf.truncate(n);
+        Ok(n > 0)
+    }
+
+    fn peek(&mut self) -> std::io::Result<Option<u8>> {
+        Ok(if self.fill()? { Some(self.rbuf[self.rpos]) } else { None })
+    }
+
+    fn read_line(&mut self) -> std::io::Result<Option<Vec<u8>>> {
+        let mut line = Vec::new();
+        let mut any = false;
+        while self.fill()? {
+            any = true;
+            let avail = &self.rbuf[self.rpos..];
+            if let Some(i) = avail.iter().position(|&b| b == b'\n') {
+                line.extend_from_slice(&avail[..i]);
+                self.rpos += i + 1;
+                return Ok(Some(line));
+            }
+            line.extend_from_slice(avail);
+            self.rpos = self.rbuf.len();
+        }
+        Ok(any.then_some(line))
+    }
+
+    fn read_all(&mut self) -> std::io::Result<Vec<u8>> {
+        let mut out = Vec::new();
+        while self.fill()? {
+            out.extend_from_slice(&self.rbuf[self.rpos..]);
+            self.rpos = self.rbuf.len();
+        }
+        Ok(out)
+    }
+
+    fn read_count(&mut self, n: usize) -> std::io::Result<Option<Vec<u8>>> {
+        if n == 0 {
+            // `read(0)` tests for end of file.
+            return Ok(self.fill()?.then(Vec::new));
+        }
+        let mut out = Vec::new();
+        while out.len() < n && self.fill()? {
+            let take = (n - out.len()).min(self.rbuf.len() - self.rpos);
+            out.extend_from_slice(&self.rbuf[self.rpos..self.rpos + take]);
+            self.rpos += take;
+        }
+        Ok((!out.is_empty() || n == 0).then_some(out))
+    }
+
+    /// `*n`: skips whitespace, then reads what `fscanf("%lf")` would take.
+    fn read_number(&mut self) -> std::io::Result<Option<f64>> {
+        while let Some(b) = self.peek()? {
+            if !b.is_ascii_whitespace() {
+                break;
+            }
+            self.rpos += 1;
+        }
+        let mut text = Vec::new();
+        while let Some(b) = self.peek()? {
+            let ok = b.is_ascii_hexdigit() || matches!(b, b'+' | b'-' | b'.' | b'x' | b'X');
+            if !ok || text.len() > 200 {
+                break;
+            }
+            text.push(b);
+            self.rpos += 1;
+        }
+        Ok(str_to_number(&text))
+    }
+
+    /// Drops read-ahead (before a write or a seek) by moving the OS position back.
+    fn discard_read_ahead(&mut self) -> std::io::Result<()> {
+        let unread = (self.rbuf.len() - self.rpos) as i64;
+        if unread > 0 {
+            if let Some(Stream::File(f)) = self.stream.as_mut() {
+                f.seek(SeekFrom::Current(-unread))?;
+            }
+        }
+        self.rbuf.clear();
+        self.rpos = 0;
+        Ok(())
+    }
+}
+
+fn file_of<'a>(c: &mut Call, i: usize) -> Result<&'a mut LuaFile, Raised> {
+    let v = c.arg(i);
+    if v.is_kind(ObjKind::Userdata) {
+        if let Some(f) = userdata_mut(v).payload.downcast_mut::<LuaFile>() {
+            return Ok(unsafe { &mut *(f as *mut LuaFile) });
+        }
+    }
+    Err(c.type_error(i, "FILE*"))
+}
+
+fn open_file_of<'a>(c: &mut Call, i: usize) -> Result<&'a mut LuaFile, Raised> {
+    let f = file_of(c, i)?;
+    if f.stream.is_none() {
+        return Err(c.error("attempt to use a closed file"));
+    }
+    Ok(f)
+}
+
+/// `nil, "name: message", errno`, lua5.1's `pushresult` for a failure.
+fn fail(c: &mut Call, e: &std::io::Error, name: Option<&[u8]>) -> NResult {
+    let mut text = Vec::new();
+    if let Some(n) = name {
+        text.extend_from_slice(n);
+        text.extend_from_slice(b": ");
+    }
+    text.extend_from_slice(os_error_text(e).as_bytes());
+    let m = c.string(&text)?;
+    c.set(0, TValue::NIL);
+    c.set(1, m);
+    c.set(2, TValue::from_f64(f64::from(e.raw_os_error().unwrap_or(0))));
+    Ok(3)
+}
+
+fn new_file(st: &mut LuaState, file: LuaFile) -> Result<TValue, OutOfMemory> {
+    let mt = st.file_metatable;
+    Userdata::new_in(&mut st.heap, Box::new(file), mt, TValue::NIL)
+}
+
+fn write_to(c: &mut Call, f: &mut LuaFile, first_arg: usize) -> Result<(), std::io::Error> {
+    f.discard_read_ahead()?;
+    for i in first_arg..c.nargs {
+        let v = c.arg(i);
+        let mut piece = Vec::new();
+        if v.is_double() {
+            format_number(v.as_f64(), &mut piece);
+        } else if v.is_string() {
+            piece.extend_from_slice(string_bytes(v));
+        } else {
+            let _ = c.type_error(i, "string");
+            return Err(std::io::Error::other("bad argument"));
+        }
+        match f.stream.as_mut() {
+            Some(Stream::Stdout) => c.st.stdout.write_all(&piece)?,
+            Some(Stream::Stderr) => {
+                c.st.flush();
+                std::io::stderr().write_all(&piece)?
+            }
+            Some(Stream::File(file)) => file.write_all(&piece)?,
+            _ => {}
+        }
+    }
+    Ok(())
+}
+
+fn do_write(c: &mut Call, f: &mut LuaFile, first_arg: usize) -> NResult {
+    match write_to(c, f, first_arg) {
+        Ok(()) => {
+            // 5.1 returns true (5.2 returns the file).
+            c.set(0, TValue::TRUE);
+            Ok(1)
+        }
+        Err(e) if e.kind() == std::io::ErrorKind::Other && e.to_string() == "bad argument" => Err(Raised),
+        Err(e) => fail(c, &e, None),
+    }
+}
+
+/// Reads with the formats from argument `first`; results from slot 0.
+fn do_read(c: &mut Call, f: &mut LuaFile, first: usize) -> NResult {
+    let formats: Vec<TValue> = if c.nargs <= first { vec![TValue::NIL] } else { (first..c.nargs).map(|i| c.arg(i)).collect() };
+    let mut results = Vec::new();
+    for (k, fmt) in formats.iter().enumerate() {
+        let value = if fmt.is_nil() {
+            f.read_line().map(|l| l.map(Ok))
+        } else if fmt.is_double() {
+            f.read_count(fmt.as_f64().max(0.0) as usize).map(|b| b.map(Ok))
+        } else if fmt.is_string() {
+            let s = string_bytes(*fmt);
+            match s.get(1).filter(|_| s.first() == Some(&b'*')) {
+                Some(b'n') => f.read_number().map(|n| n.map(Err)),
+                Some(b'l') => f.read_line().map(|l| l.map(Ok)),
+                Some(b'a') => f.read_all().map(|a| Some(Ok(a))),
+                _ => return Err(c.arg_error(first + k, "invalid format")),
+            }
+        } else {
+            return Err(c.arg_error(first + k, "invalid option"));
+        };
+        match value {
+            Err(e) => return fail(c, &e, None),
+            Ok(None) => {
+                results.push(TValue::NIL);
+                break;
+            }
+            Ok(Some(Ok(bytes))) => results.push(c.string(&bytes)?),
+            Ok(Some(Err(n))) => results.push(TValue::from_f64(n)),
+        }
+    }
+    c.ensure_results(results.len())?;
+    for (i, r) in results.iter().enumerate() {
+        c.set(i, *r);
+    }
+    Ok(results.len())
+}
+
+native!(file_write, "write", |c| {
+    let f = open_file_of(c, 0)?;
+    do_write(c, f, 1)
+});
+
+native!(file_read, "read", |c| {
+    let f = open_file_of(c, 0)?;
+    do_read(c, f, 1)
+});
+
+native!(file_close, "close", |c| {
+    let f = if c.arg(0).is_nil() {
+        let out = c.st.default_output;
+        c.set(0, out);
+        c.nargs = c.nargs.max(1);
+        open_file_of(c, 0)?
+    } else {
+        open_file_of(c, 0)?
+    };
+    if matches!(f.stream, Some(Stream::Stdin | Stream::Stdout | Stream::Stderr)) {
+        c.set(0, TValue::NIL);
+        let m = c.string(b"cannot close standard file")?;
+        c.set(1, m);
+        return Ok(2);
+    }
+    f.stream = None;
+    c.set(0, TValue::TRUE);
+    Ok(1)
+});
+
+native!(file_flush, "flush", |c| {
+    let f = open_file_of(c, 0)?;
+    match f.stream.as_mut() {
+        Some(Stream::Stdout) => c.st.flush(),
+        Some(Stream::File(file)) => {
+            let _ = file.flush();
+        }
+        _ => {}
+    }
+    c.set(0, TValue::TRUE);
+    Ok(1)
+});
+
+native!(file_seek, "seek", |c| {
+    let f = open_file_of(c, 0)?;
+    let whence = if c.arg(1).is_nil() { b"cur".to_vec() } else { c.check_bytes(1)? };
+    let offset = c.opt_int(2, 0)?;
+    let pos = match whence.as_slice() {
+        b"set" => SeekFrom::Start(offset.max(0) as u64),
+        b"cur" => SeekFrom::Current(offset),
+        b"end" => SeekFrom::End(offset),
+        _ => return Err(c.arg_error(1, &format!("invalid option '{}'", String::from_utf8_lossy(&whence)))),
+    };
+    if let Err(e) = f.discard_read_ahead() {
+        return fail(c, &e, None);
+    }
+    let r = match f.stream.as_mut() {
+        Some(Stream::File(file)) => file.seek(pos),
+        _ => Err(std::io::Error::from_raw_os_error(29)),
+    };
+    match r {
+        Ok(p) => {
+            c.set(0, TValue::from_f64(p as f64));
+            Ok(1)
+        }
+        Err(e) => fail(c, &e, None),
+    }
+});
+
+native!(file_setvbuf, "setvbuf", |c| {
+    open_file_of(c, 0)?;
+    c.set(0, TValue::TRUE);
+    Ok(1)
+});
+
+native!(file_lines_iter, "lines", |c| {
+    let me = TValue(unsafe { *c.base.offset(deegen_api::frame::CALLEE as isize) });
+    let (file, close_at_eof) = unsafe {
+        let cl = me.as_closure();
+        (TValue((*(*cl).upvalue(0)).closed), TValue((*(*cl).upvalue(1)).closed) == TValue::TRUE)
+    };
+    c.set(0, file);
+    c.nargs = 1;
+    let f = open_file_of(c, 0)?;
+    match f.read_line() {
+        Ok(Some(line)) => {
+            let s = c.string(&line)?;
+            c.set(0, s);
+            Ok(1)
+        }
+        Ok(None) => {
+            if close_at_eof {
+                f.stream = None;
+            }
+            c.set(0, TValue::NIL);
+            Ok(1)
+        }
+        Err(e) => Err(c.error(&os_error_text(&e))),
+    }
+});
+
+fn lines_iterator(c: &mut Call, file: TValue, close_at_eof: bool) -> NResult {
+    let globals = c.st.globals;
+    let it = crate::function::new_native_closure(&mut c.st.heap, "lines", file_lines_iter, globals, &[file, TValue::from_bool(close_at_eof)]);
+    match it {
+        Ok(it) => {
+            c.set(0, it);
+            Ok(1)
+        }
+        Err(OutOfMemory) => Err(c.raise_oom()),
+    }
+}
+
+native!(file_lines, "lines", |c| {
+    open_file_of(c, 0)?;
+    let me = c.arg(0);
+    lines_iterator(c, me, false)
+});
+
+native!(file_tostring, "tostring", |c| {
+    let f = file_of(c, 0)?;
+    let text = if f.stream.is_none() { "file (closed)".to_owned() } else { format!("file ({:p})", c.arg(0).as_ptr::<u8>()) };
+    let s = c.string(text.as_bytes())?;
+    c.set(0, s);
+    Ok(1)
+});
+
+fn open_mode(mode: &[u8]) -> Option<std::fs::OpenOptions> {
+    let mut o = std::fs::OpenOptions::new();
+    let plus = mode.get(1..).is_some_and(|r| r.starts_with(b"+") || r.starts_with(b"b+"));
+    match mode.first() {
+        Some(b'r') => o.read(true).write(plus),
+        Some(b'w') => o.write(true).create(true).truncate(true).read(plus),
+        Some(b'a') => o.append(true).create(true).read(plus),
+        _ => return None,
+    };
+    Some(o)
+}
+
+native!(io_open, "open", |c| {
+    let name = c.check_bytes(0)?;
+    let mode = if c.arg(1).is_nil() { b"r".to_vec() } else { c.check_bytes(1)? };
+    let Some(options) = open_mode(&mode) else {
+        return Err(c.arg_error(1, "invalid mode"));
+    };
+    match options.open(String::from_utf8_lossy(&name).as_ref()) {
+        Ok(file) => match new_file(c.st, LuaFile::new(Stream::File(file))) {
+            Ok(v) => {
+                c.set(0, v);
+                Ok(1)
+            }
+            Err(OutOfMemory) => Err(c.raise_oom()),
+        },
+        Err(e) => fail(c, &e, Some(&name)),
+    }
+});
+
+native!(io_write, "write", |c| {
+    let out = c.st.default_output;
+    let f = userdata_mut(out).payload.downcast_mut::<LuaFile>().expect("default output is a file") as *mut LuaFile;
+    do_write(c, unsafe { &mut *f }, 0)
+});
+
+native!(io_read, "read", |c| {
+    let input = c.st.default_input;
+    let f = userdata_mut(input).payload.downcast_mut::<LuaFile>().expect("default input is a file") as *mut LuaFile;
+    let f = unsafe { &mut *f };
+    if f.stream.is_none() {
+        return Err(c.error("standard input file is closed"));
+    }
+    do_read(c, f, 0)
+});
+
+native!(io_lines, "lines", |c| {
+    if c.arg(0).is_nil() {
+        let input = c.st.default_input;
+        return lines_iterator(c, input, false);
+    }
+    let name = c.check_bytes(0)?;
+    match std::fs::File::open(String::from_utf8_lossy(&name).as_ref()) {
+        Ok(file) => {
+            let v = new_file(c.st, LuaFile::new(Stream::File(file))).map_err(|_| c.raise_oom())?;
+            lines_iterator(c, v, true)
+        }
+        Err(e) => {
+            let msg = format!("{}: {}", String::from_utf8_lossy(&name), os_error_text(&e));
+            Err(c.arg_error(0, &msg))
+        }
+    }
+});
+
+native!(io_close, "close", |c| {
+    if c.arg(0).is_nil() {
+        let out = c.st.default_output;
+        c.set(0, out);
+        c.nargs = 1;
+    }
+    file_close_impl(c)
+});
+
+fn file_close_impl(c: &mut Call) -> NResult {
+    let f = open_file_of(c, 0)?;
+    if matches!(f.stream, Some(Stream::Stdin | Stream::Stdout | Stream::Stderr)) {
+        c.set(0, TValue::NIL);
+        let m = c.string(b"cannot close standard file")?;
+        c.set(1, m);
+        return Ok(2);
+    }
+    f.stream = None;
+    c.set(0, TValue::TRUE);
+    Ok(1)
+}
+
+native!(io_type, "type", |c| {
+    c.check_any(0)?;
+    let v = c.arg(0);
+    let r = if v.is_kind(ObjKind::Userdata) {
+        match userdata_mut(v).payload.downcast_ref::<LuaFile>() {
+            Some(f) if f.stream.is_some() => c.string(b"file")?,
+            Some(_) => c.string(b"closed file")?,
+            None => TValue::NIL,
+        }
+    } else {
+        TValue::NIL
+    };
+    c.set(0, r);
+    Ok(1)
+});
+
+/// `io.input`/`io.output`: set from a file or a file name, and return the current one.
+fn default_file(c: &mut Call, output: bool) -> NResult {
+    let v = c.arg(0);
+    if !v.is_nil() {
+        let new = if v.is_string() {
+            let name = string_bytes(v).to_vec();
+            let options = if output { open_mode(b"w") } else { open_mode(b"r") }.expect("valid mode");
+            match options.open(String::from_utf8_lossy(&name).as_ref()) {
+                Ok(file) => new_file(c.st, LuaFile::new(Stream::File(file))).map_err(|_| c.raise_oom())?,
+                Err(e) => {
+                    let msg = format!("{}: {}", String::from_utf8_lossy(&name), os_error_text(&e));
+                    return Err(c.error(&msg));
+                }
+            }
+        } else {
+            file_of(c, 0)?;
+            v
+        };
+        if output {
+            c.st.default_output = new;
+        } else {
+            c.st.default_input = new;
+        }
+    }
+    let current = if output { c.st.default_output } else { c.st.default_input };
+    c.set(0, current);
+    Ok(1)
+}
+
+native!(io_input, "input", |c| { default_file(c, false) });
+native!(io_output, "output", |c| { default_file(c, true) });
+
+/// Installs `io` and the file metatable.
+pub fn open(st: &mut LuaState) -> Result<(), OutOfMemory> {
+    let methods = Table::new_in(&mut st.heap)?;
+    for (n, f) in [
+        ("write", file_write as crate::function::NativeFn),
+        ("read", file_read),
+        ("close", file_close),
+        ("flush", file_flush),
+        ("seek", file_seek),
+        ("lines", file_lines),
+        ("setvbuf", file_setvbuf),
+    ] {
+        register(st, methods, n, f)?;
+    }
+    let mt = Table::new_in(&mut st.heap)?;
+    let index = st.event_names[Event::Index as usize];
+    table_mut(mt).set(index, methods).expect("string keys are valid");
+    let tostring = crate::function::new_native(&mut st.heap, "tostring", file_tostring, st.globals)?;
+    let ts = st.event_names[Event::ToString as usize];
+    table_mut(mt).set(ts, tostring).expect("string keys are valid");
+    st.file_metatable = mt.as_ptr();
+    let io = library(
+        st,
+        "io",
+        &[
+            ("open", io_open),
+            ("write", io_write),
+            ("read", io_read),
+            ("lines", io_lines),
+            ("close", io_close),
+            ("type", io_type),
+            ("input", io_input),
+            ("output", io_output),
+        ],
+    )?;
+    for (name, stream) in [("stdin", Stream::Stdin), ("stdout", Stream::Stdout), ("stderr", Stream::Stderr)] {
+        let is_in = matches!(stream, Stream::Stdin);
+        let is_out = matches!(stream, Stream::Stdout);
+        let f = new_file(st, LuaFile::new(stream))?;
+        let key = st.intern(name.as_bytes())?;
+        table_mut(io).set(key, f).expect("string keys are valid");
+        if is_in {
+            st.default_input = f;
+        }
+        if is_out {
+            st.default_output = f;
+        }
+    }
+    Ok(())
+}
