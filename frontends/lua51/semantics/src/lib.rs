@@ -51,9 +51,11 @@ extern "C" {
     fn lua_rt_call_handler(ctx: *mut LuaContext, frame: *mut u64, num_args: u64) -> RtResult;
     fn lua_rt_new_table(ctx: *mut LuaContext, array: u64, hash: u64, base: *mut u64, cb: *const CodeBlock) -> u64;
     fn lua_rt_set_list(ctx: *mut LuaContext, table: u64, values: *mut u64, count: u64, first_index: u64);
-    /// Allocating helpers take the frame (`base`, `cb`): they are garbage-collection safe points.
-    fn lua_rt_concat(ctx: *mut LuaContext, first: *mut u64, count: u64, out: *mut u64, base: *mut u64, cb: *const CodeBlock) -> bool;
-    fn lua_rt_concat_error(ctx: *mut LuaContext, first: *mut u64, count: u64) -> u64;
+    /// Concatenates `first[..count]` right to left (`total` is the bytecode's count); a pair
+    /// that needs `__concat` becomes a prepared call, with how many values remain parked in
+    /// `first[total - 1]` for the continuation. Allocating helpers take the frame (`base`,
+    /// `cb`): they are garbage-collection safe points.
+    fn lua_rt_concat(ctx: *mut LuaContext, first: *mut u64, count: u64, total: u64, base: *mut u64, cb: *const CodeBlock) -> RtResult;
     /// `#v`; returns false when `v` has no length.
     fn lua_rt_len(ctx: *mut LuaContext, v: u64, out: *mut u64) -> bool;
     fn lua_rt_len_error(ctx: *mut LuaContext, v: u64) -> u64;
@@ -196,12 +198,19 @@ pub fn lua_len(src: u64) -> ! {
 
 #[no_mangle]
 pub fn lua_concat(first: *mut u64, count: u64) -> ! {
-    let mut out = 0u64;
+    let r = unsafe { lua_rt_concat(ctx(), first, count, count, api::stack_base(), api::code_block()) };
+    finish(r, 2, lua_concat_mm_continuation as *const ())
+}
+
+/// After a `__concat` call: its result replaces the pair, and concatenation goes on with the
+/// values that remain (their number was parked in the last slot of the range).
+#[no_mangle]
+pub fn lua_concat_mm_continuation(first: *mut u64, count: u64) -> ! {
     unsafe {
-        if lua_rt_concat(ctx(), first, count, &mut out, api::stack_base(), api::code_block()) {
-            api::ret(out)
-        }
-        api::throw_runtime_error(lua_rt_concat_error(ctx(), first, count))
+        let remaining = TValue(*first.add(count as usize - 1)).as_f64() as u64;
+        *first.add(remaining as usize - 1) = first_result();
+        let r = lua_rt_concat(ctx(), first, remaining, count, api::stack_base(), api::code_block());
+        finish(r, 2, lua_concat_mm_continuation as *const ())
     }
 }
 

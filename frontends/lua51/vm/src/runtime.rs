@@ -269,61 +269,65 @@ fn concat_piece(v: TValue, out: &mut Vec<u8>) -> bool {
     }
 }
 
-/// The operand Lua 5.1 blames for a failed concatenation of `values`, working right to left.
-fn concat_culprit(values: &[TValue]) -> Option<usize> {
-    let ok = |v: TValue| v.is_string() || v.is_double();
-    let last = values.len().checked_sub(1)?;
-    for i in (0..last).rev() {
-        if !ok(values[i]) {
-            return Some(i);
-        }
-        if i == last - 1 && !ok(values[last]) {
-            return Some(last);
-        }
-    }
-    None
-}
-
 /// The live top of the frame at `base`: a garbage-collection safe point's root boundary.
 fn frame_top(base: *mut u64, cb: *const CodeBlock) -> *mut u64 {
     unsafe { base.add((*cb).frame_slots as usize) }
 }
 
 #[no_mangle]
-pub unsafe extern "C" fn lua_rt_concat(ctx: *mut LuaContext, first: *mut u64, count: u64, out: *mut u64, base: *mut u64, cb: *const CodeBlock) -> bool {
+pub unsafe extern "C" fn lua_rt_concat(ctx: *mut LuaContext, first: *mut u64, count: u64, total: u64, base: *mut u64, cb: *const CodeBlock) -> RtResult {
     let st = unsafe { state_of(ctx) };
     crate::gc::check(st, frame_top(base, cb));
-    let mut buf = std::mem::take(&mut st.scratch);
-    buf.clear();
-    for i in 0..count as usize {
-        if !concat_piece(TValue(unsafe { *first.add(i) }), &mut buf) {
-            st.scratch = buf;
-            return false;
-        }
-    }
-    let interned = st.intern(&buf);
-    st.scratch = buf;
-    match interned {
-        Ok(v) => {
-            unsafe { *out = v.raw() };
-            true
-        }
-        Err(OutOfMemory) => {
-            st.pending = Some(PendingError::OutOfMemory);
-            false
-        }
-    }
-}
-
-#[no_mangle]
-pub unsafe extern "C" fn lua_rt_concat_error(ctx: *mut LuaContext, first: *mut u64, count: u64) -> u64 {
-    let st = unsafe { state_of(ctx) };
-    if matches!(st.pending, Some(PendingError::OutOfMemory)) {
-        return TValue::NIL.raw();
-    }
     let values: Vec<TValue> = (0..count as usize).map(|i| TValue(unsafe { *first.add(i) })).collect();
-    let i = concat_culprit(&values).unwrap_or(0);
-    type_error(st, "concatenate", i as u8, values[i])
+    if values.len() == 1 {
+        // What a __concat left as the last value is the result, whatever its type.
+        return RtResult::value(values[0]);
+    }
+    let ok = |v: TValue| v.is_string() || v.is_double();
+    // Lua 5.1's luaV_concat: from the right, as many strings/numbers at once as possible; a
+    // pair that is not both goes to __concat.
+    let mut acc_start = values.len() - 1;
+    if ok(values[acc_start]) {
+        while acc_start > 0 && ok(values[acc_start - 1]) {
+            acc_start -= 1;
+        }
+    }
+    let acc = if ok(values[values.len() - 1]) {
+        let mut buf = std::mem::take(&mut st.scratch);
+        buf.clear();
+        for v in &values[acc_start..] {
+            concat_piece(*v, &mut buf);
+        }
+        let s = st.intern(&buf);
+        st.scratch = buf;
+        match s {
+            Ok(s) => s,
+            Err(OutOfMemory) => {
+                st.pending = Some(PendingError::OutOfMemory);
+                return RtResult::error(TValue::NIL.raw());
+            }
+        }
+    } else {
+        acc_start = values.len() - 1;
+        values[acc_start]
+    };
+    if acc_start == 0 {
+        return RtResult::value(acc);
+    }
+    // The pair (values[acc_start - 1], acc) is not two strings/numbers.
+    let left = values[acc_start - 1];
+    let mut tm = metamethod(st, left, crate::state::Event::Concat);
+    if tm.is_nil() {
+        tm = metamethod(st, acc, crate::state::Event::Concat);
+    }
+    if tm.is_nil() {
+        let culprit = if ok(left) { acc_start } else { acc_start - 1 };
+        let blamed = if ok(left) { acc } else { left };
+        return RtResult::error(type_error(st, "concatenate", culprit as u8, blamed));
+    }
+    let frame = prepare_call(base, cb, tm, &[left, acc]);
+    unsafe { *first.add(total as usize - 1) = TValue::from_f64(acc_start as f64).raw() };
+    RtResult::call(frame)
 }
 
 #[no_mangle]
@@ -557,19 +561,3 @@ fn operand_name(base: *mut u64, pc: *const u8, operand: u8) -> Option<String> {
     proto.operand_name(offset, operand).map(|v| v.describe())
 }
 
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn concat_blames_like_lua() {
-        let s = TValue::from_f64(1.0);
-        let n = TValue::NIL;
-        assert_eq!(concat_culprit(&[s, s, s]), None);
-        assert_eq!(concat_culprit(&[s, n]), Some(1));
-        assert_eq!(concat_culprit(&[n, s]), Some(0));
-        assert_eq!(concat_culprit(&[n, n]), Some(0));
-        assert_eq!(concat_culprit(&[n, s, n]), Some(2));
-        assert_eq!(concat_culprit(&[n, s, s]), Some(0));
-    }
-}

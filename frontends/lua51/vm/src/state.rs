@@ -251,7 +251,7 @@ impl LuaState {
     /// outwards. Frames are found through their headers; a function's name comes from the call
     /// instruction of its caller (as 5.1's `getfuncname` does). The stack must not have been
     /// reused since that frame ran.
-    pub fn traceback(&self, mut base: *mut u64, mut pc: *const u8) -> String {
+    pub(crate) fn traceback(&self, mut base: *mut u64, mut pc: *const u8) -> String {
         /// Like lua5.1's `LEVELS1`/`LEVELS2`: the first and last frames of a deep stack.
         const HEAD: usize = 12;
         const TAIL: usize = 10;

@@ -34,7 +34,6 @@ pub(crate) struct Call<'a> {
     pub(crate) st: &'a mut LuaState,
     pub(crate) base: *mut u64,
     pub(crate) nargs: usize,
-    pub(crate) name: &'static str,
 }
 
 /// A raised error: the value is already in the context.
@@ -215,7 +214,9 @@ impl<'a> Call<'a> {
 macro_rules! native {
     ($rust:ident, $lua:literal, |$c:ident| $body:block) => {
         pub(crate) extern "C" fn $rust(ctx: *mut lua51_value::LuaContext, base: *mut u64, nargs: u64) -> i64 {
-            let mut call = Call { st: unsafe { crate::state::state_of(ctx) }, base, nargs: nargs as usize, name: $lua };
+            // `$lua` documents the function; error messages name it as its call site did.
+            let _ = $lua;
+            let mut call = Call { st: unsafe { crate::state::state_of(ctx) }, base, nargs: nargs as usize };
             // Native functions are collection safe points: their arguments are the live top.
             crate::gc::check(call.st, unsafe { base.add(nargs as usize) });
             let f = |$c: &mut Call| -> NResult { $body };
@@ -1221,8 +1222,8 @@ native!(lua_setfenv, "setfenv", |c| {
     }
 });
 
-/// `require`: `package.loaded`, then `package.preload`, then a Lua file found on
-/// `package.path` (C modules need the C API, which this VM does not have).
+// `require`: `package.loaded`, then `package.preload`, then a Lua file found on
+// `package.path` (C modules need the C API, which this VM does not have).
 native!(lua_require, "require", |c| {
     let name_bytes = c.check_bytes(0)?;
     let name = c.string(&name_bytes)?;
