@@ -23,6 +23,8 @@ impl std::fmt::Debug for Userdata {
 }
 
 impl Userdata {
+    /// `metatable` is stored, not read: any table (or null) is fine.
+    #[allow(clippy::not_unsafe_ptr_arg_deref)]
     pub fn new_in(heap: &mut Heap, payload: Box<dyn Any>, metatable: *mut Table, env: TValue) -> Result<TValue, OutOfMemory> {
         let p = heap.alloc(std::mem::size_of::<Userdata>(), ObjKind::Userdata)? as *mut Userdata;
         unsafe {
