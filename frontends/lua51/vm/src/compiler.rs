@@ -161,7 +161,7 @@ impl<'s> Compiler<'s> {
             fs.constants,
             fs.lines,
             fs.names,
-            fs.upvalues.into_iter().map(|(_, d)| d).collect(),
+            fs.upvalues.into_iter().map(|(n, d)| (name_str(&n), d)).collect(),
             fs.children,
         ))
     }

@@ -66,6 +66,8 @@ pub struct Proto {
     /// `(bytecode offset, operand position, what it held)`.
     pub operand_names: Vec<(u32, u8, VarInfo)>,
     pub upvalues: Vec<UpvalDesc>,
+    /// Names of the upvalues, for `debug.getupvalue`.
+    pub upvalue_names: Vec<String>,
     /// Boxed: a prototype never moves once built (its code block points into it).
     #[allow(clippy::vec_box)]
     pub children: Vec<Box<Proto>>,
@@ -88,9 +90,10 @@ impl Proto {
         constants: Vec<TValue>,
         lines: Vec<(u32, u32)>,
         operand_names: Vec<(u32, u8, VarInfo)>,
-        upvalues: Vec<UpvalDesc>,
+        upvalues: Vec<(String, UpvalDesc)>,
         children: Vec<Box<Proto>>,
     ) -> Box<Proto> {
+        let (upvalue_names, upvalues): (Vec<String>, Vec<UpvalDesc>) = upvalues.into_iter().unzip();
         let n = constants.len();
         let mut block = vec![0u64; n + CB_WORDS].into_boxed_slice();
         for (i, c) in constants.iter().enumerate() {
@@ -108,6 +111,7 @@ impl Proto {
             lines,
             operand_names,
             upvalues,
+            upvalue_names,
             children,
             block,
         });

@@ -1283,6 +1283,196 @@ native!(lua_require, "require", |c| {
     Ok(1)
 });
 
+/// A frame `level` levels up from a native function (1: its caller): (base, pc).
+fn frame_at_level(c: &Call, level: usize) -> Option<(*mut u64, *const u8)> {
+    let (mut base, mut pc) = (c.base, std::ptr::null());
+    for _ in 0..level {
+        if base.is_null() {
+            return None;
+        }
+        unsafe {
+            pc = *base.offset(frame::CALLER_PC as isize) as *const u8;
+            base = *base.offset(frame::CALLER_BASE as isize) as *mut u64;
+        }
+    }
+    (!base.is_null()).then_some((base, pc))
+}
+
+native!(lua_debug_traceback, "traceback", |c| {
+    let msg = c.arg(0);
+    if !msg.is_nil() && !msg.is_string() && !msg.is_double() {
+        c.set(0, msg);
+        return Ok(1);
+    }
+    let level = c.opt_int(1, 1)?.max(0) as usize;
+    let (base, pc) = frame_at_level(c, level).unwrap_or((std::ptr::null_mut(), std::ptr::null()));
+    let mut text = Vec::new();
+    if !msg.is_nil() {
+        tostring_bytes(msg, &mut text);
+        text.push(b'\n');
+    }
+    text.extend_from_slice(c.st.traceback(base, pc).as_bytes());
+    let s = c.string(&text)?;
+    c.set(0, s);
+    Ok(1)
+});
+
+native!(lua_debug_getinfo, "getinfo", |c| {
+    let what = if c.arg(1).is_nil() { b"flnSu".to_vec() } else { c.check_bytes(1)? };
+    let (f, pc, caller) = if c.arg(0).is_function() {
+        (c.arg(0), std::ptr::null::<u8>(), None)
+    } else {
+        let level = c.check_int(0)?;
+        match frame_at_level(c, level.max(0) as usize) {
+            Some((base, pc)) if level >= 0 => {
+                let f = TValue(unsafe { *base.offset(frame::CALLEE as isize) });
+                let caller = unsafe {
+                    (*base.offset(frame::CALLER_BASE as isize) as *mut u64, *base.offset(frame::CALLER_PC as isize) as *const u8)
+                };
+                (f, pc, Some(caller))
+            }
+            _ => {
+                c.set(0, TValue::NIL);
+                return Ok(1);
+            }
+        }
+    };
+    let t = Table::new_in(&mut c.st.heap).map_err(|_| c.raise_oom())?;
+    let put = |c: &mut Call, k: &str, v: TValue| -> Result<(), Raised> {
+        let key = c.string(k.as_bytes())?;
+        let _ = table_mut(t).set(key, v);
+        Ok(())
+    };
+    let cb = unsafe { (*f.as_closure()).code_block };
+    let native = crate::function::is_native(cb);
+    if what.contains(&b'S') {
+        if native {
+            let s = c.string(b"=[C]")?;
+            put(c, "source", s)?;
+            let s = c.string(b"[C]")?;
+            put(c, "short_src", s)?;
+            let s = c.string(b"C")?;
+            put(c, "what", s)?;
+            put(c, "linedefined", TValue::from_f64(-1.0))?;
+            put(c, "lastlinedefined", TValue::from_f64(-1.0))?;
+        } else {
+            let proto = crate::function::proto_of(cb);
+            let source = proto.source.clone();
+            let s = c.string(format!("@{source}").as_bytes())?;
+            put(c, "source", s)?;
+            let s = c.string(source.as_bytes())?;
+            put(c, "short_src", s)?;
+            let s = c.string(if proto.line_defined == 0 { b"main".as_slice() } else { b"Lua" })?;
+            put(c, "what", s)?;
+            put(c, "linedefined", TValue::from_f64(f64::from(proto.line_defined)))?;
+            put(c, "lastlinedefined", TValue::from_f64(f64::from(proto.last_line_defined)))?;
+        }
+    }
+    if what.contains(&b'l') {
+        let line = if native || pc.is_null() {
+            -1.0
+        } else {
+            let proto = crate::function::proto_of(cb);
+            f64::from(proto.line_at(unsafe { pc.offset_from(proto.code.as_ptr()) } as u32))
+        };
+        put(c, "currentline", TValue::from_f64(line))?;
+    }
+    if what.contains(&b'u') {
+        put(c, "nups", TValue::from_f64(f64::from(unsafe { (*f.as_closure()).num_upvalues })))?;
+    }
+    if what.contains(&b'n') {
+        if let Some(info) = caller.and_then(|(b, p)| c.st.called_as(b, p)) {
+            let kind = match info {
+                crate::function::VarInfo::Global(_) => "global",
+                crate::function::VarInfo::Local(_) => "local",
+                crate::function::VarInfo::Upvalue(_) => "upvalue",
+                crate::function::VarInfo::Field(_) => "field",
+                crate::function::VarInfo::Method(_) => "method",
+            };
+            let n = c.string(info.name().as_bytes())?;
+            put(c, "name", n)?;
+            let k = c.string(kind.as_bytes())?;
+            put(c, "namewhat", k)?;
+        } else {
+            let e = c.string(b"")?;
+            put(c, "namewhat", e)?;
+        }
+    }
+    if what.contains(&b'f') {
+        put(c, "func", f)?;
+    }
+    c.set(0, t);
+    Ok(1)
+});
+
+native!(lua_debug_getmetatable, "getmetatable", |c| {
+    let v = c.check_any(0)?;
+    let mt = crate::runtime::metatable_of(c.st, v);
+    c.set(0, if mt.is_null() { TValue::NIL } else { TValue::from_ptr(mt) });
+    Ok(1)
+});
+
+native!(lua_debug_setmetatable, "setmetatable", |c| {
+    let v = c.arg(0);
+    let mt = c.arg(1);
+    if !mt.is_nil() && !mt.is_table() {
+        return Err(c.type_error(1, "nil or table"));
+    }
+    let p = if mt.is_nil() { std::ptr::null_mut() } else { mt.as_ptr::<Table>() };
+    if v.is_table() {
+        table_mut(v).metatable = p;
+    } else if v.is_kind(lua51_value::ObjKind::Userdata) {
+        crate::userdata::userdata_mut(v).metatable = p;
+    } else if v.is_string() {
+        c.st.string_metatable = p;
+    } else {
+        return Err(c.error("setting the metatable of this type is not supported"));
+    }
+    c.set(0, TValue::TRUE);
+    Ok(1)
+});
+
+/// `debug.getupvalue`/`setupvalue`: the upvalue `n` of a Lua function, with its name.
+fn upvalue_slot(c: &mut Call) -> Result<Option<(*mut u64, String)>, Raised> {
+    let f = c.arg(0);
+    if !f.is_function() {
+        return Err(c.type_error(0, "function"));
+    }
+    let n = c.check_int(1)?;
+    let cl = f.as_closure();
+    let cb = unsafe { (*cl).code_block };
+    if crate::function::is_native(cb) || n < 1 || n as u32 > unsafe { (*cl).num_upvalues } {
+        return Ok(None);
+    }
+    let name = crate::function::proto_of(cb).upvalue_names.get(n as usize - 1).cloned().unwrap_or_default();
+    Ok(Some((unsafe { (*(*cl).upvalue(n as usize - 1)).value }, name)))
+}
+
+native!(lua_debug_getupvalue, "getupvalue", |c| {
+    match upvalue_slot(c)? {
+        None => Ok(0),
+        Some((slot, name)) => {
+            let n = c.string(name.as_bytes())?;
+            c.set(0, n);
+            c.set(1, TValue(unsafe { *slot }));
+            Ok(2)
+        }
+    }
+});
+
+native!(lua_debug_setupvalue, "setupvalue", |c| {
+    c.check_any(2)?;
+    match upvalue_slot(c)? {
+        None => Ok(0),
+        Some((slot, name)) => {
+            unsafe { *slot = c.arg(2).raw() };
+            let n = c.string(name.as_bytes())?;
+            c.set(0, n);
+            Ok(1)
+        }
+    }
+});
+
 fn check_thread(c: &mut Call, i: usize) -> Result<TValue, Raised> {
     let v = c.arg(i);
     if v.is_kind(lua51_value::ObjKind::Thread) {
@@ -1474,6 +1664,25 @@ pub fn open_libs(st: &mut LuaState) -> Result<(), OutOfMemory> {
         ],
     )?;
     crate::iolib::open(st)?;
+    let debug = library(
+        st,
+        "debug",
+        &[
+            ("traceback", lua_debug_traceback),
+            ("getinfo", lua_debug_getinfo),
+            ("getmetatable", lua_debug_getmetatable),
+            ("setmetatable", lua_debug_setmetatable),
+            ("getupvalue", lua_debug_getupvalue),
+            ("setupvalue", lua_debug_setupvalue),
+        ],
+    )?;
+    for (name, global) in [("getfenv", "getfenv"), ("setfenv", "setfenv")] {
+        let g = st.globals;
+        let key = st.intern(global.as_bytes())?;
+        let f = table_mut(g).get(key);
+        let k = st.intern(name.as_bytes())?;
+        table_mut(debug).set(k, f).expect("string keys are valid");
+    }
     let package = library(st, "package", &[])?;
     st.package = package;
     let loaded = Table::new_in(&mut st.heap)?;
