@@ -168,10 +168,7 @@ impl<'a, 'ctx> Lowerer<'a, 'ctx> {
     fn lower_make_tail_call(&self, call: CallSiteValue<'ctx>, state: &PinnedState<'ctx>, ib: &InterpBuilder<'_, 'ctx>) -> Result<(), PassError> {
         let frame = self.arg(call, 0)?.into_pointer_value();
         let num_args = self.arg(call, 1)?.into_int_value();
-        let hook = self
-            .module
-            .get_function("deegen_hook_code_block")
-            .ok_or_else(|| self.fail("the semantics do not define deegen_hook_code_block"))?;
+        let hook = self.code_block_hook()?;
         (|| -> Result<(), String> {
             let b = self.builder;
             let callee = ib.load_i64(frame, "callee")?;
@@ -180,18 +177,38 @@ impl<'a, 'ctx> Lowerer<'a, 'ctx> {
             let args = ib.slot_address(frame, ib.i64(FRAME_HEADER_SLOTS as u64), "args")?;
             let bytes = b.build_int_mul(num_args, ib.i64(8), "args.bytes").map_err(|x| x.to_string())?;
             b.build_memmove(state.base, 8, args, 8, bytes).map_err(|x| x.to_string())?;
-            let cb = b
-                .build_call(hook, &[callee.into()], "callee.cb")
-                .map_err(|x| x.to_string())?
-                .try_as_basic_value()
-                .basic()
-                .ok_or("deegen_hook_code_block returns a pointer")?
-                .into_pointer_value();
-            let entry = ib.load_ptr(cb, "callee.entry")?;
-            let poison = self.module.get_context().ptr_type(Default::default()).get_poison();
-            ib.tail_call(TailTarget::Pointer(entry), state, poison.into(), poison.into(), [Some(num_args.into()), None, None, None])
+            self.enter_callee(ib, hook, callee, state, num_args.into())
         })()
         .map_err(|m| self.fail(m))
+    }
+
+    /// Tail-calls the entry point of `callee`'s code block with the frame of `state`.
+    fn enter_callee(
+        &self,
+        ib: &InterpBuilder<'_, 'ctx>,
+        hook: FunctionValue<'ctx>,
+        callee: inkwell::values::IntValue<'ctx>,
+        state: &PinnedState<'ctx>,
+        num_args: BasicValueEnum<'ctx>,
+    ) -> Result<(), String> {
+        let cb = self
+            .builder
+            .build_call(hook, &[callee.into()], "callee.cb")
+            .map_err(|x| x.to_string())?
+            .try_as_basic_value()
+            .basic()
+            .ok_or("deegen_hook_code_block returns a pointer")?
+            .into_pointer_value();
+        let entry = ib.load_ptr(cb, "callee.entry")?;
+        let poison = self.module.get_context().ptr_type(Default::default()).get_poison();
+        ib.tail_call(TailTarget::Pointer(entry), state, poison.into(), poison.into(), [Some(num_args), None, None, None])
+    }
+
+    /// The language hook that maps a callee to its code block.
+    fn code_block_hook(&self) -> Result<FunctionValue<'ctx>, PassError> {
+        self.module
+            .get_function("deegen_hook_code_block")
+            .ok_or_else(|| self.fail("the semantics do not define deegen_hook_code_block"))
     }
 
     fn lower_make_call(&self, call: CallSiteValue<'ctx>, state: &PinnedState<'ctx>, ib: &InterpBuilder<'_, 'ctx>) -> Result<(), PassError> {
@@ -209,10 +226,7 @@ impl<'a, 'ctx> Lowerer<'a, 'ctx> {
             .module
             .get_function(&handler_name)
             .ok_or_else(|| self.fail(format!("no continuation handler '{handler_name}': run interp-create-handlers first")))?;
-        let hook = self
-            .module
-            .get_function("deegen_hook_code_block")
-            .ok_or_else(|| self.fail("the semantics do not define deegen_hook_code_block"))?;
+        let hook = self.code_block_hook()?;
         (|| -> Result<(), String> {
             let b = self.builder;
             let new_base = ib.slot_address(frame, ib.i64(FRAME_HEADER_SLOTS as u64), "callee.base")?;
@@ -221,17 +235,8 @@ impl<'a, 'ctx> Lowerer<'a, 'ctx> {
             b.build_store(hdr(deegen_api::frame::RETURN_CONTINUATION, "hdr.ret")?, cont.as_global_value().as_pointer_value()).map_err(|x| x.to_string())?;
             b.build_store(hdr(deegen_api::frame::CALLER_PC, "hdr.caller_pc")?, state.pc).map_err(|x| x.to_string())?;
             let callee = ib.load_i64(frame, "callee")?;
-            let cb = b
-                .build_call(hook, &[callee.into()], "callee.cb")
-                .map_err(|x| x.to_string())?
-                .try_as_basic_value()
-                .basic()
-                .ok_or("deegen_hook_code_block returns a pointer")?
-                .into_pointer_value();
-            let entry = ib.load_ptr(cb, "callee.entry")?;
-            let poison = self.module.get_context().ptr_type(Default::default()).get_poison();
             let callee_state = PinnedState { base: new_base, ..*state };
-            ib.tail_call(TailTarget::Pointer(entry), &callee_state, poison.into(), poison.into(), [Some(num_args), None, None, None])
+            self.enter_callee(ib, hook, callee, &callee_state, num_args)
         })()
         .map_err(|m| self.fail(m))
     }

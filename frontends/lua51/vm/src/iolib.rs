@@ -240,11 +240,7 @@ fn do_read(c: &mut Call, f: &mut LuaFile, first: usize) -> NResult {
             Ok(Some(Err(n))) => results.push(TValue::from_f64(n)),
         }
     }
-    c.ensure_results(results.len())?;
-    for (i, r) in results.iter().enumerate() {
-        c.set(i, *r);
-    }
-    Ok(results.len())
+    c.return_values(0, &results)
 }
 
 native!(file_write, "write", |c| {
@@ -257,25 +253,7 @@ native!(file_read, "read", |c| {
     do_read(c, f, 1)
 });
 
-native!(file_close, "close", |c| {
-    let f = if c.arg(0).is_nil() {
-        let out = c.st.default_output;
-        c.set(0, out);
-        c.nargs = c.nargs.max(1);
-        open_file_of(c, 0)?
-    } else {
-        open_file_of(c, 0)?
-    };
-    if matches!(f.stream, Some(Stream::Stdin | Stream::Stdout | Stream::Stderr)) {
-        c.set(0, TValue::NIL);
-        let m = c.string(b"cannot close standard file")?;
-        c.set(1, m);
-        return Ok(2);
-    }
-    f.stream = None;
-    c.set(0, TValue::TRUE);
-    Ok(1)
-});
+native!(file_close, "close", |c| { close_file(c) });
 
 native!(file_flush, "flush", |c| {
     let f = open_file_of(c, 0)?;
@@ -444,10 +422,11 @@ native!(io_close, "close", |c| {
         c.set(0, out);
         c.nargs = 1;
     }
-    file_close_impl(c)
+    close_file(c)
 });
 
-fn file_close_impl(c: &mut Call) -> NResult {
+/// Closes the file in argument 1; the standard files refuse, as in lua5.1.
+fn close_file(c: &mut Call) -> NResult {
     let f = open_file_of(c, 0)?;
     if matches!(f.stream, Some(Stream::Stdin | Stream::Stdout | Stream::Stderr)) {
         c.set(0, TValue::NIL);

@@ -177,6 +177,15 @@ impl<'a> Call<'a> {
         Ok(())
     }
 
+    /// Returns `values` from slot `first` on (after `first` results already stored).
+    pub(crate) fn return_values(&mut self, first: usize, values: &[TValue]) -> NResult {
+        self.ensure_results(first + values.len())?;
+        for (i, v) in values.iter().enumerate() {
+            self.set(first + i, *v);
+        }
+        Ok(first + values.len())
+    }
+
     /// Calls `f` with `args` in a frame above this function's arguments and results.
     pub(crate) fn call(&mut self, f: TValue, args: &[TValue], reserve: usize) -> Result<Vec<TValue>, Raised> {
         let frame = unsafe { self.base.add(self.nargs.max(reserve)) };
@@ -453,12 +462,8 @@ native!(lua_pcall, "pcall", |c| {
     let args: Vec<TValue> = (1..c.nargs).map(|i| c.arg(i)).collect();
     match c.call(f, &args, c.nargs) {
         Ok(results) => {
-            c.ensure_results(results.len() + 1)?;
             c.set(0, TValue::TRUE);
-            for (i, r) in results.iter().enumerate() {
-                c.set(i + 1, *r);
-            }
-            Ok(results.len() + 1)
+            c.return_values(1, &results)
         }
         Err(Raised) => {
             let e = TValue(c.st.cur().interp.error);
@@ -1126,11 +1131,7 @@ native!(lua_dofile, "dofile", |c| {
         }
     };
     let results = c.call(f, &[], 1)?;
-    c.ensure_results(results.len())?;
-    for (i, r) in results.iter().enumerate() {
-        c.set(i, *r);
-    }
-    Ok(results.len())
+    c.return_values(0, &results)
 });
 
 native!(lua_xpcall, "xpcall", |c| {
@@ -1138,12 +1139,8 @@ native!(lua_xpcall, "xpcall", |c| {
     let handler = c.arg(1);
     match c.call(f, &[], 2) {
         Ok(results) => {
-            c.ensure_results(results.len() + 1)?;
             c.set(0, TValue::TRUE);
-            for (i, r) in results.iter().enumerate() {
-                c.set(i + 1, *r);
-            }
-            Ok(results.len() + 1)
+            c.return_values(1, &results)
         }
         Err(Raised) => {
             // The handler runs after the stack unwound (lua5.1 runs it before: a traceback
@@ -1505,13 +1502,7 @@ fn resume_into(c: &mut Call, co: TValue, args: &[TValue]) -> Result<Result<usize
             Ok(Err(m))
         }
         Ok(crate::coroutine::ResumeOutcome::Error(e)) => Ok(Err(e)),
-        Ok(crate::coroutine::ResumeOutcome::Values(values)) => {
-            c.ensure_results(values.len() + 1)?;
-            for (i, v) in values.iter().enumerate() {
-                c.set(i + 1, *v);
-            }
-            Ok(Ok(values.len()))
-        }
+        Ok(crate::coroutine::ResumeOutcome::Values(values)) => Ok(Ok(c.return_values(1, &values)? - 1)),
     }
 }
 
