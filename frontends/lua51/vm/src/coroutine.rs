@@ -11,7 +11,7 @@ use deegen_api::{InterpContext, FRAME_HEADER_SLOTS, STATUS_ERROR, STATUS_OK};
 use lua51_value::{GcHeader, LuaContext, ObjKind, TValue};
 
 use crate::heap::{Heap, OutOfMemory};
-use crate::state::{LuaState, STACK_RESERVE};
+use crate::state::LuaState;
 
 extern "C" {
     fn __deegen_interp_enter(ctx: *mut InterpContext, base: *mut u64, num_args: u64);
@@ -60,21 +60,7 @@ impl Thread {
         let mut stack = vec![0u64; THREAD_STACK_SLOTS].into_boxed_slice();
         let bottom = stack.as_mut_ptr();
         unsafe {
-            std::ptr::addr_of_mut!((*p).ctx).write(LuaContext {
-                interp: InterpContext {
-                    stack_limit: bottom.add(THREAD_STACK_SLOTS - STACK_RESERVE),
-                    ret_ptr: std::ptr::null_mut(),
-                    ret_count: 0,
-                    error: 0,
-                    error_base: std::ptr::null_mut(),
-                    error_pc: std::ptr::null(),
-                    status: STATUS_OK,
-                    stack_high_water: bottom,
-                },
-                open_upvalues: std::ptr::null_mut(),
-                var_results: 0,
-                runtime: st_ptr as *mut (),
-            });
+            std::ptr::addr_of_mut!((*p).ctx).write(crate::state::new_context(&mut stack, st_ptr));
             std::ptr::addr_of_mut!((*p).stack).write(stack);
             std::ptr::addr_of_mut!((*p).status).write(CoStatus::Suspended);
             std::ptr::addr_of_mut!((*p).func).write(func);

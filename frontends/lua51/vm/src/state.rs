@@ -117,25 +117,11 @@ impl LuaState {
             *slot = heap.intern(name.as_bytes())?;
         }
         let mut stack = vec![0u64; STACK_SLOTS].into_boxed_slice();
-        let stack_limit = unsafe { stack.as_mut_ptr().add(STACK_SLOTS - STACK_RESERVE) };
+        let main = new_context(&mut stack, std::ptr::null_mut());
         let mut st = Box::new(LuaState {
             current: std::ptr::null_mut(),
             main_saved_top: std::ptr::null_mut(),
-            main: LuaContext {
-                interp: InterpContext {
-                    stack_limit,
-                    ret_ptr: std::ptr::null_mut(),
-                    ret_count: 0,
-                    error: 0,
-                    error_base: std::ptr::null_mut(),
-                    error_pc: std::ptr::null(),
-                    status: STATUS_OK,
-                    stack_high_water: std::ptr::null_mut(),
-                },
-                open_upvalues: std::ptr::null_mut(),
-                var_results: 0,
-                runtime: std::ptr::null_mut(),
-            },
+            main,
             stack,
             heap,
             globals,
@@ -355,6 +341,26 @@ impl LuaState {
 
     pub fn flush(&mut self) {
         let _ = self.stdout.flush();
+    }
+}
+
+/// A fresh interpreter context for a coroutine running on `stack`.
+pub(crate) fn new_context(stack: &mut [u64], runtime: *mut LuaState) -> LuaContext {
+    let bottom = stack.as_mut_ptr();
+    LuaContext {
+        interp: InterpContext {
+            stack_limit: unsafe { bottom.add(stack.len() - STACK_RESERVE) },
+            ret_ptr: std::ptr::null_mut(),
+            ret_count: 0,
+            error: 0,
+            error_base: std::ptr::null_mut(),
+            error_pc: std::ptr::null(),
+            status: STATUS_OK,
+            stack_high_water: bottom,
+        },
+        open_upvalues: std::ptr::null_mut(),
+        var_results: 0,
+        runtime: runtime as *mut (),
     }
 }
 
