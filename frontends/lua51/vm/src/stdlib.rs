@@ -984,12 +984,118 @@ native!(lua_os_clock, "clock", |c| {
     Ok(1)
 });
 
-native!(lua_os_time, "time", |c| {
-    if !c.arg(0).is_nil() {
-        return Err(c.error("os.time with a table is not supported yet"));
+/// C's `struct tm` (glibc x86-64 layout).
+#[repr(C)]
+#[derive(Default)]
+struct Tm {
+    sec: i32,
+    min: i32,
+    hour: i32,
+    mday: i32,
+    mon: i32,
+    year: i32,
+    wday: i32,
+    yday: i32,
+    isdst: i32,
+    gmtoff: i64,
+    zone: usize,
+}
+
+extern "C" {
+    fn mktime(tm: *mut Tm) -> i64;
+    fn localtime_r(t: *const i64, tm: *mut Tm) -> *mut Tm;
+    fn gmtime_r(t: *const i64, tm: *mut Tm) -> *mut Tm;
+    fn strftime(s: *mut std::ffi::c_char, max: usize, format: *const std::ffi::c_char, tm: *const Tm) -> usize;
+}
+
+/// A field of the table given to `os.time` (lua5.1's `getfield`).
+fn time_field(c: &mut Call, t: TValue, key: &str, default: Option<i32>) -> Result<i32, Raised> {
+    let k = c.string(key.as_bytes())?;
+    let v = table_mut(t).get(k);
+    if v.is_double() {
+        return Ok(v.as_f64() as i32);
     }
-    let t = unsafe { time(std::ptr::null_mut()) };
-    c.set(0, TValue::from_f64(t as f64));
+    match default {
+        Some(d) => Ok(d),
+        None => Err(c.error(&format!("field '{key}' missing in date table"))),
+    }
+}
+
+native!(lua_os_time, "time", |c| {
+    let t = c.arg(0);
+    if t.is_nil() {
+        let now = unsafe { time(std::ptr::null_mut()) };
+        c.set(0, TValue::from_f64(now as f64));
+        return Ok(1);
+    }
+    let t = c.check_table(0)?;
+    let mut tm = Tm {
+        sec: time_field(c, t, "sec", Some(0))?,
+        min: time_field(c, t, "min", Some(0))?,
+        hour: time_field(c, t, "hour", Some(12))?,
+        mday: time_field(c, t, "day", None)?,
+        mon: time_field(c, t, "month", None)? - 1,
+        year: time_field(c, t, "year", None)? - 1900,
+        ..Tm::default()
+    };
+    let k = c.string(b"isdst")?;
+    let isdst = table_mut(t).get(k);
+    tm.isdst = if isdst.is_nil() { -1 } else { i32::from(!isdst.is_falsy()) };
+    let r = unsafe { mktime(&mut tm) };
+    c.set(0, if r == -1 { TValue::NIL } else { TValue::from_f64(r as f64) });
+    Ok(1)
+});
+
+native!(lua_os_date, "date", |c| {
+    let format = if c.arg(0).is_nil() { b"%c".to_vec() } else { c.check_bytes(0)? };
+    let when = if c.arg(1).is_nil() { unsafe { time(std::ptr::null_mut()) } } else { c.check_number(1)? as i64 };
+    let (utc, format) = match format.strip_prefix(b"!") {
+        Some(rest) => (true, rest.to_vec()),
+        None => (false, format),
+    };
+    let mut tm = Tm::default();
+    let ok = unsafe { if utc { gmtime_r(&when, &mut tm) } else { localtime_r(&when, &mut tm) } };
+    if ok.is_null() {
+        c.set(0, TValue::NIL);
+        return Ok(1);
+    }
+    if format.starts_with(b"*t") {
+        let t = Table::new_in(&mut c.st.heap).map_err(|_| c.raise_oom())?;
+        for (k, v) in [
+            ("sec", tm.sec),
+            ("min", tm.min),
+            ("hour", tm.hour),
+            ("day", tm.mday),
+            ("month", tm.mon + 1),
+            ("year", tm.year + 1900),
+            ("wday", tm.wday + 1),
+            ("yday", tm.yday + 1),
+        ] {
+            let key = c.string(k.as_bytes())?;
+            let _ = table_mut(t).set(key, TValue::from_f64(f64::from(v)));
+        }
+        let key = c.string(b"isdst")?;
+        let _ = table_mut(t).set(key, TValue::from_bool(tm.isdst > 0));
+        c.set(0, t);
+        return Ok(1);
+    }
+    // Like lua5.1: each conversion through strftime, other bytes copied.
+    let mut out = Vec::new();
+    let mut i = 0;
+    while i < format.len() {
+        if format[i] != b'%' || i + 1 == format.len() {
+            out.push(format[i]);
+            i += 1;
+            continue;
+        }
+        let spec = [b'%', format[i + 1], 0];
+        let mut buf = [0u8; 256];
+        let n = unsafe { strftime(buf.as_mut_ptr() as *mut std::ffi::c_char, buf.len(), spec.as_ptr() as *const std::ffi::c_char, &tm) };
+        out.extend_from_slice(&buf[..n]);
+        i += 2;
+    }
+    let s = c.string(&out)?;
+    c.set(0, s);
     Ok(1)
 });
 
@@ -1710,6 +1816,7 @@ pub fn open_libs(st: &mut LuaState) -> Result<(), OutOfMemory> {
         &[
             ("clock", lua_os_clock),
             ("time", lua_os_time),
+            ("date", lua_os_date),
             ("getenv", lua_os_getenv),
             ("remove", lua_os_remove),
             ("rename", lua_os_rename),
