@@ -34,7 +34,9 @@
 //! * `deegen_hook_stack_overflow(ctx: *mut InterpContext) -> u64` — the error value for a frame
 //!   that does not fit;
 //! * `deegen_hook_on_throw(ctx, base, pc, value, add_position: u64) -> u64` — records an error being
-//!   thrown and returns the value to propagate (adds the source position when asked to).
+//!   thrown and returns the value to propagate (adds the source position when asked to);
+//! * optionally `deegen_hook_tier_up(ctx, cb: *mut CodeBlock)` — called when a function's
+//!   hotness countdown runs out (a language without it gets no hotness counting).
 #![no_std]
 // The API passes raw pointers through to markers that never dereference them here.
 #![allow(clippy::not_unsafe_ptr_arg_deref)]
@@ -73,6 +75,10 @@ pub struct CodeBlock {
     pub native: *const (),
     /// The language's own data about the function (prototype, debug info).
     pub owner: *const (),
+    /// Hotness countdown for tiering up: the interpreter decrements it on every taken
+    /// backward branch and every return, and calls the language's tier-up hook when it goes
+    /// negative.
+    pub hotness: i64,
 }
 
 /// Per-coroutine state every tier reaches through the pinned context register. A language embeds
@@ -209,6 +215,7 @@ pub mod offsets {
     pub const CB_NUM_FIXED_PARAMS: usize = offset_of!(CodeBlock, num_fixed_params);
     pub const CB_FRAME_SLOTS: usize = offset_of!(CodeBlock, frame_slots);
     pub const CB_NATIVE: usize = offset_of!(CodeBlock, native);
+    pub const CB_HOTNESS: usize = offset_of!(CodeBlock, hotness);
     pub const CTX_STACK_LIMIT: usize = offset_of!(InterpContext, stack_limit);
     pub const CTX_RET_PTR: usize = offset_of!(InterpContext, ret_ptr);
     pub const CTX_RET_COUNT: usize = offset_of!(InterpContext, ret_count);
@@ -234,6 +241,10 @@ pub mod symbols {
     pub const ENTRY_BYTECODE_VARARG: &str = "__deegen_interp_entry_bytecode_vararg";
     /// Entry point for native functions.
     pub const ENTRY_NATIVE: &str = "__deegen_interp_entry_native";
+    /// Tier-up thunks (generated when the language has a tier-up hook): call the hook, then
+    /// dispatch at `pc` / finish a return with `a0` values at `a1`.
+    pub const TIER_UP_AT: &str = "__deegen_interp_tier_up_at";
+    pub const TIER_UP_RETURN: &str = "__deegen_interp_tier_up_return";
     /// Where every throw goes.
     pub const THROW: &str = "__deegen_interp_throw";
     /// The dispatch table: one handler address per opcode.

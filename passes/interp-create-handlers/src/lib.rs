@@ -25,6 +25,8 @@ pub const HOOK_CODE_BLOCK: &str = "deegen_hook_code_block";
 pub const HOOK_NIL: &str = "deegen_hook_nil";
 pub const HOOK_STACK_OVERFLOW: &str = "deegen_hook_stack_overflow";
 pub const HOOK_ON_THROW: &str = "deegen_hook_on_throw";
+/// Optional: called when a function's hotness countdown runs out.
+pub const TIER_UP_HOOK: &str = "deegen_hook_tier_up";
 
 fn err(message: impl Into<String>) -> PassError {
     PassError::new(NAME, message)
@@ -428,6 +430,24 @@ impl<'a, 'ctx> Generator<'a, 'ctx> {
             let base_i = be(b.build_ptr_to_int(base, i64t, "retp"))?;
             let poison = self.ptr_ty().get_poison();
             ib.tail_call(TailTarget::Pointer(cont), &state0, poison.into(), poison.into(), [Some(base_i.into()), Some(n.into()), None, None])?;
+        }
+
+        // Tier-up thunks: the hook call lives here, out of the handlers, so nothing in a
+        // handler's hot path stays live across a call.
+        if let Some(tier_up) = m.get_function(TIER_UP_HOOK) {
+            for (name, is_return) in [(symbols::TIER_UP_AT, false), (symbols::TIER_UP_RETURN, true)] {
+                let f = self.new_handler(name, handler_kind::THUNK, None);
+                let state = PinnedState::of(f);
+                be(b.build_call(tier_up, &[state.ctx.into(), state.code_block.into()], ""))?;
+                if is_return {
+                    let p = |i| f.get_nth_param(i).expect("param");
+                    let cont = ib.load_ptr(ib.header_slot(state.base, frame::RETURN_CONTINUATION, "hdr.ret")?, "ret.cont")?;
+                    let poison = self.ptr_ty().get_poison();
+                    ib.tail_call(TailTarget::Pointer(cont), &state, poison.into(), poison.into(), [Some(p(param::A0)), Some(p(param::A1)), None, None])?;
+                } else {
+                    ib.dispatch(&state, state.pc)?;
+                }
+            }
         }
 
         // resume(ctx, base, values, count): continue a frame suspended in a native call.

@@ -13,6 +13,9 @@ use inkwell::values::{BasicValueEnum, CallSiteValue, FunctionValue};
 pub struct LowerInterpApi;
 
 const NAME: &str = "lower-interp-api";
+
+/// The optional language hook called when a function's hotness countdown runs out.
+pub const TIER_UP_HOOK: &str = "deegen_hook_tier_up";
 const CONTINUATION_BODY: &str = "continuation-body";
 
 fn err(message: impl Into<String>) -> PassError {
@@ -136,9 +139,16 @@ impl<'a, 'ctx> Lowerer<'a, 'ctx> {
             "fallthrough" => e(next_pc().and_then(|pc| ib.dispatch(&state, pc)))?,
             "take_branch" => {
                 let off = self.variant.branch_offset.ok_or_else(|| self.fail("take_branch() in a bytecode that does not branch"))?;
-                e(ib.load_field(state.pc, off, 4, true, "branch.offset")
-                    .and_then(|d| ib.byte_offset(state.pc, d, "branch.target"))
-                    .and_then(|pc| ib.dispatch(&state, pc)))?;
+                e((|| {
+                    let d = ib.load_field(state.pc, off, 4, true, "branch.offset")?;
+                    let pc = ib.byte_offset(state.pc, d, "branch.target")?;
+                    let backward = self
+                        .builder
+                        .build_int_compare(inkwell::IntPredicate::SLT, d, ib.i64(0), "backward")
+                        .map_err(|x| x.to_string())?;
+                    self.count_hotness(&ib, &state, Some(backward), symbols::TIER_UP_AT, pc.into(), [None; 4])?;
+                    ib.dispatch(&state, pc)
+                })())?;
             }
             "throw" => {
                 let throw = declare_handler(self.module, symbols::THROW);
@@ -151,9 +161,10 @@ impl<'a, 'ctx> Lowerer<'a, 'ctx> {
                 let values = self.arg(call, 0)?.into_pointer_value();
                 let count = self.arg(call, 1)?;
                 e((|| {
-                    let cont = ib.load_ptr(ib.header_slot(state.base, deegen_api::frame::RETURN_CONTINUATION, "hdr.ret")?, "ret.cont")?;
                     let values_i = self.builder.build_ptr_to_int(values, self.module.get_context().i64_type(), "retp").map_err(|x| x.to_string())?;
                     let poison = self.module.get_context().ptr_type(Default::default()).get_poison();
+                    self.count_hotness(&ib, &state, None, symbols::TIER_UP_RETURN, poison.into(), [Some(values_i.into()), Some(count), None, None])?;
+                    let cont = ib.load_ptr(ib.header_slot(state.base, deegen_api::frame::RETURN_CONTINUATION, "hdr.ret")?, "ret.cont")?;
                     ib.tail_call(TailTarget::Pointer(cont), &state, poison.into(), poison.into(), [Some(values_i.into()), Some(count), None, None])
                 })())?;
             }
@@ -180,6 +191,45 @@ impl<'a, 'ctx> Lowerer<'a, 'ctx> {
             self.enter_callee(ib, hook, callee, state, num_args.into())
         })()
         .map_err(|m| self.fail(m))
+    }
+
+    /// Hotness accounting (when the language defines the tier-up hook): decrements the code
+    /// block's countdown (only when `only_if` holds); when it goes negative, `musttail` to the
+    /// tier-up thunk `thunk` with `pc` and `extra`, which calls the hook out of line and goes on.
+    /// Leaves the builder where execution continues otherwise.
+    fn count_hotness(
+        &self,
+        ib: &InterpBuilder<'_, 'ctx>,
+        state: &PinnedState<'ctx>,
+        only_if: Option<inkwell::values::IntValue<'ctx>>,
+        thunk: &str,
+        pc: BasicValueEnum<'ctx>,
+        extra: [Option<BasicValueEnum<'ctx>>; 4],
+    ) -> Result<(), String> {
+        if self.module.get_function(TIER_UP_HOOK).is_none() {
+            return Ok(());
+        }
+        let target = declare_handler(self.module, thunk);
+        let ctx = self.module.get_context();
+        let b = self.builder;
+        let count = ctx.append_basic_block(self.function, "hotness.count");
+        let hot = ctx.append_basic_block(self.function, "hotness.tier_up");
+        let done = ctx.append_basic_block(self.function, "hotness.done");
+        match only_if {
+            Some(cond) => b.build_conditional_branch(cond, count, done).map_err(|x| x.to_string())?,
+            None => b.build_unconditional_branch(count).map_err(|x| x.to_string())?,
+        };
+        b.position_at_end(count);
+        let addr = ib.byte_offset(state.code_block, ib.i64(deegen_api::offsets::CB_HOTNESS as u64), "hotness.addr")?;
+        let h = ib.load_i64(addr, "hotness")?;
+        let h1 = b.build_int_sub(h, ib.i64(1), "hotness.next").map_err(|x| x.to_string())?;
+        b.build_store(addr, h1).map_err(|x| x.to_string())?;
+        let ran_out = b.build_int_compare(inkwell::IntPredicate::SLT, h1, ib.i64(0), "hotness.ran_out").map_err(|x| x.to_string())?;
+        b.build_conditional_branch(ran_out, hot, done).map_err(|x| x.to_string())?;
+        b.position_at_end(hot);
+        ib.tail_call(TailTarget::Function(target), state, pc, state.code_block.into(), extra)?;
+        b.position_at_end(done);
+        Ok(())
     }
 
     /// Tail-calls the entry point of `callee`'s code block with the frame of `state`.

@@ -12,6 +12,7 @@
 //!   --dump-interpreter   print the generated interpreter (assembly) and exit
 //!   -joff                interpreter only (the only tier so far; accepted for LuaJIT parity)
 //!   --gc-stress          collect garbage at every safe point (finds missing roots)
+//!   --stats              print tier-up requests and collections at exit
 //! ```
 
 use std::io::{Read, Write};
@@ -195,6 +196,7 @@ fn real_main() -> ExitCode {
     };
     let mut opts = Options { dump_bytecode: false };
     let mut interactive = false;
+    let mut show_stats = false;
     let script_index = {
         // lua.c finds the script before running any option, to build `arg` first.
         let mut j = 1;
@@ -256,6 +258,7 @@ fn real_main() -> ExitCode {
                 }
             }
             "--gc-stress" => st.heap.threshold_floor = 0,
+            "--stats" => show_stats = true,
             "--dump-interpreter" => {
                 return match std::fs::read_to_string(lua51_vm::INTERPRETER_ASSEMBLY_PATH) {
                     Ok(text) => {
@@ -339,6 +342,14 @@ fn real_main() -> ExitCode {
         repl(&mut st, &opts);
     }
     st.flush();
+    if show_stats {
+        eprintln!(
+            "ljr stats: {} tier-up requests (no tier above the interpreter yet), {} collections, {} KiB allocated",
+            st.stats.tier_up_requests,
+            st.stats.collections,
+            st.heap.bytes_allocated / 1024
+        );
+    }
     if ok {
         ExitCode::SUCCESS
     } else {

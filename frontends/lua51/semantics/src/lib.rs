@@ -70,6 +70,8 @@ extern "C" {
     fn lua_rt_new_closure(ctx: *mut LuaContext, proto: u64, base: *mut u64, cb: *const CodeBlock) -> u64;
     fn lua_rt_close_upvalues(ctx: *mut LuaContext, from: *mut u64);
     fn lua_rt_stack_overflow(ctx: *mut LuaContext) -> u64;
+    /// A function ran out of its hotness countdown (a tier-up request).
+    fn lua_rt_tier_up(ctx: *mut LuaContext, cb: *mut CodeBlock);
     fn lua_rt_on_throw(ctx: *mut LuaContext, base: *mut u64, pc: *const u8, value: u64, add_position: u64) -> u64;
 }
 
@@ -677,6 +679,11 @@ pub fn lua_close(from: *mut u64) -> ! {
 #[no_mangle]
 pub fn deegen_hook_code_block(callee: u64) -> *const CodeBlock {
     unsafe { (*TValue(callee).as_closure()).code_block }
+}
+
+#[no_mangle]
+pub fn deegen_hook_tier_up(ctx: *mut InterpContext, cb: *mut CodeBlock) {
+    unsafe { lua_rt_tier_up(ctx as *mut LuaContext, cb) }
 }
 
 #[no_mangle]

@@ -125,6 +125,7 @@ impl Proto {
             frame_slots,
             native: std::ptr::null(),
             owner,
+            hotness: crate::runtime::TIER_UP_THRESHOLD,
         };
         unsafe { std::ptr::write(p.block.as_mut_ptr().add(n) as *mut CodeBlock, cb) };
         p
@@ -180,6 +181,7 @@ pub fn new_native(heap: &mut Heap, name: &'static str, f: NativeFn, env: TValue)
         frame_slots: 0,
         native: f as *const (),
         owner: info as *const NativeInfo as *const (),
+        hotness: i64::MAX,
     }));
     Ok(TValue::from_ptr(new_closure(heap, cb, 0, env)?))
 }

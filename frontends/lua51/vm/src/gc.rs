@@ -180,6 +180,7 @@ unsafe fn free_object(h: *mut GcHeader) -> usize {
 /// A full collection. `top` is one past the innermost frame's last live slot.
 pub fn collect(st: &mut LuaState, top: *mut u64) -> GcStats {
     let _span = tracing::debug_span!("gc").entered();
+    st.stats.collections += 1;
     let mut m = Marker {
         gray: Vec::new(),
         protos: HashSet::new(),

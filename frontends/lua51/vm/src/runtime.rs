@@ -498,6 +498,19 @@ pub unsafe extern "C" fn lua_rt_close_upvalues(ctx: *mut LuaContext, from: *mut 
     }
 }
 
+/// Hotness countdown of a fresh function: taken backward branches and returns before it asks to
+/// tier up.
+pub const TIER_UP_THRESHOLD: i64 = 1000;
+
+#[no_mangle]
+pub unsafe extern "C" fn lua_rt_tier_up(ctx: *mut LuaContext, cb: *mut CodeBlock) {
+    // No tier to go to yet: count the request and start the countdown again.
+    let st = unsafe { state_of(ctx) };
+    st.stats.tier_up_requests += 1;
+    unsafe { (*cb).hotness = TIER_UP_THRESHOLD };
+    tracing::trace!(requests = st.stats.tier_up_requests, "tier-up requested");
+}
+
 #[no_mangle]
 pub unsafe extern "C" fn lua_rt_stack_overflow(ctx: *mut LuaContext) -> u64 {
     message(unsafe { state_of(ctx) }, "stack overflow")

@@ -35,6 +35,14 @@ pub(crate) enum PendingError {
     OutOfMemory,
 }
 
+/// What `ljr --stats` reports.
+#[derive(Debug, Default, Clone)]
+pub struct Stats {
+    /// Functions that ran out of their hotness countdown (each would tier up).
+    pub tier_up_requests: u64,
+    pub collections: u64,
+}
+
 /// Metamethod events, indexing [`LuaState::event_names`].
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Event {
@@ -90,6 +98,8 @@ pub struct LuaState {
     /// Interned metamethod names, by [`Event`].
     pub event_names: [TValue; EVENT_NAMES.len()],
     pub(crate) pending: Option<PendingError>,
+    /// Counters for `ljr --stats`.
+    pub stats: Stats,
     /// `collectgarbage("setstepmul")`'s value.
     pub gc_stepmul: usize,
     /// Nested interpreter entries from native code (`pcall`, metamethods called by the library,
@@ -137,6 +147,7 @@ impl LuaState {
             native_depth: 0,
             current_thread: TValue::NIL,
             gc_stepmul: 200,
+            stats: Stats::default(),
             scratch: Vec::new(),
             stdout: std::io::BufWriter::new(std::io::stdout()),
         });
