@@ -142,11 +142,13 @@ impl<'a, 'ctx> Lowerer<'a, 'ctx> {
                 e((|| {
                     let d = ib.load_field(state.pc, off, 4, true, "branch.offset")?;
                     let pc = ib.byte_offset(state.pc, d, "branch.target")?;
-                    let backward = self
-                        .builder
-                        .build_int_compare(inkwell::IntPredicate::SLT, d, ib.i64(0), "backward")
-                        .map_err(|x| x.to_string())?;
-                    self.count_hotness(&ib, &state, Some(backward), symbols::TIER_UP_AT, pc.into(), [None; 4])?;
+                    if self.module.get_function(TIER_UP_HOOK).is_some() {
+                        let backward = self
+                            .builder
+                            .build_int_compare(inkwell::IntPredicate::SLT, d, ib.i64(0), "backward")
+                            .map_err(|x| x.to_string())?;
+                        self.count_hotness(&ib, &state, Some(backward), symbols::TIER_UP_AT, pc.into(), [None; 4])?;
+                    }
                     ib.dispatch(&state, pc)
                 })())?;
             }
