@@ -107,3 +107,19 @@ fn a_continuation_chosen_at_run_time_is_rejected() {
     let e = pm.run(&mut unit, &mut AnalysisManager::new()).unwrap_err().to_string();
     assert!(e.contains("must be a function named at the call"), "{e}");
 }
+
+#[test]
+fn hotness_counting_with_a_tier_up_hook() {
+    // With the optional hook defined, taken backward branches count down the code block's
+    // hotness and tier up out of line; the machine code shows the accounting in the handler.
+    let context = Context::create();
+    let text = std::fs::read_to_string(fixture()).unwrap()
+        + "declare void @rt_tier_up(ptr, ptr)\n\
+           define void @deegen_hook_tier_up(ptr %ctx, ptr %cb) #2 {\nstart:\n  call void @rt_tier_up(ptr %ctx, ptr %cb)\n  ret void\n}\n";
+    let module = deegen_llvm_ir::parse_module(&context, text.as_bytes(), "with_hotness").unwrap();
+    let mut unit = LlvmModule::new(module);
+    let mut pm = deegen_passes::llvm_registry().parse_pipeline(deegen_passes::INTERPRETER_PIPELINE).unwrap();
+    pm.run(&mut unit, &mut AnalysisManager::new()).unwrap();
+    let asm = String::from_utf8(emit(&unit.module, FileType::Assembly).unwrap()).unwrap();
+    insta::assert_snapshot!("asm-jump-if-lt-with-hotness", function_asm(&asm, "__deegen_interp_op_JumpIfLt_SS"));
+}
