@@ -144,6 +144,9 @@ impl<'s> Compiler<'s> {
             let slot = self.alloc_reg(body.line_defined)?;
             self.add_local(p, slot, body.line_defined)?;
         }
+        if body.is_vararg && body.line_defined != 0 {
+            self.compat_vararg_arg(body)?;
+        }
         self.open_block(false);
         self.block_stats(&body.body)?;
         self.close_block()?;
@@ -164,6 +167,32 @@ impl<'s> Compiler<'s> {
             fs.upvalues.into_iter().map(|(n, d)| (name_str(&n), d)).collect(),
             fs.children,
         ))
+    }
+
+    /// Lua 5.1's LUA_COMPAT_VARARG: a vararg function has a hidden local `arg` after its
+    /// parameters, holding `{...; n = select('#', ...)}` when the body never uses `...` (and
+    /// nil when it does).
+    fn compat_vararg_arg(&mut self, body: &FuncBody) -> Result<()> {
+        let line = body.line_defined;
+        let slot = self.alloc_reg(line)?;
+        if body.uses_vararg {
+            self.emit_nil(slot)?;
+        } else {
+            let pack = self.st.pack_fn;
+            let k = self.constant(pack, line)?;
+            let call = self.alloc_reg(line)?;
+            self.emit_mov(Operand::Const(k), call)?;
+            self.alloc_regs(HEADER - 1, line)?;
+            let args = self.fs().free_reg;
+            self.alloc_reg(line)?;
+            let em = self.fs().b.create_var_arg(args, MULTRET as u16);
+            self.mark(em, "VarArg")?;
+            let em = self.fs().b.create_call_var_args(call, 0, 1);
+            self.mark(em, "CallVarArgs")?;
+            self.emit_mov(Operand::Slot(call), slot)?;
+            self.fs().free_reg = slot + 1;
+        }
+        self.add_local(b"arg", slot, line)
     }
 
     // --- registers, locals, constants ----------------------------------------------------

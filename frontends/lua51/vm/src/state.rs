@@ -94,6 +94,8 @@ pub struct LuaState {
     pub package: TValue,
     /// `next` and the `ipairs` iterator, returned by `pairs` and `ipairs`.
     pub next_fn: TValue,
+    /// Packs varargs into the table of LUA_COMPAT_VARARG's `arg` (a constant of such functions).
+    pub pack_fn: TValue,
     pub ipairs_aux_fn: TValue,
     /// Interned metamethod names, by [`Event`].
     pub event_names: [TValue; EVENT_NAMES.len()],
@@ -141,6 +143,7 @@ impl LuaState {
             default_input: TValue::NIL,
             default_output: TValue::NIL,
             next_fn: TValue::NIL,
+            pack_fn: TValue::NIL,
             ipairs_aux_fn: TValue::NIL,
             event_names,
             pending: None,

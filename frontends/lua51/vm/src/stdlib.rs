@@ -457,6 +457,25 @@ native!(lua_error, "error", |c| {
     Err(c.raise(v))
 });
 
+// The table LUA_COMPAT_VARARG's hidden `arg` local holds: the arguments and `n`.
+native!(lua_pack_varargs, "arg", |c| {
+    let t = Table::with_capacity(&mut c.st.heap, c.nargs, 1).map_err(|_| c.raise_oom())?;
+    for i in 0..c.nargs {
+        let _ = table_mut(t).set(TValue::from_f64((i + 1) as f64), c.arg(i));
+    }
+    let n = c.string(b"n")?;
+    let _ = table_mut(t).set(n, TValue::from_f64(c.nargs as f64));
+    c.set(0, t);
+    Ok(1)
+});
+
+native!(lua_gcinfo, "gcinfo", |c| {
+    c.set(0, TValue::from_f64((c.st.heap.bytes_allocated / 1024) as f64));
+    Ok(1)
+});
+
+native!(lua_table_setn, "setn", |c| { Err(c.error("'setn' is obsolete")) });
+
 native!(lua_pcall, "pcall", |c| {
     let f = c.check_any(0)?;
     let args: Vec<TValue> = (1..c.nargs).map(|i| c.arg(i)).collect();
@@ -1740,10 +1759,12 @@ pub fn open_libs(st: &mut LuaState) -> Result<(), OutOfMemory> {
         ("getfenv", lua_getfenv),
         ("setfenv", lua_setfenv),
         ("require", lua_require),
+        ("gcinfo", lua_gcinfo),
     ] {
         register(st, g, name, f)?;
     }
     st.next_fn = register(st, g, "next", lua_next)?;
+    st.pack_fn = new_native(&mut st.heap, "arg", lua_pack_varargs, g)?;
     st.ipairs_aux_fn = new_native(&mut st.heap, "ipairs", lua_ipairs_aux, g)?;
     st.set_global("_G", g)?;
     let version = st.intern(b"Lua 5.1")?;
@@ -1758,6 +1779,7 @@ pub fn open_libs(st: &mut LuaState) -> Result<(), OutOfMemory> {
             ("sort", lua_table_sort),
             ("getn", lua_table_getn),
             ("maxn", lua_table_maxn),
+            ("setn", lua_table_setn),
         ],
     )?;
     crate::iolib::open(st)?;
@@ -1840,6 +1862,8 @@ pub fn open_libs(st: &mut LuaState) -> Result<(), OutOfMemory> {
             ("log", lua_math_log),
             ("log10", lua_math_log10),
             ("fmod", lua_math_fmod),
+            // LUA_COMPAT_MOD: 5.1's old name of fmod.
+            ("mod", lua_math_fmod),
             ("pow", lua_math_pow),
             ("max", lua_math_max),
             ("min", lua_math_min),
