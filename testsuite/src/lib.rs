@@ -12,12 +12,15 @@
 //! * [`tiers`] holds the table of execution tiers (`LJR_TIERS`).
 //! * [`header`] documents the `-- ljr-test:` settings a test file may carry.
 //! * [`bench`] is the library side of the `lua-bench` binary.
+//! * [`fuzz`] generates random programs for differential fuzzing (`lua-fuzz`, and a bounded
+//!   run in `tools/ljr/tests/fuzz.rs`).
 //!
 //! See `testsuite/README.md` for how to run everything.
 
 pub mod bench;
 pub mod diff;
 pub mod differential;
+pub mod fuzz;
 pub mod header;
 pub mod process;
 pub mod tiers;

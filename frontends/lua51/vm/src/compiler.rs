@@ -734,11 +734,13 @@ impl<'s> Compiler<'s> {
     // --- expressions ---------------------------------------------------------------------
 
     fn const_value(&mut self, e: &Expr) -> Result<Option<TValue>> {
+        if let Some(x) = const_number(e) {
+            return Ok(Some(TValue::from_f64_canonical(x)));
+        }
         Ok(match &e.kind {
             ExprKind::Nil => Some(TValue::NIL),
             ExprKind::True => Some(TValue::TRUE),
             ExprKind::False => Some(TValue::FALSE),
-            ExprKind::Number(x) => Some(TValue::from_f64_canonical(*x)),
             ExprKind::String(s) => Some(self.st.intern(s.as_bytes()).map_err(|_| oom())?),
             _ => None,
         })
@@ -752,9 +754,23 @@ impl<'s> Compiler<'s> {
                 Var::Upvalue(_) => VarInfo::Upvalue(name_str(n)),
                 Var::Global => VarInfo::Global(name_str(n)),
             }),
+            // 5.1 names a register after the instruction that last wrote it, without looking
+            // through jumps: `x and y` / `x or y` is `y`'s only when a constant `x` folds the
+            // jump away (truthy for `and`, falsy for `or`).
+            ExprKind::Binary { op: op @ (BinOp::And | BinOp::Or), lhs, rhs } => {
+                let truthy = matches!(lhs.kind, ExprKind::True | ExprKind::Number(_) | ExprKind::String(_));
+                let falsy = matches!(lhs.kind, ExprKind::Nil | ExprKind::False);
+                if (*op == BinOp::And && truthy) || (*op == BinOp::Or && falsy) {
+                    self.var_info(rhs)
+                } else {
+                    None
+                }
+            }
+            ExprKind::Paren(inner) => self.var_info(inner),
+            // 5.1 names any indexed value a field, '?' unless the key is a constant string.
             ExprKind::Index { key, .. } => match &key.kind {
                 ExprKind::String(k) => Some(VarInfo::Field(name_str(k))),
-                _ => None,
+                _ => Some(VarInfo::Field("?".to_owned())),
             },
             _ => None,
         }
@@ -951,12 +967,6 @@ impl<'s> Compiler<'s> {
     }
 
     fn unary(&mut self, op: UnOp, operand: &Expr, dst: u16, line: u32) -> Result<()> {
-        if op == UnOp::Neg {
-            if let ExprKind::Number(x) = operand.kind {
-                let k = self.constant(TValue::from_f64_canonical(-x), line)?;
-                return self.emit_mov(Operand::Const(k), dst);
-            }
-        }
         let (src, info) = self.exp_to_slot(operand)?;
         self.fs().line = line;
         let em = match op {
@@ -967,19 +977,6 @@ impl<'s> Compiler<'s> {
         let em = self.mark(em, op.symbol())?;
         self.name_operand(em, 0, info);
         Ok(())
-    }
-
-    fn fold(op: BinOp, a: f64, b: f64) -> Option<f64> {
-        let r = match op {
-            BinOp::Add => a + b,
-            BinOp::Sub => a - b,
-            BinOp::Mul => a * b,
-            BinOp::Div if b != 0.0 => a / b,
-            BinOp::Mod if b != 0.0 => a - (a / b).floor() * b,
-            BinOp::Pow => a.powf(b),
-            _ => return None,
-        };
-        (!r.is_nan()).then_some(r)
     }
 
     fn binary(&mut self, op: BinOp, lhs: &Expr, rhs: &Expr, dst: u16, line: u32) -> Result<()> {
@@ -1035,12 +1032,7 @@ impl<'s> Compiler<'s> {
                 Ok(())
             }
             _ => {
-                if let (ExprKind::Number(a), ExprKind::Number(b)) = (&lhs.kind, &rhs.kind) {
-                    if let Some(r) = Self::fold(op, *a, *b) {
-                        let k = self.constant(TValue::from_f64_canonical(r), line)?;
-                        return self.emit_mov(Operand::Const(k), dst);
-                    }
-                }
+                // (Numeric constant expressions were folded before getting here.)
                 // A left operand that needs evaluating goes straight into a temporary `dst`:
                 // `a+b+c+...` then needs one register, not one per operator.
                 let simple = |e: &Expr| matches!(e.kind, ExprKind::Name(_) | ExprKind::Nil | ExprKind::True | ExprKind::False | ExprKind::Number(_) | ExprKind::String(_));
@@ -1213,6 +1205,31 @@ enum CallKind {
     Results(u16),
     /// `return f(...)`: the callee replaces the current frame.
     Tail,
+}
+
+/// The value of a numeric constant expression, folded as Lua 5.1's code generator folds:
+/// through parentheses, unary minus and arithmetic, but never into NaN and never dividing by
+/// zero (those stay run-time operations).
+fn const_number(e: &Expr) -> Option<f64> {
+    let r = match &e.kind {
+        ExprKind::Number(x) => return Some(*x),
+        ExprKind::Paren(inner) => return const_number(inner),
+        ExprKind::Unary { op: UnOp::Neg, operand } => -const_number(operand)?,
+        ExprKind::Binary { op, lhs, rhs } => {
+            let (a, b) = (const_number(lhs)?, const_number(rhs)?);
+            match op {
+                BinOp::Add => a + b,
+                BinOp::Sub => a - b,
+                BinOp::Mul => a * b,
+                BinOp::Div if b != 0.0 => a / b,
+                BinOp::Mod if b != 0.0 => a - (a / b).floor() * b,
+                BinOp::Pow => a.powf(b),
+                _ => return None,
+            }
+        }
+        _ => return None,
+    };
+    (!r.is_nan()).then_some(r)
 }
 
 /// A call whose every result is used when it ends a list (`f(a, g())`, `return g()`); a

@@ -180,7 +180,7 @@ impl LuaState {
                 *frame.add(FRAME_HEADER_SLOTS + i) = a.raw();
             }
         }
-        let (p, n) = unsafe { self.call_at(frame, args.len())? };
+        let (p, n) = unsafe { self.call_at(frame, args.len(), std::ptr::null_mut())? };
         Ok((0..n).map(|i| TValue(unsafe { *p.add(i) })).collect())
     }
 
@@ -195,12 +195,14 @@ impl LuaState {
 
     /// Calls the callee at `frame[0]` with `num_args` arguments from `frame[FRAME_HEADER_SLOTS]`,
     /// from native code running in the frame below `frame` (a nested interpreter entry).
-    /// Returns where the results are and how many.
+    /// Returns where the results are and how many. `caller` is the frame of the native
+    /// function making the call (null from the top level): the new frame's header names it, so
+    /// error levels and tracebacks see through nested entries.
     ///
     /// # Safety
     /// `frame` must be a slot of the running coroutine's stack above every live frame, with the
     /// callee and arguments stored as described.
-    pub unsafe fn call_at(&mut self, frame: *mut u64, num_args: usize) -> Result<(*mut u64, usize), LuaError> {
+    pub unsafe fn call_at(&mut self, frame: *mut u64, num_args: usize, caller: *mut u64) -> Result<(*mut u64, usize), LuaError> {
         /// Lua 5.1's `LUAI_MAXCCALLS`: nested native/interpreter entries.
         const MAX_NATIVE_DEPTH: usize = 200;
         if self.native_depth >= MAX_NATIVE_DEPTH {
@@ -212,7 +214,7 @@ impl LuaState {
                 return Err(LuaError { value: self.intern(b"stack overflow").unwrap_or(TValue::NIL) });
             }
             let f = TValue(*frame);
-            *base.offset(frame::CALLER_BASE as isize) = 0;
+            *base.offset(frame::CALLER_BASE as isize) = caller as u64;
             *base.offset(frame::RETURN_CONTINUATION as isize) = __deegen_interp_exit as *const () as u64;
             *base.offset(frame::CALLER_PC as isize) = 0;
             let mut num_args = num_args;

@@ -195,7 +195,7 @@ impl<'a> Call<'a> {
                 *frame.add(FRAME_HEADER_SLOTS + i) = a.raw();
             }
         }
-        match unsafe { self.st.call_at(frame, args.len()) } {
+        match unsafe { self.st.call_at(frame, args.len(), self.base) } {
             Ok((p, n)) => Ok((0..n).map(|i| TValue(unsafe { *p.add(i) })).collect()),
             Err(LuaError { value }) => Err(self.raise(value)),
         }
@@ -448,9 +448,10 @@ native!(lua_assert, "assert", |c| {
 native!(lua_error, "error", |c| {
     let v = c.arg(0);
     let level = c.opt_int(1, 1)?;
-    if v.is_string() && level > 0 {
+    // Numbers are strings to lua_isstring: they get a position too.
+    if (v.is_string() || v.is_double()) && level > 0 {
         let mut text = c.where_(level as usize).into_bytes();
-        text.extend_from_slice(string_bytes(v));
+        tostring_bytes(v, &mut text);
         let s = c.string(&text)?;
         return Err(c.raise(s));
     }

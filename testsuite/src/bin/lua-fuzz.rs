@@ -1,0 +1,43 @@
+//! Differential fuzzing campaign: `lua-fuzz [--ljr PATH] [--cases N] [--seed S] [--out DIR]`.
+//! Runs random programs (see `lua51_testsuite::fuzz`) on `ljr` and `lua5.1`; every program
+//! whose output differs is saved as `DIR/seed-N.lua` with the difference printed.
+
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+fn main() -> ExitCode {
+    let mut ljr = PathBuf::from("target/release/ljr");
+    let mut cases = 1000u64;
+    let mut seed = 1u64;
+    let mut out = PathBuf::from("fuzz-failures");
+    let mut args = std::env::args().skip(1);
+    while let Some(a) = args.next() {
+        let mut value = || args.next().unwrap_or_default();
+        match a.as_str() {
+            "--ljr" => ljr = value().into(),
+            "--cases" => cases = value().parse().unwrap_or(cases),
+            "--seed" => seed = value().parse().unwrap_or(seed),
+            "--out" => out = value().into(),
+            _ => {
+                eprintln!("usage: lua-fuzz [--ljr PATH] [--cases N] [--seed S] [--out DIR]");
+                return ExitCode::FAILURE;
+            }
+        }
+    }
+    let work = std::env::temp_dir().join(format!("lua-fuzz-{}", std::process::id()));
+    if let Err(e) = std::fs::create_dir_all(&work).and_then(|_| std::fs::create_dir_all(&out)) {
+        eprintln!("lua-fuzz: {e}");
+        return ExitCode::FAILURE;
+    }
+    let mut failures = 0;
+    for s in seed..seed + cases {
+        if let Err(report) = lua51_testsuite::fuzz::check_seed(&ljr, &work, s) {
+            failures += 1;
+            eprintln!("{report}");
+            let _ = std::fs::write(out.join(format!("seed-{s}.lua")), lua51_testsuite::fuzz::program(s));
+        }
+    }
+    let _ = std::fs::remove_dir_all(&work);
+    println!("{} passed, {failures} failed", cases - failures);
+    if failures == 0 { ExitCode::SUCCESS } else { ExitCode::FAILURE }
+}

@@ -1,0 +1,253 @@
+//! Differential fuzzing: random Lua programs are run on the implementation and on `lua5.1`,
+//! and must print the same thing.
+//!
+//! Programs mix every kind of value (numbers including `-0`, infinities, numeric and other
+//! strings, booleans, nil, tables, functions) in arithmetic and coercions, comparisons,
+//! concatenation, logic, indexing, calls, control flow and closures. Every top-level statement
+//! runs under `pcall` and prints what it got, errors included, so one error does not end the
+//! program and error messages (with their variable names and positions) are compared too.
+//! Values without a stable text (tables, functions) print as their type.
+//!
+//! A program is a pure function of its seed: a failure is reproduced from its seed alone.
+
+use std::fmt::Write;
+use std::path::Path;
+use std::time::Duration;
+
+use crate::process::{run, Invocation};
+
+/// xorshift64*: small, fast, and the same everywhere.
+#[derive(Debug, Clone)]
+pub struct Rng(u64);
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn variable_names_are_dropped_from_error_messages_only() {
+        let s = b"x\terror\tf.lua:3: attempt to perform arithmetic on upvalue 'a' (a nil value)\nlocal 'b' stays\n";
+        assert_eq!(
+            String::from_utf8(super::without_variable_names(s)).unwrap(),
+            "x\terror\tf.lua:3: attempt to perform arithmetic on a nil value\nlocal 'b' stays\n"
+        );
+    }
+
+    #[test]
+    fn programs_are_a_function_of_the_seed() {
+        assert_eq!(super::program(7), super::program(7));
+        assert_ne!(super::program(7), super::program(8));
+    }
+}
+
+impl Rng {
+    pub fn new(seed: u64) -> Self {
+        Rng(seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) | 1)
+    }
+    pub fn next(&mut self) -> u64 {
+        self.0 ^= self.0 >> 12;
+        self.0 ^= self.0 << 25;
+        self.0 ^= self.0 >> 27;
+        self.0.wrapping_mul(0x2545_F491_4F6C_DD1D)
+    }
+    pub fn below(&mut self, n: usize) -> usize {
+        (self.next() % n as u64) as usize
+    }
+    fn pick<'a>(&mut self, items: &[&'a str]) -> &'a str {
+        items[self.below(items.len())]
+    }
+}
+
+const LITERALS: &[&str] = &[
+    "0", "1", "-1", "2", "3", "7", "0.5", "-2.5", "10", "1e15", "1e300", "math.huge", "-math.huge", "(-0)", "(0/0)",
+    "\"\"", "\"a\"", "\"abc\"", "\"10\"", "\" 3 \"", "\"0x10\"", "\"1e2\"", "\"x\"", "true", "false", "nil",
+];
+const LOCALS: &[&str] = &["a", "b", "c", "d", "s", "t", "u"];
+const BINARY: &[&str] = &["+", "-", "*", "/", "%", "^", "..", "==", "~=", "<", "<=", ">", ">=", "and", "or"];
+
+struct Gen {
+    rng: Rng,
+    out: String,
+    indent: usize,
+}
+
+impl Gen {
+    fn expr(&mut self, depth: usize) -> String {
+        if depth == 0 {
+            return self.leaf();
+        }
+        match self.rng.below(12) {
+            0..=4 => {
+                let op = self.rng.pick(BINARY);
+                format!("({} {op} {})", self.expr(depth - 1), self.expr(depth - 1))
+            }
+            5 => {
+                let op = self.rng.pick(&["-", "not ", "#"]);
+                format!("({op}{})", self.expr(depth - 1))
+            }
+            6 => {
+                let f = self.rng.pick(&["show", "type", "tonumber", "f1", "f2", "math.floor", "string.len", "select('#',"]);
+                if f.ends_with(',') {
+                    format!("{f} {}, {})", self.expr(depth - 1), self.expr(depth - 1))
+                } else {
+                    format!("{f}({})", self.expr(depth - 1))
+                }
+            }
+            7 => format!("t[{}]", self.expr(depth - 1)),
+            8 => format!("t.{}", self.rng.pick(&["x", "y", "n"])),
+            9 => format!("({} and {} or {})", self.expr(depth - 1), self.expr(depth - 1), self.expr(depth - 1)),
+            10 => format!("#t + {}", self.expr(depth - 1)),
+            _ => self.leaf(),
+        }
+    }
+
+    fn leaf(&mut self) -> String {
+        if self.rng.below(2) == 0 {
+            self.rng.pick(LITERALS).to_owned()
+        } else {
+            self.rng.pick(LOCALS).to_owned()
+        }
+    }
+
+    fn line(&mut self, text: &str) {
+        let _ = writeln!(self.out, "{}{text}", "  ".repeat(self.indent));
+    }
+
+    fn statement(&mut self, depth: usize) {
+        match self.rng.below(if depth == 0 { 4 } else { 9 }) {
+            0 | 1 => {
+                let (e1, e2) = (self.expr(3), self.expr(2));
+                self.line(&format!("P({e1}, {e2})"));
+            }
+            2 => {
+                let (v, e) = (self.rng.pick(&["a", "b", "c", "d", "s"]), self.expr(3));
+                self.line(&format!("{v} = {e}"));
+            }
+            3 => {
+                let (k, v) = (self.expr(1), self.expr(2));
+                self.line(&format!("t[{k}] = {v}"));
+            }
+            4 => {
+                let c = self.expr(2);
+                self.line(&format!("if {c} then"));
+                self.block(depth - 1);
+                self.line("else");
+                self.block(depth - 1);
+                self.line("end");
+            }
+            5 => {
+                let (from, to) = (self.rng.below(4) as i64 - 1, self.rng.below(6) as i64);
+                let step = self.rng.pick(&["1", "2", "-1", "0.5"]);
+                let var = self.rng.pick(&["i", "j"]);
+                self.line(&format!("for {var} = {from}, {to}, {step} do"));
+                self.indent += 1;
+                let e = self.expr(1);
+                self.line(&format!("P({var}, {e})"));
+                self.indent -= 1;
+                self.block(depth - 1);
+                self.line("end");
+            }
+            6 => {
+                let n = self.rng.below(4);
+                self.line(&format!("do local k = 0 while k < {n} do k = k + 1"));
+                self.block(depth - 1);
+                self.line("end end");
+            }
+            7 => {
+                let (e1, e2) = (self.expr(2), self.expr(2));
+                let (x, y) = (self.expr(1), self.expr(1));
+                self.line(&format!("u = function(x, y) return {e1}, x, {e2} end P(u({x}, {y}))"));
+            }
+            _ => {
+                let e = self.expr(2);
+                self.line(&format!("P(pcall(error, {e}))"));
+            }
+        }
+    }
+
+    fn block(&mut self, depth: usize) {
+        self.indent += 1;
+        for _ in 0..1 + self.rng.below(3) {
+            self.statement(depth);
+        }
+        self.indent -= 1;
+    }
+}
+
+/// The program for `seed`.
+pub fn program(seed: u64) -> String {
+    let mut g = Gen { rng: Rng::new(seed), out: String::new(), indent: 0 };
+    g.out.push_str(
+        "local function show(v) local ty = type(v) if ty == 'table' or ty == 'function' then return ty end return tostring(v) end\n\
+         local function P(...) local n = select('#', ...) local o = {} for i = 1, n do o[i] = show((select(i, ...))) end print(n, table.concat(o, ' ')) end\n\
+         local function f1(x) return x, x end\n\
+         local function f2(x) if x then return end return 1, 2, 3 end\n\
+         local t = {1, 2, 'three', x = 5, [10] = 'ten'}\n",
+    );
+    let inits: Vec<String> = LOCALS.iter().filter(|l| **l != "t").map(|_| g.leaf()).collect();
+    let _ = writeln!(g.out, "local a, b, c, d, s, u = {}, {}, {}, {}, {}, {}", inits[0], inits[1], inits[2], inits[3], inits[4], inits[5]);
+    for _ in 0..12 {
+        g.line("do local ok, e = pcall(function()");
+        g.indent += 1;
+        g.statement(2);
+        g.indent -= 1;
+        g.line("end) if not ok then print('error', e) end end");
+    }
+    g.out
+}
+
+/// Error messages with the variable part dropped: `on local 'x' (a nil value)` becomes
+/// `on a nil value`.
+///
+/// lua5.1 names an operand after the bytecode instruction that last wrote its register, found by
+/// symbolic execution of *its* code, including how it lays out jumps for `and`/`or` chains.
+/// The differential corpus checks names exactly for what programs write; random nested
+/// `and`/`or` operands would only keep finding that layout, so the fuzzer compares the rest.
+pub fn without_variable_names(output: &[u8]) -> Vec<u8> {
+    let text = String::from_utf8_lossy(output);
+    let mut out = String::with_capacity(text.len());
+    for line in text.split_inclusive('\n') {
+        let mut line = line.to_owned();
+        for kind in ["local", "global", "upvalue", "field", "method"] {
+            let pattern = format!(" {kind} '");
+            while let Some(start) = line.find(&pattern) {
+                // " kind 'name' (a TYPE value)" -> " a TYPE value"
+                let after_name = start + pattern.len();
+                let Some(close) = line[after_name..].find("' (a ").map(|i| after_name + i) else { break };
+                let type_start = close + "' (a ".len();
+                let Some(type_end) = line[type_start..].find(" value)").map(|i| type_start + i) else { break };
+                let replacement = format!(" a {} value", &line[type_start..type_end]);
+                line.replace_range(start..type_end + " value)".len(), &replacement);
+            }
+        }
+        out.push_str(&line);
+    }
+    out.into_bytes()
+}
+
+/// Runs the program of `seed` on `ljr` and `lua5.1` in `workdir`; `Err` describes a difference.
+pub fn check_seed(ljr: &Path, workdir: &Path, seed: u64) -> Result<(), String> {
+    let source = program(seed);
+    let file = workdir.join(format!("fuzz-{seed}.lua"));
+    std::fs::write(&file, &source).map_err(|e| format!("cannot write {}: {e}", file.display()))?;
+    let run_on = |program: &Path| {
+        run(&Invocation {
+            program: program.to_path_buf(),
+            args: vec![file.clone().into_os_string()],
+            cwd: workdir.to_path_buf(),
+            stdin: None,
+            timeout: Duration::from_secs(20),
+        })
+        .map_err(|e| e.to_string())
+    };
+    let reference = run_on(Path::new(crate::REFERENCE_LUA))?;
+    let ours = run_on(ljr)?;
+    let _ = std::fs::remove_file(&file);
+    if without_variable_names(&reference.stdout) == without_variable_names(&ours.stdout) && reference.exit == ours.exit {
+        return Ok(());
+    }
+    Err(format!(
+        "seed {seed}: lua5.1 {:?}, implementation {:?}\n{}\n--- program ---\n{source}",
+        reference.exit,
+        ours.exit,
+        crate::diff::unified_diff(&reference.stdout, &ours.stdout, 3, 60)
+    ))
+}
