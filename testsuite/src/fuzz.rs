@@ -20,36 +20,18 @@ use crate::process::{run, Invocation};
 #[derive(Debug, Clone)]
 pub struct Rng(u64);
 
-#[cfg(test)]
-mod tests {
-    #[test]
-    fn variable_names_are_dropped_from_error_messages_only() {
-        let s = b"x\terror\tf.lua:3: attempt to perform arithmetic on upvalue 'a' (a nil value)\nlocal 'b' stays\n";
-        assert_eq!(
-            String::from_utf8(super::without_variable_names(s)).unwrap(),
-            "x\terror\tf.lua:3: attempt to perform arithmetic on a nil value\nlocal 'b' stays\n"
-        );
-    }
-
-    #[test]
-    fn programs_are_a_function_of_the_seed() {
-        assert_eq!(super::program(7), super::program(7));
-        assert_ne!(super::program(7), super::program(8));
-    }
-}
-
 impl Rng {
     pub fn new(seed: u64) -> Self {
         Rng(seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) | 1)
     }
-    pub fn next(&mut self) -> u64 {
+    pub fn next_u64(&mut self) -> u64 {
         self.0 ^= self.0 >> 12;
         self.0 ^= self.0 << 25;
         self.0 ^= self.0 >> 27;
         self.0.wrapping_mul(0x2545_F491_4F6C_DD1D)
     }
     pub fn below(&mut self, n: usize) -> usize {
-        (self.next() % n as u64) as usize
+        (self.next_u64() % n as u64) as usize
     }
     fn pick<'a>(&mut self, items: &[&'a str]) -> &'a str {
         items[self.below(items.len())]
@@ -250,4 +232,22 @@ pub fn check_seed(ljr: &Path, workdir: &Path, seed: u64) -> Result<(), String> {
         ours.exit,
         crate::diff::unified_diff(&reference.stdout, &ours.stdout, 3, 60)
     ))
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn variable_names_are_dropped_from_error_messages_only() {
+        let s = b"x\terror\tf.lua:3: attempt to perform arithmetic on upvalue 'a' (a nil value)\nlocal 'b' stays\n";
+        assert_eq!(
+            String::from_utf8(super::without_variable_names(s)).unwrap(),
+            "x\terror\tf.lua:3: attempt to perform arithmetic on a nil value\nlocal 'b' stays\n"
+        );
+    }
+
+    #[test]
+    fn programs_are_a_function_of_the_seed() {
+        assert_eq!(super::program(7), super::program(7));
+        assert_ne!(super::program(7), super::program(8));
+    }
 }
