@@ -981,6 +981,7 @@ impl<'s> Compiler<'s> {
 
     fn binary(&mut self, op: BinOp, lhs: &Expr, rhs: &Expr, dst: u16, line: u32) -> Result<()> {
         match op {
+            BinOp::And | BinOp::Or if skips_left_operand(op, lhs) => self.exp_to_reg(rhs, dst),
             BinOp::And | BinOp::Or => {
                 if self.active_local_slot(dst) {
                     let t = self.alloc_reg(line)?;
@@ -1076,6 +1077,7 @@ impl<'s> Compiler<'s> {
             ExprKind::Nil | ExprKind::False => Ok(if when { Vec::new() } else { vec![self.emit_jump()?] }),
             ExprKind::True | ExprKind::Number(_) | ExprKind::String(_) => Ok(if when { vec![self.emit_jump()?] } else { Vec::new() }),
             ExprKind::Unary { op: UnOp::Not, operand } => self.cond_jump(operand, !when),
+            ExprKind::Binary { op: op @ (BinOp::And | BinOp::Or), lhs, rhs } if skips_left_operand(*op, lhs) => self.cond_jump(rhs, when),
             ExprKind::Binary { op: BinOp::And, lhs, rhs } | ExprKind::Binary { op: BinOp::Or, lhs, rhs } => {
                 let is_and = matches!(&e.kind, ExprKind::Binary { op: BinOp::And, .. });
                 if is_and != when {
@@ -1207,29 +1209,115 @@ enum CallKind {
     Tail,
 }
 
-/// The value of a numeric constant expression, folded as Lua 5.1's code generator folds:
-/// through parentheses, unary minus and arithmetic, but never into NaN and never dividing by
-/// zero (those stay run-time operations).
+/// The value of a numeric constant expression, when Lua 5.1's code generator would have
+/// folded it (its `isnumeral`): this decides which constants enter the constant table, where
+/// `0` and `-0` share one entry, so it is visible in what programs print.
 fn const_number(e: &Expr) -> Option<f64> {
-    let r = match &e.kind {
-        ExprKind::Number(x) => return Some(*x),
-        ExprKind::Paren(inner) => return const_number(inner),
-        ExprKind::Unary { op: UnOp::Neg, operand } => -const_number(operand)?,
+    match const_kind(e) {
+        ConstKind { value: Folded::Num(x), true_jumps: false, false_jumps: false } => Some(x),
+        _ => None,
+    }
+}
+
+/// Whether 5.1 compiles `lhs and rhs` / `lhs or rhs` as just `rhs`: a truthy constant before
+/// `and`, nil or false before `or` (with no jumps pending) is never emitted, so its constant
+/// never enters the constant table either.
+fn skips_left_operand(op: BinOp, lhs: &Expr) -> bool {
+    let k = const_kind(lhs);
+    match op {
+        BinOp::And => matches!(k.value, Folded::Num(_) | Folded::Str | Folded::True) && !k.true_jumps && !k.false_jumps,
+        BinOp::Or => matches!(k.value, Folded::Nil | Folded::False) && !k.true_jumps && !k.false_jumps,
+        _ => false,
+    }
+}
+
+/// What 5.1's `expdesc` says of an expression at compile time, as far as folding goes.
+#[derive(Clone, Copy, Debug, PartialEq)]
+enum Folded {
+    Num(f64),
+    Str,
+    True,
+    False,
+    Nil,
+    /// Known only at run time.
+    Other,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq)]
+struct ConstKind {
+    value: Folded,
+    /// Pending jumps taken when the value is true / false (`and`/`or` left them).
+    true_jumps: bool,
+    false_jumps: bool,
+}
+
+fn const_kind(e: &Expr) -> ConstKind {
+    let plain = |value| ConstKind { value, true_jumps: false, false_jumps: false };
+    let other = plain(Folded::Other);
+    let numeral = |k: ConstKind| match k {
+        ConstKind { value: Folded::Num(x), true_jumps: false, false_jumps: false } => Some(x),
+        _ => None,
+    };
+    match &e.kind {
+        ExprKind::Number(x) => plain(Folded::Num(*x)),
+        ExprKind::String(_) => plain(Folded::Str),
+        ExprKind::True => plain(Folded::True),
+        ExprKind::False => plain(Folded::False),
+        ExprKind::Nil => plain(Folded::Nil),
+        ExprKind::Paren(inner) => const_kind(inner),
+        ExprKind::Unary { op: UnOp::Neg, operand } => match numeral(const_kind(operand)) {
+            Some(x) if !(-x).is_nan() => plain(Folded::Num(-x)),
+            _ => other,
+        },
+        ExprKind::Unary { op: UnOp::Not, operand } => {
+            // codenot: constants flip, jump lists swap.
+            let k = const_kind(operand);
+            let value = match k.value {
+                Folded::Nil | Folded::False => Folded::True,
+                Folded::Num(_) | Folded::Str | Folded::True => Folded::False,
+                Folded::Other => return other,
+            };
+            ConstKind { value, true_jumps: k.false_jumps, false_jumps: k.true_jumps }
+        }
+        ExprKind::Binary { op: BinOp::And, lhs, rhs } => {
+            // luaK_goiftrue: a truthy constant jumps nowhere; anything else adds a false jump.
+            let l = const_kind(lhs);
+            let r = const_kind(rhs);
+            let l_false = match l.value {
+                Folded::Num(_) | Folded::Str | Folded::True => l.false_jumps,
+                _ => true,
+            };
+            ConstKind { false_jumps: r.false_jumps || l_false, ..r }
+        }
+        ExprKind::Binary { op: BinOp::Or, lhs, rhs } => {
+            // luaK_goiffalse: nil/false jump nowhere; anything else adds a true jump.
+            let l = const_kind(lhs);
+            let r = const_kind(rhs);
+            let l_true = match l.value {
+                Folded::Nil | Folded::False => l.true_jumps,
+                _ => true,
+            };
+            ConstKind { true_jumps: r.true_jumps || l_true, ..r }
+        }
         ExprKind::Binary { op, lhs, rhs } => {
-            let (a, b) = (const_number(lhs)?, const_number(rhs)?);
-            match op {
+            let (Some(a), Some(b)) = (numeral(const_kind(lhs)), numeral(const_kind(rhs))) else { return other };
+            let r = match op {
                 BinOp::Add => a + b,
                 BinOp::Sub => a - b,
                 BinOp::Mul => a * b,
                 BinOp::Div if b != 0.0 => a / b,
                 BinOp::Mod if b != 0.0 => a - (a / b).floor() * b,
                 BinOp::Pow => a.powf(b),
-                _ => return None,
+                _ => return other,
+            };
+            if r.is_nan() {
+                other
+            } else {
+                plain(Folded::Num(r))
             }
         }
-        _ => return None,
-    };
-    (!r.is_nan()).then_some(r)
+        _ => other,
+    }
 }
 
 /// A call whose every result is used when it ends a list (`f(a, g())`, `return g()`); a

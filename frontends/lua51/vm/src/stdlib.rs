@@ -271,8 +271,8 @@ native!(lua_tostring, "tostring", |c| {
 });
 
 native!(lua_tonumber, "tonumber", |c| {
+    let v = c.check_any(0)?;
     let base = c.opt_int(1, 10)?;
-    let v = c.arg(0);
     let result = if base == 10 {
         to_number(v).map(TValue::from_f64_canonical)
     } else {
