@@ -735,6 +735,7 @@ impl<'s> Compiler<'s> {
 
     fn const_value(&mut self, e: &Expr) -> Result<Option<TValue>> {
         if let Some(x) = const_number(e) {
+            self.note_emitted_constants(e)?;
             return Ok(Some(TValue::from_f64_canonical(x)));
         }
         Ok(match &e.kind {
@@ -744,6 +745,44 @@ impl<'s> Compiler<'s> {
             ExprKind::String(s) => Some(self.st.intern(s.as_bytes()).map_err(|_| oom())?),
             _ => None,
         })
+    }
+
+    /// Adds to the constant table, in 5.1's order, the constants its code for a folded
+    /// constant expression still loads (the tested operands of `and`/`or`), so `0`/`-0`
+    /// merging comes out as in 5.1.
+    fn note_emitted_constants(&mut self, e: &Expr) -> Result<()> {
+        match &e.kind {
+            ExprKind::Number(_) | ExprKind::String(_) if const_number(e).is_none() || matches!(e.kind, ExprKind::String(_)) => {
+                if let Some(v) = self.const_value(e)? {
+                    self.constant(v, e.line)?;
+                }
+            }
+            ExprKind::Paren(inner) => self.note_emitted_constants(inner)?,
+            ExprKind::Unary { operand, .. } => self.note_emitted_constants(operand)?,
+            ExprKind::Binary { op: op @ (BinOp::And | BinOp::Or), lhs, rhs } => {
+                if !skips_left_operand(*op, lhs) {
+                    self.note_emitted_operand(lhs)?;
+                }
+                self.note_emitted_constants(rhs)?;
+            }
+            ExprKind::Binary { lhs, rhs, .. } => {
+                self.note_emitted_constants(lhs)?;
+                self.note_emitted_constants(rhs)?;
+            }
+            _ => {}
+        }
+        Ok(())
+    }
+
+    /// A tested `and`/`or` operand is loaded whole, folded or not.
+    fn note_emitted_operand(&mut self, e: &Expr) -> Result<()> {
+        match const_number(e) {
+            Some(x) => {
+                self.note_emitted_constants(e)?;
+                self.constant(TValue::from_f64_canonical(x), e.line).map(|_| ())
+            }
+            None => self.note_emitted_constants(e),
+        }
     }
 
     /// What the value of `e` is, for error messages, when it names a variable.
@@ -1213,6 +1252,11 @@ enum CallKind {
 /// folded it (its `isnumeral`): this decides which constants enter the constant table, where
 /// `0` and `-0` share one entry, so it is visible in what programs print.
 fn const_number(e: &Expr) -> Option<f64> {
+    // Only expressions made of constants: 5.1 folds the *value* of `x and 0` when x is known
+    // truthy, but still runs x's code, so anything with code to run is not folded here.
+    if !all_constant(e) {
+        return None;
+    }
     match const_kind(e) {
         ConstKind { value: Folded::Num(x), true_jumps: false, false_jumps: false } => Some(x),
         _ => None,
@@ -1223,10 +1267,25 @@ fn const_number(e: &Expr) -> Option<f64> {
 /// `and`, nil or false before `or` (with no jumps pending) is never emitted, so its constant
 /// never enters the constant table either.
 fn skips_left_operand(op: BinOp, lhs: &Expr) -> bool {
+    // A left operand with code to run (and maybe raise an error) always runs.
+    if !all_constant(lhs) {
+        return false;
+    }
     let k = const_kind(lhs);
     match op {
         BinOp::And => matches!(k.value, Folded::Num(_) | Folded::Str | Folded::True) && !k.true_jumps && !k.false_jumps,
         BinOp::Or => matches!(k.value, Folded::Nil | Folded::False) && !k.true_jumps && !k.false_jumps,
+        _ => false,
+    }
+}
+
+/// Whether every leaf of `e` is a literal constant (no code with effects to run).
+fn all_constant(e: &Expr) -> bool {
+    match &e.kind {
+        ExprKind::Number(_) | ExprKind::String(_) | ExprKind::True | ExprKind::False | ExprKind::Nil => true,
+        ExprKind::Paren(inner) => all_constant(inner),
+        ExprKind::Unary { operand, .. } => all_constant(operand),
+        ExprKind::Binary { lhs, rhs, .. } => all_constant(lhs) && all_constant(rhs),
         _ => false,
     }
 }

@@ -279,17 +279,26 @@ native!(lua_tonumber, "tonumber", |c| {
         if !(2..=36).contains(&base) {
             return Err(c.arg_error(1, "base out of range"));
         }
-        let bytes = c.check_bytes(0)?;
-        let text = String::from_utf8_lossy(&bytes);
-        let t = text.trim_matches(|ch: char| ch.is_ascii_whitespace());
-        let (neg, digits) = match t.strip_prefix('-') {
-            Some(d) => (true, d),
-            None => (false, t),
-        };
-        if digits.is_empty() {
+        // luaB_tonumber: C's strtoul, then only trailing spaces.
+        extern "C" {
+            fn strtoul(s: *const std::ffi::c_char, end: *mut *mut std::ffi::c_char, base: std::ffi::c_int) -> std::ffi::c_ulong;
+        }
+        let mut bytes = c.check_bytes(0)?;
+        if bytes.contains(&0) {
+            bytes.truncate(bytes.iter().position(|&b| b == 0).unwrap_or(0));
+        }
+        bytes.push(0);
+        let start = bytes.as_ptr() as *mut std::ffi::c_char;
+        let mut end = start;
+        let n = unsafe { strtoul(start, &mut end, base as std::ffi::c_int) };
+        let mut pos = unsafe { end.offset_from(start) } as usize;
+        if pos == 0 {
             None
         } else {
-            u64::from_str_radix(digits, base as u32).ok().map(|n| TValue::from_f64(if neg { -(n as f64) } else { n as f64 }))
+            while bytes[pos].is_ascii_whitespace() {
+                pos += 1;
+            }
+            (bytes[pos] == 0).then(|| TValue::from_f64(n as f64))
         }
     };
     c.set(0, result.unwrap_or(TValue::NIL));
