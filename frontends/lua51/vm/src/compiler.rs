@@ -1076,14 +1076,21 @@ impl<'s> Compiler<'s> {
                 // A left operand that needs evaluating goes straight into a temporary `dst`:
                 // `a+b+c+...` then needs one register, not one per operator.
                 let simple = |e: &Expr| matches!(e.kind, ExprKind::Name(_) | ExprKind::Nil | ExprKind::True | ExprKind::False | ExprKind::Number(_) | ExprKind::String(_));
-                let (mut l, linfo) = if !simple(lhs) && !self.active_local_slot(dst) {
-                    let info = self.var_info(lhs);
-                    self.exp_to_reg(lhs, dst)?;
-                    (Operand::Slot(dst), info)
+                let ((mut l, linfo), (r, rinfo)) = if const_number(lhs).is_some() {
+                    // 5.1's codearith loads the right operand before a constant left one, so
+                    // the constants enter the table in that order (visible through 0/-0).
+                    let r = self.exp_to_operand(rhs)?;
+                    (self.exp_to_operand(lhs)?, r)
                 } else {
-                    self.exp_to_operand(lhs)?
+                    let l = if !simple(lhs) && !self.active_local_slot(dst) {
+                        let info = self.var_info(lhs);
+                        self.exp_to_reg(lhs, dst)?;
+                        (Operand::Slot(dst), info)
+                    } else {
+                        self.exp_to_operand(lhs)?
+                    };
+                    (l, self.exp_to_operand(rhs)?)
                 };
-                let (r, rinfo) = self.exp_to_operand(rhs)?;
                 if l.is_const() && r.is_const() {
                     let t = self.alloc_reg(line)?;
                     self.emit_mov(l, t)?;
