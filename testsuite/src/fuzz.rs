@@ -42,7 +42,7 @@ const LITERALS: &[&str] = &[
     "0", "1", "-1", "2", "3", "7", "0.5", "-2.5", "10", "1e15", "1e300", "math.huge", "-math.huge", "(-0)", "(0/0)",
     "\"\"", "\"a\"", "\"abc\"", "\"10\"", "\" 3 \"", "\"0x10\"", "\"1e2\"", "\"x\"", "true", "false", "nil",
 ];
-const LOCALS: &[&str] = &["a", "b", "c", "d", "s", "t", "u"];
+const LOCALS: &[&str] = &["a", "b", "c", "d", "s", "t", "u", "m"];
 const BINARY: &[&str] = &["+", "-", "*", "/", "%", "^", "..", "==", "~=", "<", "<=", ">", ">=", "and", "or"];
 
 struct Gen {
@@ -66,7 +66,7 @@ impl Gen {
                 format!("({op}{})", self.expr(depth - 1))
             }
             6 => {
-                let f = self.rng.pick(&["show", "type", "tonumber", "f1", "f2", "math.floor", "string.len", "select('#',"]);
+                let f = self.rng.pick(&["show", "type", "tonumber", "f1", "f2", "math.floor", "string.len", "select('#',", "v", "m"]);
                 if f.ends_with(',') {
                     format!("{f} {}, {})", self.expr(depth - 1), self.expr(depth - 1))
                 } else {
@@ -94,7 +94,7 @@ impl Gen {
     }
 
     fn statement(&mut self, depth: usize) {
-        match self.rng.below(if depth == 0 { 4 } else { 9 }) {
+        match self.rng.below(if depth == 0 { 4 } else { 14 }) {
             0 | 1 => {
                 let (e1, e2) = (self.expr(3), self.expr(2));
                 self.line(&format!("P({e1}, {e2})"));
@@ -140,9 +140,34 @@ impl Gen {
                 let (x, y) = (self.expr(1), self.expr(1));
                 self.line(&format!("u = function(x, y) return {e1}, x, {e2} end P(u({x}, {y}))"));
             }
-            _ => {
+            8 => {
                 let e = self.expr(2);
                 self.line(&format!("P(pcall(error, {e}))"));
+            }
+            9 => {
+                let (x, y) = (self.expr(2), self.expr(1));
+                self.line(&format!("P(v({x}, f2({y})))"));
+                self.line(&format!("P(select(2, v({x}, f1({y}))))"));
+            }
+            10 => {
+                let (n, e) = (1 + self.rng.below(4), self.expr(1));
+                self.line(&format!("do local fs = {{}} for i = 1, {n} do local j = i * 2 fs[i] = function(z) j = j + 1 return i, j, z end end"));
+                self.line(&format!("  P(fs[1]({e})) P(fs[{n}]()) P(fs[1]()) end"));
+            }
+            11 => {
+                let (i, j) = (self.rng.below(7) as i64 - 3, self.rng.below(7) as i64 - 3);
+                let (e, r) = (self.expr(1), self.rng.below(3));
+                self.line(&format!("P(string.sub(show({e}), {i}, {j}), (\"ab\"):rep({r}), string.upper(show({e})), string.byte(\"xyz\", {i}))"));
+            }
+            12 => {
+                let n = self.rng.below(4);
+                let e = self.expr(1);
+                self.line(&format!("do local g = coroutine.wrap(function(q) for k = 1, {n} do q = coroutine.yield(k, q) end return 'done', q end)"));
+                self.line(&format!("  P(g({e})) P(g(1)) P(pcall(g, 2)) end"));
+            }
+            _ => {
+                let (x, y) = (self.expr(1), self.expr(1));
+                self.line(&format!("P(m + {x}, {x} .. m, m.key, m({y}), m == m, pcall(function() return m < {y} end))"));
             }
         }
     }
@@ -165,7 +190,11 @@ pub fn program(seed: u64) -> String {
          local function f1(x) return x, x end\n\
          local function f2(x) if x then return end return 1, 2, 3 end\n\
          local t = {1, 2, 'three', x = 5, [10] = 'ten'}\n\
-         local w = {}\n",
+         local w = {}\n\
+         local function v(...) return select('#', ...), ... end\n\
+         local m = setmetatable({}, {__add = function(x, y) return 'add' end, __concat = function(x, y) return 'cat' end,\n\
+           __index = function(_, k) return k end, __call = function(self, z) return 'called', z end,\n\
+           __lt = function() return true end, __eq = function() return false end})\n",
     );
     let inits: Vec<String> = LOCALS.iter().filter(|l| **l != "t").map(|_| g.leaf()).collect();
     let _ = writeln!(g.out, "local a, b, c, d, s, u = {}, {}, {}, {}, {}, {}", inits[0], inits[1], inits[2], inits[3], inits[4], inits[5]);

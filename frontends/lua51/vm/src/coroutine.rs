@@ -93,94 +93,106 @@ pub enum ResumeOutcome {
 }
 
 /// Resumes `co` with `args`; `top` is the resumer's live top.
-pub fn resume(st: &mut LuaState, co_value: TValue, args: &[TValue], top: *mut u64) -> Result<ResumeOutcome, &'static str> {
-    let co = thread_mut(co_value);
-    match co.status {
-        CoStatus::Dead => return Err("cannot resume dead coroutine"),
-        CoStatus::Running | CoStatus::Normal => return Err("cannot resume non-suspended coroutine"),
-        CoStatus::Suspended => {}
-    }
-    // Park the resumer.
-    let prev_ctx = st.current;
-    let prev_thread = st.current_thread;
-    if prev_thread.is_nil() {
-        st.main_saved_top = top;
-    } else {
-        let t = thread_mut(prev_thread);
-        t.saved_top = top;
-        t.status = CoStatus::Normal;
-    }
-    st.current = &mut co.ctx;
-    st.current_thread = co_value;
-    co.status = CoStatus::Running;
-    co.entry_depth = st.native_depth + 1;
-    st.native_depth += 1;
+///
+/// The coroutine and the state change inside the interpreter call (`yield` writes them), so
+/// both are only reached through raw pointers here, never through references held across that
+/// call (see `LuaState::call_at`).
+///
+/// # Safety
+/// `st` is a live state and `co_value` one of its coroutines.
+pub unsafe fn resume(st: *mut LuaState, co_value: TValue, args: &[TValue], top: *mut u64) -> Result<ResumeOutcome, &'static str> {
+    let co: *mut Thread = co_value.as_ptr();
     unsafe {
-        co.ctx.interp.status = STATUS_OK;
-        if !co.started {
-            co.started = true;
-            let frame = co.stack.as_mut_ptr();
+        match (*co).status {
+            CoStatus::Dead => return Err("cannot resume dead coroutine"),
+            CoStatus::Running | CoStatus::Normal => return Err("cannot resume non-suspended coroutine"),
+            CoStatus::Suspended => {}
+        }
+        // Park the resumer.
+        let prev_ctx = (*st).current;
+        let prev_thread = (*st).current_thread;
+        if prev_thread.is_nil() {
+            (*st).main_saved_top = top;
+        } else {
+            let t: *mut Thread = prev_thread.as_ptr();
+            (*t).saved_top = top;
+            (*t).status = CoStatus::Normal;
+        }
+        let ctx: *mut LuaContext = std::ptr::addr_of_mut!((*co).ctx);
+        (*st).current = ctx;
+        (*st).current_thread = co_value;
+        (*co).status = CoStatus::Running;
+        (*co).entry_depth = (*st).native_depth + 1;
+        (*st).native_depth += 1;
+        (*ctx).interp.status = STATUS_OK;
+        if !(*co).started {
+            (*co).started = true;
+            let frame = (*co).stack.as_mut_ptr();
             let base = frame.add(FRAME_HEADER_SLOTS);
-            *frame = co.func.raw();
+            *frame = (*co).func.raw();
             *base.offset(deegen_api::frame::CALLER_BASE as isize) = 0;
             *base.offset(deegen_api::frame::RETURN_CONTINUATION as isize) = __deegen_interp_exit as *const () as u64;
             *base.offset(deegen_api::frame::CALLER_PC as isize) = 0;
             for (i, a) in args.iter().enumerate() {
                 *base.add(i) = a.raw();
             }
-            __deegen_interp_enter(&mut co.ctx.interp, base, args.len() as u64);
+            __deegen_interp_enter(std::ptr::addr_of_mut!((*ctx).interp), base, args.len() as u64);
         } else {
-            let base = co.yield_base;
+            let base = (*co).yield_base;
             for (i, a) in args.iter().enumerate() {
                 *base.add(i) = a.raw();
             }
-            __deegen_interp_resume(&mut co.ctx.interp, base, base, args.len() as u64);
+            __deegen_interp_resume(std::ptr::addr_of_mut!((*ctx).interp), base, base, args.len() as u64);
         }
+        (*st).native_depth -= 1;
+        (*st).current = prev_ctx;
+        (*st).current_thread = prev_thread;
+        if !prev_thread.is_nil() {
+            (*prev_thread.as_ptr::<Thread>()).status = CoStatus::Running;
+        }
+        let outcome = match std::ptr::read_volatile(std::ptr::addr_of!((*ctx).interp.status)) {
+            STATUS_YIELD => {
+                (*co).status = CoStatus::Suspended;
+                let (yb, n) = ((*co).yield_base, (*co).yield_count);
+                ResumeOutcome::Values((0..n).map(|i| TValue(*yb.add(i))).collect())
+            }
+            STATUS_ERROR => {
+                (*co).status = CoStatus::Dead;
+                ResumeOutcome::Error(TValue((*ctx).interp.error))
+            }
+            _ => {
+                (*co).status = CoStatus::Dead;
+                let p = (*ctx).interp.ret_ptr;
+                ResumeOutcome::Values((0..(*ctx).interp.ret_count as usize).map(|i| TValue(*p.add(i))).collect())
+            }
+        };
+        if (*co).status == CoStatus::Dead {
+            (*co).saved_top = (*co).stack.as_mut_ptr();
+            (*ctx).open_upvalues = std::ptr::null_mut();
+        }
+        Ok(outcome)
     }
-    st.native_depth -= 1;
-    st.current = prev_ctx;
-    st.current_thread = prev_thread;
-    if !prev_thread.is_nil() {
-        thread_mut(prev_thread).status = CoStatus::Running;
-    }
-    let outcome = match co.ctx.interp.status {
-        STATUS_YIELD => {
-            co.status = CoStatus::Suspended;
-            let values = (0..co.yield_count).map(|i| TValue(unsafe { *co.yield_base.add(i) })).collect();
-            ResumeOutcome::Values(values)
-        }
-        STATUS_ERROR => {
-            co.status = CoStatus::Dead;
-            ResumeOutcome::Error(TValue(co.ctx.interp.error))
-        }
-        _ => {
-            co.status = CoStatus::Dead;
-            let p = co.ctx.interp.ret_ptr;
-            ResumeOutcome::Values((0..co.ctx.interp.ret_count as usize).map(|i| TValue(unsafe { *p.add(i) })).collect())
-        }
-    };
-    if co.status == CoStatus::Dead {
-        co.saved_top = co.stack.as_mut_ptr();
-        co.ctx.open_upvalues = std::ptr::null_mut();
-    }
-    Ok(outcome)
 }
 
 /// Suspends the running coroutine from the `yield` native frame at `base` with `count` values.
 pub(crate) fn yield_from(st: &mut LuaState, base: *mut u64, count: usize) -> Result<(), &'static str> {
+    // Raw accesses: `resume`, further down the native stack, reads these fields after the
+    // interpreter returns.
     // Lua 5.1 says this for the main coroutine too (which always runs inside a C call).
     const BOUNDARY: &str = "attempt to yield across metamethod/C-call boundary";
     if st.current_thread.is_nil() {
         return Err(BOUNDARY);
     }
-    let co = thread_mut(st.current_thread);
-    if st.native_depth != co.entry_depth {
-        return Err(BOUNDARY);
+    let co: *mut Thread = st.current_thread.as_ptr();
+    unsafe {
+        if st.native_depth != (*co).entry_depth {
+            return Err(BOUNDARY);
+        }
+        (*co).yield_base = base;
+        (*co).yield_count = count;
+        (*co).saved_top = base.add(count);
+        (*co).ctx.interp.status = STATUS_YIELD;
     }
-    co.yield_base = base;
-    co.yield_count = count;
-    co.saved_top = unsafe { base.add(count) };
-    co.ctx.interp.status = STATUS_YIELD;
     Ok(())
 }
 

@@ -542,10 +542,13 @@ pub unsafe extern "C" fn lua_rt_on_throw(ctx: *mut LuaContext, base: *mut u64, p
         _ if add_position != 0 => value = with_position(st, base, pc, value),
         _ => {}
     }
-    st.cur().interp.error = value.raw();
-    st.cur().interp.error_base = base;
-    st.cur().interp.error_pc = pc;
-    st.cur().interp.status = deegen_api::STATUS_ERROR;
+    // Recorded in the context that threw (the running coroutine's).
+    unsafe {
+        (*ctx).interp.error = value.raw();
+        (*ctx).interp.error_base = base;
+        (*ctx).interp.error_pc = pc;
+        (*ctx).interp.status = deegen_api::STATUS_ERROR;
+    }
     value.raw()
 }
 

@@ -180,7 +180,8 @@ impl LuaState {
                 *frame.add(FRAME_HEADER_SLOTS + i) = a.raw();
             }
         }
-        let (p, n) = unsafe { self.call_at(frame, args.len(), std::ptr::null_mut())? };
+        let st: *mut LuaState = self;
+        let (p, n) = unsafe { LuaState::call_at(st, frame, args.len(), std::ptr::null_mut())? };
         Ok((0..n).map(|i| TValue(unsafe { *p.add(i) })).collect())
     }
 
@@ -199,31 +200,36 @@ impl LuaState {
     /// function making the call (null from the top level): the new frame's header names it, so
     /// error levels and tracebacks see through nested entries.
     ///
+    /// Takes the state as a raw pointer: the interpreter reaches the same state through its
+    /// context while this runs, so no `&mut LuaState` may be live across the call (the optimiser
+    /// would be entitled to drop or reorder the stores around it).
+    ///
     /// # Safety
-    /// `frame` must be a slot of the running coroutine's stack above every live frame, with the
-    /// callee and arguments stored as described.
-    pub unsafe fn call_at(&mut self, frame: *mut u64, num_args: usize, caller: *mut u64) -> Result<(*mut u64, usize), LuaError> {
+    /// `st` is a live state; `frame` must be a slot of the running coroutine's stack above every
+    /// live frame, with the callee and arguments stored as described.
+    pub unsafe fn call_at(st: *mut LuaState, frame: *mut u64, num_args: usize, caller: *mut u64) -> Result<(*mut u64, usize), LuaError> {
         /// Lua 5.1's `LUAI_MAXCCALLS`: nested native/interpreter entries.
         const MAX_NATIVE_DEPTH: usize = 200;
-        if self.native_depth >= MAX_NATIVE_DEPTH {
-            return Err(LuaError { value: self.intern(b"C stack overflow").unwrap_or(TValue::NIL) });
-        }
         unsafe {
+            let ctx = (*st).current;
             let base = frame.add(FRAME_HEADER_SLOTS);
-            if base.add(num_args) >= self.cur().interp.stack_limit {
-                return Err(LuaError { value: self.intern(b"stack overflow").unwrap_or(TValue::NIL) });
+            let error = |st: *mut LuaState, msg: &str| LuaError { value: (*st).intern(msg.as_bytes()).unwrap_or(TValue::NIL) };
+            if (*st).native_depth >= MAX_NATIVE_DEPTH {
+                return Err(error(st, "C stack overflow"));
             }
-            let f = TValue(*frame);
+            if base.add(num_args) >= (*ctx).interp.stack_limit {
+                return Err(error(st, "stack overflow"));
+            }
             *base.offset(frame::CALLER_BASE as isize) = caller as u64;
             *base.offset(frame::RETURN_CONTINUATION as isize) = __deegen_interp_exit as *const () as u64;
             *base.offset(frame::CALLER_PC as isize) = 0;
             let mut num_args = num_args;
-            let mut f = f;
+            let mut f = TValue(*frame);
             if !f.is_function() {
-                let tm = crate::runtime::metamethod(self, f, Event::Call);
+                let tm = crate::runtime::metamethod(&*st, f, Event::Call);
                 if !tm.is_function() {
                     let msg = format!("attempt to call a {} value", crate::runtime::type_name(f));
-                    return Err(LuaError { value: self.intern(msg.as_bytes()).unwrap_or(TValue::NIL) });
+                    return Err(error(st, &msg));
                 }
                 std::ptr::copy(base, base.add(1), num_args);
                 *base = f.raw();
@@ -231,12 +237,11 @@ impl LuaState {
                 f = tm;
             }
             *base.offset(frame::CALLEE as isize) = f.raw();
-            self.native_depth += 1;
-            let ctx = self.current;
+            (*st).native_depth += 1;
             let saved_var_results = (*ctx).var_results;
             (*ctx).interp.status = STATUS_OK;
-            __deegen_interp_enter(&mut (*ctx).interp, base, num_args as u64);
-            self.native_depth -= 1;
+            __deegen_interp_enter(std::ptr::addr_of_mut!((*ctx).interp), base, num_args as u64);
+            (*st).native_depth -= 1;
             (*ctx).var_results = saved_var_results;
             if (*ctx).interp.status != STATUS_OK {
                 // An error (a yield cannot cross this entry: `yield` refuses it).

@@ -195,7 +195,8 @@ impl<'a> Call<'a> {
                 *frame.add(FRAME_HEADER_SLOTS + i) = a.raw();
             }
         }
-        match unsafe { self.st.call_at(frame, args.len(), self.base) } {
+        let st: *mut LuaState = &mut *self.st;
+        match unsafe { LuaState::call_at(st, frame, args.len(), self.base) } {
             Ok((p, n)) => Ok((0..n).map(|i| TValue(unsafe { *p.add(i) })).collect()),
             Err(LuaError { value }) => Err(self.raise(value)),
         }
@@ -738,8 +739,10 @@ native!(lua_string_rep, "rep", |c| {
 native!(lua_string_byte, "byte", |c| {
     let s = c.check_bytes(0)?;
     let len = s.len();
-    let start = posrelat(c.opt_int(1, 1)?, len).max(1);
-    let end = posrelat(c.opt_int(2, start)?, len).min(len as i64);
+    // As 5.1's str_byte: the end defaults to the start before the start is clamped.
+    let posi = posrelat(c.opt_int(1, 1)?, len);
+    let end = posrelat(c.opt_int(2, posi)?, len).min(len as i64);
+    let start = posi.max(1);
     if start > end {
         return Ok(0);
     }
@@ -1631,7 +1634,8 @@ native!(lua_co_create, "create", |c| {
 /// Resumes and stores `true, values...` or `false, error` from slot 0.
 fn resume_into(c: &mut Call, co: TValue, args: &[TValue]) -> Result<Result<usize, TValue>, Raised> {
     let top = unsafe { c.base.add(c.nargs) };
-    match crate::coroutine::resume(c.st, co, args, top) {
+    let st: *mut LuaState = &mut *c.st;
+    match unsafe { crate::coroutine::resume(st, co, args, top) } {
         Err(msg) => {
             let m = c.string(msg.as_bytes())?;
             Ok(Err(m))
