@@ -223,6 +223,16 @@ pub mod offsets {
     pub const CTX_STACK_HIGH_WATER: usize = offset_of!(InterpContext, stack_high_water);
 }
 
+/// Names of the language hooks (see the crate documentation).
+pub mod hooks {
+    pub const CODE_BLOCK: &str = "deegen_hook_code_block";
+    pub const NIL: &str = "deegen_hook_nil";
+    pub const STACK_OVERFLOW: &str = "deegen_hook_stack_overflow";
+    pub const ON_THROW: &str = "deegen_hook_on_throw";
+    /// Optional: called when a function's hotness countdown runs out.
+    pub const TIER_UP: &str = "deegen_hook_tier_up";
+}
+
 /// Names of the functions the interpreter generator writes, which the runtime references.
 pub mod symbols {
     /// `extern "C" fn(ctx: *mut InterpContext, base: *mut u64, num_args: u64)`: runs the function

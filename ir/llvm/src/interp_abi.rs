@@ -32,6 +32,8 @@ pub mod handler_kind {
     pub const BYTECODE: &str = "bytecode";
     pub const CONTINUATION: &str = "continuation";
     pub const THUNK: &str = "thunk";
+    /// The body a continuation handler tail-calls once it restored the caller's frame.
+    pub const CONTINUATION_BODY: &str = "continuation-body";
 }
 
 /// Positions of the handler parameters.

@@ -17,16 +17,7 @@ pub struct CreateHandlers;
 
 const NAME: &str = "interp-create-handlers";
 
-/// Value of `"deegen-handler"` on continuation bodies.
-pub const CONTINUATION_BODY: &str = "continuation-body";
-
-/// Hooks the language must define (see `deegen-api`).
-pub const HOOK_CODE_BLOCK: &str = "deegen_hook_code_block";
-pub const HOOK_NIL: &str = "deegen_hook_nil";
-pub const HOOK_STACK_OVERFLOW: &str = "deegen_hook_stack_overflow";
-pub const HOOK_ON_THROW: &str = "deegen_hook_on_throw";
-/// Optional: called when a function's hotness countdown runs out.
-pub const TIER_UP_HOOK: &str = "deegen_hook_tier_up";
+use deegen_api::hooks::{CODE_BLOCK as HOOK_CODE_BLOCK, NIL as HOOK_NIL, ON_THROW as HOOK_ON_THROW, STACK_OVERFLOW as HOOK_STACK_OVERFLOW, TIER_UP as TIER_UP_HOOK};
 
 fn err(message: impl Into<String>) -> PassError {
     PassError::new(NAME, message)
@@ -203,7 +194,7 @@ impl<'a, 'ctx> Generator<'a, 'ctx> {
     fn continuation_handler(&self, v: &Variant, k: &str) -> Result<(), PassError> {
         let sem = self.semantics(v, k)?;
         let name = continuation_handler_name(&v.name, k);
-        let body = self.new_handler(&format!("{name}__body"), CONTINUATION_BODY, Some(v.opcode));
+        let body = self.new_handler(&format!("{name}__body"), handler_kind::CONTINUATION_BODY, Some(v.opcode));
         body.set_linkage(Linkage::Internal);
         set_function_attr(body, CONTINUATION_ATTR, k);
         self.call_semantics(&PinnedState::of(body), v, sem)?;

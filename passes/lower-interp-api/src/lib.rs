@@ -14,9 +14,8 @@ pub struct LowerInterpApi;
 
 const NAME: &str = "lower-interp-api";
 
-/// The optional language hook called when a function's hotness countdown runs out.
-pub const TIER_UP_HOOK: &str = "deegen_hook_tier_up";
-const CONTINUATION_BODY: &str = "continuation-body";
+use deegen_api::hooks::TIER_UP as TIER_UP_HOOK;
+use handler_kind::CONTINUATION_BODY;
 
 fn err(message: impl Into<String>) -> PassError {
     PassError::new(NAME, message)
@@ -259,8 +258,8 @@ impl<'a, 'ctx> Lowerer<'a, 'ctx> {
     /// The language hook that maps a callee to its code block.
     fn code_block_hook(&self) -> Result<FunctionValue<'ctx>, PassError> {
         self.module
-            .get_function("deegen_hook_code_block")
-            .ok_or_else(|| self.fail("the semantics do not define deegen_hook_code_block"))
+            .get_function(deegen_api::hooks::CODE_BLOCK)
+            .ok_or_else(|| self.fail(format!("the semantics do not define {}", deegen_api::hooks::CODE_BLOCK)))
     }
 
     fn lower_make_call(&self, call: CallSiteValue<'ctx>, state: &PinnedState<'ctx>, ib: &InterpBuilder<'_, 'ctx>) -> Result<(), PassError> {

@@ -448,8 +448,18 @@ impl<'s> Compiler<'s> {
     }
 
     fn local_stat(&mut self, names: Vec<&[u8]>, values: &[Expr], line: u32) -> Result<()> {
+        let base = self.explist_to_slots(values, names.len(), line)?;
+        for (i, name) in names.iter().enumerate() {
+            self.add_local(name, base + i as u16, line)?;
+        }
+        Ok(())
+    }
+
+    /// Evaluates `values` into `n` consecutive slots at the top of the frame, as 5.1's
+    /// `adjust_assign` does: a trailing call or `...` supplies the missing values, extra values
+    /// are evaluated and dropped, values still missing are nil. Returns the first slot.
+    fn explist_to_slots(&mut self, values: &[Expr], n: usize, line: u32) -> Result<u16> {
         let base = self.fs().free_reg;
-        let n = names.len();
         for (i, v) in values.iter().enumerate() {
             let is_last = i + 1 == values.len();
             if is_last && i < n && n > values.len() && is_multi(v) {
@@ -461,18 +471,12 @@ impl<'s> Compiler<'s> {
                 self.fs().free_reg = r;
             }
         }
-        for i in values.len()..n {
-            if self.fs().free_reg > base + i as u16 {
-                continue;
-            }
+        while self.fs().free_reg < base + n as u16 {
             let r = self.alloc_reg(line)?;
             self.emit_nil(r)?;
         }
         self.fs().free_reg = base + n as u16;
-        for (i, name) in names.iter().enumerate() {
-            self.add_local(name, base + i as u16, line)?;
-        }
-        Ok(())
+        Ok(base)
     }
 
     fn function_stat(&mut self, name: &FuncName, func: &FuncBody, line: u32) -> Result<()> {
@@ -553,20 +557,7 @@ impl<'s> Compiler<'s> {
             return self.store_place(&places[0], src, line);
         }
         // Evaluate every value first, then assign, last target first.
-        let base = self.fs().free_reg;
-        let n = targets.len();
-        for (i, v) in values.iter().enumerate() {
-            let is_last = i + 1 == values.len();
-            if is_last && i < n && n > values.len() && is_multi(v) {
-                self.fixed_values(v, base + i as u16, (n - i) as u16)?;
-                break;
-            }
-            self.exp_to_next_reg(v)?;
-        }
-        while self.fs().free_reg < base + n as u16 {
-            let r = self.alloc_reg(line)?;
-            self.emit_nil(r)?;
-        }
+        let base = self.explist_to_slots(values, targets.len(), line)?;
         for (i, p) in places.iter().enumerate().rev() {
             self.store_place(p, Operand::Slot(base + i as u16), line)?;
         }
