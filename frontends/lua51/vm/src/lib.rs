@@ -24,6 +24,7 @@ pub mod stdlib;
 pub mod table;
 pub mod userdata;
 pub mod iolib;
+pub mod lstrlib;
 
 pub use compiler::{compile_chunk, CompileError};
 pub use state::{LuaError, LuaState};

@@ -1608,6 +1608,310 @@ native!(lua_debug_setupvalue, "setupvalue", |c| {
     }
 });
 
+/// A capture as a Lua value: a substring, or a position.
+fn capture_value(c: &mut Call, subject: &[u8], cap: crate::lstrlib::Capture) -> Result<TValue, Raised> {
+    match cap {
+        crate::lstrlib::Capture::Bytes(s, e) => c.string(&subject[s..e]),
+        crate::lstrlib::Capture::Position(p) => Ok(TValue::from_f64(p as f64)),
+    }
+}
+
+/// `string.find` and `string.match` (lua5.1's `str_find_aux`).
+fn find_aux(c: &mut Call, find: bool) -> NResult {
+    let subject = c.check_bytes(0)?;
+    let pattern = c.check_bytes(1)?;
+    let len = subject.len() as i64;
+    let mut init = posrelat(c.opt_int(2, 1)?, subject.len()) - 1;
+    if init < 0 {
+        init = 0;
+    } else if init > len {
+        init = len;
+    }
+    let init = init as usize;
+    if find && (!c.arg(3).is_falsy() || crate::lstrlib::no_specials(&pattern)) {
+        let hit = if pattern.is_empty() { Some(init) } else { subject[init..].windows(pattern.len()).position(|w| w == pattern.as_slice()).map(|i| i + init) };
+        return match hit {
+            Some(i) => {
+                c.set(0, TValue::from_f64((i + 1) as f64));
+                c.set(1, TValue::from_f64((i + pattern.len()) as f64));
+                Ok(2)
+            }
+            None => {
+                c.set(0, TValue::NIL);
+                Ok(1)
+            }
+        };
+    }
+    let mut m = crate::lstrlib::Matcher::new(&subject, &pattern);
+    match m.find(init) {
+        Err(msg) => Err(c.error(&msg)),
+        Ok(None) => {
+            c.set(0, TValue::NIL);
+            Ok(1)
+        }
+        Ok(Some((s, e))) => {
+            let caps = m.captures(s, e).map_err(|msg| c.error(&msg))?;
+            let mut values = Vec::new();
+            if find {
+                values.push(TValue::from_f64((s + 1) as f64));
+                values.push(TValue::from_f64(e as f64));
+                // find returns captures only when the pattern has some.
+                if caps.len() == 1 && caps[0] == crate::lstrlib::Capture::Bytes(s, e) && !pattern.contains(&b'(') {
+                    return c.return_values(0, &values);
+                }
+            }
+            for cap in caps {
+                values.push(capture_value(c, &subject, cap)?);
+            }
+            c.return_values(0, &values)
+        }
+    }
+}
+
+native!(lua_string_find, "find", |c| { find_aux(c, true) });
+native!(lua_string_match, "match", |c| { find_aux(c, false) });
+
+native!(lua_gmatch_iter, "gmatch", |c| {
+    let me = TValue(unsafe { *c.base.offset(frame::CALLEE as isize) });
+    let up = |i: usize| TValue(unsafe { (*(*me.as_closure()).upvalue(i)).closed });
+    let (subject, pattern, pos) = (up(0), up(1), up(2).as_f64() as usize);
+    let (subject, pattern) = (string_bytes(subject).to_vec(), string_bytes(pattern).to_vec());
+    let mut m = crate::lstrlib::Matcher::new(&subject, &pattern);
+    let mut src = pos;
+    while src <= subject.len() {
+        let found = {
+            let r = m.do_match_from(src).map_err(|msg| c.error(&msg))?;
+            r.map(|e| (src, e))
+        };
+        if let Some((s, e)) = found {
+            let next = if e == s { e + 1 } else { e };
+            unsafe { (*(*me.as_closure()).upvalue(2)).closed = TValue::from_f64(next as f64).raw() };
+            let caps = m.captures(s, e).map_err(|msg| c.error(&msg))?;
+            let mut values = Vec::new();
+            for cap in caps {
+                values.push(capture_value(c, &subject, cap)?);
+            }
+            return c.return_values(0, &values);
+        }
+        src += 1;
+    }
+    Ok(0)
+});
+
+native!(lua_string_gmatch, "gmatch", |c| {
+    let s = c.check_bytes(0)?;
+    let p = c.check_bytes(1)?;
+    let (sv, pv) = (c.string(&s)?, c.string(&p)?);
+    let globals = c.st.globals;
+    match crate::function::new_native_closure(&mut c.st.heap, "gmatch", lua_gmatch_iter, globals, &[sv, pv, TValue::from_f64(0.0)]) {
+        Ok(f) => {
+            c.set(0, f);
+            Ok(1)
+        }
+        Err(OutOfMemory) => Err(c.raise_oom()),
+    }
+});
+
+/// `t[k]` with `__index`, from native code.
+fn index_value(c: &mut Call, mut t: TValue, k: TValue) -> Result<TValue, Raised> {
+    for _ in 0..100 {
+        if t.is_table() {
+            let v = table_mut(t).get(k);
+            if !v.is_nil() {
+                return Ok(v);
+            }
+        }
+        let tm = metamethod(c.st, t, Event::Index);
+        if tm.is_nil() {
+            if t.is_table() {
+                return Ok(TValue::NIL);
+            }
+            return Err(c.error(&format!("attempt to index a {} value", type_name(t))));
+        }
+        if tm.is_function() {
+            return Ok(c.call(tm, &[t, k], c.nargs)?.first().copied().unwrap_or(TValue::NIL));
+        }
+        t = tm;
+    }
+    Err(c.error("loop in gettable"))
+}
+
+native!(lua_string_gsub, "gsub", |c| {
+    let subject = c.check_bytes(0)?;
+    let pattern_full = c.check_bytes(1)?;
+    let repl = c.arg(2);
+    if !(repl.is_double() || repl.is_string() || repl.is_table() || repl.is_function()) {
+        // luaL_argcheck's message: no "got" part.
+        return Err(c.arg_error(2, "string/function/table expected"));
+    }
+    let max_n = if c.arg(3).is_nil() { subject.len() as i64 + 1 } else { c.check_int(3)? };
+    let anchor = pattern_full.first() == Some(&b'^');
+    let pattern = if anchor { &pattern_full[1..] } else { &pattern_full[..] };
+    let repl_bytes = if repl.is_string() || repl.is_double() { Some(c.check_bytes(2)?) } else { None };
+    let mut m = crate::lstrlib::Matcher::new(&subject, pattern);
+    let mut out = Vec::new();
+    let (mut src, mut n) = (0usize, 0i64);
+    while n < max_n {
+        let end = m.do_match_from(src).map_err(|msg| c.error(&msg))?;
+        if let Some(e) = end {
+            n += 1;
+            // add_value: the replacement for the match src..e.
+            let whole = &subject[src..e];
+            match &repl_bytes {
+                Some(r) => {
+                    let mut i = 0;
+                    while i < r.len() {
+                        if r[i] != b'%' {
+                            out.push(r[i]);
+                        } else {
+                            i += 1;
+                            match r.get(i) {
+                                Some(d) if d.is_ascii_digit() => {
+                                    if *d == b'0' {
+                                        out.extend_from_slice(whole);
+                                    } else {
+                                        let cap = m.capture((d - b'1') as usize, src, e).map_err(|msg| c.error(&msg))?;
+                                        match cap {
+                                            crate::lstrlib::Capture::Bytes(a, b) => out.extend_from_slice(&subject[a..b]),
+                                            crate::lstrlib::Capture::Position(p) => format_number(p as f64, &mut out),
+                                        }
+                                    }
+                                }
+                                Some(other) => out.push(*other),
+                                None => {}
+                            }
+                        }
+                        i += 1;
+                    }
+                }
+                None => {
+                    let first = m.capture(0, src, e).map_err(|msg| c.error(&msg))?;
+                    let key = capture_value(c, &subject, first)?;
+                    let value = if repl.is_table() {
+                        index_value(c, repl, key)?
+                    } else {
+                        let caps = m.captures(src, e).map_err(|msg| c.error(&msg))?;
+                        let mut args = Vec::new();
+                        for cap in caps {
+                            args.push(capture_value(c, &subject, cap)?);
+                        }
+                        c.call(repl, &args, c.nargs)?.first().copied().unwrap_or(TValue::NIL)
+                    };
+                    if value.is_falsy() {
+                        out.extend_from_slice(whole);
+                    } else if value.is_string() || value.is_double() {
+                        tostring_bytes(value, &mut out);
+                    } else {
+                        return Err(c.error(&format!("invalid replacement value (a {})", type_name(value))));
+                    }
+                }
+            }
+        }
+        match end {
+            Some(e) if e > src => src = e,
+            _ if src < subject.len() => {
+                out.push(subject[src]);
+                src += 1;
+            }
+            _ => break,
+        }
+        if anchor {
+            break;
+        }
+    }
+    out.extend_from_slice(&subject[src..]);
+    let s = c.string(&out)?;
+    c.set(0, s);
+    c.set(1, TValue::from_f64(n as f64));
+    Ok(2)
+});
+
+native!(lua_string_format, "format", |c| {
+    extern "C" {
+        fn snprintf(buf: *mut std::ffi::c_char, n: usize, fmt: *const std::ffi::c_char, ...) -> std::ffi::c_int;
+    }
+    let fmt = c.check_bytes(0)?;
+    let mut out = Vec::new();
+    let mut arg = 0usize;
+    let mut i = 0;
+    while i < fmt.len() {
+        if fmt[i] != b'%' {
+            out.push(fmt[i]);
+            i += 1;
+            continue;
+        }
+        if fmt.get(i + 1) == Some(&b'%') {
+            out.push(b'%');
+            i += 2;
+            continue;
+        }
+        let (mut spec, conv, next) = crate::lstrlib::format_spec(&fmt, i + 1).map_err(|m| c.error(&m))?;
+        i = next;
+        arg += 1;
+        if arg >= c.nargs && conv != b'%' {
+            return Err(c.arg_error(arg, "no value"));
+        }
+        let mut buf = vec![0u8; 512];
+        let n = match conv {
+            b'c' => {
+                let x = c.check_int(arg)?;
+                spec.push(b'c');
+                spec.push(0);
+                unsafe { snprintf(buf.as_mut_ptr() as *mut _, buf.len(), spec.as_ptr() as *const _, x as std::ffi::c_int) }
+            }
+            b'd' | b'i' => {
+                let x = c.check_number(arg)? as i64;
+                spec.extend_from_slice(&[b'l', conv, 0]);
+                unsafe { snprintf(buf.as_mut_ptr() as *mut _, buf.len(), spec.as_ptr() as *const _, x as std::ffi::c_long) }
+            }
+            b'o' | b'u' | b'x' | b'X' => {
+                let x = c.check_number(arg)? as i64 as u64;
+                spec.extend_from_slice(&[b'l', conv, 0]);
+                unsafe { snprintf(buf.as_mut_ptr() as *mut _, buf.len(), spec.as_ptr() as *const _, x as std::ffi::c_ulong) }
+            }
+            b'e' | b'E' | b'f' | b'g' | b'G' => {
+                let x = c.check_number(arg)?;
+                spec.extend_from_slice(&[conv, 0]);
+                unsafe { snprintf(buf.as_mut_ptr() as *mut _, buf.len(), spec.as_ptr() as *const _, x) }
+            }
+            b'q' => {
+                let s = c.check_bytes(arg)?;
+                crate::lstrlib::quote(&s, &mut out);
+                continue;
+            }
+            b's' => {
+                let s = c.check_bytes(arg)?;
+                if !spec.contains(&b'.') && s.len() >= 100 {
+                    // No precision: a long string is added whole (as 5.1 does).
+                    out.extend_from_slice(&s);
+                    continue;
+                }
+                let mut cs = s.clone();
+                cs.push(0);
+                spec.extend_from_slice(b"s\0");
+                unsafe { snprintf(buf.as_mut_ptr() as *mut _, buf.len(), spec.as_ptr() as *const _, cs.as_ptr() as *const std::ffi::c_char) }
+            }
+            other => {
+                return Err(c.error(&format!("invalid option '%{}' to 'format'", other as char)));
+            }
+        };
+        out.extend_from_slice(&buf[..(n.max(0) as usize).min(buf.len() - 1)]);
+    }
+    let s = c.string(&out)?;
+    c.set(0, s);
+    Ok(1)
+});
+
+native!(lua_string_reverse, "reverse", |c| {
+    let mut s = c.check_bytes(0)?;
+    s.reverse();
+    let v = c.string(&s)?;
+    c.set(0, v);
+    Ok(1)
+});
+
+native!(lua_string_dump, "dump", |c| { Err(c.error("unable to dump given function")) });
+
 fn check_thread(c: &mut Call, i: usize) -> Result<TValue, Raised> {
     let v = c.arg(i);
     if v.is_kind(lua51_value::ObjKind::Thread) {
@@ -1912,6 +2216,15 @@ pub fn open_libs(st: &mut LuaState) -> Result<(), OutOfMemory> {
             ("rep", lua_string_rep),
             ("byte", lua_string_byte),
             ("char", lua_string_char),
+            ("find", lua_string_find),
+            ("match", lua_string_match),
+            ("gmatch", lua_string_gmatch),
+            // LUA_COMPAT_GFIND: 5.1's old name of gmatch.
+            ("gfind", lua_string_gmatch),
+            ("gsub", lua_string_gsub),
+            ("format", lua_string_format),
+            ("reverse", lua_string_reverse),
+            ("dump", lua_string_dump),
         ],
     )?;
     // Strings index the string library: ("x"):upper().
