@@ -94,7 +94,7 @@ impl Gen {
     }
 
     fn statement(&mut self, depth: usize) {
-        match self.rng.below(if depth == 0 { 4 } else { 14 }) {
+        match self.rng.below(if depth == 0 { 4 } else { 15 }) {
             0 | 1 => {
                 let (e1, e2) = (self.expr(3), self.expr(2));
                 self.line(&format!("P({e1}, {e2})"));
@@ -164,6 +164,15 @@ impl Gen {
                 let e = self.expr(1);
                 self.line(&format!("do local g = coroutine.wrap(function(q) for k = 1, {n} do q = coroutine.yield(k, q) end return 'done', q end)"));
                 self.line(&format!("  P(g({e})) P(g(1)) P(pcall(g, 2)) end"));
+            }
+            13 => {
+                let spec = self.rng.pick(&["%d", "%5.2f", "%s", "%q", "%x", "%g", "%-6s|", "%+.3e", "%c", "%05i", "%o", "%10.4s", "%y"]);
+                let pat = self.rng.pick(&["%a+", "(%d)(%d?)", "^%s*(.-)%s*$", "[%w_]+", "%f[%a]", "(a)%1", "%b()", ".-", "[^,]*", "%", "[a", "()x()"]);
+                let (x, y) = (self.expr(1), self.expr(1));
+                self.line(&format!("P(pcall(string.format, \"<{spec}>\", {x}))"));
+                self.line(&format!("P(pcall(string.find, show({y}), \"{pat}\"))"));
+                self.line(&format!("P(pcall(string.gsub, show({x}) .. \" (a1) b2\", \"{pat}\", \"<%0>\"))"));
+                self.line(&format!("P(pcall(string.match, show({y}), \"{pat}\", 2))"));
             }
             _ => {
                 let (x, y) = (self.expr(1), self.expr(1));

@@ -1826,6 +1826,36 @@ native!(lua_string_gsub, "gsub", |c| {
     Ok(2)
 });
 
+/// C's `(long)x` on x86-64 (`cvttsd2si`): NaN and out-of-range values become the "integer
+/// indefinite" `i64::MIN` (Rust's `as` saturates instead).
+fn c_long(x: f64) -> i64 {
+    if x >= -9_223_372_036_854_775_808.0 && x < 9_223_372_036_854_775_808.0 {
+        x as i64
+    } else {
+        i64::MIN
+    }
+}
+
+/// C's `(unsigned long)x` as gcc compiles it for x86-64.
+fn c_ulong(x: f64) -> u64 {
+    const TWO_63: f64 = 9_223_372_036_854_775_808.0;
+    // Unordered (NaN) takes the small path too, as gcc's comisd/jnb sequence does.
+    if !(x >= TWO_63) {
+        c_long(x) as u64
+    } else {
+        (c_long(x - TWO_63) as u64) ^ (1 << 63)
+    }
+}
+
+/// C's `(int)x` (`cvttsd2si` 32-bit).
+fn c_int(x: f64) -> i32 {
+    if x >= -2_147_483_648.0 && x < 2_147_483_648.0 {
+        x as i32
+    } else {
+        i32::MIN
+    }
+}
+
 native!(lua_string_format, "format", |c| {
     extern "C" {
         fn snprintf(buf: *mut std::ffi::c_char, n: usize, fmt: *const std::ffi::c_char, ...) -> std::ffi::c_int;
@@ -1854,18 +1884,18 @@ native!(lua_string_format, "format", |c| {
         let mut buf = vec![0u8; 512];
         let n = match conv {
             b'c' => {
-                let x = c.check_int(arg)?;
+                let x = c_int(c.check_number(arg)?);
                 spec.push(b'c');
                 spec.push(0);
                 unsafe { snprintf(buf.as_mut_ptr() as *mut _, buf.len(), spec.as_ptr() as *const _, x as std::ffi::c_int) }
             }
             b'd' | b'i' => {
-                let x = c.check_number(arg)? as i64;
+                let x = c_long(c.check_number(arg)?);
                 spec.extend_from_slice(&[b'l', conv, 0]);
                 unsafe { snprintf(buf.as_mut_ptr() as *mut _, buf.len(), spec.as_ptr() as *const _, x as std::ffi::c_long) }
             }
             b'o' | b'u' | b'x' | b'X' => {
-                let x = c.check_number(arg)? as i64 as u64;
+                let x = c_ulong(c.check_number(arg)?);
                 spec.extend_from_slice(&[b'l', conv, 0]);
                 unsafe { snprintf(buf.as_mut_ptr() as *mut _, buf.len(), spec.as_ptr() as *const _, x as std::ffi::c_ulong) }
             }
@@ -1895,7 +1925,10 @@ native!(lua_string_format, "format", |c| {
                 return Err(c.error(&format!("invalid option '%{}' to 'format'", other as char)));
             }
         };
-        out.extend_from_slice(&buf[..(n.max(0) as usize).min(buf.len() - 1)]);
+        // lua5.1 adds strlen(buff) bytes: a NUL (from %c of 0) ends the piece.
+        let piece = &buf[..(n.max(0) as usize).min(buf.len() - 1)];
+        let end = piece.iter().position(|&b| b == 0).unwrap_or(piece.len());
+        out.extend_from_slice(&piece[..end]);
     }
     let s = c.string(&out)?;
     c.set(0, s);
