@@ -1829,7 +1829,7 @@ native!(lua_string_gsub, "gsub", |c| {
 /// C's `(long)x` on x86-64 (`cvttsd2si`): NaN and out-of-range values become the "integer
 /// indefinite" `i64::MIN` (Rust's `as` saturates instead).
 fn c_long(x: f64) -> i64 {
-    if x >= -9_223_372_036_854_775_808.0 && x < 9_223_372_036_854_775_808.0 {
+    if (-9_223_372_036_854_775_808.0..9_223_372_036_854_775_808.0).contains(&x) {
         x as i64
     } else {
         i64::MIN
@@ -1840,7 +1840,7 @@ fn c_long(x: f64) -> i64 {
 fn c_ulong(x: f64) -> u64 {
     const TWO_63: f64 = 9_223_372_036_854_775_808.0;
     // Unordered (NaN) takes the small path too, as gcc's comisd/jnb sequence does.
-    if !(x >= TWO_63) {
+    if x.partial_cmp(&TWO_63).is_none_or(|o| o.is_lt()) {
         c_long(x) as u64
     } else {
         (c_long(x - TWO_63) as u64) ^ (1 << 63)
@@ -1849,7 +1849,7 @@ fn c_ulong(x: f64) -> u64 {
 
 /// C's `(int)x` (`cvttsd2si` 32-bit).
 fn c_int(x: f64) -> i32 {
-    if x >= -2_147_483_648.0 && x < 2_147_483_648.0 {
+    if (-2_147_483_648.0..2_147_483_648.0).contains(&x) {
         x as i32
     } else {
         i32::MIN
