@@ -871,8 +871,13 @@ impl<'s> Compiler<'s> {
             },
             ExprKind::Function(body) => self.closure(body, dst),
             ExprKind::Call { .. } | ExprKind::MethodCall { .. } => {
+                // The call's frame sits above `dst`; release it once its result is moved, or
+                // slots allocated next (a `for` loop's variable) would land in the wrong place.
+                let saved = self.fs().free_reg;
                 let base = self.call(e, 1)?;
-                self.emit_mov(Operand::Slot(base), dst)
+                self.emit_mov(Operand::Slot(base), dst)?;
+                self.fs().free_reg = saved;
+                Ok(())
             }
             ExprKind::Vararg => {
                 let em = self.fs().b.create_var_arg(dst, 1);
