@@ -729,6 +729,18 @@ impl<'s> Compiler<'s> {
             self.note_emitted_constants(e)?;
             return Ok(Some(TValue::from_f64_canonical(x)));
         }
+        // codenot folds `not <constant>` to a boolean without loading the constant.
+        if matches!(e.kind, ExprKind::Unary { op: UnOp::Not, .. }) && compiles_to_no_code(e) {
+            let folded = match const_kind(e) {
+                ConstKind { value: Folded::True, true_jumps: false, false_jumps: false } => Some(TValue::TRUE),
+                ConstKind { value: Folded::False, true_jumps: false, false_jumps: false } => Some(TValue::FALSE),
+                _ => None,
+            };
+            if folded.is_some() {
+                self.note_emitted_constants(e)?;
+                return Ok(folded);
+            }
+        }
         Ok(match &e.kind {
             ExprKind::Nil => Some(TValue::NIL),
             ExprKind::True => Some(TValue::TRUE),
@@ -1118,6 +1130,9 @@ impl<'s> Compiler<'s> {
             ExprKind::Paren(inner) => self.cond_jump(inner, when),
             ExprKind::Nil | ExprKind::False => Ok(if when { Vec::new() } else { vec![self.emit_jump()?] }),
             ExprKind::True | ExprKind::Number(_) | ExprKind::String(_) => Ok(if when { vec![self.emit_jump()?] } else { Vec::new() }),
+            // A folded numeric constant is truthy and, as in 5.1, never reaches the constant
+            // table (which would merge a later `0` into this `-0`).
+            _ if const_number(e).is_some() => Ok(if when { vec![self.emit_jump()?] } else { Vec::new() }),
             ExprKind::Unary { op: UnOp::Not, operand } => self.cond_jump(operand, !when),
             ExprKind::Binary { op: op @ (BinOp::And | BinOp::Or), lhs, rhs } if skips_left_operand(*op, lhs) => self.cond_jump(rhs, when),
             ExprKind::Binary { op: BinOp::And, lhs, rhs } | ExprKind::Binary { op: BinOp::Or, lhs, rhs } => {
@@ -1257,7 +1272,7 @@ enum CallKind {
 fn const_number(e: &Expr) -> Option<f64> {
     // Only expressions made of constants: 5.1 folds the *value* of `x and 0` when x is known
     // truthy, but still runs x's code, so anything with code to run is not folded here.
-    if !all_constant(e) {
+    if !compiles_to_no_code(e) {
         return None;
     }
     match const_kind(e) {
@@ -1271,7 +1286,7 @@ fn const_number(e: &Expr) -> Option<f64> {
 /// never enters the constant table either.
 fn skips_left_operand(op: BinOp, lhs: &Expr) -> bool {
     // A left operand with code to run (and maybe raise an error) always runs.
-    if !all_constant(lhs) {
+    if !compiles_to_no_code(lhs) {
         return false;
     }
     let k = const_kind(lhs);
@@ -1282,13 +1297,19 @@ fn skips_left_operand(op: BinOp, lhs: &Expr) -> bool {
     }
 }
 
-/// Whether every leaf of `e` is a literal constant (no code with effects to run).
-fn all_constant(e: &Expr) -> bool {
+/// Whether 5.1 compiles `e` to no code of its own: literals, folded arithmetic (numerals only,
+/// result not NaN), `not` and `and`/`or` over such. Arithmetic it refuses to fold (`0/0`,
+/// `"a" + 1`), `#`, comparisons and concatenation run, and may raise errors, so they stay.
+fn compiles_to_no_code(e: &Expr) -> bool {
     match &e.kind {
         ExprKind::Number(_) | ExprKind::String(_) | ExprKind::True | ExprKind::False | ExprKind::Nil => true,
-        ExprKind::Paren(inner) => all_constant(inner),
-        ExprKind::Unary { operand, .. } => all_constant(operand),
-        ExprKind::Binary { lhs, rhs, .. } => all_constant(lhs) && all_constant(rhs),
+        ExprKind::Paren(inner) => compiles_to_no_code(inner),
+        ExprKind::Unary { op: UnOp::Not, operand } => compiles_to_no_code(operand),
+        ExprKind::Binary { op: BinOp::And | BinOp::Or, lhs, rhs } => compiles_to_no_code(lhs) && compiles_to_no_code(rhs),
+        ExprKind::Unary { op: UnOp::Neg, operand } => compiles_to_no_code(operand) && matches!(const_kind(e).value, Folded::Num(_)),
+        ExprKind::Binary { op: BinOp::Add | BinOp::Sub | BinOp::Mul | BinOp::Div | BinOp::Mod | BinOp::Pow, lhs, rhs } => {
+            compiles_to_no_code(lhs) && compiles_to_no_code(rhs) && matches!(const_kind(e).value, Folded::Num(_))
+        }
         _ => false,
     }
 }
