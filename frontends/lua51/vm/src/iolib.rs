@@ -5,6 +5,7 @@
 //! requires between reads and writes. Standard output shares `print`'s buffer, so the two
 //! interleave in program order.
 
+use std::borrow::Cow;
 use std::fs::File;
 use std::io::{Read, Seek, SeekFrom, Write};
 
@@ -270,9 +271,9 @@ native!(file_flush, "flush", |c| {
 
 native!(file_seek, "seek", |c| {
     let f = open_file_of(c, 0)?;
-    let whence = if c.arg(1).is_nil() { b"cur".to_vec() } else { c.check_bytes(1)? };
+    let whence = if c.arg(1).is_nil() { Cow::Borrowed(&b"cur"[..]) } else { c.check_bytes(1)? };
     let offset = c.opt_int(2, 0)?;
-    let pos = match whence.as_slice() {
+    let pos = match &whence[..] {
         b"set" => SeekFrom::Start(offset.max(0) as u64),
         b"cur" => SeekFrom::Current(offset),
         b"end" => SeekFrom::End(offset),
@@ -366,7 +367,7 @@ fn open_mode(mode: &[u8]) -> Option<std::fs::OpenOptions> {
 
 native!(io_open, "open", |c| {
     let name = c.check_bytes(0)?;
-    let mode = if c.arg(1).is_nil() { b"r".to_vec() } else { c.check_bytes(1)? };
+    let mode = if c.arg(1).is_nil() { Cow::Borrowed(&b"r"[..]) } else { c.check_bytes(1)? };
     let Some(options) = open_mode(&mode) else {
         return Err(c.arg_error(1, "invalid mode"));
     };

@@ -2,6 +2,7 @@
 //! arguments are read from `base`, results stored from `base`. So far: the base library's core,
 //! and the most used parts of `table`, `math` and `string`.
 
+use std::borrow::Cow;
 use std::io::Write;
 
 use deegen_api::{frame, FRAME_HEADER_SLOTS};
@@ -144,14 +145,18 @@ impl<'a> Call<'a> {
     }
 
     /// A string argument; numbers are converted, as `luaL_checklstring` does.
-    pub(crate) fn check_bytes(&mut self, i: usize) -> Result<Vec<u8>, Raised> {
+    /// The bytes of string argument `i` (a number is formatted, as Lua coerces it). A string
+    /// is borrowed, not copied: `s:sub`/`s:find` on a long subject in a loop would otherwise
+    /// be quadratic. The argument slot keeps the string alive for the whole native call, so
+    /// the borrow is valid as long as that slot is not overwritten while it is held.
+    pub(crate) fn check_bytes(&mut self, i: usize) -> Result<Cow<'static, [u8]>, Raised> {
         let v = self.arg(i);
         if v.is_string() {
-            Ok(string_bytes(v).to_vec())
+            Ok(Cow::Borrowed(string_bytes(v)))
         } else if v.is_double() {
             let mut out = Vec::new();
             format_number(v.as_f64(), &mut out);
-            Ok(out)
+            Ok(Cow::Owned(out))
         } else {
             Err(self.type_error(i, "string"))
         }
@@ -284,7 +289,7 @@ native!(lua_tonumber, "tonumber", |c| {
         extern "C" {
             fn strtoul(s: *const std::ffi::c_char, end: *mut *mut std::ffi::c_char, base: std::ffi::c_int) -> std::ffi::c_ulong;
         }
-        let mut bytes = c.check_bytes(0)?;
+        let mut bytes = c.check_bytes(0)?.into_owned();
         if bytes.contains(&0) {
             bytes.truncate(bytes.iter().position(|&b| b == 0).unwrap_or(0));
         }
@@ -550,7 +555,7 @@ native!(lua_table_remove, "remove", |c| {
 
 native!(lua_table_concat, "concat", |c| {
     let t = c.check_table(0)?;
-    let sep = if c.arg(1).is_nil() { Vec::new() } else { c.check_bytes(1)? };
+    let sep = if c.arg(1).is_nil() { Cow::Borrowed(&[][..]) } else { c.check_bytes(1)? };
     let first = c.opt_int(2, 1)?;
     let last = if c.arg(3).is_nil() { table_mut(t).length() as i64 } else { c.check_int(3)? };
     let mut out = Vec::new();
@@ -1079,11 +1084,11 @@ native!(lua_os_time, "time", |c| {
 });
 
 native!(lua_os_date, "date", |c| {
-    let format = if c.arg(0).is_nil() { b"%c".to_vec() } else { c.check_bytes(0)? };
+    let format = if c.arg(0).is_nil() { Cow::Borrowed(&b"%c"[..]) } else { c.check_bytes(0)? };
     let when = if c.arg(1).is_nil() { unsafe { time(std::ptr::null_mut()) } } else { c.check_number(1)? as i64 };
     let (utc, format) = match format.strip_prefix(b"!") {
         Some(rest) => (true, rest.to_vec()),
-        None => (false, format),
+        None => (false, format.into_owned()),
     };
     let mut tm = Tm::default();
     let ok = unsafe { if utc { gmtime_r(&when, &mut tm) } else { localtime_r(&when, &mut tm) } };
@@ -1132,9 +1137,9 @@ native!(lua_os_date, "date", |c| {
 });
 
 native!(lua_collectgarbage, "collectgarbage", |c| {
-    let opt = if c.arg(0).is_nil() { b"collect".to_vec() } else { c.check_bytes(0)? };
+    let opt = if c.arg(0).is_nil() { Cow::Borrowed(&b"collect"[..]) } else { c.check_bytes(0)? };
     let top = unsafe { c.base.add(c.nargs) };
-    let result = match opt.as_slice() {
+    let result = match &opt[..] {
         b"collect" => {
             crate::gc::collect(c.st, top);
             0.0
@@ -1453,7 +1458,7 @@ native!(lua_debug_traceback, "traceback", |c| {
 });
 
 native!(lua_debug_getinfo, "getinfo", |c| {
-    let what = if c.arg(1).is_nil() { b"flnSu".to_vec() } else { c.check_bytes(1)? };
+    let what = if c.arg(1).is_nil() { Cow::Borrowed(&b"flnSu"[..]) } else { c.check_bytes(1)? };
     let (f, pc, caller) = if c.arg(0).is_function() {
         (c.arg(0), std::ptr::null::<u8>(), None)
     } else {
@@ -1629,7 +1634,7 @@ fn find_aux(c: &mut Call, find: bool) -> NResult {
     }
     let init = init as usize;
     if find && (!c.arg(3).is_falsy() || crate::lstrlib::no_specials(&pattern)) {
-        let hit = if pattern.is_empty() { Some(init) } else { subject[init..].windows(pattern.len()).position(|w| w == pattern.as_slice()).map(|i| i + init) };
+        let hit = if pattern.is_empty() { Some(init) } else { subject[init..].windows(pattern.len()).position(|w| w == &pattern[..]).map(|i| i + init) };
         return match hit {
             Some(i) => {
                 c.set(0, TValue::from_f64((i + 1) as f64));
@@ -1916,7 +1921,7 @@ native!(lua_string_format, "format", |c| {
                     out.extend_from_slice(&s);
                     continue;
                 }
-                let mut cs = s.clone();
+                let mut cs = s.to_vec();
                 cs.push(0);
                 spec.extend_from_slice(b"s\0");
                 unsafe { snprintf(buf.as_mut_ptr() as *mut _, buf.len(), spec.as_ptr() as *const _, cs.as_ptr() as *const std::ffi::c_char) }
@@ -1936,7 +1941,7 @@ native!(lua_string_format, "format", |c| {
 });
 
 native!(lua_string_reverse, "reverse", |c| {
-    let mut s = c.check_bytes(0)?;
+    let mut s = c.check_bytes(0)?.into_owned();
     s.reverse();
     let v = c.string(&s)?;
     c.set(0, v);
