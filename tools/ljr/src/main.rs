@@ -116,7 +116,10 @@ fn value_message(v: TValue) -> String {
 
 fn dump_protos(p: &Proto, out: &mut String) {
     out.push_str(&format!("function <{}:{}> ({} bytes, {} slots, {} constants)\n", p.source, p.line_defined, p.code.len(), p.frame_slots, p.constants.len()));
+    // A `NewClosure` constant is the address of a child prototype, not a Lua value.
+    let child = |v: &TValue| p.children.iter().position(|c| &**c as *const Proto as u64 == v.raw());
     let describe = |k: u16| match p.constants.get(usize::from(k)) {
+        Some(v) if let Some(i) = child(v) => format!("<{}:{}> (child {i})", p.children[i].source, p.children[i].line_defined),
         Some(v) if v.is_string() || v.is_double() || v.is_nil() || v.is_bool() => {
             let mut b = Vec::new();
             lua51_vm::stdlib::tostring_bytes(*v, &mut b);
