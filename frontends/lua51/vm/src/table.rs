@@ -64,8 +64,14 @@ fn array_index(k: TValue, len: usize) -> Option<usize> {
         return None;
     }
     let x = k.as_f64();
-    let i = x as usize;
-    (i as f64 == x && i >= 1 && i <= len).then(|| i - 1)
+    // Range check first (NaN fails it), so the conversions are a plain cvttsd2si/cvtsi2sd:
+    // `as usize` both ways costs a saturating sequence that dominated array-heavy loops.
+    if !(x >= 1.0 && x <= len as i64 as f64) {
+        return None;
+    }
+    // SAFETY: 1 <= x <= len < 2^63, so x is in range for i64.
+    let i = unsafe { x.to_int_unchecked::<i64>() };
+    (i as f64 == x).then(|| i as usize - 1)
 }
 
 impl Table {
@@ -134,7 +140,7 @@ impl Table {
             return Ok(());
         }
         let key = normalize(key);
-        if key.is_double() && key.as_f64() == (self.array.len() + 1) as f64 && !value.is_nil() {
+        if key.is_double() && key.as_f64() == (self.array.len() + 1) as i64 as f64 && !value.is_nil() {
             self.array.push(value);
             self.remove_from_hash(key);
             self.migrate_to_array();
