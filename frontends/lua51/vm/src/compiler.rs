@@ -730,16 +730,9 @@ impl<'s> Compiler<'s> {
             return Ok(Some(TValue::from_f64_canonical(x)));
         }
         // codenot folds `not <constant>` to a boolean without loading the constant.
-        if matches!(e.kind, ExprKind::Unary { op: UnOp::Not, .. }) && compiles_to_no_code(e) {
-            let folded = match const_kind(e) {
-                ConstKind { value: Folded::True, true_jumps: false, false_jumps: false } => Some(TValue::TRUE),
-                ConstKind { value: Folded::False, true_jumps: false, false_jumps: false } => Some(TValue::FALSE),
-                _ => None,
-            };
-            if folded.is_some() {
-                self.note_emitted_constants(e)?;
-                return Ok(folded);
-            }
+        if let Some(b) = folded_not(e) {
+            self.note_emitted_constants(e)?;
+            return Ok(Some(TValue::from_bool(b)));
         }
         Ok(match &e.kind {
             ExprKind::Nil => Some(TValue::NIL),
@@ -1029,6 +1022,17 @@ impl<'s> Compiler<'s> {
     fn binary(&mut self, op: BinOp, lhs: &Expr, rhs: &Expr, dst: u16, line: u32) -> Result<()> {
         match op {
             BinOp::And | BinOp::Or if skips_left_operand(op, lhs) => self.exp_to_reg(rhs, dst),
+            BinOp::And | BinOp::Or if never_short_circuits(op, lhs) => {
+                // `(x or 0) and y`: the left operand can never be the result, so, as in 5.1, it
+                // is only tested for its jumps and its constant is never loaded (nor entered in
+                // the constant table, where it would merge a later `-0` into `0`).
+                let saved = self.fs().free_reg;
+                let short = self.cond_jump(lhs, op == BinOp::Or)?;
+                debug_assert!(short.is_empty(), "never_short_circuits promised no short-circuit jumps");
+                self.patch_here(short);
+                self.fs().free_reg = saved;
+                self.exp_to_reg(rhs, dst)
+            }
             BinOp::And | BinOp::Or => {
                 if self.active_local_slot(dst) {
                     let t = self.alloc_reg(line)?;
@@ -1129,10 +1133,18 @@ impl<'s> Compiler<'s> {
         match &e.kind {
             ExprKind::Paren(inner) => self.cond_jump(inner, when),
             ExprKind::Nil | ExprKind::False => Ok(if when { Vec::new() } else { vec![self.emit_jump()?] }),
-            ExprKind::True | ExprKind::Number(_) | ExprKind::String(_) => Ok(if when { vec![self.emit_jump()?] } else { Vec::new() }),
-            // A folded numeric constant is truthy and, as in 5.1, never reaches the constant
-            // table (which would merge a later `0` into this `-0`).
-            _ if const_number(e).is_some() => Ok(if when { vec![self.emit_jump()?] } else { Vec::new() }),
+            ExprKind::True => Ok(if when { vec![self.emit_jump()?] } else { Vec::new() }),
+            // A numeric or string constant is truthy. Jumping when false, 5.1 emits nothing and
+            // the constant never reaches the constant table; jumping when true, it loads and
+            // tests it (`jumponcond`), so the constant enters the table, which decides whether
+            // a later `0`/`-0` merges with it. The jump itself is unconditional here.
+            ExprKind::Number(_) | ExprKind::String(_) => self.constant_truthy_jump(e, when),
+            _ if const_number(e).is_some() => self.constant_truthy_jump(e, when),
+            // `not <constant>` folds to a boolean first (codenot): nothing is loaded.
+            ExprKind::Unary { op: UnOp::Not, .. } if folded_not(e).is_some() => {
+                let truthy = folded_not(e) == Some(true);
+                Ok(if when == truthy { vec![self.emit_jump()?] } else { Vec::new() })
+            }
             ExprKind::Unary { op: UnOp::Not, operand } => self.cond_jump(operand, !when),
             ExprKind::Binary { op: op @ (BinOp::And | BinOp::Or), lhs, rhs } if skips_left_operand(*op, lhs) => self.cond_jump(rhs, when),
             ExprKind::Binary { op: BinOp::And, lhs, rhs } | ExprKind::Binary { op: BinOp::Or, lhs, rhs } => {
@@ -1193,6 +1205,16 @@ impl<'s> Compiler<'s> {
                 Ok(vec![em])
             }
         }
+    }
+
+    fn constant_truthy_jump(&mut self, e: &Expr, when: bool) -> Result<Vec<Emitted>> {
+        if !when {
+            return Ok(Vec::new());
+        }
+        if let Some(v) = self.const_value(e)? {
+            self.constant(v, e.line)?;
+        }
+        Ok(vec![self.emit_jump()?])
     }
 
     /// Compiles a call in place at the top of the frame, keeping `num_results` results from its
@@ -1294,6 +1316,55 @@ fn skips_left_operand(op: BinOp, lhs: &Expr) -> bool {
         BinOp::And => matches!(k.value, Folded::Num(_) | Folded::Str | Folded::True) && !k.true_jumps && !k.false_jumps,
         BinOp::Or => matches!(k.value, Folded::Nil | Folded::False) && !k.true_jumps && !k.false_jumps,
         _ => false,
+    }
+}
+
+/// The boolean a `not <constant>` folds to (codenot), if `e` is one.
+fn folded_not(e: &Expr) -> Option<bool> {
+    if !matches!(e.kind, ExprKind::Unary { op: UnOp::Not, .. }) || !compiles_to_no_code(e) {
+        return None;
+    }
+    match const_kind(e) {
+        ConstKind { value: Folded::True, true_jumps: false, false_jumps: false } => Some(true),
+        ConstKind { value: Folded::False, true_jumps: false, false_jumps: false } => Some(false),
+        _ => None,
+    }
+}
+
+/// Whether `lhs and ...` (`lhs or ...`) can never take its value from `lhs`: `lhs` ends in a
+/// constant that makes it always truthy (falsy), like `x or 0` (`x and nil`).
+fn never_short_circuits(op: BinOp, lhs: &Expr) -> bool {
+    match op {
+        BinOp::And => always_truthy(lhs),
+        BinOp::Or => always_falsy(lhs),
+        _ => false,
+    }
+}
+
+fn always_truthy(e: &Expr) -> bool {
+    match &e.kind {
+        ExprKind::Paren(inner) => always_truthy(inner),
+        // Only the right operand: a truthy constant on the left is still loaded and tested.
+        ExprKind::Binary { op: BinOp::Or, rhs, .. } => always_truthy(rhs),
+        ExprKind::Binary { op: BinOp::And, lhs, rhs } => always_truthy(lhs) && always_truthy(rhs),
+        ExprKind::Unary { op: UnOp::Not, operand } => always_falsy(operand),
+        _ => {
+            compiles_to_no_code(e)
+                && matches!(const_kind(e), ConstKind { value: Folded::Num(_) | Folded::Str | Folded::True, true_jumps: false, false_jumps: false })
+        }
+    }
+}
+
+fn always_falsy(e: &Expr) -> bool {
+    match &e.kind {
+        ExprKind::Paren(inner) => always_falsy(inner),
+        ExprKind::Binary { op: BinOp::And, rhs, .. } => always_falsy(rhs),
+        ExprKind::Binary { op: BinOp::Or, lhs, rhs } => always_falsy(lhs) && always_falsy(rhs),
+        ExprKind::Unary { op: UnOp::Not, operand } => always_truthy(operand),
+        _ => {
+            compiles_to_no_code(e)
+                && matches!(const_kind(e), ConstKind { value: Folded::Nil | Folded::False, true_jumps: false, false_jumps: false })
+        }
     }
 }
 
