@@ -375,6 +375,9 @@ pub fn lua_for_loop(base: *mut u64) -> ! {
 
 #[no_mangle]
 pub fn lua_get_global(name: u64) -> ! {
+    if let Some(v) = raw_get_fast(TValue(current_env()), TValue(name)) {
+        api::ret(v)
+    }
     let r = unsafe { lua_rt_index(ctx(), current_env(), name, api::stack_base(), api::code_block()) };
     finish(r, 2, lua_get_global_mm_continuation as *const ())
 }
@@ -386,6 +389,9 @@ pub fn lua_get_global_mm_continuation(_name: u64) -> ! {
 
 #[no_mangle]
 pub fn lua_set_global(name: u64, value: u64) -> ! {
+    if raw_set_fast(TValue(current_env()), TValue(name), value) {
+        api::fallthrough()
+    }
     let r = unsafe { lua_rt_newindex(ctx(), current_env(), name, value, api::stack_base(), api::code_block()) };
     if r.kind == RT_VALUE {
         api::fallthrough()
@@ -502,14 +508,71 @@ pub fn lua_new_table(array: u64, hash: u64) -> ! {
     api::ret(unsafe { lua_rt_new_table(ctx(), array, hash, api::stack_base(), api::code_block()) })
 }
 
+/// `table[key]` without leaving the handler: an in-bounds array index or a string key present
+/// in the hash part, or an absent one when no metatable could supply it. `None` sends the
+/// access to the runtime (other keys, `__index`, non-tables).
+#[inline(always)]
+fn raw_get_fast(table: TValue, key: TValue) -> Option<u64> {
+    if !table.is_table() {
+        return None;
+    }
+    let t = unsafe { &*table.as_table() };
+    let value = if let Some(slot) = t.array_slot(key) {
+        unsafe { *slot }
+    } else if key.is_string() {
+        match t.find_string(key) {
+            Some(node) => unsafe { (*node).value },
+            None => TValue::NIL,
+        }
+    } else {
+        return None;
+    };
+    if value.is_nil() && !t.metatable.is_null() {
+        return None;
+    }
+    Some(value.raw())
+}
+
+/// `table[key] = value` without leaving the handler: overwriting a non-nil array element or
+/// string-keyed field (or a nil one when there is no metatable to consult for `__newindex`).
+/// Returns false for everything that needs the runtime: new keys, growth, metamethods.
+#[inline(always)]
+fn raw_set_fast(table: TValue, key: TValue, value: u64) -> bool {
+    if !table.is_table() {
+        return false;
+    }
+    let t = unsafe { &*table.as_table() };
+    let slot = if let Some(slot) = t.array_slot(key) {
+        slot
+    } else if key.is_string() {
+        match t.find_string(key) {
+            Some(node) => unsafe { &mut (*node).value as *mut TValue },
+            None => return false,
+        }
+    } else {
+        return false;
+    };
+    if unsafe { (*slot).is_nil() } && !t.metatable.is_null() {
+        return false;
+    }
+    unsafe { *slot = TValue(value) };
+    true
+}
+
 #[no_mangle]
 pub fn lua_get_table(table: u64, key: u64) -> ! {
+    if let Some(v) = raw_get_fast(TValue(table), TValue(key)) {
+        api::ret(v)
+    }
     let r = unsafe { lua_rt_index(ctx(), table, key, api::stack_base(), api::code_block()) };
     finish(r, 2, lua_binary_mm_continuation as *const ())
 }
 
 #[no_mangle]
 pub fn lua_set_table(table: u64, key: u64, value: u64) -> ! {
+    if raw_set_fast(TValue(table), TValue(key), value) {
+        api::fallthrough()
+    }
     let r = unsafe { lua_rt_newindex(ctx(), table, key, value, api::stack_base(), api::code_block()) };
     if r.kind == RT_VALUE {
         api::fallthrough()
@@ -529,6 +592,10 @@ pub fn lua_set_table_mm_continuation(_table: u64, _key: u64, _value: u64) -> ! {
 #[no_mangle]
 pub fn lua_get_method(obj: u64, name: u64, frame: *mut u64) -> ! {
     unsafe { *frame.add(FRAME_HEADER_SLOTS) = obj };
+    if let Some(v) = raw_get_fast(TValue(obj), TValue(name)) {
+        unsafe { *frame = v };
+        api::fallthrough()
+    }
     let r = unsafe { lua_rt_index(ctx(), obj, name, api::stack_base(), api::code_block()) };
     if r.kind == RT_VALUE {
         unsafe { *frame = r.value };

@@ -82,6 +82,88 @@ impl LuaString {
     }
 }
 
+/// One entry of a table's hash part. A never-used slot has a nil key; a removed key keeps its
+/// slot with a nil value (Lua's dead keys), so traversal survives clearing fields.
+#[repr(C)]
+#[derive(Clone, Copy, Debug)]
+pub struct TableNode {
+    pub key: TValue,
+    pub value: TValue,
+}
+
+/// The layout of a table object: an array part for keys `1..=array_len` and an open-addressing
+/// hash part (linear probing, `node_count` a power of two or 0).
+///
+/// It lives here, not in the runtime, because the semantics' fast paths read it directly: an
+/// in-bounds array index or a present string key never leaves the handler. The runtime owns the
+/// storage (allocation, growth, rehashing); the lookups below are the only code that reads it,
+/// on both sides.
+#[repr(C)]
+#[derive(Debug)]
+pub struct TableObject {
+    pub header: GcHeader,
+    /// The metatable, or null.
+    pub metatable: *mut TableObject,
+    pub array: *mut TValue,
+    pub array_len: usize,
+    pub array_cap: usize,
+    pub nodes: *mut TableNode,
+    pub node_count: usize,
+    /// Hash slots holding a key (live or dead).
+    pub used: usize,
+}
+
+impl TableObject {
+    /// The array slot of `key` if it is an integer in `1..=array_len`.
+    #[inline(always)]
+    pub fn array_slot(&self, key: TValue) -> Option<*mut TValue> {
+        if !key.is_double() {
+            return None;
+        }
+        let x = key.as_f64();
+        // Range test first (NaN fails it), so the conversion is a plain cvttsd2si: `as usize`
+        // costs a saturating sequence that dominated array-heavy loops.
+        if !(x >= 1.0 && x <= self.array_len as i64 as f64) {
+            return None;
+        }
+        // SAFETY: 1 <= x <= array_len < 2^63, in range for i64.
+        let i = unsafe { x.to_int_unchecked::<i64>() };
+        if i as f64 != x {
+            return None;
+        }
+        Some(unsafe { self.array.add(i as usize - 1) })
+    }
+
+    /// The hash slot holding `key` (live or dead), probing from `hash`; `key` must be
+    /// normalised (no `-0`).
+    #[inline(always)]
+    pub fn find_node(&self, key: TValue, hash: usize) -> Option<*mut TableNode> {
+        if self.node_count == 0 {
+            return None;
+        }
+        let mask = self.node_count - 1;
+        let mut i = hash & mask;
+        loop {
+            // SAFETY: i <= mask < node_count, and the hash part always has a free slot.
+            let n = unsafe { self.nodes.add(i) };
+            let k = unsafe { (*n).key };
+            if k == key {
+                return Some(n);
+            }
+            if k.is_nil() {
+                return None;
+            }
+            i = (i + 1) & mask;
+        }
+    }
+
+    /// The hash slot of an interned string key.
+    #[inline(always)]
+    pub fn find_string(&self, key: TValue) -> Option<*mut TableNode> {
+        self.find_node(key, unsafe { (*key.as_string()).hash } as usize)
+    }
+}
+
 /// A captured variable: points into the stack while open, at `closed` after its scope ends.
 #[repr(C)]
 #[derive(Debug)]
@@ -214,6 +296,10 @@ impl TValue {
     }
     #[inline]
     pub fn as_string(self) -> *mut LuaString {
+        self.as_ptr()
+    }
+    #[inline]
+    pub fn as_table(self) -> *mut TableObject {
         self.as_ptr()
     }
     #[inline]

@@ -91,7 +91,7 @@ impl Marker {
             let kind = unsafe { (*h).kind };
             if kind == ObjKind::Table as u8 {
                 let t = unsafe { &*(h as *const Table) };
-                self.object(t.metatable as *mut GcHeader);
+                self.object(t.metatable() as *mut GcHeader);
                 let (weak_keys, weak_values) = weak_mode(st, t);
                 if weak_keys || weak_values {
                     self.weak.push(h as *mut Table);
@@ -136,10 +136,10 @@ impl Marker {
 
 /// The `__mode` of a table's metatable: (weak keys, weak values).
 fn weak_mode(st: &LuaState, t: &Table) -> (bool, bool) {
-    if t.metatable.is_null() {
+    if t.metatable().is_null() {
         return (false, false);
     }
-    let mode = unsafe { (*t.metatable).get_str(st.event_names[Event::Mode as usize]) };
+    let mode = unsafe { (*t.metatable()).get_str(st.event_names[Event::Mode as usize]) };
     if !mode.is_string() {
         return (false, false);
     }

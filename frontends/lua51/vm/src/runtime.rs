@@ -87,7 +87,7 @@ pub(crate) fn prepare_call(base: *mut u64, cb: *const CodeBlock, f: TValue, args
 /// The metatable of any value (tables have their own; strings share one).
 pub(crate) fn metatable_of(st: &LuaState, v: TValue) -> *mut Table {
     if v.is_table() {
-        table_mut(v).metatable
+        table_mut(v).metatable()
     } else if v.is_kind(ObjKind::Userdata) {
         crate::userdata::userdata_mut(v).metatable
     } else if v.is_string() {

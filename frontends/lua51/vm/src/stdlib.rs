@@ -431,7 +431,7 @@ native!(lua_setmetatable, "setmetatable", |c| {
     if !metamethod(c.st, t, Event::Metatable).is_nil() {
         return Err(c.error("cannot change a protected metatable"));
     }
-    table_mut(t).metatable = if mt.is_nil() { std::ptr::null_mut() } else { mt.as_ptr::<Table>() };
+    table_mut(t).set_metatable(if mt.is_nil() { std::ptr::null_mut() } else { mt.as_ptr::<Table>() });
     c.set(0, t);
     Ok(1)
 });
@@ -1560,7 +1560,7 @@ native!(lua_debug_setmetatable, "setmetatable", |c| {
     }
     let p = if mt.is_nil() { std::ptr::null_mut() } else { mt.as_ptr::<Table>() };
     if v.is_table() {
-        table_mut(v).metatable = p;
+        table_mut(v).set_metatable(p);
     } else if v.is_kind(lua51_value::ObjKind::Userdata) {
         crate::userdata::userdata_mut(v).metatable = p;
     } else if v.is_string() {

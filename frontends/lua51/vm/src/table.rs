@@ -4,31 +4,20 @@
 //! keeps working when a traversal clears fields, as the reference manual allows. Hidden classes
 //! and inline caching replace the hash part's string keys in the interpreter-performance work.
 
-use lua51_value::{GcHeader, ObjKind, TValue};
+use std::mem::ManuallyDrop;
+
+use lua51_value::{GcHeader, ObjKind, TValue, TableNode as Node, TableObject};
 
 use crate::heap::{Heap, OutOfMemory};
 
-#[derive(Clone, Copy, Debug)]
-struct Node {
-    /// `TValue::NIL` marks a never-used slot.
-    key: TValue,
-    value: TValue,
-}
-
 const EMPTY: Node = Node { key: TValue::NIL, value: TValue::NIL };
 
-/// A table object.
-#[repr(C)]
+/// A table object: the shared layout ([`TableObject`], which the interpreter's fast paths read)
+/// plus the runtime's operations on it. The runtime owns both parts' storage: the array part is
+/// a `Vec<TValue>` and the hash part a `Box<[Node]>`, kept as raw parts in the layout.
+#[repr(transparent)]
 #[derive(Debug)]
-pub struct Table {
-    pub header: GcHeader,
-    /// The metatable, or null.
-    pub metatable: *mut Table,
-    array: Vec<TValue>,
-    nodes: Vec<Node>,
-    /// Slots holding a key (live or dead).
-    used: usize,
-}
+pub struct Table(TableObject);
 
 /// `next` was given a key that is not in the table.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -58,20 +47,14 @@ fn hash_of(k: TValue) -> usize {
     (x ^ (x >> 29) ^ (x >> 47)).wrapping_mul(0x9E37_79B9_7F4A_7C15) as usize >> 7
 }
 
-/// The array index of `k` (0-based) if it is an integer in `1..=len`.
-fn array_index(k: TValue, len: usize) -> Option<usize> {
-    if !k.is_double() {
-        return None;
+impl Drop for Table {
+    fn drop(&mut self) {
+        // SAFETY: the parts came from a Vec and a boxed slice (see `with_array`, `set_nodes`).
+        unsafe {
+            drop(Vec::from_raw_parts(self.0.array, self.0.array_len, self.0.array_cap));
+            drop(Box::from_raw(std::ptr::slice_from_raw_parts_mut(self.0.nodes, self.0.node_count)));
+        }
     }
-    let x = k.as_f64();
-    // Range check first (NaN fails it), so the conversions are a plain cvttsd2si/cvtsi2sd:
-    // `as usize` both ways costs a saturating sequence that dominated array-heavy loops.
-    if !(x >= 1.0 && x <= len as i64 as f64) {
-        return None;
-    }
-    // SAFETY: 1 <= x <= len < 2^63, so x is in range for i64.
-    let i = unsafe { x.to_int_unchecked::<i64>() };
-    (i as f64 == x).then(|| i as usize - 1)
 }
 
 impl Table {
@@ -82,23 +65,83 @@ impl Table {
     pub fn with_capacity(heap: &mut Heap, array: usize, hash: usize) -> Result<TValue, OutOfMemory> {
         let p = heap.alloc(std::mem::size_of::<Table>(), ObjKind::Table)? as *mut Table;
         let cap = if hash == 0 { 0 } else { (hash * 2).next_power_of_two() };
+        let mut array = ManuallyDrop::new(Vec::<TValue>::with_capacity(array));
+        let nodes = Box::into_raw(vec![EMPTY; cap].into_boxed_slice()) as *mut Node;
+        // SAFETY: `heap.alloc` returned room for a Table whose header it initialised.
         unsafe {
-            std::ptr::addr_of_mut!((*p).metatable).write(std::ptr::null_mut());
-            std::ptr::addr_of_mut!((*p).array).write(Vec::with_capacity(array));
-            std::ptr::addr_of_mut!((*p).nodes).write(vec![EMPTY; cap]);
-            std::ptr::addr_of_mut!((*p).used).write(0);
+            let t = std::ptr::addr_of_mut!((*p).0);
+            std::ptr::addr_of_mut!((*t).metatable).write(std::ptr::null_mut());
+            std::ptr::addr_of_mut!((*t).array).write(array.as_mut_ptr());
+            std::ptr::addr_of_mut!((*t).array_len).write(0);
+            std::ptr::addr_of_mut!((*t).array_cap).write(array.capacity());
+            std::ptr::addr_of_mut!((*t).nodes).write(nodes);
+            std::ptr::addr_of_mut!((*t).node_count).write(cap);
+            std::ptr::addr_of_mut!((*t).used).write(0);
         }
         Ok(TValue::from_ptr(p))
     }
 
+    pub fn header(&self) -> &GcHeader {
+        &self.0.header
+    }
+
+    /// The metatable, or null.
+    pub fn metatable(&self) -> *mut Table {
+        self.0.metatable as *mut Table
+    }
+
+    pub fn set_metatable(&mut self, mt: *mut Table) {
+        self.0.metatable = mt as *mut TableObject;
+    }
+
+    fn array(&self) -> &[TValue] {
+        // SAFETY: `array` points at `array_len` initialised values (dangling when empty).
+        unsafe { std::slice::from_raw_parts(self.0.array, self.0.array_len) }
+    }
+
+    fn array_mut(&mut self) -> &mut [TValue] {
+        unsafe { std::slice::from_raw_parts_mut(self.0.array, self.0.array_len) }
+    }
+
+    /// Runs `f` on the array part as the `Vec` it is, then stores its parts back.
+    fn with_array<R>(&mut self, f: impl FnOnce(&mut Vec<TValue>) -> R) -> R {
+        // SAFETY: the parts came from a Vec; ManuallyDrop keeps ownership with the table.
+        let mut v = ManuallyDrop::new(unsafe { Vec::from_raw_parts(self.0.array, self.0.array_len, self.0.array_cap) });
+        let r = f(&mut v);
+        self.0.array = v.as_mut_ptr();
+        self.0.array_len = v.len();
+        self.0.array_cap = v.capacity();
+        r
+    }
+
+    fn nodes(&self) -> &[Node] {
+        // SAFETY: `nodes` points at `node_count` nodes (dangling when empty).
+        unsafe { std::slice::from_raw_parts(self.0.nodes, self.0.node_count) }
+    }
+
+    fn nodes_mut(&mut self) -> &mut [Node] {
+        unsafe { std::slice::from_raw_parts_mut(self.0.nodes, self.0.node_count) }
+    }
+
+    /// Replaces the hash part, freeing the old one.
+    fn set_nodes(&mut self, nodes: Box<[Node]>) {
+        let count = nodes.len();
+        let old = std::mem::replace(&mut self.0.nodes, Box::into_raw(nodes) as *mut Node);
+        // SAFETY: the old parts came from a boxed slice of `node_count` nodes.
+        unsafe { drop(Box::from_raw(std::ptr::slice_from_raw_parts_mut(old, self.0.node_count))) };
+        self.0.node_count = count;
+    }
+
+    /// The slot holding `k`, or where it would go (`None` when the hash part is empty).
     fn find_slot(&self, k: TValue) -> Result<usize, Option<usize>> {
-        if self.nodes.is_empty() {
+        let nodes = self.nodes();
+        if nodes.is_empty() {
             return Err(None);
         }
-        let mask = self.nodes.len() - 1;
+        let mask = nodes.len() - 1;
         let mut i = hash_of(k) & mask;
         loop {
-            let n = self.nodes[i];
+            let n = nodes[i];
             if n.key.is_nil() {
                 return Err(Some(i));
             }
@@ -111,19 +154,21 @@ impl Table {
 
     /// Raw get (`rawget`).
     pub fn get(&self, key: TValue) -> TValue {
-        if let Some(i) = array_index(key, self.array.len()) {
-            return self.array[i];
+        if let Some(slot) = self.0.array_slot(key) {
+            return unsafe { *slot };
         }
-        match self.find_slot(normalize(key)) {
-            Ok(i) => self.nodes[i].value,
-            Err(_) => TValue::NIL,
+        let key = normalize(key);
+        match self.0.find_node(key, hash_of(key)) {
+            Some(n) => unsafe { (*n).value },
+            None => TValue::NIL,
         }
     }
 
+    /// Raw get of an interned string key.
     pub fn get_str(&self, key: TValue) -> TValue {
-        match self.find_slot(key) {
-            Ok(i) => self.nodes[i].value,
-            Err(_) => TValue::NIL,
+        match self.0.find_string(key) {
+            Some(n) => unsafe { (*n).value },
+            None => TValue::NIL,
         }
     }
 
@@ -135,33 +180,33 @@ impl Table {
         if key.is_double() && key.as_f64().is_nan() {
             return Err(KeyError::NaN);
         }
-        if let Some(i) = array_index(key, self.array.len()) {
-            self.array[i] = value;
+        if let Some(slot) = self.0.array_slot(key) {
+            unsafe { *slot = value };
             return Ok(());
         }
         let key = normalize(key);
-        if key.is_double() && key.as_f64() == (self.array.len() + 1) as i64 as f64 && !value.is_nil() {
-            self.array.push(value);
+        if key.is_double() && key.as_f64() == (self.0.array_len + 1) as i64 as f64 && !value.is_nil() {
+            self.with_array(|a| a.push(value));
             self.remove_from_hash(key);
             self.migrate_to_array();
             return Ok(());
         }
         match self.find_slot(key) {
-            Ok(i) => self.nodes[i].value = value,
+            Ok(i) => self.nodes_mut()[i].value = value,
             Err(slot) => {
                 if value.is_nil() {
                     return Ok(());
                 }
                 let slot = match slot {
-                    Some(s) if (self.used + 1) * 4 <= self.nodes.len() * 3 => s,
+                    Some(s) if (self.0.used + 1) * 4 <= self.0.node_count * 3 => s,
                     _ => {
                         self.rehash();
                         self.find_slot(key).expect_err("key is absent")
                             .expect("a rehashed table has free slots")
                     }
                 };
-                self.nodes[slot] = Node { key, value };
-                self.used += 1;
+                self.nodes_mut()[slot] = Node { key, value };
+                self.0.used += 1;
             }
         }
         Ok(())
@@ -169,21 +214,21 @@ impl Table {
 
     fn remove_from_hash(&mut self, key: TValue) {
         if let Ok(i) = self.find_slot(key) {
-            self.nodes[i].value = TValue::NIL;
+            self.nodes_mut()[i].value = TValue::NIL;
         }
     }
 
     /// Moves `n+1, n+2, ...` from the hash part to the end of the array part.
     fn migrate_to_array(&mut self) {
-        if self.used == 0 {
+        if self.0.used == 0 {
             return;
         }
         loop {
-            let k = TValue::from_f64((self.array.len() + 1) as f64);
+            let k = TValue::from_f64((self.0.array_len + 1) as f64);
             match self.find_slot(k) {
-                Ok(i) if !self.nodes[i].value.is_nil() => {
-                    self.array.push(self.nodes[i].value);
-                    self.nodes[i].value = TValue::NIL;
+                Ok(i) if !self.nodes()[i].value.is_nil() => {
+                    let v = std::mem::replace(&mut self.nodes_mut()[i].value, TValue::NIL);
+                    self.with_array(|a| a.push(v));
                 }
                 _ => return,
             }
@@ -192,26 +237,27 @@ impl Table {
 
     /// Rebuilds the hash part without dead keys, at least doubling when mostly live.
     fn rehash(&mut self) {
-        let live: Vec<Node> = self.nodes.iter().copied().filter(|n| !n.key.is_nil() && !n.value.is_nil()).collect();
+        let live: Vec<Node> = self.nodes().iter().copied().filter(|n| !n.key.is_nil() && !n.value.is_nil()).collect();
         let cap = ((live.len() + 1) * 2).next_power_of_two().max(4);
-        self.nodes = vec![EMPTY; cap];
-        self.used = 0;
+        self.set_nodes(vec![EMPTY; cap].into_boxed_slice());
+        self.0.used = 0;
         for n in live {
             let slot = self.find_slot(n.key).expect_err("keys are unique").expect("free slot");
-            self.nodes[slot] = n;
-            self.used += 1;
+            self.nodes_mut()[slot] = n;
+            self.0.used += 1;
         }
     }
 
     /// A border (`#t`), as Lua 5.1's `luaH_getn` finds it.
     pub fn length(&self) -> usize {
-        let n = self.array.len();
-        if n > 0 && self.array[n - 1].is_nil() {
+        let array = self.array();
+        let n = array.len();
+        if n > 0 && array[n - 1].is_nil() {
             // Binary search for a border inside the array part.
             let (mut lo, mut hi) = (0usize, n);
             while hi - lo > 1 {
                 let m = (lo + hi) / 2;
-                if self.array[m - 1].is_nil() {
+                if array[m - 1].is_nil() {
                     hi = m;
                 } else {
                     lo = m;
@@ -219,7 +265,7 @@ impl Table {
             }
             return lo;
         }
-        if self.used == 0 {
+        if self.0.used == 0 {
             return n;
         }
         // Unbound search in the hash part.
@@ -252,24 +298,25 @@ impl Table {
         let mut start_array = 0;
         let mut start_hash = 0;
         if !key.is_nil() {
-            if let Some(i) = array_index(key, self.array.len()) {
-                start_array = i + 1;
+            if let Some(slot) = self.0.array_slot(key) {
+                start_array = unsafe { slot.offset_from(self.0.array) } as usize + 1;
             } else {
                 match self.find_slot(normalize(key)) {
                     Ok(i) => {
-                        start_array = self.array.len();
+                        start_array = self.0.array_len;
                         start_hash = i + 1;
                     }
                     Err(_) => return Err(InvalidKey),
                 }
             }
         }
-        for i in start_array..self.array.len() {
-            if !self.array[i].is_nil() {
-                return Ok(Some((TValue::from_f64((i + 1) as f64), self.array[i])));
+        let array = self.array();
+        for (i, v) in array.iter().enumerate().skip(start_array) {
+            if !v.is_nil() {
+                return Ok(Some((TValue::from_f64((i + 1) as f64), *v)));
             }
         }
-        for n in self.nodes.iter().skip(start_hash) {
+        for n in self.nodes().iter().skip(start_hash) {
             if !n.key.is_nil() && !n.value.is_nil() {
                 return Ok(Some((n.key, n.value)));
             }
@@ -278,15 +325,15 @@ impl Table {
     }
 
     pub fn array_len(&self) -> usize {
-        self.array.len()
+        self.0.array_len
     }
 
     /// Calls `f` on every key (if `keys`) and value (if `values`) held, for the collector.
     pub fn trace(&self, keys: bool, values: bool, f: &mut dyn FnMut(TValue)) {
         if values {
-            self.array.iter().for_each(|v| f(*v));
+            self.array().iter().for_each(|v| f(*v));
         }
-        for n in &self.nodes {
+        for n in self.nodes() {
             if n.key.is_nil() || n.value.is_nil() {
                 continue;
             }
@@ -301,12 +348,12 @@ impl Table {
 
     /// Removes entries whose key or value `is_dead` says was collected (weak tables).
     pub fn clear_dead(&mut self, is_dead: &dyn Fn(TValue) -> bool) {
-        for v in &mut self.array {
+        for v in self.array_mut() {
             if is_dead(*v) {
                 *v = TValue::NIL;
             }
         }
-        for n in &mut self.nodes {
+        for n in self.nodes_mut() {
             if !n.key.is_nil() && (is_dead(n.key) || is_dead(n.value)) {
                 // Keep the key in place as a dead key (traversal stays valid); it is dropped at
                 // the next rehash.
@@ -317,7 +364,7 @@ impl Table {
 
     /// Bytes owned outside the object (array and hash parts), for the collector's accounting.
     pub fn owned_bytes(&self) -> usize {
-        self.array.capacity() * 8 + self.nodes.capacity() * std::mem::size_of::<Node>()
+        self.0.array_cap * 8 + self.0.node_count * std::mem::size_of::<Node>()
     }
 }
 
