@@ -14,7 +14,10 @@ fn main() {
 
     let bitcode = deegen::compile_semantics_to_bitcode(&workspace.join("Cargo.toml"), "lua51-semantics", &out.join("semantics-target"))
         .unwrap_or_else(|e| panic!("{e}"));
-    let options = deegen::GenerateOptions { dump_ir: std::env::var_os("DEEGEN_DUMP_IR").is_some() };
+    let options = deegen::GenerateOptions {
+        dump_ir: std::env::var_os("DEEGEN_DUMP_IR").is_some(),
+        tag_registers: Some(lua51_specs::TAG_REGISTERS),
+    };
     let generated = deegen::generate_interpreter(&bitcode, &lua51_specs::bytecodes(), &out.join("interpreter"), &options)
         .unwrap_or_else(|e| panic!("generating the interpreter failed: {e}"));
     println!("cargo:rustc-link-search=native={}", generated.archive.parent().expect("archive dir").display());

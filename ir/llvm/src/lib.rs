@@ -26,6 +26,10 @@ pub use interp_abi::*;
 /// Named metadata holding one [`Variant`] text line per node.
 pub const VARIANTS_METADATA: &str = "deegen.variants";
 
+/// Named metadata holding the language's two tag-register values, one node
+/// `!{!"tag1=0x...", !"tag2=0x..."}` (see the `tag-register-rewrite` pass).
+pub const TAG_REGISTERS_METADATA: &str = "deegen.tag_registers";
+
 /// The CPU the generated code targets: x86-64-v2 (SSE4.2, POPCNT) gives `roundsd` for `floor`
 /// and runs on every x86-64 machine of the last decade.
 pub const TARGET_CPU: &str = "x86-64-v2";
@@ -139,6 +143,50 @@ pub fn read_variants(module: &Module<'_>) -> Result<Vec<Variant>, String> {
         }
     }
     Ok(out)
+}
+
+/// Embeds the values the tag registers hold (see [`TAG_REGISTERS_METADATA`]).
+pub fn write_tag_registers(module: &Module<'_>, tags: [u64; 2]) -> Result<(), String> {
+    if module.get_global_metadata_size(TAG_REGISTERS_METADATA) != 0 {
+        return Err("the module already carries !deegen.tag_registers".into());
+    }
+    let ctx = module.get_context();
+    let t1 = ctx.metadata_string(&format!("tag1={:#x}", tags[0]));
+    let t2 = ctx.metadata_string(&format!("tag2={:#x}", tags[1]));
+    module.add_global_metadata(TAG_REGISTERS_METADATA, &ctx.metadata_node(&[t1.into(), t2.into()])).map_err(|e| e.to_string())
+}
+
+/// Parses an integer written in decimal or as `0x` hex.
+pub fn parse_u64(text: &str) -> Option<u64> {
+    match text.strip_prefix("0x").or_else(|| text.strip_prefix("0X")) {
+        Some(hex) => u64::from_str_radix(&hex.replace('_', ""), 16).ok(),
+        None => text.replace('_', "").parse().ok(),
+    }
+}
+
+/// Reads the values embedded by [`write_tag_registers`]; `None` when the module has none.
+pub fn read_tag_registers(module: &Module<'_>) -> Result<Option<[u64; 2]>, String> {
+    let nodes = module.get_global_metadata(TAG_REGISTERS_METADATA);
+    let [node] = nodes.as_slice() else {
+        return if nodes.is_empty() { Ok(None) } else { Err("!deegen.tag_registers must hold one node".into()) };
+    };
+    let values = node.get_node_values().ok_or("!deegen.tag_registers holds a non-node")?;
+    let mut tags = [None, None];
+    for v in values {
+        let text = if v.is_metadata_value() { v.into_metadata_value().get_string_value().map(|s| s.to_vec()) } else { None };
+        let text = text.and_then(|t| String::from_utf8(t).ok()).ok_or("!deegen.tag_registers holds a non-string")?;
+        let (key, value) = text.split_once('=').ok_or_else(|| format!("!deegen.tag_registers: '{text}' is not key=value"))?;
+        let slot = match key {
+            "tag1" => &mut tags[0],
+            "tag2" => &mut tags[1],
+            _ => return Err(format!("!deegen.tag_registers: unknown key '{key}'")),
+        };
+        *slot = Some(parse_u64(value).ok_or_else(|| format!("!deegen.tag_registers: '{value}' is not an integer"))?);
+    }
+    match tags {
+        [Some(a), Some(b)] => Ok(Some([a, b])),
+        _ => Err("!deegen.tag_registers must give tag1 and tag2".into()),
+    }
 }
 
 /// The target machine for generated code (see [`TARGET_CPU`]). Code is position-independent

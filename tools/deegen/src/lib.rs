@@ -19,7 +19,7 @@ use std::path::{Path, PathBuf};
 use std::process::Command;
 
 use deegen_bytecode_spec::{resolve_variants, BytecodeSpec, Variant};
-use deegen_llvm_ir::{emit, parse_module, write_variants, LlvmModule};
+use deegen_llvm_ir::{emit, parse_module, write_tag_registers, write_variants, LlvmModule};
 use deegen_pass::{AnalysisManager, Instrumentation, IrUnit};
 use inkwell::context::Context;
 use inkwell::targets::FileType;
@@ -104,6 +104,10 @@ pub fn compile_semantics_to_bitcode(workspace_manifest: &Path, package: &str, ta
 pub struct GenerateOptions {
     /// Write the IR before and after every pass to `<out>/ir/NN-<pass>.ll`.
     pub dump_ir: bool,
+    /// The language's tag-register values (its boxing scheme's hottest constants), embedded
+    /// as `!deegen.tag_registers` for the `tag-register-rewrite` pass; `None` leaves the
+    /// registers unused.
+    pub tag_registers: Option<[u64; 2]>,
 }
 
 /// Files written by [`generate_interpreter`].
@@ -133,6 +137,9 @@ pub fn generate_interpreter(bitcode: &Path, specs: &[BytecodeSpec], out_dir: &Pa
     let bytes = std::fs::read(bitcode).map_err(io(bitcode))?;
     let module = parse_module(&context, &bytes, "semantics").map_err(|e| GenerateError::Llvm(e.to_string()))?;
     write_variants(&module, &variants).map_err(GenerateError::Llvm)?;
+    if let Some(tags) = options.tag_registers {
+        write_tag_registers(&module, tags).map_err(GenerateError::Llvm)?;
+    }
     let mut unit = LlvmModule::new(module);
     let input_ir = out_dir.join("semantics.ll");
     write_atomically(&input_ir, unit.print().as_bytes())?;

@@ -18,6 +18,11 @@
 
 use deegen_bytecode_spec::{BytecodeSpec, OperandAccess, OperandKind, OperandSpec, ResultKind, VariantChoice};
 
+/// What the two tag registers hold (`tag-register-rewrite`): the boxing scheme's most used
+/// 64-bit constants. `is_double` compares against the first (`v < DOUBLE_MAX_BITS + 1`),
+/// every heap access masks with the second.
+pub const TAG_REGISTERS: [u64; 2] = [lua51_value::DOUBLE_MAX_BITS + 1, lua51_value::POINTER_MASK];
+
 const S: OperandAccess = OperandAccess::Slot;
 const C: OperandAccess = OperandAccess::Constant;
 

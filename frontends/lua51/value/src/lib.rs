@@ -34,6 +34,8 @@ pub const NIL_BITS: u64 = 0xFFFA_0000_0000_0000;
 pub const FALSE_BITS: u64 = NIL_BITS + 1;
 pub const TRUE_BITS: u64 = NIL_BITS + 2;
 pub const HEAP_TAG: u64 = 0xFFFF_0000_0000_0000;
+/// The address bits of a heap value.
+pub const POINTER_MASK: u64 = !HEAP_TAG;
 const CANONICAL_NAN: u64 = 0x7FF8_0000_0000_0000;
 
 /// Kinds of heap objects, stored in [`GcHeader::kind`].
@@ -271,7 +273,7 @@ impl TValue {
     }
     #[inline]
     pub fn as_ptr<T>(self) -> *mut T {
-        (self.0 & !HEAP_TAG) as *mut T
+        (self.0 & POINTER_MASK) as *mut T
     }
     /// Kind of a heap value; only meaningful when [`Self::is_heap`].
     #[inline]
