@@ -508,8 +508,8 @@ pub fn lua_new_table(array: u64, hash: u64) -> ! {
     api::ret(unsafe { lua_rt_new_table(ctx(), array, hash, api::stack_base(), api::code_block()) })
 }
 
-/// `table[key]` without leaving the handler: an in-bounds array index or a string key present
-/// in the hash part, or an absent one when no metatable could supply it. `None` sends the
+/// `table[key]` without leaving the handler: an in-bounds array index or a key present in the
+/// hash part, or an absent one when no metatable could supply it. `None` sends the
 /// access to the runtime (other keys, `__index`, non-tables).
 #[inline(always)]
 fn raw_get_fast(table: TValue, key: TValue) -> Option<u64> {
@@ -519,13 +519,11 @@ fn raw_get_fast(table: TValue, key: TValue) -> Option<u64> {
     let t = unsafe { &*table.as_table() };
     let value = if let Some(slot) = t.array_slot(key) {
         unsafe { *slot }
-    } else if key.is_string() {
-        match t.find_string(key) {
+    } else {
+        match t.find(key) {
             Some(node) => unsafe { (*node).value },
             None => TValue::NIL,
         }
-    } else {
-        return None;
     };
     if value.is_nil() && !t.metatable.is_null() {
         return None;
@@ -534,7 +532,7 @@ fn raw_get_fast(table: TValue, key: TValue) -> Option<u64> {
 }
 
 /// `table[key] = value` without leaving the handler: overwriting a non-nil array element or
-/// string-keyed field (or a nil one when there is no metatable to consult for `__newindex`).
+/// hash entry (or a nil one when there is no metatable to consult for `__newindex`).
 /// Returns false for everything that needs the runtime: new keys, growth, metamethods.
 #[inline(always)]
 fn raw_set_fast(table: TValue, key: TValue, value: u64) -> bool {
@@ -544,13 +542,11 @@ fn raw_set_fast(table: TValue, key: TValue, value: u64) -> bool {
     let t = unsafe { &*table.as_table() };
     let slot = if let Some(slot) = t.array_slot(key) {
         slot
-    } else if key.is_string() {
-        match t.find_string(key) {
+    } else {
+        match t.find(key) {
             Some(node) => unsafe { &mut (*node).value as *mut TValue },
             None => return false,
         }
-    } else {
-        return false;
     };
     if unsafe { (*slot).is_nil() } && !t.metatable.is_null() {
         return false;

@@ -149,11 +149,12 @@ impl TableObject {
             // SAFETY: i <= mask < node_count, and the hash part always has a free slot.
             let n = unsafe { self.nodes.add(i) };
             let k = unsafe { (*n).key };
-            if k == key {
-                return Some(n);
-            }
+            // Free slot first: a nil key (which no table holds) must not match one.
             if k.is_nil() {
                 return None;
+            }
+            if k == key {
+                return Some(n);
             }
             i = (i + 1) & mask;
         }
@@ -164,6 +165,33 @@ impl TableObject {
     pub fn find_string(&self, key: TValue) -> Option<*mut TableNode> {
         self.find_node(key, unsafe { (*key.as_string()).hash } as usize)
     }
+
+    /// The hash slot of any key (the array part is not searched).
+    #[inline(always)]
+    pub fn find(&self, key: TValue) -> Option<*mut TableNode> {
+        if key.is_string() {
+            return self.find_string(key);
+        }
+        let key = normalize_key(key);
+        self.find_node(key, hash_non_string(key))
+    }
+}
+
+/// `-0` and `0` are one key; every other key is itself (strings are interned).
+#[inline(always)]
+pub fn normalize_key(k: TValue) -> TValue {
+    if k.is_double() && k.as_f64() == 0.0 {
+        TValue::from_f64(0.0)
+    } else {
+        k
+    }
+}
+
+/// The hash of a key that is not a string (strings carry theirs): a mix of its bits.
+#[inline(always)]
+pub fn hash_non_string(k: TValue) -> usize {
+    let x = k.raw();
+    (x ^ (x >> 29) ^ (x >> 47)).wrapping_mul(0x9E37_79B9_7F4A_7C15) as usize >> 7
 }
 
 /// A captured variable: points into the stack while open, at `closed` after its scope ends.

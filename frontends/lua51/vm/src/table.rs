@@ -6,7 +6,7 @@
 
 use std::mem::ManuallyDrop;
 
-use lua51_value::{GcHeader, ObjKind, TValue, TableNode as Node, TableObject};
+use lua51_value::{hash_non_string, normalize_key as normalize, GcHeader, ObjKind, TValue, TableNode as Node, TableObject};
 
 use crate::heap::{Heap, OutOfMemory};
 
@@ -30,21 +30,41 @@ pub enum KeyError {
     NaN,
 }
 
-/// `-0` and `0` are one key; every other key by its bits (strings are interned).
-fn normalize(k: TValue) -> TValue {
-    if k.is_double() && k.as_f64() == 0.0 {
-        TValue::from_f64(0.0)
-    } else {
-        k
-    }
-}
-
 fn hash_of(k: TValue) -> usize {
     if k.is_string() {
         return unsafe { (*k.as_string()).hash } as usize;
     }
-    let x = k.raw();
-    (x ^ (x >> 29) ^ (x >> 47)).wrapping_mul(0x9E37_79B9_7F4A_7C15) as usize >> 7
+    hash_non_string(k)
+}
+
+/// Lua 5.1's largest array part (`MAXASIZE`, 2^26).
+const MAX_ARRAY: usize = 1 << 26;
+
+/// `k` as an index the array part could hold (`1..=MAX_ARRAY`).
+fn array_candidate(k: TValue) -> Option<usize> {
+    if !k.is_double() {
+        return None;
+    }
+    let x = k.as_f64();
+    (x >= 1.0 && x <= MAX_ARRAY as f64 && x.fract() == 0.0).then_some(x as usize)
+}
+
+/// Lua 5.1's `computesizes`: the largest power of two `n` such that more than half of
+/// `1..=n` would be in use; `nums[i]` counts the keys in `(2^(i-1), 2^i]`.
+fn optimal_array_size(nums: &[usize], total: usize) -> usize {
+    let (mut a, mut n) = (0usize, 0usize);
+    let mut two_to_i = 1usize;
+    for &count in nums {
+        if two_to_i / 2 >= total {
+            break;
+        }
+        a += count;
+        if a > two_to_i / 2 {
+            n = two_to_i;
+        }
+        two_to_i *= 2;
+    }
+    n
 }
 
 impl Drop for Table {
@@ -157,8 +177,7 @@ impl Table {
         if let Some(slot) = self.0.array_slot(key) {
             return unsafe { *slot };
         }
-        let key = normalize(key);
-        match self.0.find_node(key, hash_of(key)) {
+        match self.0.find(key) {
             Some(n) => unsafe { (*n).value },
             None => TValue::NIL,
         }
@@ -200,9 +219,10 @@ impl Table {
                 let slot = match slot {
                     Some(s) if (self.0.used + 1) * 4 <= self.0.node_count * 3 => s,
                     _ => {
-                        self.rehash();
-                        self.find_slot(key).expect_err("key is absent")
-                            .expect("a rehashed table has free slots")
+                        // The key may belong to the resized array part now; there is room
+                        // either way, so this runs once.
+                        self.rehash(key);
+                        return self.set(key, value);
                     }
                 };
                 self.nodes_mut()[slot] = Node { key, value };
@@ -235,13 +255,39 @@ impl Table {
         }
     }
 
-    /// Rebuilds the hash part without dead keys, at least doubling when mostly live.
-    fn rehash(&mut self) {
+    /// Resizes both parts for the live keys plus `incoming`, as Lua 5.1's `rehash` does: the
+    /// array part grows to the largest power of two that would be more than half full (so
+    /// integer keys stored out of order end up in the array), the hash part takes the rest
+    /// without dead keys, at least doubling when mostly live. The array part never shrinks.
+    fn rehash(&mut self, incoming: TValue) {
+        let mut nums = [0usize; 28];
+        let mut total = 0usize;
+        let mut count = |k: usize| {
+            nums[k.next_power_of_two().trailing_zeros() as usize] += 1;
+            total += 1;
+        };
+        for (i, v) in self.array().iter().enumerate() {
+            if !v.is_nil() {
+                count(i + 1);
+            }
+        }
         let live: Vec<Node> = self.nodes().iter().copied().filter(|n| !n.key.is_nil() && !n.value.is_nil()).collect();
-        let cap = ((live.len() + 1) * 2).next_power_of_two().max(4);
+        for k in live.iter().filter_map(|n| array_candidate(n.key)).chain(array_candidate(incoming)) {
+            count(k);
+        }
+        let array_size = optimal_array_size(&nums, total);
+        if array_size > self.0.array_len {
+            self.with_array(|a| a.resize(array_size, TValue::NIL));
+        }
+        let (to_array, to_hash): (Vec<Node>, Vec<Node>) = live.into_iter().partition(|n| self.0.array_slot(n.key).is_some());
+        for n in to_array {
+            let slot = self.0.array_slot(n.key).expect("partitioned by array_slot");
+            unsafe { *slot = n.value };
+        }
+        let cap = ((to_hash.len() + 1) * 2).next_power_of_two().max(4);
         self.set_nodes(vec![EMPTY; cap].into_boxed_slice());
         self.0.used = 0;
-        for n in live {
+        for n in to_hash {
             let slot = self.find_slot(n.key).expect_err("keys are unique").expect("free slot");
             self.nodes_mut()[slot] = n;
             self.0.used += 1;
@@ -419,12 +465,38 @@ mod tests {
         for i in (1..=100).rev() {
             t.set(num(i as f64), num(1.0)).unwrap();
         }
-        assert_eq!(t.array_len(), 100);
+        // As in 5.1, a rehash sizes the array part to a power of two more than half full.
+        assert_eq!(t.array_len(), 128);
         assert_eq!(t.length(), 100);
         for i in 0..1000 {
             t.set(num(1000.0 + i as f64), num(1.0)).unwrap();
             t.set(num(1000.0 + i as f64), TValue::NIL).unwrap();
         }
         assert_eq!(t.length(), 100);
+    }
+
+    #[test]
+    fn sparse_integer_keys_stay_in_the_hash_part() {
+        let mut heap = Heap::default();
+        let t = table_mut(Table::new_in(&mut heap).unwrap());
+        for i in 1..=50 {
+            t.set(num(i as f64 * 1000.0), num(i as f64)).unwrap();
+        }
+        assert_eq!(t.array_len(), 0);
+        // Dense keys 5..=204 in a scrambled order: a rehash moves them to the array part once
+        // more than half of 1..=n is used.
+        for j in 0..200 {
+            let i = 5 + (j * 7) % 200;
+            t.set(num(i as f64), num(i as f64)).unwrap();
+        }
+        assert!(t.array_len() >= 128, "array part {}", t.array_len());
+        for i in 1..=50 {
+            assert_eq!(t.get(num(i as f64 * 1000.0)), num(i as f64));
+        }
+        for i in 5..=204 {
+            assert_eq!(t.get(num(i as f64)), num(i as f64));
+        }
+        assert_eq!(t.get(num(4.0)), TValue::NIL);
+        assert_eq!(t.set(TValue::NIL, num(1.0)), Err(KeyError::Nil));
     }
 }
