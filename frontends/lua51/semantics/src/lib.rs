@@ -72,6 +72,13 @@ extern "C" {
     fn lua_rt_stack_overflow(ctx: *mut LuaContext) -> u64;
     /// A function ran out of its hotness countdown (a tier-up request).
     fn lua_rt_tier_up(ctx: *mut LuaContext, cb: *mut CodeBlock);
+    /// `next` for the generic `for`: 1 with the entry in `out[0..2]`, 0 at the end, 2 for an
+    /// invalid key.
+    fn lua_rt_next(table: u64, key: u64, out: *mut u64) -> u64;
+    /// The natives `pairs` and `ipairs` return as iterators; the generic `for` recognises them
+    /// by address and steps without calling them.
+    fn lua_next(ctx: *mut LuaContext, base: *mut u64, nargs: u64) -> i64;
+    fn lua_ipairs_aux(ctx: *mut LuaContext, base: *mut u64, nargs: u64) -> i64;
     fn lua_rt_on_throw(ctx: *mut LuaContext, base: *mut u64, pc: *const u8, value: u64, add_position: u64) -> u64;
 }
 
@@ -652,13 +659,73 @@ pub fn lua_vararg(dst: *mut u64, count: u64) -> ! {
 /// Generic `for`: `base[0..3]` hold the iterator, its state and the control value; the loop
 /// variables live from `base[3]`. Calls the iterator in place at `base + 3`.
 #[no_mangle]
-pub fn lua_for_in(base: *mut u64, _num_vars: u64) -> ! {
+pub fn lua_for_in(base: *mut u64, num_vars: u64) -> ! {
+    match for_in_builtin_step(base, num_vars) {
+        Some(true) => api::take_branch(),
+        Some(false) => api::fallthrough(),
+        None => {}
+    }
     unsafe {
         let frame = base.add(3);
         *frame = *base;
         *frame.add(FRAME_HEADER_SLOTS) = *base.add(1);
         *frame.add(FRAME_HEADER_SLOTS + 1) = *base.add(2);
         call_value(frame, 2, lua_for_in_continuation as *const ())
+    }
+}
+
+/// One step of a generic `for` over `ipairs` or `pairs` (`next`) without calling the iterator:
+/// `Some(loops)` after storing the loop variables and control value, `None` for other
+/// iterators and for what needs the call (an invalid key to `next` raises its error there).
+#[inline(always)]
+fn for_in_builtin_step(base: *mut u64, num_vars: u64) -> Option<bool> {
+    unsafe {
+        let iterator = TValue(*base);
+        let table = TValue(*base.add(1));
+        if !iterator.is_function() || !table.is_table() {
+            return None;
+        }
+        let native = (*(*iterator.as_closure()).code_block).native;
+        let vars = base.add(3);
+        if native == lua_ipairs_aux as *const () {
+            let control = TValue(*base.add(2));
+            if !control.is_double() {
+                return None;
+            }
+            // ipairs reads raw, like 5.1's `rawgeti`.
+            let key = TValue::from_f64(control.as_f64() + 1.0);
+            let t = &*table.as_table();
+            let value = match t.array_slot(key) {
+                Some(slot) => *slot,
+                None => t.find(key).map_or(TValue::NIL, |n| (*n).value),
+            };
+            if value.is_nil() {
+                *vars = NIL_BITS;
+                return Some(false);
+            }
+            *vars = key.raw();
+            *vars.add(1) = value.raw();
+        } else if native == lua_next as *const () {
+            // `vars` has room for two values whatever `num_vars` is: the iterator's call frame
+            // starts there.
+            match lua_rt_next(table.raw(), *base.add(2), vars) {
+                0 => {
+                    *vars = NIL_BITS;
+                    return Some(false);
+                }
+                1 => {}
+                _ => return None,
+            }
+        } else {
+            return None;
+        }
+        let mut i = 2;
+        while i < num_vars {
+            *vars.add(i as usize) = NIL_BITS;
+            i += 1;
+        }
+        *base.add(2) = *vars;
+        Some(true)
     }
 }
 

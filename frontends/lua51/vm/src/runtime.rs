@@ -340,6 +340,24 @@ pub unsafe extern "C" fn lua_rt_len(_ctx: *mut LuaContext, v: u64, out: *mut u64
     true
 }
 
+/// One step of `next(table, key)` for the generic `for`: writes the next key and value to
+/// `out[0..2]` and returns 1, returns 0 at the end, 2 for a key not in the table (the caller then
+/// calls `next` itself, which raises the error as 5.1 words it).
+#[no_mangle]
+pub unsafe extern "C" fn lua_rt_next(table: u64, key: u64, out: *mut u64) -> u64 {
+    match table_mut(TValue(table)).next(TValue(key)) {
+        Ok(Some((k, v))) => {
+            unsafe {
+                *out = k.raw();
+                *out.add(1) = v.raw();
+            }
+            1
+        }
+        Ok(None) => 0,
+        Err(crate::table::InvalidKey) => 2,
+    }
+}
+
 #[no_mangle]
 pub unsafe extern "C" fn lua_rt_len_error(ctx: *mut LuaContext, v: u64) -> u64 {
     type_error(unsafe { state_of(ctx) }, "get length of", 0, TValue(v))

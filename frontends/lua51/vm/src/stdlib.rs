@@ -227,7 +227,8 @@ impl<'a> Call<'a> {
 }
 
 macro_rules! native {
-    ($rust:ident, $lua:literal, |$c:ident| $body:block) => {
+    ($(#[$attr:meta])* $rust:ident, $lua:literal, |$c:ident| $body:block) => {
+        $(#[$attr])*
         pub(crate) extern "C" fn $rust(ctx: *mut lua51_value::LuaContext, base: *mut u64, nargs: u64) -> i64 {
             // `$lua` documents the function; error messages name it as its call site did.
             let _ = $lua;
@@ -311,7 +312,10 @@ native!(lua_tonumber, "tonumber", |c| {
     Ok(1)
 });
 
-native!(lua_next, "next", |c| {
+native!(
+    /// Exported: the generic `for` recognises it and steps without a call (`lua_rt_next`).
+    #[no_mangle]
+    lua_next, "next", |c| {
     let t = c.check_table(0)?;
     match table_mut(t).next(c.arg(1)) {
         Ok(Some((k, v))) => {
@@ -323,7 +327,12 @@ native!(lua_next, "next", |c| {
             c.set(0, TValue::NIL);
             Ok(1)
         }
-        Err(crate::table::InvalidKey) => Err(c.error("invalid key to 'next'")),
+        // luaH_next raises through luaG_runerror, which locates the error in the running
+        // function: `next` itself, a C function, so the message has no position.
+        Err(crate::table::InvalidKey) => {
+            let msg = c.string(b"invalid key to 'next'")?;
+            Err(c.raise(msg))
+        }
     }
 });
 
@@ -336,7 +345,10 @@ native!(lua_pairs, "pairs", |c| {
     Ok(3)
 });
 
-native!(lua_ipairs_aux, "ipairs", |c| {
+native!(
+    /// Exported: the generic `for` recognises it and steps inline.
+    #[no_mangle]
+    lua_ipairs_aux, "ipairs", |c| {
     let t = c.check_table(0)?;
     let i = c.check_number(1)? + 1.0;
     let v = table_mut(t).get(TValue::from_f64(i));
