@@ -241,6 +241,9 @@ pub struct LuaContext {
     pub var_results: u64,
     /// The runtime's own state (opaque to the semantics).
     pub runtime: *mut (),
+    /// The interned string `"__index"`, so handlers follow `__index` tables without calling
+    /// the runtime.
+    pub index_event: TValue,
 }
 
 impl TValue {

@@ -55,12 +55,13 @@ pub struct Thread {
 }
 
 impl Thread {
-    pub fn new_in(heap: &mut Heap, st_ptr: *mut LuaState, func: TValue) -> Result<TValue, OutOfMemory> {
+    /// `index_event` is the state's interned `"__index"` (see [`LuaContext::index_event`]).
+    pub fn new_in(heap: &mut Heap, st_ptr: *mut LuaState, index_event: TValue, func: TValue) -> Result<TValue, OutOfMemory> {
         let p = heap.alloc(std::mem::size_of::<Thread>(), ObjKind::Thread)? as *mut Thread;
         let mut stack = vec![0u64; THREAD_STACK_SLOTS].into_boxed_slice();
         let bottom = stack.as_mut_ptr();
         unsafe {
-            std::ptr::addr_of_mut!((*p).ctx).write(crate::state::new_context(&mut stack, st_ptr));
+            std::ptr::addr_of_mut!((*p).ctx).write(crate::state::new_context(&mut stack, st_ptr, index_event));
             std::ptr::addr_of_mut!((*p).stack).write(stack);
             std::ptr::addr_of_mut!((*p).status).write(CoStatus::Suspended);
             std::ptr::addr_of_mut!((*p).func).write(func);

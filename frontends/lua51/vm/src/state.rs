@@ -129,7 +129,7 @@ impl LuaState {
             *slot = heap.intern(name.as_bytes())?;
         }
         let mut stack = vec![0u64; STACK_SLOTS].into_boxed_slice();
-        let main = new_context(&mut stack, std::ptr::null_mut());
+        let main = new_context(&mut stack, std::ptr::null_mut(), event_names[Event::Index as usize]);
         let mut st = Box::new(LuaState {
             current: std::ptr::null_mut(),
             main_saved_top: std::ptr::null_mut(),
@@ -366,7 +366,7 @@ impl LuaState {
 }
 
 /// A fresh interpreter context for a coroutine running on `stack`.
-pub(crate) fn new_context(stack: &mut [u64], runtime: *mut LuaState) -> LuaContext {
+pub(crate) fn new_context(stack: &mut [u64], runtime: *mut LuaState, index_event: TValue) -> LuaContext {
     let bottom = stack.as_mut_ptr();
     LuaContext {
         interp: InterpContext {
@@ -382,6 +382,7 @@ pub(crate) fn new_context(stack: &mut [u64], runtime: *mut LuaState) -> LuaConte
         open_upvalues: std::ptr::null_mut(),
         var_results: 0,
         runtime: runtime as *mut (),
+        index_event,
     }
 }
 

@@ -1977,7 +1977,8 @@ native!(lua_co_create, "create", |c| {
         return Err(c.arg_error(0, "Lua function expected"));
     }
     let st_ptr: *mut LuaState = &mut *c.st;
-    let t = match crate::coroutine::Thread::new_in(&mut c.st.heap, st_ptr, f) {
+    let index_event = c.st.event_names[crate::state::Event::Index as usize];
+    let t = match crate::coroutine::Thread::new_in(&mut c.st.heap, st_ptr, index_event, f) {
         Ok(t) => t,
         Err(OutOfMemory) => return Err(c.raise_oom()),
     };
@@ -2070,7 +2071,8 @@ native!(lua_co_wrap, "wrap", |c| {
     }
     let st_ptr: *mut LuaState = &mut *c.st;
     let globals = c.st.globals;
-    let made = crate::coroutine::Thread::new_in(&mut c.st.heap, st_ptr, f)
+    let index_event = c.st.event_names[crate::state::Event::Index as usize];
+    let made = crate::coroutine::Thread::new_in(&mut c.st.heap, st_ptr, index_event, f)
         .and_then(|t| crate::function::new_native_closure(&mut c.st.heap, "wrap", lua_co_wrapped, globals, &[t]));
     match made {
         Ok(w) => {
