@@ -13,7 +13,6 @@
 //!
 //! Weak tables follow Lua 5.1: `__mode` 'k' and/or 'v'; strings are values, never cleared.
 
-use std::alloc::{dealloc, Layout};
 use std::collections::HashSet;
 
 use lua51_value::{Closure, GcHeader, LuaContext, LuaString, ObjKind, TValue, UpVal};
@@ -151,8 +150,8 @@ fn is_dead(v: TValue) -> bool {
     v.is_heap() && !v.is_string() && unsafe { (*v.as_ptr::<GcHeader>()).marked == 0 }
 }
 
-/// The size an object was allocated with, and its owned memory freed.
-unsafe fn free_object(h: *mut GcHeader) -> usize {
+/// Drops what a dead object owns; returns the size it was allocated with.
+unsafe fn drop_object(h: *mut GcHeader) -> usize {
     let kind = unsafe { (*h).kind };
     let size = if kind == ObjKind::String as u8 {
         std::mem::size_of::<LuaString>() + unsafe { (*(h as *const LuaString)).len } as usize + 1
@@ -173,7 +172,6 @@ unsafe fn free_object(h: *mut GcHeader) -> usize {
     } else {
         unreachable!("unknown object kind {kind}")
     };
-    unsafe { dealloc(h as *mut u8, Layout::from_size_align_unchecked(size, 8)) };
     size
 }
 
@@ -216,8 +214,8 @@ pub fn collect(st: &mut LuaState, top: *mut u64) -> GcStats {
             let h = *link;
             if (*h).marked == 0 {
                 *link = (*h).next;
-                let size = free_object(h);
-                st.heap.bytes_allocated -= size;
+                let size = drop_object(h);
+                st.heap.release(h, size);
                 stats.freed_objects += 1;
             } else {
                 (*h).marked = 0;

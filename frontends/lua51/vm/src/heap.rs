@@ -1,16 +1,101 @@
 //! Object allocation and string interning.
 //!
-//! Every object starts with a [`GcHeader`] and is linked into one list, so the collector (added
-//! with the garbage collector work) can sweep it. Until then nothing is freed.
+//! Every object starts with a [`GcHeader`] and is linked into one list, which the collector
+//! sweeps. Objects up to [`SMALL_MAX`] bytes come from per-size free lists carved out of large
+//! chunks ([`SmallPool`]): allocating and freeing one is a pointer pop or push, where `malloc`
+//! and `free` dominated allocation-heavy programs. Larger objects use the global allocator.
 
-use std::alloc::{alloc_zeroed, Layout};
+use std::alloc::{alloc_zeroed, dealloc, Layout};
 
 use lua51_value::{GcHeader, LuaString, ObjKind, TValue};
+
+/// Largest object served by the [`SmallPool`].
+pub const SMALL_MAX: usize = 256;
+const GRANULE: usize = 16;
+const CLASSES: usize = SMALL_MAX / GRANULE;
+const CHUNK_BYTES: usize = 256 << 10;
+
+/// A free cell, linked through its first word.
+struct FreeCell {
+    next: *mut FreeCell,
+}
+
+/// Segregated free lists (one per 16-byte size class) over chunks that are bump-allocated
+/// first. Memory of freed cells is reused for the same class, never returned to the system
+/// while the state lives; chunks are released when the heap is dropped.
+#[derive(Debug)]
+pub(crate) struct SmallPool {
+    free: [*mut FreeCell; CLASSES],
+    bump: *mut u8,
+    bump_end: *mut u8,
+    chunks: Vec<*mut u8>,
+}
+
+impl Default for SmallPool {
+    fn default() -> Self {
+        Self { free: [std::ptr::null_mut(); CLASSES], bump: std::ptr::null_mut(), bump_end: std::ptr::null_mut(), chunks: Vec::new() }
+    }
+}
+
+fn size_class(size: usize) -> usize {
+    debug_assert!(size > 0 && size <= SMALL_MAX);
+    (size + GRANULE - 1) / GRANULE - 1
+}
+
+impl SmallPool {
+    /// `size` zeroed bytes, 16-aligned; null when the system is out of memory.
+    fn alloc(&mut self, size: usize) -> *mut u8 {
+        let class = size_class(size);
+        let rounded = (class + 1) * GRANULE;
+        let head = self.free[class];
+        if !head.is_null() {
+            // SAFETY: cells on a free list are `rounded` bytes the pool owns.
+            unsafe {
+                self.free[class] = (*head).next;
+                std::ptr::write_bytes(head as *mut u8, 0, rounded);
+            }
+            return head as *mut u8;
+        }
+        if (self.bump_end as usize) - (self.bump as usize) < rounded {
+            let layout = Layout::from_size_align(CHUNK_BYTES, GRANULE).expect("chunk layout");
+            // Fresh chunks are zeroed, so bump-allocated cells need no clearing.
+            let chunk = unsafe { alloc_zeroed(layout) };
+            if chunk.is_null() {
+                return chunk;
+            }
+            self.chunks.push(chunk);
+            self.bump = chunk;
+            self.bump_end = unsafe { chunk.add(CHUNK_BYTES) };
+        }
+        let p = self.bump;
+        self.bump = unsafe { p.add(rounded) };
+        p
+    }
+
+    /// Returns a cell of `size` bytes (as allocated) to its free list.
+    fn free(&mut self, p: *mut u8, size: usize) {
+        let class = size_class(size);
+        let cell = p as *mut FreeCell;
+        // SAFETY: `p` is a cell of this class that is no longer used.
+        unsafe { (*cell).next = self.free[class] };
+        self.free[class] = cell;
+    }
+}
+
+impl Drop for SmallPool {
+    fn drop(&mut self) {
+        let layout = Layout::from_size_align(CHUNK_BYTES, GRANULE).expect("chunk layout");
+        for &chunk in &self.chunks {
+            unsafe { dealloc(chunk, layout) };
+        }
+    }
+}
 
 /// Owns every heap object of one Lua state.
 #[derive(Debug)]
 pub struct Heap {
     pub(crate) all: *mut GcHeader,
+    small: SmallPool,
     pub(crate) strings: StringTable,
     pub bytes_allocated: usize,
     /// Collect once `bytes_allocated` reaches this (see `gc`).
@@ -30,6 +115,7 @@ impl Default for Heap {
     fn default() -> Self {
         Self {
             all: std::ptr::null_mut(),
+            small: SmallPool::default(),
             strings: StringTable::default(),
             bytes_allocated: 0,
             threshold: MIN_THRESHOLD,
@@ -116,8 +202,12 @@ pub const MAX_STRING_LEN: usize = 1 << 31;
 impl Heap {
     /// Allocates `size` zeroed bytes (8-aligned) for an object of `kind` and links it.
     pub fn alloc(&mut self, size: usize, kind: ObjKind) -> Result<*mut GcHeader, OutOfMemory> {
-        let layout = Layout::from_size_align(size, 8).map_err(|_| OutOfMemory)?;
-        let p = unsafe { alloc_zeroed(layout) } as *mut GcHeader;
+        let p = if size <= SMALL_MAX {
+            self.small.alloc(size) as *mut GcHeader
+        } else {
+            let layout = Layout::from_size_align(size, 8).map_err(|_| OutOfMemory)?;
+            unsafe { alloc_zeroed(layout) as *mut GcHeader }
+        };
         if p.is_null() {
             return Err(OutOfMemory);
         }
@@ -128,6 +218,20 @@ impl Heap {
         self.all = p;
         self.bytes_allocated += size;
         Ok(p)
+    }
+
+    /// Releases the memory of a dead object allocated with `size` bytes (its owned memory was
+    /// already dropped).
+    ///
+    /// # Safety
+    /// `p` came from [`Heap::alloc`] with `size`, is unlinked and never used again.
+    pub(crate) unsafe fn release(&mut self, p: *mut GcHeader, size: usize) {
+        if size <= SMALL_MAX {
+            self.small.free(p as *mut u8, size);
+        } else {
+            unsafe { dealloc(p as *mut u8, Layout::from_size_align_unchecked(size, 8)) };
+        }
+        self.bytes_allocated -= size;
     }
 
     /// The interned string with these bytes.
@@ -171,4 +275,30 @@ fn hash_bytes(bytes: &[u8]) -> u32 {
 pub fn string_bytes<'a>(v: TValue) -> &'a [u8] {
     debug_assert!(v.is_string());
     unsafe { (*v.as_string()).bytes() }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn small_pool_reuses_freed_cells_zeroed_and_per_class() {
+        let mut pool = SmallPool::default();
+        let a = pool.alloc(72);
+        let b = pool.alloc(80);
+        assert_eq!(b as usize - a as usize, 80, "72 and 80 share the 80-byte class, bump-allocated");
+        unsafe { std::ptr::write_bytes(a, 0xAB, 72) };
+        pool.free(a, 72);
+        let c = pool.alloc(24);
+        assert_ne!(c, a, "another class does not take the cell");
+        let d = pool.alloc(65);
+        assert_eq!(d, a, "the freed cell is reused for its class");
+        assert!(unsafe { std::slice::from_raw_parts(d, 80) }.iter().all(|&x| x == 0));
+        assert_eq!(a as usize % GRANULE, 0);
+        // Chunks run out and new ones are taken.
+        for _ in 0..(CHUNK_BYTES / SMALL_MAX + 10) {
+            assert!(!pool.alloc(SMALL_MAX).is_null());
+        }
+        assert!(pool.chunks.len() >= 2);
+    }
 }
