@@ -239,11 +239,8 @@ pub unsafe extern "C" fn lua_rt_new_table(ctx: *mut LuaContext, array: u64, hash
 
 #[no_mangle]
 pub unsafe extern "C" fn lua_rt_set_list(_ctx: *mut LuaContext, table: u64, values: *mut u64, count: u64, first_index: u64) {
-    let t = table_mut(TValue(table));
-    for i in 0..count {
-        let v = TValue(unsafe { *values.add(i as usize) });
-        t.set(TValue::from_f64((first_index + i) as f64), v).expect("integer keys are valid");
-    }
+    let values = unsafe { std::slice::from_raw_parts(values as *const TValue, count as usize) };
+    table_mut(TValue(table)).set_list(first_index as usize, values);
 }
 
 /// The message for arithmetic on a non-number.

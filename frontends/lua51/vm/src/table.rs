@@ -232,6 +232,35 @@ impl Table {
         Ok(())
     }
 
+    /// Stores `values` at `first, first + 1, ...` (table constructors, 5.1's `SETLIST`): the
+    /// array part grows to cover them and they go there directly, nils included, so
+    /// `#{nil, 2}` is 2 as in 5.1.
+    pub fn set_list(&mut self, first: usize, values: &[TValue]) {
+        let Some(last) = (first + values.len()).checked_sub(1).filter(|_| !values.is_empty()) else { return };
+        if last > self.0.array_len {
+            self.grow_array(last);
+        }
+        self.array_mut()[first - 1..last].copy_from_slice(values);
+    }
+
+    /// Grows the array part to `n` slots, moving the hash part's entries it now covers.
+    fn grow_array(&mut self, n: usize) {
+        self.with_array(|a| a.resize(n, TValue::NIL));
+        if self.0.used == 0 {
+            return;
+        }
+        let mut moved = Vec::new();
+        for node in self.nodes_mut() {
+            if !node.key.is_nil() && !node.value.is_nil() && array_candidate(node.key).is_some_and(|k| k <= n) {
+                moved.push((node.key, std::mem::replace(&mut node.value, TValue::NIL)));
+            }
+        }
+        for (k, v) in moved {
+            let slot = self.0.array_slot(k).expect("key within the grown array part");
+            unsafe { *slot = v };
+        }
+    }
+
     fn remove_from_hash(&mut self, key: TValue) {
         if let Ok(i) = self.find_slot(key) {
             self.nodes_mut()[i].value = TValue::NIL;
@@ -279,6 +308,7 @@ impl Table {
         if array_size > self.0.array_len {
             self.with_array(|a| a.resize(array_size, TValue::NIL));
         }
+        // (The live entries the grown array covers move below, with the hash part rebuilt.)
         let (to_array, to_hash): (Vec<Node>, Vec<Node>) = live.into_iter().partition(|n| self.0.array_slot(n.key).is_some());
         for n in to_array {
             let slot = self.0.array_slot(n.key).expect("partitioned by array_slot");
