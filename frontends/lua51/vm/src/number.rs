@@ -1,5 +1,7 @@
-//! Number ↔ string conversions exactly as PUC Lua 5.1 does them: through the C library's
-//! `snprintf("%.14g")` and `strtod`, so every corner (`-nan`, `1e+100`, hex strings) matches.
+//! Number ↔ string conversions exactly as PUC Lua 5.1 does them: `%.14g` and `strtod`, so every
+//! corner (`-nan`, `1e+100`, hex strings) matches. Finite numbers are formatted in Rust (checked
+//! against the C library's `snprintf` on many doubles in the tests); NaN, infinities, `-0` and
+//! parsing go through the C library.
 
 use std::ffi::{c_char, c_int, c_ulong};
 
@@ -11,8 +13,8 @@ extern "C" {
 
 /// `lua_Number` to text with `LUAI_NUMFFORMAT` (`%.14g`).
 ///
-/// Integers of at most 14 digits print as their digits under `%.14g`, so they skip the C
-/// library (the common case, and several times faster); everything else goes through it.
+/// Integers of at most 14 digits print as their digits under `%.14g`; other finite numbers go
+/// through [`format_g14`]; only NaN, infinities and `-0` reach the C library.
 pub fn format_number(x: f64, out: &mut Vec<u8>) {
     if x.fract() == 0.0 && x.abs() < 1e14 && !(x == 0.0 && x.is_sign_negative()) {
         let mut n = x as i64;
@@ -33,9 +35,99 @@ pub fn format_number(x: f64, out: &mut Vec<u8>) {
         out.extend_from_slice(&digits[i..]);
         return;
     }
+    if x.is_finite() && x != 0.0 {
+        format_g14(x, out);
+        return;
+    }
+    printf_g14(x, out);
+}
+
+/// `%.14g` through the C library (NaN, infinities and `-0` keep its exact spelling).
+fn printf_g14(x: f64, out: &mut Vec<u8>) {
     let mut buf = [0u8; 64];
     let n = unsafe { snprintf(buf.as_mut_ptr() as *mut c_char, buf.len(), c"%.14g".as_ptr(), x) };
     out.extend_from_slice(&buf[..n.clamp(0, 63) as usize]);
+}
+
+/// The significant digits of `x` (finite, positive) and its decimal exponent, from Rust's
+/// scientific notation: the shortest round-trip digits, or `precision + 1` digits. Written to
+/// a stack buffer (this runs for every number concatenated into a string).
+fn scientific(x: f64, precision: Option<usize>, digits: &mut [u8; 40]) -> (usize, i32) {
+    use std::io::Write;
+    let mut text = [0u8; 48];
+    let len = {
+        let mut w = &mut text[..];
+        match precision {
+            None => write!(w, "{x:e}"),
+            Some(p) => write!(w, "{x:.p$e}"),
+        }
+        .expect("48 bytes hold a double in scientific notation");
+        48 - w.len()
+    };
+    let e = text[..len].iter().position(|&c| c == b'e').expect("{:e} has an exponent");
+    let exp = std::str::from_utf8(&text[e + 1..len]).ok().and_then(|t| t.parse().ok()).expect("{:e} exponent is an integer");
+    let mut n = 0;
+    for &c in text[..e].iter().filter(|&&c| c != b'.') {
+        digits[n] = c;
+        n += 1;
+    }
+    (n, exp)
+}
+
+/// `%.14g` of a finite non-zero double without the C library: Rust's `{:.13e}` rounds the
+/// exact binary value correctly to 14 significant digits, as glibc does, and the rest is C's
+/// `%g` layout (fixed notation for exponents -4..=13, trailing zeros removed). glibc's
+/// printf works in multi-precision arithmetic and dominated string building with fractions.
+fn format_g14(x: f64, out: &mut Vec<u8>) {
+    // The shortest representation that reads back as `x` is cheap to find (Grisu, no
+    // fallback). For a normal number with at most 14 such digits it *is* the 14-digit
+    // rounding: it lies within half an ulp (2^-53 relative) of `x`, and 14-digit neighbours
+    // are at least 10^-14 apart. (Subnormals have coarser ulps.)
+    let mut digits = [b'0'; 14];
+    let mut buf = [0u8; 40];
+    let (n, short_exp) = scientific(x.abs(), None, &mut buf);
+    let exp = if n <= 14 && x.abs() >= f64::MIN_POSITIVE {
+        digits[..n].copy_from_slice(&buf[..n]);
+        short_exp
+    } else {
+        // Exact rounding to 14 digits (Grisu's exact mode, Dragon4 when it cannot decide).
+        let (n, exact_exp) = scientific(x.abs(), Some(13), &mut buf);
+        digits.copy_from_slice(&buf[..n]);
+        exact_exp
+    };
+    if x < 0.0 {
+        out.push(b'-');
+    }
+    if !(-4..14).contains(&exp) {
+        let last = digits.iter().rposition(|&d| d != b'0').unwrap_or(0);
+        out.push(digits[0]);
+        if last > 0 {
+            out.push(b'.');
+            out.extend_from_slice(&digits[1..=last]);
+        }
+        out.push(b'e');
+        out.push(if exp < 0 { b'-' } else { b'+' });
+        let a = exp.unsigned_abs();
+        if a < 10 {
+            out.push(b'0');
+        }
+        out.extend_from_slice(a.to_string().as_bytes());
+        return;
+    }
+    if exp >= 0 {
+        let int_len = exp as usize + 1;
+        out.extend_from_slice(&digits[..int_len]);
+        let frac = &digits[int_len..];
+        if let Some(last) = frac.iter().rposition(|&d| d != b'0') {
+            out.push(b'.');
+            out.extend_from_slice(&frac[..=last]);
+        }
+    } else {
+        out.extend_from_slice(b"0.");
+        out.extend(std::iter::repeat_n(b'0', (-exp - 1) as usize));
+        let last = digits.iter().rposition(|&d| d != b'0').unwrap_or(0);
+        out.extend_from_slice(&digits[..=last]);
+    }
 }
 
 pub fn number_to_string(x: f64) -> String {
@@ -93,6 +185,44 @@ mod tests {
         };
         for x in [0.0, -0.0, 1.0, -1.0, 7.0, 10.0, 99999999999999.0, -99999999999999.0, 1e14, 123456789.0, -4503599627370496.0, 0.5, 1e300] {
             assert_eq!(number_to_string(x), slow(x), "{x}");
+        }
+    }
+
+    #[test]
+    fn rust_formatting_matches_printf_on_many_doubles() {
+        let slow = |x: f64| {
+            let mut v = Vec::new();
+            printf_g14(x, &mut v);
+            v
+        };
+        let mut seed = 0x2545_F491_4F6C_DD1Du64;
+        let mut next = move || {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            seed
+        };
+        let mut check = |x: f64| {
+            if !x.is_finite() || x == 0.0 {
+                return;
+            }
+            let mut fast = Vec::new();
+            format_g14(x, &mut fast);
+            assert_eq!(String::from_utf8_lossy(&fast), String::from_utf8_lossy(&slow(x)), "{x:e}");
+        };
+        for _ in 0..100_000 {
+            check(f64::from_bits(next()));
+        }
+        for i in 1..50_000u64 {
+            let n = (next() % 2_000_000) as f64 - 1_000_000.0;
+            for d in [3.0, 4.0, 7.0, 10.0, 1000.0, 1e7] {
+                check(n / d);
+            }
+            check(i as f64 * 0.1);
+            check(1.0 / i as f64);
+        }
+        for x in [1e-5, 1e-4, 9.99999999999995e-5, 0.0001, 123456789012345.0, 12345678901234.5, 99999999999999.5, 1e14, 5e-324, f64::MAX, -f64::MIN_POSITIVE, 0.5, 2.5, 1e21, 1.0 / 3.0] {
+            check(x);
         }
     }
 
