@@ -382,7 +382,7 @@ pub fn lua_for_loop(base: *mut u64) -> ! {
 
 #[no_mangle]
 pub fn lua_get_global(name: u64) -> ! {
-    if let Some(v) = index_fast(TValue(current_env()), TValue(name)) {
+    if let Some(v) = get_fast(TValue(current_env()), TValue(name)) {
         api::ret(v)
     }
     let r = unsafe { lua_rt_index(ctx(), current_env(), name, api::stack_base(), api::code_block()) };
@@ -515,15 +515,40 @@ pub fn lua_new_table(array: u64, hash: u64) -> ! {
     api::ret(unsafe { lua_rt_new_table(ctx(), array, hash, api::stack_base(), api::code_block()) })
 }
 
+/// `table[key]` without leaving the handler: a present key, or an absent one when no
+/// metatable could supply it. `None` sends the access to the runtime (`__index`, non-tables).
+/// String keys (fields, globals) take the hash part directly; other keys try the array part
+/// first. Straight-line on purpose: a loop here made LLVM hoist every key kind's hashing and
+/// spill the pinned registers.
+#[inline(always)]
+fn get_fast(table: TValue, key: TValue) -> Option<u64> {
+    if !table.is_table() {
+        return None;
+    }
+    let t = unsafe { &*table.as_table() };
+    let value = if key.is_string() {
+        t.find_string(key).map_or(TValue::NIL, |n| unsafe { (*n).value })
+    } else {
+        match t.array_slot(key) {
+            Some(slot) => unsafe { *slot },
+            None => t.find(key).map_or(TValue::NIL, |n| unsafe { (*n).value }),
+        }
+    };
+    if !value.is_nil() || t.metatable.is_null() {
+        return Some(value.raw());
+    }
+    None
+}
+
 /// Lua 5.1's `MAXTAGLOOP` is 100; chains longer than this few go to the runtime.
 const INLINE_INDEX_CHAIN: usize = 4;
 
-/// `obj[key]` with `__index` tables followed in the handler (method lookup through a class
-/// table, globals through an environment with a fallback): the first non-nil raw value, or nil
-/// where a table has no `__index`. `None` for what needs the runtime (`__index` functions,
-/// non-table values, long chains).
+/// `obj.name` for a method call, with `__index` tables followed in the handler (methods live
+/// in class tables reached through the instance's metatable): the first non-nil raw value, or
+/// nil where a table has no `__index`. `None` for what needs the runtime (`__index`
+/// functions, non-table values, long chains).
 #[inline(always)]
-fn index_fast(obj: TValue, key: TValue) -> Option<u64> {
+fn get_method_fast(obj: TValue, name: TValue) -> Option<u64> {
     let mut current = obj;
     let mut depth = 0;
     while depth < INLINE_INDEX_CHAIN {
@@ -531,10 +556,7 @@ fn index_fast(obj: TValue, key: TValue) -> Option<u64> {
             return None;
         }
         let t = unsafe { &*current.as_table() };
-        let value = match t.array_slot(key) {
-            Some(slot) => unsafe { *slot },
-            None => t.find(key).map_or(TValue::NIL, |n| unsafe { (*n).value }),
-        };
+        let value = t.find_string(name).map_or(TValue::NIL, |n| unsafe { (*n).value });
         if !value.is_nil() || t.metatable.is_null() {
             return Some(value.raw());
         }
@@ -574,7 +596,7 @@ fn raw_set_fast(table: TValue, key: TValue, value: u64) -> bool {
 
 #[no_mangle]
 pub fn lua_get_table(table: u64, key: u64) -> ! {
-    if let Some(v) = index_fast(TValue(table), TValue(key)) {
+    if let Some(v) = get_fast(TValue(table), TValue(key)) {
         api::ret(v)
     }
     let r = unsafe { lua_rt_index(ctx(), table, key, api::stack_base(), api::code_block()) };
@@ -605,7 +627,7 @@ pub fn lua_set_table_mm_continuation(_table: u64, _key: u64, _value: u64) -> ! {
 #[no_mangle]
 pub fn lua_get_method(obj: u64, name: u64, frame: *mut u64) -> ! {
     unsafe { *frame.add(FRAME_HEADER_SLOTS) = obj };
-    if let Some(v) = index_fast(TValue(obj), TValue(name)) {
+    if let Some(v) = get_method_fast(TValue(obj), TValue(name)) {
         unsafe { *frame = v };
         api::fallthrough()
     }
