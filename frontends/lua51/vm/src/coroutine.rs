@@ -126,6 +126,8 @@ pub unsafe fn resume(st: *mut LuaState, co_value: TValue, args: &[TValue], top: 
         (*co).entry_depth = (*st).native_depth + 1;
         (*st).native_depth += 1;
         (*ctx).interp.status = STATUS_OK;
+        // `resume` catches the coroutine's errors: an enclosing `xpcall`'s handler does not see them.
+        (*st).protected.push(crate::state::Protected { handler: TValue::NIL, state: crate::state::HandlerState::Done });
         if !(*co).started {
             (*co).started = true;
             let frame = (*co).stack.as_mut_ptr();
@@ -145,6 +147,7 @@ pub unsafe fn resume(st: *mut LuaState, co_value: TValue, args: &[TValue], top: 
             }
             __deegen_interp_resume(std::ptr::addr_of_mut!((*ctx).interp), base, base, args.len() as u64);
         }
+        (*st).protected.pop();
         (*st).native_depth -= 1;
         (*st).current = prev_ctx;
         (*st).current_thread = prev_thread;

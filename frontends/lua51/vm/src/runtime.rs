@@ -557,6 +557,7 @@ pub unsafe extern "C" fn lua_rt_on_throw(ctx: *mut LuaContext, base: *mut u64, p
         _ if add_position != 0 => value = with_position(st, base, pc, value),
         _ => {}
     }
+    value = unsafe { run_message_handler(st, base, value) };
     // Recorded in the context that threw (the running coroutine's).
     unsafe {
         (*ctx).interp.error = value.raw();
@@ -565,6 +566,61 @@ pub unsafe extern "C" fn lua_rt_on_throw(ctx: *mut LuaContext, base: *mut u64, p
         (*ctx).interp.status = deegen_api::STATUS_ERROR;
     }
     value.raw()
+}
+
+/// Calls the innermost `xpcall`'s message handler on an error, as 5.1 does: where the error
+/// was raised, before the stack unwinds, so a traceback taken in the handler shows the frames
+/// that failed. Its first result becomes the error. An error it raises itself, or an error
+/// raised while it runs and not caught inside it, becomes "error in error handling". The
+/// error crosses every native boundary on its way out; only the first crossing calls it.
+///
+/// # Safety
+/// `base` is the frame the error is raised in (or for a native's error, its caller's).
+unsafe fn run_message_handler(st: &mut LuaState, base: *mut u64, value: TValue) -> TValue {
+    use crate::state::HandlerState;
+    let Some(top) = st.protected.last().copied() else { return value };
+    match top.state {
+        HandlerState::Done => value,
+        HandlerState::Running => st.intern(b"error in error handling").unwrap_or(value),
+        HandlerState::Armed => {
+            let idx = st.protected.len() - 1;
+            st.protected[idx].state = HandlerState::Running;
+            // The handler's frame goes past everything the raising frame may still use.
+            let ctx = st.current;
+            let callee = TValue(unsafe { *base.offset(deegen_api::frame::CALLEE as isize) });
+            let cb = if callee.is_function() { unsafe { (*callee.as_closure()).code_block } } else { std::ptr::null() };
+            let frame = if !cb.is_null() && !crate::function::is_native(cb) {
+                unsafe { base.add((*cb).frame_slots as usize) }
+            } else {
+                unsafe { (*ctx).interp.stack_high_water.max(base) }
+            };
+            // Room for the handler even after a stack overflow: the limit rises into the
+            // handler reserve (once: handlers running inside handlers share it).
+            let limit = unsafe { (*ctx).interp.stack_limit };
+            let outermost = !st.protected[..idx].iter().any(|p| p.state == HandlerState::Running);
+            let raised = if outermost { unsafe { limit.add(crate::state::HANDLER_RESERVE) } } else { limit };
+            unsafe { (*ctx).interp.stack_limit = raised };
+            let result = if unsafe { frame.add(FRAME_HEADER_SLOTS + 1) } >= raised {
+                Err(())
+            } else {
+                unsafe {
+                    *frame = top.handler.raw();
+                    *frame.add(FRAME_HEADER_SLOTS) = value.raw();
+                }
+                let st_ptr: *mut LuaState = st;
+                match unsafe { LuaState::call_at(st_ptr, frame, 1, base) } {
+                    Ok((p, n)) => Ok(if n == 0 { TValue::NIL } else { TValue(unsafe { *p }) }),
+                    Err(_) => Err(()),
+                }
+            };
+            unsafe { (*ctx).interp.stack_limit = limit };
+            st.protected[idx].state = HandlerState::Done;
+            match result {
+                Ok(v) => v,
+                Err(()) => st.intern(b"error in error handling").unwrap_or(value),
+            }
+        }
+    }
 }
 
 fn with_position(st: &mut LuaState, base: *mut u64, pc: *const u8, value: TValue) -> TValue {

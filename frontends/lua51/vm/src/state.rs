@@ -20,6 +20,10 @@ extern "C" {
 pub const STACK_SLOTS: usize = 1 << 20;
 /// Slots kept free above the limit for native functions' results.
 pub(crate) const STACK_RESERVE: usize = 256;
+/// Slots below the reserve kept free for `xpcall` message handlers: the limit rises by this
+/// much while one runs, so a handler still works after a stack overflow (5.1 grows its stack
+/// for the same reason).
+pub(crate) const HANDLER_RESERVE: usize = 8192;
 
 /// An error value that escaped to native code.
 #[derive(Debug, Clone, Copy)]
@@ -74,6 +78,27 @@ const EVENT_NAMES: [&str; 19] = [
 
 /// A Lua state. Always boxed: the generated code holds a pointer to its context.
 #[repr(C)]
+/// One protected call in progress (`pcall`, `xpcall`, a coroutine `resume`), innermost last:
+/// an error consults only the innermost, so a `pcall` or a coroutine hides an outer `xpcall`'s
+/// handler as in 5.1.
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct Protected {
+    /// The `xpcall` message handler, or nil.
+    pub handler: TValue,
+    pub state: HandlerState,
+}
+
+/// Where an `xpcall` handler stands.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum HandlerState {
+    /// Not called yet.
+    Armed,
+    /// Running: an error it does not catch becomes "error in error handling".
+    Running,
+    /// Called; the error now carries its result.
+    Done,
+}
+
 pub struct LuaState {
     /// The main coroutine's context (first: its address is the state's).
     pub main: LuaContext,
@@ -109,6 +134,7 @@ pub struct LuaState {
     pub(crate) native_depth: usize,
     /// The running coroutine, or nil for the main one.
     pub current_thread: TValue,
+    pub(crate) protected: Vec<Protected>,
     /// Reused buffer for building strings (concatenation).
     pub(crate) scratch: Vec<u8>,
     pub stdout: std::io::BufWriter<std::io::Stdout>,
@@ -149,6 +175,7 @@ impl LuaState {
             pending: None,
             native_depth: 0,
             current_thread: TValue::NIL,
+            protected: Vec::new(),
             gc_stepmul: 200,
             stats: Stats::default(),
             scratch: Vec::new(),
@@ -370,7 +397,7 @@ pub(crate) fn new_context(stack: &mut [u64], runtime: *mut LuaState, index_event
     let bottom = stack.as_mut_ptr();
     LuaContext {
         interp: InterpContext {
-            stack_limit: unsafe { bottom.add(stack.len() - STACK_RESERVE) },
+            stack_limit: unsafe { bottom.add(stack.len() - STACK_RESERVE - HANDLER_RESERVE) },
             ret_ptr: std::ptr::null_mut(),
             ret_count: 0,
             error: 0,

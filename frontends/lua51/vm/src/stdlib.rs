@@ -12,7 +12,7 @@ use crate::function::{new_native, NativeFn};
 use crate::heap::{string_bytes, OutOfMemory};
 use crate::number::format_number;
 use crate::runtime::{metamethod, to_number, type_name};
-use crate::state::{Event, LuaError, LuaState};
+use crate::state::{Event, HandlerState, LuaError, LuaState, Protected};
 use crate::table::{table_mut, KeyError, Table};
 
 /// `tostring` without metamethods: the text Lua 5.1 prints for a value.
@@ -507,7 +507,10 @@ native!(lua_table_setn, "setn", |c| { Err(c.error("'setn' is obsolete")) });
 native!(lua_pcall, "pcall", |c| {
     let f = c.check_any(0)?;
     let args: Vec<TValue> = (1..c.nargs).map(|i| c.arg(i)).collect();
-    match c.call(f, &args, c.nargs) {
+    c.st.protected.push(Protected { handler: TValue::NIL, state: HandlerState::Done });
+    let outcome = c.call(f, &args, c.nargs);
+    c.st.protected.pop();
+    match outcome {
         Ok(results) => {
             c.set(0, TValue::TRUE);
             c.return_values(1, &results)
@@ -1292,21 +1295,27 @@ native!(lua_dofile, "dofile", |c| {
 native!(lua_xpcall, "xpcall", |c| {
     let f = c.check_any(0)?;
     let handler = c.arg(1);
-    match c.call(f, &[], 2) {
+    c.st.protected.push(Protected { handler, state: HandlerState::Armed });
+    let outcome = c.call(f, &[], 2);
+    let entry = c.st.protected.pop().expect("pushed above");
+    match outcome {
         Ok(results) => {
             c.set(0, TValue::TRUE);
             c.return_values(1, &results)
         }
         Err(Raised) => {
-            // The handler runs after the stack unwound (lua5.1 runs it before: a traceback
-            // taken in the handler shows fewer frames here).
-            let e = TValue(c.st.cur().interp.error);
-            let r = match c.call(handler, &[e], 2) {
-                Ok(r) => r.first().copied().unwrap_or(TValue::NIL),
-                Err(Raised) => TValue(c.st.cur().interp.error),
-            };
+            // The handler normally ran where the error was raised, with the stack intact
+            // (`lua_rt_on_throw`); errors of the call itself ("attempt to call a nil value")
+            // reach it only here.
+            let mut e = TValue(c.st.cur().interp.error);
+            if entry.state == HandlerState::Armed {
+                e = match c.call(handler, &[e], 2) {
+                    Ok(r) => r.first().copied().unwrap_or(TValue::NIL),
+                    Err(Raised) => c.string(b"error in error handling")?,
+                };
+            }
             c.set(0, TValue::FALSE);
-            c.set(1, r);
+            c.set(1, e);
             Ok(2)
         }
     }
