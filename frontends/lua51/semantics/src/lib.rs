@@ -58,7 +58,8 @@ extern "C" {
     fn lua_rt_concat(ctx: *mut LuaContext, first: *mut u64, count: u64, total: u64, base: *mut u64, cb: *const CodeBlock) -> RtResult;
     /// `#v`; returns false when `v` has no length.
     fn lua_rt_len(ctx: *mut LuaContext, v: u64, out: *mut u64) -> bool;
-    fn lua_rt_len_error(ctx: *mut LuaContext, v: u64) -> u64;
+    /// `#v` for what has no built-in length: a prepared `__len(v, nil)` call, or the error.
+    fn lua_rt_len_metamethod(ctx: *mut LuaContext, v: u64, base: *mut u64, cb: *const CodeBlock) -> RtResult;
     /// Ordering of non-numbers: a boolean (0/1) value, a prepared `__lt`/`__le` call (possibly
     /// negated), or the error.
     fn lua_rt_less_than(ctx: *mut LuaContext, lhs: u64, rhs: u64, base: *mut u64, cb: *const CodeBlock) -> RtResult;
@@ -197,12 +198,12 @@ pub fn lua_len(src: u64) -> ! {
         api::ret(num(unsafe { (*v.as_string()).len } as f64))
     }
     let mut out = 0u64;
-    unsafe {
-        if lua_rt_len(ctx(), src, &mut out) {
-            api::ret(out)
-        }
-        api::throw_runtime_error(lua_rt_len_error(ctx(), src))
+    if unsafe { lua_rt_len(ctx(), src, &mut out) } {
+        api::ret(out)
     }
+    // Userdata with `__len`, or the error.
+    let r = unsafe { lua_rt_len_metamethod(ctx(), src, api::stack_base(), api::code_block()) };
+    finish(r, 2, lua_unary_mm_continuation as *const ())
 }
 
 #[no_mangle]

@@ -25,6 +25,24 @@ enum Stream {
     Stdout,
     Stderr,
     File(File),
+    /// `io.popen(cmd, "r")`: the command's standard output.
+    PipeFrom(std::process::Child),
+    /// `io.popen(cmd, "w")`: the command's standard input.
+    PipeTo(std::process::Child),
+}
+
+impl Stream {
+    /// Closes the stream; for a pipe, waits for the command (like `pclose`).
+    fn close(self) -> std::io::Result<()> {
+        match self {
+            Stream::PipeFrom(mut child) | Stream::PipeTo(mut child) => {
+                drop(child.stdin.take());
+                drop(child.stdout.take());
+                child.wait().map(|_| ())
+            }
+            _ => Ok(()),
+        }
+    }
 }
 
 /// The payload of a file handle.
@@ -51,6 +69,7 @@ impl LuaFile {
         let n = match self.stream.as_mut() {
             Some(Stream::Stdin) => std::io::stdin().read(&mut self.rbuf)?,
             Some(Stream::File(f)) => f.read(&mut self.rbuf)?,
+            Some(Stream::PipeFrom(child)) => child.stdout.as_mut().map_or(Ok(0), |out| out.read(&mut self.rbuf))?,
             _ => 0,
         };
         self.rbuf.truncate(n);
@@ -193,6 +212,11 @@ fn write_to(c: &mut Call, f: &mut LuaFile, first_arg: usize) -> Result<(), std::
                 std::io::stderr().write_all(&piece)?
             }
             Some(Stream::File(file)) => file.write_all(&piece)?,
+            Some(Stream::PipeTo(child)) => {
+                if let Some(input) = child.stdin.as_mut() {
+                    input.write_all(&piece)?
+                }
+            }
             _ => {}
         }
     }
@@ -435,10 +459,66 @@ fn close_file(c: &mut Call) -> NResult {
         c.set(1, m);
         return Ok(2);
     }
-    f.stream = None;
+    if let Some(stream) = f.stream.take() {
+        if let Err(e) = stream.close() {
+            return fail(c, &e, None);
+        }
+    }
     c.set(0, TValue::TRUE);
     Ok(1)
 }
+
+native!(io_tmpfile, "tmpfile", |c| {
+    // C's tmpfile(): a new file opened "w+b", removed from the file system at once, so it
+    // disappears when closed.
+    static COUNTER: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
+    let dir = std::env::temp_dir();
+    let mut attempt = 0u32;
+    let file = loop {
+        let n = COUNTER.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+        let name = dir.join(format!("ljr-tmp-{}-{n}", std::process::id()));
+        match std::fs::OpenOptions::new().read(true).write(true).create_new(true).open(&name) {
+            Ok(f) => {
+                let _ = std::fs::remove_file(&name);
+                break f;
+            }
+            Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists && attempt < 1000 => attempt += 1,
+            Err(e) => return fail(c, &e, None),
+        }
+    };
+    let v = new_file(c.st, LuaFile::new(Stream::File(file))).map_err(|_| c.raise_oom())?;
+    c.set(0, v);
+    Ok(1)
+});
+
+native!(io_popen, "popen", |c| {
+    let command = c.check_bytes(0)?;
+    let mode = if c.arg(1).is_nil() { Cow::Borrowed(&b"r"[..]) } else { c.check_bytes(1)? };
+    let reading = match &mode[..] {
+        b"r" => true,
+        b"w" => false,
+        // 5.1 passes the mode to popen(3), which refuses anything else with EINVAL.
+        _ => return fail(c, &std::io::Error::from_raw_os_error(22), Some(&command)),
+    };
+    // popen(3) runs the command through /bin/sh -c; output written so far must come first.
+    c.st.flush();
+    let mut cmd = std::process::Command::new("/bin/sh");
+    cmd.arg("-c").arg(String::from_utf8_lossy(&command).as_ref());
+    if reading {
+        cmd.stdout(std::process::Stdio::piped());
+    } else {
+        cmd.stdin(std::process::Stdio::piped());
+    }
+    match cmd.spawn() {
+        Ok(child) => {
+            let stream = if reading { Stream::PipeFrom(child) } else { Stream::PipeTo(child) };
+            let v = new_file(c.st, LuaFile::new(stream)).map_err(|_| c.raise_oom())?;
+            c.set(0, v);
+            Ok(1)
+        }
+        Err(e) => fail(c, &e, Some(&command)),
+    }
+});
 
 native!(io_type, "type", |c| {
     c.check_any(0)?;
@@ -521,6 +601,8 @@ pub fn open(st: &mut LuaState) -> Result<(), OutOfMemory> {
             ("type", io_type),
             ("input", io_input),
             ("output", io_output),
+            ("tmpfile", io_tmpfile),
+            ("popen", io_popen),
         ],
     )?;
     for (name, stream) in [("stdin", Stream::Stdin), ("stdout", Stream::Stdout), ("stderr", Stream::Stderr)] {

@@ -355,9 +355,17 @@ pub unsafe extern "C" fn lua_rt_next(table: u64, key: u64, out: *mut u64) -> u64
     }
 }
 
+/// `#v` for values without a built-in length: 5.1 calls `__len(v, nil)` (which only userdata
+/// can have: strings and tables never reach here), else raises the error.
 #[no_mangle]
-pub unsafe extern "C" fn lua_rt_len_error(ctx: *mut LuaContext, v: u64) -> u64 {
-    type_error(unsafe { state_of(ctx) }, "get length of", 0, TValue(v))
+pub unsafe extern "C" fn lua_rt_len_metamethod(ctx: *mut LuaContext, v: u64, base: *mut u64, cb: *const CodeBlock) -> RtResult {
+    let st = unsafe { state_of(ctx) };
+    let v = TValue(v);
+    let tm = if v.is_kind(ObjKind::Userdata) { metamethod(st, v, crate::state::Event::Len) } else { TValue::NIL };
+    if tm.is_nil() {
+        return RtResult::error(type_error(st, "get length of", 0, v));
+    }
+    RtResult::call(prepare_call(base, cb, tm, &[v, TValue::NIL]))
 }
 
 fn compare_strings(a: TValue, b: TValue) -> Option<std::cmp::Ordering> {

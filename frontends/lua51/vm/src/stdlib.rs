@@ -2109,6 +2109,33 @@ pub(crate) fn library(st: &mut LuaState, name: &str, functions: &[(&'static str,
     Ok(t)
 }
 
+/// The payload of userdata made by `newproxy` (5.1 tells proxies apart by their metatable).
+struct Proxy;
+
+native!(lua_newproxy, "newproxy", |c| {
+    // 5.1's undocumented newproxy: no argument or false gives a bare userdata, true one with
+    // a fresh metatable, a proxy one sharing that proxy's metatable.
+    let arg = c.arg(0);
+    let metatable = if arg.is_falsy() {
+        std::ptr::null_mut()
+    } else if arg == TValue::TRUE {
+        Table::new_in(&mut c.st.heap).map_err(|_| c.raise_oom())?.as_ptr::<Table>()
+    } else if arg.is_kind(lua51_value::ObjKind::Userdata) && crate::userdata::userdata_mut(arg).payload.is::<Proxy>() {
+        crate::userdata::userdata_mut(arg).metatable
+    } else {
+        return Err(c.arg_error(0, "boolean or proxy expected"));
+    };
+    // The new metatable is only reachable from this frame's native code: keep it in the
+    // argument slot across the allocation of the userdata.
+    if !metatable.is_null() {
+        c.set(0, TValue::from_ptr(metatable));
+    }
+    let env = c.st.globals;
+    let u = crate::userdata::Userdata::new_in(&mut c.st.heap, Box::new(Proxy), metatable, env).map_err(|_| c.raise_oom())?;
+    c.set(0, u);
+    Ok(1)
+});
+
 /// Installs the standard library into the globals.
 pub fn open_libs(st: &mut LuaState) -> Result<(), OutOfMemory> {
     let g = st.globals;
@@ -2126,6 +2153,7 @@ pub fn open_libs(st: &mut LuaState) -> Result<(), OutOfMemory> {
         ("rawequal", lua_rawequal),
         ("setmetatable", lua_setmetatable),
         ("getmetatable", lua_getmetatable),
+        ("newproxy", lua_newproxy),
         ("assert", lua_assert),
         ("error", lua_error),
         ("pcall", lua_pcall),

@@ -1,0 +1,23 @@
+-- io.tmpfile, io.popen (reading, writing, lines, an invalid mode), newproxy with __index and
+-- __len (the one userdata a Lua program can make), and its argument check.
+local f = io.tmpfile()
+print(io.type(f))
+f:write("hello\n", 42, "\n")
+f:seek("set")
+print(f:read("*l"), f:read("*n"))
+print(f:close(), io.type(f))
+local p = io.popen("echo one; echo two")
+print(p:read("*l"), p:read("*a"))
+print(p:close())
+local w = io.popen("cat", "w")
+w:write("piped\n")
+print(w:close())
+for line in io.popen("printf 'a\\nb\\n'"):lines() do io.write("[", line, "]") end print()
+print(pcall(io.popen, "true", "x"))
+local u = newproxy() print(type(u), getmetatable(u))
+local v = newproxy(true) local mt = getmetatable(v) print(type(mt))
+mt.__index = function(_, k) return k .. "?" end mt.__len = function() return 3 end
+print(v.foo, #v)
+local w2 = newproxy(v) print(getmetatable(w2) == mt, w2.bar)
+print(pcall(newproxy, {}))
+print(pcall(newproxy, 1))
