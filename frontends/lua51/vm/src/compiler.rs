@@ -94,6 +94,10 @@ pub fn compile_chunk(st: &mut LuaState, chunk: &Chunk, chunk_name: &str) -> Resu
     };
     let proto = c.function(&body, None)?;
     let proto = Box::leak(proto);
+    let root: *const Proto = proto;
+    proto.set_root(root);
+    // Owned by the state from here: the collector frees the chunk once no closure of it lives.
+    c.st.protos.push(root as *mut Proto);
     let globals = c.st.globals;
     let closure = new_closure(&mut c.st.heap, proto.code_block(), 0, globals).map_err(|_| oom())?;
     Ok(TValue::from_ptr(closure))

@@ -24,6 +24,53 @@ pub const STATUS_YIELD: u64 = 2;
 
 /// Stack slots of a coroutine (zeroed lazily by the allocator, so unused slots cost no memory).
 pub const THREAD_STACK_SLOTS: usize = 1 << 20;
+/// What a coroutine's stack counts toward the collector's debt (added on creation, removed
+/// when it is freed): its pages are only touched as deep as it runs, so not all 8 MiB.
+pub const THREAD_STACK_ACCOUNTED: usize = 16 << 10;
+
+/// A coroutine's value stack: anonymous memory mapped on creation and unmapped when the
+/// coroutine is freed. Pages are zero and only become resident when used, so a program can
+/// hold many suspended coroutines (a heap allocation this size is memset by the allocator
+/// once it stops using mmap for it).
+#[derive(Debug)]
+pub(crate) struct StackMemory {
+    ptr: *mut u64,
+    len: usize,
+}
+
+extern "C" {
+    fn mmap(addr: *mut std::ffi::c_void, len: usize, prot: i32, flags: i32, fd: i32, offset: i64) -> *mut std::ffi::c_void;
+    fn munmap(addr: *mut std::ffi::c_void, len: usize) -> i32;
+}
+
+impl StackMemory {
+    fn new(slots: usize) -> Option<StackMemory> {
+        const PROT_READ: i32 = 1;
+        const PROT_WRITE: i32 = 2;
+        const MAP_PRIVATE: i32 = 2;
+        const MAP_ANONYMOUS: i32 = 0x20;
+        const MAP_NORESERVE: i32 = 0x4000;
+        let len = slots * 8;
+        let p = unsafe { mmap(std::ptr::null_mut(), len, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0) };
+        // MAP_FAILED is (void*)-1.
+        (p as isize != -1 && !p.is_null()).then_some(StackMemory { ptr: p as *mut u64, len: slots })
+    }
+
+    pub(crate) fn as_mut_ptr(&mut self) -> *mut u64 {
+        self.ptr
+    }
+
+    fn as_mut_slice(&mut self) -> &mut [u64] {
+        // SAFETY: `len` zero-initialised slots mapped for this object.
+        unsafe { std::slice::from_raw_parts_mut(self.ptr, self.len) }
+    }
+}
+
+impl Drop for StackMemory {
+    fn drop(&mut self) {
+        unsafe { munmap(self.ptr as *mut std::ffi::c_void, self.len * 8) };
+    }
+}
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum CoStatus {
@@ -41,7 +88,7 @@ pub enum CoStatus {
 pub struct Thread {
     pub header: GcHeader,
     pub ctx: LuaContext,
-    pub(crate) stack: Box<[u64]>,
+    pub(crate) stack: StackMemory,
     pub status: CoStatus,
     pub(crate) func: TValue,
     started: bool,
@@ -57,11 +104,12 @@ pub struct Thread {
 impl Thread {
     /// `index_event` is the state's interned `"__index"` (see [`LuaContext::index_event`]).
     pub fn new_in(heap: &mut Heap, st_ptr: *mut LuaState, index_event: TValue, func: TValue) -> Result<TValue, OutOfMemory> {
+        // The stack first: a failure must not leave a half-made object in the heap.
+        let mut stack = StackMemory::new(THREAD_STACK_SLOTS).ok_or(OutOfMemory)?;
         let p = heap.alloc(std::mem::size_of::<Thread>(), ObjKind::Thread)? as *mut Thread;
-        let mut stack = vec![0u64; THREAD_STACK_SLOTS].into_boxed_slice();
         let bottom = stack.as_mut_ptr();
         unsafe {
-            std::ptr::addr_of_mut!((*p).ctx).write(crate::state::new_context(&mut stack, st_ptr, index_event));
+            std::ptr::addr_of_mut!((*p).ctx).write(crate::state::new_context(stack.as_mut_slice(), st_ptr, index_event));
             std::ptr::addr_of_mut!((*p).stack).write(stack);
             std::ptr::addr_of_mut!((*p).status).write(CoStatus::Suspended);
             std::ptr::addr_of_mut!((*p).func).write(func);
@@ -71,7 +119,7 @@ impl Thread {
             std::ptr::addr_of_mut!((*p).saved_top).write(bottom);
             std::ptr::addr_of_mut!((*p).entry_depth).write(0);
         }
-        heap.bytes_allocated += THREAD_STACK_SLOTS / 64; // a token share of its stack
+        heap.bytes_allocated += THREAD_STACK_ACCOUNTED;
         Ok(TValue::from_ptr(p))
     }
 

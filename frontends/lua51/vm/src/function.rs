@@ -71,6 +71,10 @@ pub struct Proto {
     /// Boxed: a prototype never moves once built (its code block points into it).
     #[allow(clippy::vec_box)]
     pub children: Vec<Box<Proto>>,
+    /// The top-level prototype of the chunk this one was compiled in (itself for a chunk):
+    /// the collector keeps or frees whole chunks, since a live inner function needs its
+    /// enclosing prototypes' memory (they own it).
+    pub root: *const Proto,
     /// Constants (reversed) followed by the code block.
     block: Box<[u64]>,
 }
@@ -113,6 +117,7 @@ impl Proto {
             upvalues,
             upvalue_names,
             children,
+            root: std::ptr::null(),
             block,
         });
         let owner = &*p as *const Proto as *const ();
@@ -129,6 +134,14 @@ impl Proto {
         };
         unsafe { std::ptr::write(p.block.as_mut_ptr().add(n) as *mut CodeBlock, cb) };
         p
+    }
+
+    /// Points every prototype of this chunk at `root` (this one, once it has its final address).
+    pub(crate) fn set_root(&mut self, root: *const Proto) {
+        self.root = root;
+        for child in &mut self.children {
+            child.set_root(root);
+        }
     }
 
     pub fn code_block(&self) -> *const CodeBlock {
@@ -171,26 +184,37 @@ pub fn new_closure(heap: &mut Heap, cb: *const CodeBlock, num_upvalues: usize, e
     Ok(c)
 }
 
-/// A function value for a native function. Its code block lives as long as the program.
+/// The code block of native function `f` named `name`: one per (function, name) for the whole
+/// process, made on first use and never freed (iterators such as `gmatch`'s are created in
+/// loops, so a block per closure would leak).
+fn native_code_block(name: &'static str, f: NativeFn) -> *const CodeBlock {
+    use std::collections::HashMap;
+    use std::sync::{Mutex, OnceLock};
+    static BLOCKS: OnceLock<Mutex<HashMap<(usize, usize), usize>>> = OnceLock::new();
+    let mut blocks = BLOCKS.get_or_init(Default::default).lock().unwrap_or_else(|e| e.into_inner());
+    let key = (f as usize, name.as_ptr() as usize);
+    *blocks.entry(key).or_insert_with(|| {
+        let info = Box::leak(Box::new(NativeInfo { name }));
+        Box::leak(Box::new(CodeBlock {
+            entry: __deegen_interp_entry_native as *const (),
+            bytecode: std::ptr::null(),
+            num_fixed_params: 0,
+            frame_slots: 0,
+            native: f as *const (),
+            owner: info as *const NativeInfo as *const (),
+            hotness: i64::MAX,
+        })) as *const CodeBlock as usize
+    }) as *const CodeBlock
+}
+
+/// A function value for a native function.
 pub fn new_native(heap: &mut Heap, name: &'static str, f: NativeFn, env: TValue) -> Result<TValue, OutOfMemory> {
-    let info = Box::leak(Box::new(NativeInfo { name }));
-    let cb = Box::leak(Box::new(CodeBlock {
-        entry: __deegen_interp_entry_native as *const (),
-        bytecode: std::ptr::null(),
-        num_fixed_params: 0,
-        frame_slots: 0,
-        native: f as *const (),
-        owner: info as *const NativeInfo as *const (),
-        hotness: i64::MAX,
-    }));
-    Ok(TValue::from_ptr(new_closure(heap, cb, 0, env)?))
+    Ok(TValue::from_ptr(new_closure(heap, native_code_block(name, f), 0, env)?))
 }
 
 /// A native function value with upvalues (closed, holding `values`), like a C closure.
 pub fn new_native_closure(heap: &mut Heap, name: &'static str, f: NativeFn, env: TValue, values: &[TValue]) -> Result<TValue, OutOfMemory> {
-    let plain = new_native(heap, name, f, env)?;
-    let cb = unsafe { (*plain.as_closure()).code_block };
-    let c = new_closure(heap, cb, values.len(), env)?;
+    let c = new_closure(heap, native_code_block(name, f), values.len(), env)?;
     for (i, v) in values.iter().enumerate() {
         let u = new_upval(heap, std::ptr::null_mut())?;
         unsafe {

@@ -108,7 +108,9 @@ impl Marker {
                 let c = unsafe { &*(h as *const Closure) };
                 self.value(c.env);
                 if !is_native(c.code_block) {
-                    self.proto(proto_of(c.code_block));
+                    // The whole chunk stays: inner prototypes live inside their parents.
+                    let p = proto_of(c.code_block);
+                    self.proto(if p.root.is_null() { p } else { unsafe { &*p.root } });
                 }
                 for i in 0..c.num_upvalues as usize {
                     self.object(c.upvalue(i) as *mut GcHeader);
@@ -150,8 +152,9 @@ fn is_dead(v: TValue) -> bool {
     v.is_heap() && !v.is_string() && unsafe { (*v.as_ptr::<GcHeader>()).marked == 0 }
 }
 
-/// Drops what a dead object owns; returns the size it was allocated with.
-unsafe fn drop_object(h: *mut GcHeader) -> usize {
+/// Drops what a dead object owns; returns the size it was allocated with, and sets
+/// `accounted_extra` to what else it counted toward the collector's debt.
+unsafe fn drop_object(h: *mut GcHeader, accounted_extra: &mut usize) -> usize {
     let kind = unsafe { (*h).kind };
     let size = if kind == ObjKind::String as u8 {
         std::mem::size_of::<LuaString>() + unsafe { (*(h as *const LuaString)).len } as usize + 1
@@ -164,6 +167,7 @@ unsafe fn drop_object(h: *mut GcHeader) -> usize {
         std::mem::size_of::<UpVal>()
     } else if kind == ObjKind::Thread as u8 {
         unsafe { std::ptr::drop_in_place(h as *mut Thread) };
+        *accounted_extra = crate::coroutine::THREAD_STACK_ACCOUNTED;
         std::mem::size_of::<Thread>()
     } else if kind == ObjKind::Userdata as u8 {
         // Dropping the payload closes a file the program forgot (Lua's __gc for files).
@@ -204,6 +208,15 @@ pub fn collect(st: &mut LuaState, top: *mut u64) -> GcStats {
         unsafe { (*t).clear_dead(&is_dead) };
     }
 
+    // Chunks no closure refers to any more (their constants were not marked through them).
+    st.protos.retain(|&p| {
+        let live = m.protos.contains(&(p as *const Proto));
+        if !live {
+            // SAFETY: a leaked box of the compiler; no closure or frame refers to it.
+            drop(unsafe { Box::from_raw(p) });
+        }
+        live
+    });
     // Strings die with their table entry first.
     st.heap.strings.retain(&|s| unsafe { (*s).header.marked == 0 });
     let mut stats = GcStats::default();
@@ -214,8 +227,10 @@ pub fn collect(st: &mut LuaState, top: *mut u64) -> GcStats {
             let h = *link;
             if (*h).marked == 0 {
                 *link = (*h).next;
-                let size = drop_object(h);
+                let mut extra = 0;
+                let size = drop_object(h, &mut extra);
                 st.heap.release(h, size);
+                st.heap.bytes_allocated -= extra;
                 stats.freed_objects += 1;
             } else {
                 (*h).marked = 0;

@@ -135,6 +135,8 @@ pub struct LuaState {
     /// The running coroutine, or nil for the main one.
     pub current_thread: TValue,
     pub(crate) protected: Vec<Protected>,
+    /// Compiled chunks (top-level prototypes, leaked boxes), freed by the collector.
+    pub(crate) protos: Vec<*mut crate::function::Proto>,
     /// Reused buffer for building strings (concatenation).
     pub(crate) scratch: Vec<u8>,
     pub stdout: std::io::BufWriter<std::io::Stdout>,
@@ -176,6 +178,7 @@ impl LuaState {
             native_depth: 0,
             current_thread: TValue::NIL,
             protected: Vec::new(),
+            protos: Vec::new(),
             gc_stepmul: 200,
             stats: Stats::default(),
             scratch: Vec::new(),
