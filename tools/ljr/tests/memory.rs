@@ -2,7 +2,7 @@
 //! resident set (`getrusage`'s `ru_maxrss`) must stay under a bound far below what a leak of
 //! the objects involved would reach. Each program creates garbage that used to leak:
 //! suspended coroutines (their stacks), compiled chunks (`loadstring`), native iterator
-//! closures (`gmatch`), and plain tables and strings.
+//! closures (`gmatch`), plain tables and strings, and large tables grown element by element.
 
 use std::process::Command;
 
@@ -43,6 +43,8 @@ fn garbage_heavy_programs_run_in_bounded_memory() {
         ("compiled chunks", "for i = 1, 30000 do local f = loadstring('local a = ... return function() return a + ' .. i .. ' end') f(i)() end print('done')"),
         ("native iterators", "for i = 1, 2000000 do local it = ('ab'):gmatch('%a') it() end print('done')"),
         ("tables and strings", "for i = 1, 3000000 do local t = {i, tostring(i), {x = i}} end print('done')"),
+        // Big arrays made by few allocations: their storage must count toward the debt.
+        ("large tables", "for i = 1, 300 do local t = {} for j = 1, 300000 do t[j] = j end end print('done')"),
     ];
     for (name, program) in programs {
         let peak = run(name, program);

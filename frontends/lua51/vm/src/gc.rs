@@ -183,6 +183,7 @@ unsafe fn drop_object(h: *mut GcHeader, accounted_extra: &mut usize) -> usize {
 pub fn collect(st: &mut LuaState, top: *mut u64) -> GcStats {
     let _span = tracing::debug_span!("gc").entered();
     st.stats.collections += 1;
+    fold_table_storage(st);
     let mut m = Marker {
         gray: Vec::new(),
         protos: HashSet::new(),
@@ -220,7 +221,6 @@ pub fn collect(st: &mut LuaState, top: *mut u64) -> GcStats {
     // Strings die with their table entry first.
     st.heap.strings.retain(&|s| unsafe { (*s).header.marked == 0 });
     let mut stats = GcStats::default();
-    let mut live = 0usize;
     let mut link: *mut *mut GcHeader = &mut st.heap.all;
     unsafe {
         while !(*link).is_null() {
@@ -234,7 +234,6 @@ pub fn collect(st: &mut LuaState, top: *mut u64) -> GcStats {
                 stats.freed_objects += 1;
             } else {
                 (*h).marked = 0;
-                live += if (*h).kind == ObjKind::Table as u8 { (*(h as *const Table)).owned_bytes() } else { 0 };
                 link = &mut (*h).next;
             }
         }
@@ -248,7 +247,9 @@ pub fn collect(st: &mut LuaState, top: *mut u64) -> GcStats {
         let (_, end) = t.stack_bounds();
         clear_above(&mut t.ctx, live_top, end);
     }
-    stats.live_bytes = st.heap.bytes_allocated + live;
+    // Freed tables' storage came off the debt through the storage delta.
+    fold_table_storage(st);
+    stats.live_bytes = st.heap.bytes_allocated;
     st.heap.threshold = (stats.live_bytes / 100 * st.heap.pause).max(st.heap.threshold_floor);
     tracing::debug!(freed = stats.freed_objects, live = stats.live_bytes, "gc finished");
     stats
@@ -266,9 +267,16 @@ fn clear_above(ctx: &mut LuaContext, top: *mut u64, end: *mut u64) {
     ctx.interp.stack_high_water = top;
 }
 
+/// Adds table storage growth to the debt (see `table::take_storage_delta`).
+pub(crate) fn fold_table_storage(st: &mut LuaState) {
+    let delta = crate::table::take_storage_delta();
+    st.heap.bytes_allocated = st.heap.bytes_allocated.saturating_add_signed(delta);
+}
+
 /// Collects if enough was allocated since the last collection.
 #[inline]
 pub fn check(st: &mut LuaState, top: *mut u64) {
+    fold_table_storage(st);
     if (st.heap.bytes_allocated >= st.heap.threshold || st.heap.threshold_floor == 0) && !st.heap.stopped {
         collect(st, top);
     }

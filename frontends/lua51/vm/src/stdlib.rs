@@ -498,6 +498,7 @@ native!(lua_pack_varargs, "arg", |c| {
 });
 
 native!(lua_gcinfo, "gcinfo", |c| {
+    crate::gc::fold_table_storage(c.st);
     c.set(0, TValue::from_f64((c.st.heap.bytes_allocated / 1024) as f64));
     Ok(1)
 });
@@ -1159,7 +1160,10 @@ native!(lua_collectgarbage, "collectgarbage", |c| {
             crate::gc::collect(c.st, top);
             0.0
         }
-        b"count" => c.st.heap.bytes_allocated as f64 / 1024.0,
+        b"count" => {
+            crate::gc::fold_table_storage(c.st);
+            c.st.heap.bytes_allocated as f64 / 1024.0
+        }
         b"step" => {
             crate::gc::collect(c.st, top);
             c.set(0, TValue::TRUE);

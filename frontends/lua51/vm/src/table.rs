@@ -67,8 +67,25 @@ fn optimal_array_size(nums: &[usize], total: usize) -> usize {
     n
 }
 
+thread_local! {
+    /// Bytes the array and hash parts of tables grew (or shrank, negative) by since the
+    /// collector last looked: table storage is allocated by table operations, which have no
+    /// heap at hand, and must count toward the collection debt like objects do.
+    static STORAGE_DELTA: std::cell::Cell<isize> = const { std::cell::Cell::new(0) };
+}
+
+fn account_storage(delta: isize) {
+    STORAGE_DELTA.with(|d| d.set(d.get() + delta));
+}
+
+/// Takes the table-storage growth recorded since the last call (see `gc::check`).
+pub(crate) fn take_storage_delta() -> isize {
+    STORAGE_DELTA.with(|d| d.replace(0))
+}
+
 impl Drop for Table {
     fn drop(&mut self) {
+        account_storage(-(self.owned_bytes() as isize));
         // SAFETY: the parts came from a Vec and a boxed slice (see `with_array`, `set_nodes`).
         unsafe {
             drop(Vec::from_raw_parts(self.0.array, self.0.array_len, self.0.array_cap));
@@ -87,6 +104,7 @@ impl Table {
         let cap = if hash == 0 { 0 } else { (hash * 2).next_power_of_two() };
         let mut array = ManuallyDrop::new(Vec::<TValue>::with_capacity(array));
         let nodes = Box::into_raw(vec![EMPTY; cap].into_boxed_slice()) as *mut Node;
+        account_storage((array.capacity() * 8 + cap * std::mem::size_of::<Node>()) as isize);
         // SAFETY: `heap.alloc` returned room for a Table whose header it initialised.
         unsafe {
             let t = std::ptr::addr_of_mut!((*p).0);
@@ -128,6 +146,7 @@ impl Table {
         // SAFETY: the parts came from a Vec; ManuallyDrop keeps ownership with the table.
         let mut v = ManuallyDrop::new(unsafe { Vec::from_raw_parts(self.0.array, self.0.array_len, self.0.array_cap) });
         let r = f(&mut v);
+        account_storage((v.capacity() as isize - self.0.array_cap as isize) * 8);
         self.0.array = v.as_mut_ptr();
         self.0.array_len = v.len();
         self.0.array_cap = v.capacity();
@@ -146,6 +165,7 @@ impl Table {
     /// Replaces the hash part, freeing the old one.
     fn set_nodes(&mut self, nodes: Box<[Node]>) {
         let count = nodes.len();
+        account_storage((count as isize - self.0.node_count as isize) * std::mem::size_of::<Node>() as isize);
         let old = std::mem::replace(&mut self.0.nodes, Box::into_raw(nodes) as *mut Node);
         // SAFETY: the old parts came from a boxed slice of `node_count` nodes.
         unsafe { drop(Box::from_raw(std::ptr::slice_from_raw_parts_mut(old, self.0.node_count))) };
