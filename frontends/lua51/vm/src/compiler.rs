@@ -11,7 +11,7 @@ use lua51_syntax::ast::{BinOp, Block, Chunk, Expr, ExprKind, FuncBody, FuncName,
 use lua51_value::{TValue, MULTRET};
 
 use crate::bytecode::{BytecodeBuilder, Emitted, Operand};
-use crate::function::{new_closure, Proto, UpvalDesc, VarInfo};
+use crate::function::{new_closure, LocalVarInfo, Proto, UpvalDesc, VarInfo};
 use crate::state::LuaState;
 
 /// A program the compiler cannot translate (limits, or constructs not yet supported).
@@ -41,6 +41,8 @@ const HEADER: u16 = deegen_api::FRAME_HEADER_SLOTS as u16;
 struct LocalVar {
     name: Vec<u8>,
     slot: u16,
+    /// Its entry in `FuncState::locvars`.
+    info: usize,
 }
 
 struct BlockScope {
@@ -58,6 +60,8 @@ struct FuncState {
     lines: Vec<(u32, u32)>,
     names: Vec<(u32, u8, VarInfo)>,
     actives: Vec<LocalVar>,
+    /// Every local's scope, for `debug.getlocal`.
+    locvars: Vec<LocalVarInfo>,
     blocks: Vec<BlockScope>,
     free_reg: u16,
     max_regs: u16,
@@ -136,6 +140,7 @@ impl<'s> Compiler<'s> {
             lines: Vec::new(),
             names: Vec::new(),
             actives: Vec::new(),
+            locvars: Vec::new(),
             blocks: Vec::new(),
             free_reg: 0,
             max_regs: 0,
@@ -157,7 +162,8 @@ impl<'s> Compiler<'s> {
         self.fs().line = body.last_line_defined;
         self.emit_return(0, 0)?;
         let fs = self.funcs.pop().expect("pushed above");
-        Ok(Proto::new(
+        let locvars = fs.locvars;
+        let mut proto = Proto::new(
             self.source.clone(),
             body.line_defined,
             body.last_line_defined,
@@ -170,7 +176,9 @@ impl<'s> Compiler<'s> {
             fs.names,
             fs.upvalues.into_iter().map(|(n, d)| (name_str(&n), d)).collect(),
             fs.children,
-        ))
+        );
+        proto.locvars = locvars;
+        Ok(proto)
     }
 
     /// Lua 5.1's LUA_COMPAT_VARARG: a vararg function has a hidden local `arg` after its
@@ -225,8 +233,21 @@ impl<'s> Compiler<'s> {
         if self.fs().actives.len() >= MAX_LOCALS {
             return Err(self.error(line, "too many local variables"));
         }
-        self.fs().actives.push(LocalVar { name: name.to_vec(), slot });
+        let start = self.here();
+        let fs = self.fs();
+        fs.locvars.push(LocalVarInfo { name: name_str(name), slot, start, end: u32::MAX });
+        let info = fs.locvars.len() - 1;
+        fs.actives.push(LocalVar { name: name.to_vec(), slot, info });
         Ok(())
+    }
+
+    /// Ends the scope of the active locals from the `keep`-th on.
+    fn end_locals(&mut self, keep: usize) {
+        let end = self.here();
+        let fs = self.fs();
+        for l in fs.actives.drain(keep..) {
+            fs.locvars[l.info].end = end;
+        }
     }
 
     fn active_local_slot(&mut self, slot: u16) -> bool {
@@ -360,8 +381,8 @@ impl<'s> Compiler<'s> {
             let e = self.fs().b.create_close(block.first_slot);
             self.mark(e, "Close")?;
         }
+        self.end_locals(block.first_local);
         let fs = self.fs();
-        fs.actives.truncate(block.first_local);
         fs.free_reg = block.first_slot;
         Ok(block.breaks)
     }
@@ -651,8 +672,8 @@ impl<'s> Compiler<'s> {
         self.fs().b.patch_branch(back, body_start);
         self.patch_here(vec![prep]);
         self.patch_here(block.breaks);
+        self.end_locals(block.first_local - 3);
         let fs = self.fs();
-        fs.actives.truncate(block.first_local - 3);
         fs.free_reg = base;
         Ok(())
     }
@@ -688,8 +709,8 @@ impl<'s> Compiler<'s> {
         let back = self.mark(back, "ForIn")?;
         self.fs().b.patch_branch(back, body_start);
         self.patch_here(block.breaks);
+        self.end_locals(block.first_local - 3);
         let fs = self.fs();
-        fs.actives.truncate(block.first_local - 3);
         fs.free_reg = base;
         Ok(())
     }

@@ -50,6 +50,16 @@ pub struct UpvalDesc {
     pub index: u16,
 }
 
+/// A local variable's name and where it lives while it is in scope (`debug.getlocal`).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct LocalVarInfo {
+    pub name: String,
+    pub slot: u16,
+    /// Bytecode offsets `[start, end)` where the variable is active.
+    pub start: u32,
+    pub end: u32,
+}
+
 /// A compiled function. Never moves once built: its code block points at it.
 #[derive(Debug)]
 pub struct Proto {
@@ -71,6 +81,8 @@ pub struct Proto {
     /// Boxed: a prototype never moves once built (its code block points into it).
     #[allow(clippy::vec_box)]
     pub children: Vec<Box<Proto>>,
+    /// Local variables in declaration order.
+    pub locvars: Vec<LocalVarInfo>,
     /// The top-level prototype of the chunk this one was compiled in (itself for a chunk):
     /// the collector keeps or frees whole chunks, since a live inner function needs its
     /// enclosing prototypes' memory (they own it).
@@ -117,6 +129,7 @@ impl Proto {
             upvalues,
             upvalue_names,
             children,
+            locvars: Vec::new(),
             root: std::ptr::null(),
             block,
         });

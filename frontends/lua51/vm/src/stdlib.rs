@@ -1463,6 +1463,65 @@ fn frame_at_level(c: &Call, level: usize) -> Option<(*mut u64, *const u8)> {
     (!base.is_null()).then_some((base, pc))
 }
 
+/// Local `n` (1-based) of the function running at `level`: its name and slot among the
+/// locals in scope at the current instruction (5.1's `findlocal`). 5.1 also numbers the other
+/// live registers "(*temporary)"; this frame layout interleaves pending calls' header slots
+/// with them, so none are reported. `Err` when `level` has no frame.
+fn find_local(c: &Call, level: usize, n: i64) -> Result<Option<(String, *mut u64)>, ()> {
+    let Some((base, pc)) = frame_at_level(c, level) else { return Err(()) };
+    let callee = TValue(unsafe { *base.offset(frame::CALLEE as isize) });
+    let cb = unsafe { (*callee.as_closure()).code_block };
+    if n < 1 || crate::function::is_native(cb) || pc.is_null() {
+        return Ok(None);
+    }
+    let proto = crate::function::proto_of(cb);
+    let offset = unsafe { pc.offset_from(proto.code.as_ptr()) } as u32;
+    Ok(proto
+        .locvars
+        .iter()
+        .filter(|l| l.start <= offset && offset < l.end)
+        .nth(n as usize - 1)
+        .map(|l| (l.name.clone(), unsafe { base.add(usize::from(l.slot)) })))
+}
+
+native!(lua_debug_getlocal, "getlocal", |c| {
+    let level = c.check_int(0)?;
+    let n = c.check_int(1)?;
+    match find_local(c, level.max(0) as usize, n) {
+        Err(()) => Err(c.arg_error(0, "level out of range")),
+        Ok(None) => {
+            c.set(0, TValue::NIL);
+            Ok(1)
+        }
+        Ok(Some((name, slot))) => {
+            let value = TValue(unsafe { *slot });
+            let s = c.string(name.as_bytes())?;
+            c.set(0, s);
+            c.set(1, value);
+            Ok(2)
+        }
+    }
+});
+
+native!(lua_debug_setlocal, "setlocal", |c| {
+    let level = c.check_int(0)?;
+    let n = c.check_int(1)?;
+    let value = c.check_any(2)?;
+    match find_local(c, level.max(0) as usize, n) {
+        Err(()) => Err(c.arg_error(0, "level out of range")),
+        Ok(None) => {
+            c.set(0, TValue::NIL);
+            Ok(1)
+        }
+        Ok(Some((name, slot))) => {
+            unsafe { *slot = value.raw() };
+            let s = c.string(name.as_bytes())?;
+            c.set(0, s);
+            Ok(1)
+        }
+    }
+});
+
 native!(lua_debug_traceback, "traceback", |c| {
     let msg = c.arg(0);
     if !msg.is_nil() && !msg.is_string() && !msg.is_double() {
@@ -2200,6 +2259,8 @@ pub fn open_libs(st: &mut LuaState) -> Result<(), OutOfMemory> {
         &[
             ("traceback", lua_debug_traceback),
             ("getinfo", lua_debug_getinfo),
+            ("getlocal", lua_debug_getlocal),
+            ("setlocal", lua_debug_setlocal),
             ("getmetatable", lua_debug_getmetatable),
             ("setmetatable", lua_debug_setmetatable),
             ("getupvalue", lua_debug_getupvalue),
