@@ -196,7 +196,7 @@ pub fn collect(st: &mut LuaState, top: *mut u64) -> GcStats {
     let main_top = if st.current == main_ctx { top } else { st.main_saved_top };
     let (main_bottom, main_end) = st.main_stack();
     m.stack(main_bottom, main_top, &st.main);
-    for v in [st.globals, st.package, st.next_fn, st.pack_fn, st.ipairs_aux_fn, st.current_thread, st.default_input, st.default_output] {
+    for v in [st.globals, st.registry, st.package, st.next_fn, st.pack_fn, st.ipairs_aux_fn, st.current_thread, st.default_input, st.default_output] {
         m.value(v);
     }
     for v in st.event_names {

@@ -135,6 +135,8 @@ pub struct LuaState {
     /// The running coroutine, or nil for the main one.
     pub current_thread: TValue,
     pub(crate) protected: Vec<Protected>,
+    /// `debug.getregistry()`: holds `_LOADED` (package.loaded), as 5.1's registry does.
+    pub registry: TValue,
     /// Compiled chunks (top-level prototypes, leaked boxes), freed by the collector.
     pub(crate) protos: Vec<*mut crate::function::Proto>,
     /// Reused buffer for building strings (concatenation).
@@ -178,6 +180,7 @@ impl LuaState {
             native_depth: 0,
             current_thread: TValue::NIL,
             protected: Vec::new(),
+            registry: TValue::NIL,
             protos: Vec::new(),
             gc_stepmul: 200,
             stats: Stats::default(),

@@ -1484,6 +1484,12 @@ fn find_local(c: &Call, level: usize, n: i64) -> Result<Option<(String, *mut u64
         .map(|l| (l.name.clone(), unsafe { base.add(usize::from(l.slot)) })))
 }
 
+native!(lua_debug_getregistry, "getregistry", |c| {
+    let r = c.st.registry;
+    c.set(0, r);
+    Ok(1)
+});
+
 native!(lua_debug_getlocal, "getlocal", |c| {
     let level = c.check_int(0)?;
     let n = c.check_int(1)?;
@@ -2260,6 +2266,7 @@ pub fn open_libs(st: &mut LuaState) -> Result<(), OutOfMemory> {
             ("traceback", lua_debug_traceback),
             ("getinfo", lua_debug_getinfo),
             ("getlocal", lua_debug_getlocal),
+            ("getregistry", lua_debug_getregistry),
             ("setlocal", lua_debug_setlocal),
             ("getmetatable", lua_debug_getmetatable),
             ("setmetatable", lua_debug_setmetatable),
@@ -2288,6 +2295,10 @@ pub fn open_libs(st: &mut LuaState) -> Result<(), OutOfMemory> {
         let key = st.intern(k.as_bytes())?;
         table_mut(package).set(key, v).expect("string keys are valid");
     }
+    let registry = Table::new_in(&mut st.heap)?;
+    st.registry = registry;
+    let key = st.intern(b"_LOADED")?;
+    table_mut(registry).set(key, loaded).expect("string keys are valid");
     let (pkey, pval) = (st.intern(b"path")?, st.intern(path.as_bytes())?);
     table_mut(package).set(pkey, pval).expect("string keys are valid");
     let (ckey, cval) = (st.intern(b"cpath")?, st.intern(b"")?);
