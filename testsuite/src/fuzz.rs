@@ -121,14 +121,20 @@ impl Gen {
                 let (from, to) = (self.rng.below(4) as i64 - 1, self.rng.below(6) as i64);
                 let step = self.rng.pick(&["1", "2", "-1", "0.5"]);
                 let var = self.rng.pick(&["i", "j"]);
-                // Bounds computed by calls leave call frames behind the control slots.
-                let to = match self.rng.below(4) {
+                // Bounds computed by calls leave call frames behind the control slots, and
+                // arithmetic on upvalues leaves scratch slots there.
+                let to = match self.rng.below(5) {
                     0 => format!("math.max({to}, 0)"),
                     1 => format!("select(2, 0, {to})"),
                     2 => format!("(function() return {to} end)()"),
+                    3 => format!("#u - #u + {to}"),
                     _ => to.to_string(),
                 };
-                let from = if self.rng.below(3) == 0 { format!("tonumber(\"{from}\")") } else { from.to_string() };
+                let from = match self.rng.below(4) {
+                    0 => format!("tonumber(\"{from}\")"),
+                    1 => format!("#u * 0 + {from}"),
+                    _ => from.to_string(),
+                };
                 self.line(&format!("for {var} = {from}, {to}, {step} do"));
                 self.indent += 1;
                 let e = self.expr(1);

@@ -649,6 +649,10 @@ impl<'s> Compiler<'s> {
                 self.emit_mov(Operand::Const(k), base + 2)?;
             }
         }
+        // Evaluating into fixed slots can leave temporaries allocated above them (`#up - k`
+        // puts the upvalue in a scratch slot); the loop variable must sit right after the
+        // three control slots, where ForPrep/ForLoop write it.
+        self.fs().free_reg = base + 3;
         self.fs().line = line;
         let prep = self.fs().b.create_for_prep(base);
         let prep = self.mark(prep, "ForPrep")?;
