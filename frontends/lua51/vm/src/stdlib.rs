@@ -1490,7 +1490,9 @@ native!(lua_debug_getregistry, "getregistry", |c| {
     Ok(1)
 });
 
-native!(lua_debug_getlocal, "getlocal", |c| {
+/// `getlocal`/`setlocal`: finds the local `(level, n)` of arguments 1 and 2 (nil when there
+/// is none), then `finish` fills the results after the name.
+fn with_local(c: &mut Call, finish: impl FnOnce(&mut Call, *mut u64) -> NResult) -> NResult {
     let level = c.check_int(0)?;
     let n = c.check_int(1)?;
     match find_local(c, level.max(0) as usize, n) {
@@ -1500,32 +1502,27 @@ native!(lua_debug_getlocal, "getlocal", |c| {
             Ok(1)
         }
         Ok(Some((name, slot))) => {
-            let value = TValue(unsafe { *slot });
+            let results = finish(c, slot)?;
             let s = c.string(name.as_bytes())?;
             c.set(0, s);
-            c.set(1, value);
-            Ok(2)
+            Ok(results)
         }
     }
+}
+
+native!(lua_debug_getlocal, "getlocal", |c| {
+    with_local(c, |c, slot| {
+        c.set(1, TValue(unsafe { *slot }));
+        Ok(2)
+    })
 });
 
 native!(lua_debug_setlocal, "setlocal", |c| {
-    let level = c.check_int(0)?;
-    let n = c.check_int(1)?;
-    let value = c.check_any(2)?;
-    match find_local(c, level.max(0) as usize, n) {
-        Err(()) => Err(c.arg_error(0, "level out of range")),
-        Ok(None) => {
-            c.set(0, TValue::NIL);
-            Ok(1)
-        }
-        Ok(Some((name, slot))) => {
-            unsafe { *slot = value.raw() };
-            let s = c.string(name.as_bytes())?;
-            c.set(0, s);
-            Ok(1)
-        }
-    }
+    with_local(c, |c, slot| {
+        let value = c.check_any(2)?;
+        unsafe { *slot = value.raw() };
+        Ok(1)
+    })
 });
 
 native!(lua_debug_traceback, "traceback", |c| {
