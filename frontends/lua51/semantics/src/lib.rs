@@ -13,7 +13,7 @@
 
 use deegen_api as api;
 use deegen_api::{CodeBlock, InterpContext, FRAME_HEADER_SLOTS};
-use lua51_value::{LuaContext, RtResult, TValue, MULTRET, NIL_BITS, RT_CALL, RT_CALL_NEGATED, RT_VALUE};
+use lua51_value::{LuaContext, ObjKind, RtResult, TValue, MULTRET, NIL_BITS, RT_CALL, RT_CALL_NEGATED, RT_VALUE};
 
 /// Arithmetic operators, as passed to the runtime's slow path.
 pub mod arith_op {
@@ -293,7 +293,8 @@ fn equal_jump(lhs: u64, rhs: u64, negate: bool) -> ! {
     if l.raw_equals(r) {
         branch_if(!negate)
     }
-    if l.is_table() && r.is_table() {
+    // Same kind of object (both tables or both userdata), compared by `__eq`.
+    if l.is_heap() && r.is_heap() && l.heap_kind() == r.heap_kind() && (l.is_table() || l.is_kind(ObjKind::Userdata)) {
         compare_slow(unsafe { lua_rt_equal(ctx(), lhs, rhs, api::stack_base(), api::code_block()) }, negate)
     }
     branch_if(negate)

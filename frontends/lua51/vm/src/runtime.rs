@@ -289,7 +289,8 @@ pub unsafe extern "C" fn lua_rt_concat(ctx: *mut LuaContext, first: *mut u64, co
             acc_start -= 1;
         }
     }
-    let acc = if ok(values[values.len() - 1]) {
+    // A run of one value stays as it is: 5.1 hands a lone number to `__concat` unconverted.
+    let acc = if acc_start < values.len() - 1 {
         let mut buf = std::mem::take(&mut st.scratch);
         buf.clear();
         for v in &values[acc_start..] {

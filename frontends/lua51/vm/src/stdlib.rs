@@ -271,6 +271,13 @@ native!(lua_type, "type", |c| {
 
 native!(lua_tostring, "tostring", |c| {
     let v = c.check_any(0)?;
+    // 5.1 returns what `__tostring` returns, unconverted (only `print` insists on a string).
+    let tm = metamethod(c.st, v, Event::ToString);
+    if !tm.is_nil() {
+        let r = c.call(tm, &[v], 1)?.first().copied().unwrap_or(TValue::NIL);
+        c.set(0, r);
+        return Ok(1);
+    }
     let bytes = c.tostring(v, 1)?;
     let s = c.string(&bytes)?;
     c.set(0, s);
@@ -353,8 +360,8 @@ native!(
     let i = c.check_number(1)? + 1.0;
     let v = table_mut(t).get(TValue::from_f64(i));
     if v.is_nil() {
-        c.set(0, TValue::NIL);
-        return Ok(1);
+        // 5.1's ipairsaux returns no values at the end.
+        return Ok(0);
     }
     c.set(0, TValue::from_f64(i));
     c.set(1, v);
@@ -437,8 +444,10 @@ native!(lua_rawequal, "rawequal", |c| {
 native!(lua_setmetatable, "setmetatable", |c| {
     let t = c.check_table(0)?;
     let mt = c.arg(1);
-    if !mt.is_nil() && !mt.is_table() {
-        return Err(c.type_error(1, "nil or table"));
+    // A missing second argument is not nil here (5.1 checks lua_type, which says "none").
+    if c.nargs < 2 || (!mt.is_nil() && !mt.is_table()) {
+        // luaL_argexpected is 5.2: 5.1 words it without the type it got.
+        return Err(c.arg_error(1, "nil or table expected"));
     }
     if !metamethod(c.st, t, Event::Metatable).is_nil() {
         return Err(c.error("cannot change a protected metatable"));
@@ -2236,7 +2245,9 @@ pub fn open_libs(st: &mut LuaState) -> Result<(), OutOfMemory> {
     ] {
         register(st, g, name, f)?;
     }
-    st.next_fn = register(st, g, "next", lua_next)?;
+    register(st, g, "next", lua_next)?;
+    // `pairs` returns its own copy of `next` (5.1's auxopen), not the global one.
+    st.next_fn = new_native(&mut st.heap, "next", lua_next, g)?;
     st.pack_fn = new_native(&mut st.heap, "arg", lua_pack_varargs, g)?;
     st.ipairs_aux_fn = new_native(&mut st.heap, "ipairs", lua_ipairs_aux, g)?;
     st.set_global("_G", g)?;
