@@ -224,7 +224,11 @@ impl Table {
             return Ok(());
         }
         let key = normalize(key);
-        if key.is_double() && key.as_f64() == (self.0.array_len + 1) as i64 as f64 && !value.is_nil() {
+        // Appending right after the array part (`t[#t + 1] = v`) grows it in place, when the
+        // array is full up to its end; past a nil at the end, 5.1 would put the key in the
+        // hash part (its array only grows at a rehash), and `#t` would see a different border.
+        let full_to_end = self.array().last().is_none_or(|v| !v.is_nil());
+        if full_to_end && key.is_double() && key.as_f64() == (self.0.array_len + 1) as i64 as f64 && !value.is_nil() {
             self.with_array(|a| a.push(value));
             self.remove_from_hash(key);
             self.migrate_to_array();
