@@ -54,6 +54,16 @@ pub struct LuaFile {
     rpos: usize,
 }
 
+/// A file the program forgot to close is closed when it is collected (5.1's `__gc` on files):
+/// for a pipe that means waiting for the command, as `pclose` does.
+impl Drop for LuaFile {
+    fn drop(&mut self) {
+        if let Some(stream) = self.stream.take() {
+            let _ = stream.close();
+        }
+    }
+}
+
 impl LuaFile {
     fn new(stream: Stream) -> Self {
         LuaFile { stream: Some(stream), rbuf: Vec::new(), rpos: 0 }
