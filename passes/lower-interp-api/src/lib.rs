@@ -183,13 +183,34 @@ impl<'a, 'ctx> Lowerer<'a, 'ctx> {
         let hook = self.code_block_hook()?;
         (|| -> Result<(), String> {
             let b = self.builder;
+            let e = |x: inkwell::builder::BuilderError| x.to_string();
+            // The callee's frame replaces the caller's where the caller's own caller put it. A
+            // vararg function's entry moved its frame above its extra arguments
+            // (`[hdr | params | extras | hdr' | params']`); reusing the moved frame would climb
+            // the stack by the arguments at every tail call of a vararg function.
+            let i64t = self.module.get_context().i64_type();
+            let entry = ib.load_ptr(ib.byte_offset(state.code_block, ib.i64(deegen_api::offsets::CB_ENTRY as u64), "self.entry.addr")?, "self.entry")?;
+            let vararg_entry = declare_handler(self.module, symbols::ENTRY_BYTECODE_VARARG).as_global_value().as_pointer_value();
+            let is_vararg = b.build_int_compare(inkwell::IntPredicate::EQ, entry, vararg_entry, "self.is_vararg").map_err(e)?;
+            let num_varargs = ib.load_i64(ib.header_slot(state.base, deegen_api::frame::NUM_VARARGS, "hdr.num_varargs")?, "num_varargs")?;
+            let nparams_addr = ib.byte_offset(state.code_block, ib.i64(deegen_api::offsets::CB_NUM_FIXED_PARAMS as u64), "self.nparams.addr")?;
+            let nparams32 = b.build_load(self.module.get_context().i32_type(), nparams_addr, "self.nparams32").map_err(e)?.into_int_value();
+            let nparams = b.build_int_z_extend(nparams32, i64t, "self.nparams").map_err(e)?;
+            let has_extras = b.build_int_compare(inkwell::IntPredicate::UGT, num_varargs, ib.i64(0), "has_extras").map_err(e)?;
+            let moved = b.build_and(is_vararg, has_extras, "frame.moved").map_err(e)?;
+            let below = b.build_int_add(b.build_int_add(num_varargs, nparams, "below.args").map_err(e)?, ib.i64(FRAME_HEADER_SLOTS as u64), "below").map_err(e)?;
+            let back = b.build_int_neg(below, "back").map_err(e)?;
+            let original = ib.slot_address(state.base, back, "original.base")?;
+            let target = b.build_select(moved, original, state.base, "tail.base").map_err(e)?.into_pointer_value();
+            // Only vararg code blocks have the NUM_VARARGS slot written; elsewhere the select
+            // discards what was read.
             let callee = ib.load_i64(frame, "callee")?;
-            let callee_slot = ib.header_slot(state.base, deegen_api::frame::CALLEE, "hdr.callee")?;
-            b.build_store(callee_slot, callee).map_err(|x| x.to_string())?;
+            let callee_slot = ib.header_slot(target, deegen_api::frame::CALLEE, "hdr.callee")?;
+            b.build_store(callee_slot, callee).map_err(e)?;
             let args = ib.slot_address(frame, ib.i64(FRAME_HEADER_SLOTS as u64), "args")?;
-            let bytes = b.build_int_mul(num_args, ib.i64(8), "args.bytes").map_err(|x| x.to_string())?;
-            b.build_memmove(state.base, 8, args, 8, bytes).map_err(|x| x.to_string())?;
-            self.enter_callee(ib, hook, callee, state, num_args.into())
+            let bytes = b.build_int_mul(num_args, ib.i64(8), "args.bytes").map_err(e)?;
+            b.build_memmove(target, 8, args, 8, bytes).map_err(e)?;
+            self.enter_callee(ib, hook, callee, &PinnedState { base: target, ..*state }, num_args.into())
         })()
         .map_err(|m| self.fail(m))
     }
