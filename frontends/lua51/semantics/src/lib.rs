@@ -546,12 +546,21 @@ fn get_fast(table: TValue, key: TValue) -> Option<u64> {
 const INLINE_INDEX_CHAIN: usize = 4;
 
 /// `obj.name` for a method call, with `__index` tables followed in the handler (methods live
-/// in class tables reached through the instance's metatable): the first non-nil raw value, or
-/// nil where a table has no `__index`. `None` for what needs the runtime (`__index`
-/// functions, non-table values, long chains).
+/// in class tables reached through the instance's metatable, string methods in the string
+/// library through the string metatable): the first non-nil raw value, or nil where a table
+/// has no `__index`. `None` for what needs the runtime (`__index` functions, other values,
+/// long chains).
 #[inline(always)]
 fn get_method_fast(obj: TValue, name: TValue) -> Option<u64> {
+    let shared = unsafe { &*(*ctx()).shared };
     let mut current = obj;
+    if obj.is_string() {
+        let mt = shared.string_metatable;
+        if mt.is_null() {
+            return None;
+        }
+        current = unsafe { &*mt }.find_string(shared.index_event).map_or(TValue::NIL, |n| unsafe { (*n).value });
+    }
     let mut depth = 0;
     while depth < INLINE_INDEX_CHAIN {
         if !current.is_table() {
@@ -562,7 +571,7 @@ fn get_method_fast(obj: TValue, name: TValue) -> Option<u64> {
         if !value.is_nil() || t.metatable.is_null() {
             return Some(value.raw());
         }
-        let handler = unsafe { (*t.metatable).find_string((*ctx()).index_event) }.map_or(TValue::NIL, |n| unsafe { (*n).value });
+        let handler = unsafe { (*t.metatable).find_string(shared.index_event) }.map_or(TValue::NIL, |n| unsafe { (*n).value });
         if handler.is_nil() {
             return Some(NIL_BITS);
         }

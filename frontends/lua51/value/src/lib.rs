@@ -241,9 +241,20 @@ pub struct LuaContext {
     pub var_results: u64,
     /// The runtime's own state (opaque to the semantics).
     pub runtime: *mut (),
+    /// What handlers read of the state every coroutine shares.
+    pub shared: *const SharedState,
+}
+
+/// The part of the runtime's global state the handlers read, shared by every coroutine's
+/// context (the state owns it; contexts point at it).
+#[repr(C)]
+#[derive(Debug)]
+pub struct SharedState {
     /// The interned string `"__index"`, so handlers follow `__index` tables without calling
     /// the runtime.
     pub index_event: TValue,
+    /// The metatable of strings (`s:sub(...)` finds `string.sub` through it), or null.
+    pub string_metatable: *mut TableObject,
 }
 
 impl TValue {

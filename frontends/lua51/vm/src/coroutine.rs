@@ -102,14 +102,14 @@ pub struct Thread {
 }
 
 impl Thread {
-    /// `index_event` is the state's interned `"__index"` (see [`LuaContext::index_event`]).
-    pub fn new_in(heap: &mut Heap, st_ptr: *mut LuaState, index_event: TValue, func: TValue) -> Result<TValue, OutOfMemory> {
+    /// `shared` is the state's [`lua51_value::SharedState`], which every context points at.
+    pub fn new_in(heap: &mut Heap, st_ptr: *mut LuaState, shared: *const lua51_value::SharedState, func: TValue) -> Result<TValue, OutOfMemory> {
         // The stack first: a failure must not leave a half-made object in the heap.
         let mut stack = StackMemory::new(THREAD_STACK_SLOTS).ok_or(OutOfMemory)?;
         let p = heap.alloc(std::mem::size_of::<Thread>(), ObjKind::Thread)? as *mut Thread;
         let bottom = stack.as_mut_ptr();
         unsafe {
-            std::ptr::addr_of_mut!((*p).ctx).write(crate::state::new_context(stack.as_mut_slice(), st_ptr, index_event));
+            std::ptr::addr_of_mut!((*p).ctx).write(crate::state::new_context(stack.as_mut_slice(), st_ptr, shared));
             std::ptr::addr_of_mut!((*p).stack).write(stack);
             std::ptr::addr_of_mut!((*p).status).write(CoStatus::Suspended);
             std::ptr::addr_of_mut!((*p).func).write(func);

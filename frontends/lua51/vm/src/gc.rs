@@ -202,7 +202,7 @@ pub fn collect(st: &mut LuaState, top: *mut u64) -> GcStats {
     for v in st.event_names {
         m.value(v);
     }
-    m.object(st.string_metatable as *mut GcHeader);
+    m.object(st.shared.string_metatable as *mut GcHeader);
     m.object(st.file_metatable as *mut GcHeader);
     m.propagate(st);
     for t in std::mem::take(&mut m.weak) {

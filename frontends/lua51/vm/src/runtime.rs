@@ -91,7 +91,7 @@ pub(crate) fn metatable_of(st: &LuaState, v: TValue) -> *mut Table {
     } else if v.is_kind(ObjKind::Userdata) {
         crate::userdata::userdata_mut(v).metatable
     } else if v.is_string() {
-        st.string_metatable
+        st.shared.string_metatable as *mut Table
     } else {
         std::ptr::null_mut()
     }

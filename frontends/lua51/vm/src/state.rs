@@ -5,7 +5,7 @@
 use std::io::Write;
 
 use deegen_api::{frame, InterpContext, FRAME_HEADER_SLOTS, STATUS_OK};
-use lua51_value::{LuaContext, TValue};
+use lua51_value::{LuaContext, SharedState, TValue};
 
 use crate::function::{is_native, proto_of};
 use crate::heap::{Heap, OutOfMemory};
@@ -110,7 +110,8 @@ pub struct LuaState {
     pub heap: Heap,
     pub globals: TValue,
     /// The metatable shared by all strings (`("x"):upper()`), or null.
-    pub string_metatable: *mut Table,
+    /// `"__index"` and the string metatable, read by the handlers through every context.
+    pub shared: Box<SharedState>,
     /// Metatable of file handles, and the default input and output files of `io`.
     pub file_metatable: *mut Table,
     pub default_input: TValue,
@@ -159,7 +160,8 @@ impl LuaState {
             *slot = heap.intern(name.as_bytes())?;
         }
         let mut stack = vec![0u64; STACK_SLOTS].into_boxed_slice();
-        let main = new_context(&mut stack, std::ptr::null_mut(), event_names[Event::Index as usize]);
+        let shared = Box::new(SharedState { index_event: event_names[Event::Index as usize], string_metatable: std::ptr::null_mut() });
+        let main = new_context(&mut stack, std::ptr::null_mut(), &*shared);
         let mut st = Box::new(LuaState {
             current: std::ptr::null_mut(),
             main_saved_top: std::ptr::null_mut(),
@@ -167,7 +169,7 @@ impl LuaState {
             stack,
             heap,
             globals,
-            string_metatable: std::ptr::null_mut(),
+            shared,
             package: TValue::NIL,
             file_metatable: std::ptr::null_mut(),
             default_input: TValue::NIL,
@@ -399,7 +401,7 @@ impl LuaState {
 }
 
 /// A fresh interpreter context for a coroutine running on `stack`.
-pub(crate) fn new_context(stack: &mut [u64], runtime: *mut LuaState, index_event: TValue) -> LuaContext {
+pub(crate) fn new_context(stack: &mut [u64], runtime: *mut LuaState, shared: *const SharedState) -> LuaContext {
     let bottom = stack.as_mut_ptr();
     LuaContext {
         interp: InterpContext {
@@ -415,7 +417,7 @@ pub(crate) fn new_context(stack: &mut [u64], runtime: *mut LuaState, index_event
         open_upvalues: std::ptr::null_mut(),
         var_results: 0,
         runtime: runtime as *mut (),
-        index_event,
+        shared,
     }
 }
 

@@ -1660,7 +1660,7 @@ native!(lua_debug_setmetatable, "setmetatable", |c| {
     } else if v.is_kind(lua51_value::ObjKind::Userdata) {
         crate::userdata::userdata_mut(v).metatable = p;
     } else if v.is_string() {
-        c.st.string_metatable = p;
+        c.st.shared.string_metatable = p as *mut lua51_value::TableObject;
     } else {
         return Err(c.error("setting the metatable of this type is not supported"));
     }
@@ -2061,8 +2061,8 @@ native!(lua_co_create, "create", |c| {
         return Err(c.arg_error(0, "Lua function expected"));
     }
     let st_ptr: *mut LuaState = &mut *c.st;
-    let index_event = c.st.event_names[crate::state::Event::Index as usize];
-    let t = match crate::coroutine::Thread::new_in(&mut c.st.heap, st_ptr, index_event, f) {
+    let shared: *const lua51_value::SharedState = &*c.st.shared;
+    let t = match crate::coroutine::Thread::new_in(&mut c.st.heap, st_ptr, shared, f) {
         Ok(t) => t,
         Err(OutOfMemory) => return Err(c.raise_oom()),
     };
@@ -2155,8 +2155,8 @@ native!(lua_co_wrap, "wrap", |c| {
     }
     let st_ptr: *mut LuaState = &mut *c.st;
     let globals = c.st.globals;
-    let index_event = c.st.event_names[crate::state::Event::Index as usize];
-    let made = crate::coroutine::Thread::new_in(&mut c.st.heap, st_ptr, index_event, f)
+    let shared: *const lua51_value::SharedState = &*c.st.shared;
+    let made = crate::coroutine::Thread::new_in(&mut c.st.heap, st_ptr, shared, f)
         .and_then(|t| crate::function::new_native_closure(&mut c.st.heap, "wrap", lua_co_wrapped, globals, &[t]));
     match made {
         Ok(w) => {
@@ -2404,6 +2404,6 @@ pub fn open_libs(st: &mut LuaState) -> Result<(), OutOfMemory> {
     let meta = Table::new_in(&mut st.heap)?;
     let index = st.event_names[Event::Index as usize];
     table_mut(meta).set(index, string).expect("string keys are valid");
-    st.string_metatable = meta.as_ptr();
+    st.shared.string_metatable = meta.as_ptr();
     Ok(())
 }
