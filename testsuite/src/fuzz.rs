@@ -173,6 +173,11 @@ impl Gen {
                 let (e, r) = (self.expr(1), self.rng.below(3));
                 self.line(&format!("P(string.sub(show({e}), {i}, {j}), (\"ab\"):rep({r}), string.upper(show({e})), string.byte(\"xyz\", {i}))"));
             }
+            12 if self.rng.below(4) == 0 => {
+                // Deep tail recursion through a vararg function (frames must not climb).
+                let e = self.expr(1);
+                self.line(&format!("do local function vt(n, ...) if n == 0 then return select('#', ...), ... end return vt(n - 1, ...) end P(vt(150000, {e}, 2)) end"));
+            }
             12 => {
                 let n = self.rng.below(4);
                 let e = self.expr(1);
