@@ -173,6 +173,12 @@ impl Gen {
                 let (e, r) = (self.expr(1), self.rng.below(3));
                 self.line(&format!("P(string.sub(show({e}), {i}, {j}), (\"ab\"):rep({r}), string.upper(show({e})), string.byte(\"xyz\", {i}))"));
             }
+            12 if self.rng.below(4) == 1 => {
+                // `return ...` alone, and targets whose key or table is assigned alongside.
+                let (x, y) = (self.expr(1), self.expr(1));
+                self.line(&format!("P((function(...) return ... end)({x}, nil, {y}))"));
+                self.line(&format!("do local t, k, o = {{}}, 1, {{}} t[k], k = {x}, 2 o.f, o = {y}, {{}} P(t[1], t[2], k, o.f) end"));
+            }
             12 if self.rng.below(4) == 0 => {
                 // Deep tail recursion through a vararg function (frames must not climb).
                 let e = self.expr(1);

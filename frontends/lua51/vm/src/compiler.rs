@@ -572,6 +572,39 @@ impl<'s> Compiler<'s> {
                 _ => return Err(self.error(t.line, "cannot assign to this expression")),
             });
         }
+        // 5.1's check_conflict: an indexed target whose table or key is a local assigned by
+        // the same statement must use the local's old value (`t[k], k = v, 2`): copy it now,
+        // before any value is stored.
+        if places.len() > 1 {
+            let assigned: Vec<u16> = places
+                .iter()
+                .filter_map(|p| match p {
+                    Place::Var(name) => match self.resolve(name) {
+                        Var::Local(slot) => Some(slot),
+                        _ => None,
+                    },
+                    Place::Field { .. } => None,
+                })
+                .collect();
+            for i in 0..places.len() {
+                let Place::Field { table, key, .. } = &places[i] else { continue };
+                let (table, key) = (*table, *key);
+                let copy = |this: &mut Self, slot: u16| -> Result<u16> {
+                    let r = this.alloc_reg(line)?;
+                    this.emit_mov(Operand::Slot(slot), r)?;
+                    Ok(r)
+                };
+                let new_table = if assigned.contains(&table) { copy(self, table)? } else { table };
+                let new_key = match key {
+                    Operand::Slot(k) if assigned.contains(&k) => Operand::Slot(copy(self, k)?),
+                    other => other,
+                };
+                if let Place::Field { table, key, .. } = &mut places[i] {
+                    *table = new_table;
+                    *key = new_key;
+                }
+            }
+        }
         if places.len() == 1 && values.len() == 1 {
             if let Place::Var(name) = &places[0] {
                 if let Var::Local(slot) = self.resolve(name) {
@@ -726,7 +759,8 @@ impl<'s> Compiler<'s> {
                 self.fs().line = line;
                 self.call_with(v, CallKind::Tail).map(|_| ())
             }
-            [v] => {
+            // `return ...` returns every extra argument: the general case below.
+            [v] if !is_multi(v) => {
                 let (slot, _) = self.exp_to_slot(v)?;
                 self.fs().line = line;
                 self.emit_return(slot, 1)

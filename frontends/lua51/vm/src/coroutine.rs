@@ -154,7 +154,8 @@ pub unsafe fn resume(st: *mut LuaState, co_value: TValue, args: &[TValue], top: 
     unsafe {
         match (*co).status {
             CoStatus::Dead => return Err("cannot resume dead coroutine"),
-            CoStatus::Running | CoStatus::Normal => return Err("cannot resume non-suspended coroutine"),
+            CoStatus::Running => return Err("cannot resume running coroutine"),
+            CoStatus::Normal => return Err("cannot resume normal coroutine"),
             CoStatus::Suspended => {}
         }
         // Park the resumer.

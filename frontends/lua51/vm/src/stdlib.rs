@@ -379,7 +379,8 @@ native!(lua_ipairs, "ipairs", |c| {
 
 native!(lua_select, "select", |c| {
     let n = c.arg(0);
-    if n.is_string() && string_bytes(n) == b"#" {
+    // 5.1 looks at the first character only: "#anything" counts.
+    if n.is_string() && string_bytes(n).first() == Some(&b'#') {
         c.set(0, TValue::from_f64((c.nargs - 1) as f64));
         return Ok(1);
     }
@@ -1307,7 +1308,7 @@ native!(lua_dofile, "dofile", |c| {
 
 native!(lua_xpcall, "xpcall", |c| {
     let f = c.check_any(0)?;
-    let handler = c.arg(1);
+    let handler = c.check_any(1)?;
     c.st.protected.push(Protected { handler, state: HandlerState::Armed });
     let outcome = c.call(f, &[], 2);
     let entry = c.st.protected.pop().expect("pushed above");
@@ -2051,7 +2052,8 @@ fn check_thread(c: &mut Call, i: usize) -> Result<TValue, Raised> {
     if v.is_kind(lua51_value::ObjKind::Thread) {
         Ok(v)
     } else {
-        Err(c.type_error(i, "coroutine"))
+        // 5.1's luaL_argcheck: no "got ..." part.
+        Err(c.arg_error(i, "coroutine expected"))
     }
 }
 
