@@ -143,9 +143,8 @@ fn is_lua_space(c: u8) -> bool {
 /// Lua 5.1's `luaO_str2d`: `strtod`, or a hexadecimal integer after `0x`, with only whitespace
 /// around it.
 pub fn str_to_number(s: &[u8]) -> Option<f64> {
-    if s.contains(&0) {
-        return None;
-    }
+    // 5.1 works on the C string: an embedded NUL ends it ("12\0abc" is 12).
+    let s = &s[..s.iter().position(|&b| b == 0).unwrap_or(s.len())];
     let mut owned = s.to_vec();
     owned.push(0);
     let start = owned.as_ptr() as *mut c_char;
@@ -234,6 +233,7 @@ mod tests {
         assert_eq!(str_to_number(b"10a"), None);
         assert_eq!(str_to_number(b""), None);
         assert_eq!(str_to_number(b"  "), None);
-        assert_eq!(str_to_number(b"1\x002"), None);
+        assert_eq!(str_to_number(b"1\x002"), Some(1.0));
+        assert_eq!(str_to_number(b"\x0012"), None);
     }
 }

@@ -473,11 +473,13 @@ native!(lua_getmetatable, "getmetatable", |c| {
 native!(lua_assert, "assert", |c| {
     let v = c.check_any(0)?;
     if v.is_falsy() {
-        let msg = c.arg(1);
-        if msg.is_nil() {
-            return Err(c.error("assertion failed!"));
-        }
-        return Err(c.raise(msg));
+        // 5.1: luaL_error(L, "%s", luaL_optstring(L, 2, "assertion failed!")): the message
+        // must be a string or a number, and it gets the caller's position.
+        let msg: Vec<u8> = if c.arg(1).is_nil() { b"assertion failed!".to_vec() } else { c.check_bytes(1)?.into_owned() };
+        let mut text = c.where_(1).into_bytes();
+        text.extend_from_slice(&msg);
+        let m = c.string(&text)?;
+        return Err(c.raise(m));
     }
     Ok(c.nargs)
 });
@@ -589,7 +591,8 @@ native!(lua_table_concat, "concat", |c| {
     while i <= last {
         let v = table_mut(t).get(TValue::from_f64(i as f64));
         if !(v.is_string() || v.is_double()) {
-            return Err(c.error(&format!("invalid value (at index {i}) in table for 'concat'")));
+            // The wording of the lua5.1 we test against (Debian's names the type).
+            return Err(c.error(&format!("invalid value ({}) at index {i} in table for 'concat'", crate::runtime::type_name(v))));
         }
         tostring_bytes(v, &mut out);
         if i != last {
