@@ -166,8 +166,16 @@ fn run_chunk(st: &mut LuaState, source: &[u8], chunk_name: &str, opts: &Options,
     match st.call(f, args) {
         Ok(_) => true,
         Err(e) => {
-            report(st, &value_message(e.value));
-            eprintln!("{}", st.error_traceback());
+            // lua.c: a nil error prints nothing; only string (and number) errors get the
+            // traceback its message handler appends.
+            if e.value.is_nil() {
+                st.flush();
+            } else if e.value.is_string() || e.value.is_double() {
+                report(st, &value_message(e.value));
+                eprintln!("{}", st.error_traceback());
+            } else {
+                report(st, &value_message(e.value));
+            }
             false
         }
     }

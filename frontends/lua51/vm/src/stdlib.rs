@@ -247,12 +247,27 @@ macro_rules! native {
 pub(crate) use native;
 
 native!(lua_print, "print", |c| {
+    // 5.1 converts through whatever the global `tostring` is now; the built-in one runs
+    // without a call.
+    let key = c.string(b"tostring")?;
+    let tostring = table_mut(c.st.globals).get(key);
+    let builtin = tostring.is_function() && unsafe { (*(*tostring.as_closure()).code_block).native } == lua_tostring as *const ();
     let mut line = Vec::new();
     for i in 0..c.nargs {
         if i > 0 {
             line.push(b'\t');
         }
-        let piece = c.tostring(c.arg(i), c.nargs)?;
+        let piece = if builtin {
+            c.tostring(c.arg(i), c.nargs)?
+        } else {
+            let r = c.call(tostring, &[c.arg(i)], c.nargs)?.first().copied().unwrap_or(TValue::NIL);
+            if !(r.is_string() || r.is_double()) {
+                return Err(c.error("'tostring' must return a string to 'print'"));
+            }
+            let mut out = Vec::new();
+            tostring_bytes(r, &mut out);
+            out
+        };
         // lua5.1 writes each piece with fputs, which stops at an embedded NUL.
         let end = piece.iter().position(|&b| b == 0).unwrap_or(piece.len());
         line.extend_from_slice(&piece[..end]);
@@ -415,6 +430,7 @@ native!(lua_unpack, "unpack", |c| {
 
 native!(lua_rawget, "rawget", |c| {
     let t = c.check_table(0)?;
+    c.check_any(1)?;
     let v = table_mut(t).get(c.arg(1));
     c.set(0, v);
     Ok(1)
@@ -1245,13 +1261,19 @@ native!(lua_load, "load", |c| {
         if piece.is_nil() {
             break;
         }
-        if !piece.is_string() {
-            return load_result(c, Err("reader function must return a string".to_owned()));
+        // lua_tolstring: numbers are pieces too; anything else fails the load (luaL_error, so
+        // with the position of load's caller).
+        let mut bytes = Vec::new();
+        if piece.is_string() || piece.is_double() {
+            tostring_bytes(piece, &mut bytes);
+        } else {
+            let msg = format!("{}reader function must return a string", c.where_(1));
+            return load_result(c, Err(msg));
         }
-        if string_bytes(piece).is_empty() {
+        if bytes.is_empty() {
             break;
         }
-        source.extend_from_slice(string_bytes(piece));
+        source.extend_from_slice(&bytes);
     }
     let loaded = c.st.load(&source, &name, false);
     load_result(c, loaded)
@@ -1310,8 +1332,9 @@ native!(lua_dofile, "dofile", |c| {
 });
 
 native!(lua_xpcall, "xpcall", |c| {
-    let f = c.check_any(0)?;
+    // 5.1 checks only the handler (argument 2); a missing function fails as a call.
     let handler = c.check_any(1)?;
+    let f = c.arg(0);
     c.st.protected.push(Protected { handler, state: HandlerState::Armed });
     let outcome = c.call(f, &[], 2);
     let entry = c.st.protected.pop().expect("pushed above");
@@ -1983,7 +2006,8 @@ native!(lua_string_format, "format", |c| {
         let (mut spec, conv, next) = crate::lstrlib::format_spec(&fmt, i + 1).map_err(|m| c.error(&m))?;
         i = next;
         arg += 1;
-        if arg >= c.nargs && conv != b'%' {
+        // 5.1 takes the argument before it looks at the conversion ("%5%" wants one too).
+        if arg >= c.nargs {
             return Err(c.arg_error(arg, "no value"));
         }
         let mut buf = vec![0u8; 512];
