@@ -207,6 +207,32 @@ impl<'a> Call<'a> {
         }
     }
 
+    /// `t[key]` with `__index` (tables and functions), as `lua_gettable` does.
+    pub(crate) fn index(&mut self, t: TValue, key: TValue) -> Result<TValue, Raised> {
+        let mut current = t;
+        for _ in 0..100 {
+            if current.is_table() {
+                let v = table_mut(current).get(key);
+                if !v.is_nil() {
+                    return Ok(v);
+                }
+            }
+            let tm = metamethod(self.st, current, Event::Index);
+            if tm.is_nil() {
+                if current.is_table() {
+                    return Ok(TValue::NIL);
+                }
+                let msg = format!("attempt to index a {} value", crate::runtime::type_name(current));
+                return Err(self.error(&msg));
+            }
+            if tm.is_function() {
+                return Ok(self.call(tm, &[current, key], self.nargs)?.first().copied().unwrap_or(TValue::NIL));
+            }
+            current = tm;
+        }
+        Err(self.error("loop in gettable"))
+    }
+
     /// `tostring` with `__tostring`.
     pub(crate) fn tostring(&mut self, v: TValue, reserve: usize) -> Result<Vec<u8>, Raised> {
         let tm = metamethod(self.st, v, Event::ToString);
@@ -250,7 +276,8 @@ native!(lua_print, "print", |c| {
     // 5.1 converts through whatever the global `tostring` is now; the built-in one runs
     // without a call.
     let key = c.string(b"tostring")?;
-    let tostring = table_mut(c.st.globals).get(key);
+    let globals = c.st.globals;
+    let tostring = c.index(globals, key)?;
     let builtin = tostring.is_function() && unsafe { (*(*tostring.as_closure()).code_block).native } == lua_tostring as *const ();
     let mut line = Vec::new();
     for i in 0..c.nargs {
