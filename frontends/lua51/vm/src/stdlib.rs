@@ -1450,6 +1450,85 @@ native!(lua_setfenv, "setfenv", |c| {
     }
 });
 
+/// The table at dotted path `name` under `root`, creating missing levels (5.1's
+/// `luaL_findtable`); `Ok(None)` when a level exists but is not a table.
+fn find_table(c: &mut Call, root: TValue, name: &[u8]) -> Result<Option<TValue>, Raised> {
+    let mut t = root;
+    for part in name.split(|&b| b == b'.') {
+        let key = c.string(part)?;
+        let mut v = table_mut(t).get(key);
+        if v.is_nil() {
+            v = Table::new_in(&mut c.st.heap).map_err(|_| c.raise_oom())?;
+            let _ = table_mut(t).set(key, v);
+        } else if !v.is_table() {
+            return Ok(None);
+        }
+        t = v;
+    }
+    Ok(Some(t))
+}
+
+// `module(name, ...)`: 5.1's module system. The module table is `package.loaded[name]`, or
+// the global at the dotted `name`, created if needed; it gets `_M`, `_NAME` and `_PACKAGE`,
+// becomes the calling function's environment, and each option is called with it.
+native!(lua_module, "module", |c| {
+    let name = c.check_bytes(0)?.into_owned();
+    let package = c.st.package;
+    let loaded_key = c.string(b"loaded")?;
+    let loaded = table_mut(package).get(loaded_key);
+    if !loaded.is_table() {
+        return Err(c.error("package.loaded is not a table"));
+    }
+    let key = c.string(&name)?;
+    let mut module = table_mut(loaded).get(key);
+    if !module.is_table() {
+        let globals = c.st.globals;
+        module = match find_table(c, globals, &name)? {
+            Some(t) => t,
+            None => return Err(c.error(&format!("name conflict for module '{}'", String::from_utf8_lossy(&name)))),
+        };
+        let _ = table_mut(loaded).set(key, module);
+    }
+    let name_key = c.string(b"_NAME")?;
+    if table_mut(module).get(name_key).is_nil() {
+        let m_key = c.string(b"_M")?;
+        let _ = table_mut(module).set(m_key, module);
+        let _ = table_mut(module).set(name_key, key);
+        let package_name = match name.iter().rposition(|&b| b == b'.') {
+            Some(dot) => &name[..=dot],
+            None => &name[..0],
+        };
+        let p_key = c.string(b"_PACKAGE")?;
+        let p_val = c.string(package_name)?;
+        let _ = table_mut(module).set(p_key, p_val);
+    }
+    // The function that called `module` runs in the module from now on.
+    let caller = function_at_level(c, 1);
+    if caller.is_function() && !crate::function::is_native(unsafe { (*caller.as_closure()).code_block }) {
+        unsafe { (*caller.as_closure()).env = module };
+    } else {
+        return Err(c.error("'module' not called from a Lua function"));
+    }
+    for i in 1..c.nargs {
+        let option = c.arg(i);
+        c.call(option, &[module], c.nargs)?;
+    }
+    Ok(0)
+});
+
+native!(lua_package_seeall, "seeall", |c| {
+    let module = c.check_table(0)?;
+    let mut mt = table_mut(module).metatable();
+    if mt.is_null() {
+        mt = Table::new_in(&mut c.st.heap).map_err(|_| c.raise_oom())?.as_ptr::<Table>();
+        table_mut(module).set_metatable(mt);
+    }
+    let index = c.st.event_names[Event::Index as usize];
+    let globals = c.st.globals;
+    let _ = table_mut(TValue::from_ptr(mt)).set(index, globals);
+    Ok(0)
+});
+
 // `require`: `package.loaded`, then `package.preload`, then a Lua file found on
 // `package.path` (C modules need the C API, which this VM does not have).
 native!(lua_require, "require", |c| {
@@ -2297,6 +2376,7 @@ pub fn open_libs(st: &mut LuaState) -> Result<(), OutOfMemory> {
         ("getfenv", lua_getfenv),
         ("setfenv", lua_setfenv),
         ("require", lua_require),
+        ("module", lua_module),
         ("gcinfo", lua_gcinfo),
     ] {
         register(st, g, name, f)?;
@@ -2345,7 +2425,7 @@ pub fn open_libs(st: &mut LuaState) -> Result<(), OutOfMemory> {
         let k = st.intern(name.as_bytes())?;
         table_mut(debug).set(k, f).expect("string keys are valid");
     }
-    let package = library(st, "package", &[])?;
+    let package = library(st, "package", &[("seeall", lua_package_seeall)])?;
     st.package = package;
     let loaded = Table::new_in(&mut st.heap)?;
     let preload = Table::new_in(&mut st.heap)?;
