@@ -609,7 +609,8 @@ native!(lua_table_remove, "remove", |c| {
     let t = c.check_table(0)?;
     let n = table_mut(t).length() as i64;
     let pos = c.opt_int(1, n)?;
-    if n == 0 {
+    // 5.1.5's tremove: a position outside 1..#t removes nothing and returns nothing.
+    if !(1 <= pos && pos <= n) {
         return Ok(0);
     }
     let removed = table_mut(t).get(TValue::from_f64(pos as f64));
@@ -622,6 +623,47 @@ native!(lua_table_remove, "remove", |c| {
     let _ = table_mut(t).set(TValue::from_f64(n as f64), TValue::NIL);
     c.set(0, removed);
     Ok(1)
+});
+
+// table.foreach / table.foreachi: deprecated in 5.1 but present. Each calls `f(key, value)`
+// and stops at the first non-nil result, which it returns.
+native!(lua_table_foreach, "foreach", |c| {
+    let t = c.check_table(0)?;
+    let f = c.arg(1);
+    if !f.is_function() {
+        return Err(c.type_error(1, "function"));
+    }
+    let mut key = TValue::NIL;
+    loop {
+        let entry = table_mut(t).next(key);
+        let Ok(Some((k, v))) = entry else { break };
+        let r = c.call(f, &[k, v], 2)?.first().copied().unwrap_or(TValue::NIL);
+        if !r.is_nil() {
+            c.set(0, r);
+            return Ok(1);
+        }
+        key = k;
+    }
+    Ok(0)
+});
+
+native!(lua_table_foreachi, "foreachi", |c| {
+    let t = c.check_table(0)?;
+    let f = c.arg(1);
+    if !f.is_function() {
+        return Err(c.type_error(1, "function"));
+    }
+    let n = table_mut(t).length();
+    for i in 1..=n {
+        let k = TValue::from_f64(i as f64);
+        let v = table_mut(t).get(k);
+        let r = c.call(f, &[k, v], 2)?.first().copied().unwrap_or(TValue::NIL);
+        if !r.is_nil() {
+            c.set(0, r);
+            return Ok(1);
+        }
+    }
+    Ok(0)
 });
 
 native!(lua_table_concat, "concat", |c| {
@@ -687,8 +729,8 @@ native!(lua_math_atan2, "atan2", |c| {
 native!(lua_math_modf, "modf", |c| {
     let x = c.check_number(0)?;
     let int = x.trunc();
-    // lua5.1 calls C's modf: the fraction of an infinity is 0.
-    let frac = if x.is_infinite() { 0.0 } else { x - int };
+    // lua5.1 calls C's modf: the fraction of an infinity is a zero of its sign.
+    let frac = if x.is_infinite() { 0.0f64.copysign(x) } else { x - int };
     c.set(0, TValue::from_f64_canonical(int));
     c.set(1, TValue::from_f64_canonical(frac));
     Ok(2)
@@ -1121,8 +1163,9 @@ extern "C" {
 fn time_field(c: &mut Call, t: TValue, key: &str, default: Option<i32>) -> Result<i32, Raised> {
     let k = c.string(key.as_bytes())?;
     let v = table_mut(t).get(k);
-    if v.is_double() {
-        return Ok(v.as_f64() as i32);
+    // lua_isnumber: numeric strings count.
+    if let Some(x) = to_number(v) {
+        return Ok(x as i64 as i32);
     }
     match default {
         Some(d) => Ok(d),
@@ -2395,6 +2438,8 @@ pub fn open_libs(st: &mut LuaState) -> Result<(), OutOfMemory> {
         &[
             ("insert", lua_table_insert),
             ("remove", lua_table_remove),
+            ("foreach", lua_table_foreach),
+            ("foreachi", lua_table_foreachi),
             ("concat", lua_table_concat),
             ("sort", lua_table_sort),
             ("getn", lua_table_getn),
