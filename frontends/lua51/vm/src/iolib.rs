@@ -451,6 +451,20 @@ native!(io_lines, "lines", |c| {
     }
 });
 
+native!(io_flush, "flush", |c| {
+    let out = c.st.default_output;
+    let f = userdata_mut(out).payload.downcast_mut::<LuaFile>().expect("default output is a file") as *mut LuaFile;
+    match unsafe { (*f).stream.as_mut() } {
+        Some(Stream::Stdout) => c.st.flush(),
+        Some(Stream::File(file)) => {
+            let _ = file.flush();
+        }
+        _ => {}
+    }
+    c.set(0, TValue::TRUE);
+    Ok(1)
+});
+
 native!(io_close, "close", |c| {
     if c.arg(0).is_nil() {
         let out = c.st.default_output;
@@ -612,6 +626,7 @@ pub fn open(st: &mut LuaState) -> Result<(), OutOfMemory> {
             ("input", io_input),
             ("output", io_output),
             ("tmpfile", io_tmpfile),
+            ("flush", io_flush),
             ("popen", io_popen),
         ],
     )?;

@@ -1101,6 +1101,53 @@ native!(lua_os_rename, "rename", |c| {
     os_result(c, r, &from)
 });
 
+native!(lua_os_execute, "execute", |c| {
+    // 5.1 returns system()'s raw status; with no command, whether a shell exists (nonzero).
+    if c.arg(0).is_nil() {
+        c.set(0, TValue::from_f64(1.0));
+        return Ok(1);
+    }
+    let command = c.check_bytes(0)?;
+    c.st.flush();
+    let status = std::process::Command::new("/bin/sh").arg("-c").arg(String::from_utf8_lossy(&command).as_ref()).status();
+    let code = match status {
+        Ok(s) => {
+            use std::os::unix::process::ExitStatusExt;
+            s.into_raw()
+        }
+        Err(_) => -1,
+    };
+    c.set(0, TValue::from_f64(f64::from(code)));
+    Ok(1)
+});
+
+native!(lua_os_setlocale, "setlocale", |c| {
+    extern "C" {
+        fn setlocale(category: std::ffi::c_int, locale: *const std::ffi::c_char) -> *const std::ffi::c_char;
+    }
+    // glibc's LC_* numbers, in 5.1's option order.
+    const CATEGORIES: [(&[u8], std::ffi::c_int); 6] = [(b"all", 6), (b"collate", 3), (b"ctype", 0), (b"monetary", 4), (b"numeric", 1), (b"time", 2)];
+    let locale = if c.arg(0).is_nil() { None } else { Some(c.check_bytes(0)?.into_owned()) };
+    let which = if c.arg(1).is_nil() { b"all".to_vec() } else { c.check_bytes(1)?.into_owned() };
+    let Some(&(_, category)) = CATEGORIES.iter().find(|(n, _)| *n == which.as_slice()) else {
+        return Err(c.arg_error(1, &format!("invalid option '{}'", String::from_utf8_lossy(&which))));
+    };
+    let c_locale = locale.map(|l| {
+        let mut v = l;
+        v.push(0);
+        v
+    });
+    let r = unsafe { setlocale(category, c_locale.as_ref().map_or(std::ptr::null(), |v| v.as_ptr() as *const std::ffi::c_char)) };
+    let v = if r.is_null() {
+        TValue::NIL
+    } else {
+        let name = unsafe { std::ffi::CStr::from_ptr(r) }.to_bytes().to_vec();
+        c.string(&name)?
+    };
+    c.set(0, v);
+    Ok(1)
+});
+
 native!(lua_os_tmpname, "tmpname", |c| {
     extern "C" {
         fn mkstemp(template: *mut std::ffi::c_char) -> std::ffi::c_int;
@@ -1669,6 +1716,32 @@ fn find_local(c: &Call, level: usize, n: i64) -> Result<Option<(String, *mut u64
         .map(|l| (l.name.clone(), unsafe { base.add(usize::from(l.slot)) })))
 }
 
+// debug.debug: 5.1's little interactive loop. Each line from standard input runs as a chunk;
+// errors are printed and the loop goes on; "cont" or the end of input leaves it.
+native!(lua_debug_debug, "debug", |c| {
+    use std::io::BufRead;
+    loop {
+        c.st.flush();
+        eprint!("lua_debug> ");
+        let mut line = String::new();
+        if std::io::stdin().lock().read_line(&mut line).unwrap_or(0) == 0 || line.trim_end_matches('\n') == "cont" {
+            return Ok(0);
+        }
+        let outcome = match c.st.load(line.as_bytes(), "=(debug command)", false) {
+            Ok(f) => c.call(f, &[], c.nargs).map(|_| ()).map_err(|Raised| {
+                let mut text = Vec::new();
+                tostring_bytes(TValue(c.st.cur().interp.error), &mut text);
+                String::from_utf8_lossy(&text).into_owned()
+            }),
+            Err(msg) => Err(msg),
+        };
+        if let Err(msg) = outcome {
+            c.st.flush();
+            eprintln!("{msg}");
+        }
+    }
+});
+
 native!(lua_debug_getregistry, "getregistry", |c| {
     let r = c.st.registry;
     c.set(0, r);
@@ -2221,7 +2294,16 @@ native!(lua_string_reverse, "reverse", |c| {
     Ok(1)
 });
 
-native!(lua_string_dump, "dump", |c| { Err(c.error("unable to dump given function")) });
+native!(lua_string_dump, "dump", |c| {
+    let f = c.arg(0);
+    if !f.is_function() {
+        return Err(c.type_error(0, "function"));
+    }
+    // Not supported: compiled functions exist only as this process's bytecode (its constants
+    // include pointers) and have no serialised form yet. The error is the one 5.1 raises for
+    // a function it cannot dump.
+    Err(c.error("unable to dump given function"))
+});
 
 fn check_thread(c: &mut Call, i: usize) -> Result<TValue, Raised> {
     let v = c.arg(i);
@@ -2456,6 +2538,7 @@ pub fn open_libs(st: &mut LuaState) -> Result<(), OutOfMemory> {
             ("getinfo", lua_debug_getinfo),
             ("getlocal", lua_debug_getlocal),
             ("getregistry", lua_debug_getregistry),
+            ("debug", lua_debug_debug),
             ("setlocal", lua_debug_setlocal),
             ("getmetatable", lua_debug_getmetatable),
             ("setmetatable", lua_debug_setmetatable),
@@ -2515,6 +2598,8 @@ pub fn open_libs(st: &mut LuaState) -> Result<(), OutOfMemory> {
             ("remove", lua_os_remove),
             ("rename", lua_os_rename),
             ("tmpname", lua_os_tmpname),
+            ("execute", lua_os_execute),
+            ("setlocale", lua_os_setlocale),
             ("exit", lua_os_exit),
             ("difftime", lua_os_difftime),
         ],
@@ -2586,5 +2671,13 @@ pub fn open_libs(st: &mut LuaState) -> Result<(), OutOfMemory> {
     let index = st.event_names[Event::Index as usize];
     table_mut(meta).set(index, string).expect("string keys are valid");
     st.shared.string_metatable = meta.as_ptr();
+    // package.loaded holds every standard library, as after luaL_openlibs.
+    let loaded_key = st.intern(b"loaded")?;
+    let loaded = table_mut(st.package).get(loaded_key);
+    for name in ["_G", "string", "table", "math", "io", "os", "coroutine", "debug", "package"] {
+        let key = st.intern(name.as_bytes())?;
+        let lib = table_mut(st.globals).get(key);
+        table_mut(loaded).set(key, lib).expect("string keys are valid");
+    }
     Ok(())
 }
