@@ -130,7 +130,11 @@ impl LuaFile {
         Ok((!out.is_empty() || n == 0).then_some(out))
     }
 
-    /// `*n`: skips whitespace, then reads what `fscanf("%lf")` would take.
+    /// `*n`: what `fscanf("%lf")` does. Skips whitespace, then takes the longest run of
+    /// characters that can still begin a number (sign, digits, one point, an exponent with its
+    /// sign, `0x` hex, `inf`/`infinity`/`nan`), stopping at the first that cannot, which stays
+    /// unread; the number is what `strtod` makes of the run ("1e" is 1), and a run it cannot
+    /// convert fails the read.
     fn read_number(&mut self) -> std::io::Result<Option<f64>> {
         while let Some(b) = self.peek()? {
             if !b.is_ascii_whitespace() {
@@ -139,15 +143,45 @@ impl LuaFile {
             self.rpos += 1;
         }
         let mut text = Vec::new();
-        while let Some(b) = self.peek()? {
-            let ok = b.is_ascii_hexdigit() || matches!(b, b'+' | b'-' | b'.' | b'x' | b'X');
-            if !ok || text.len() > 200 {
-                break;
+        let take = |this: &mut Self, text: &mut Vec<u8>, ok: &dyn Fn(u8) -> bool| -> std::io::Result<bool> {
+            match this.peek()? {
+                Some(b) if ok(b) => {
+                    text.push(b);
+                    this.rpos += 1;
+                    Ok(true)
+                }
+                _ => Ok(false),
             }
-            text.push(b);
-            self.rpos += 1;
+        };
+        take(self, &mut text, &|b| b == b'+' || b == b'-')?;
+        // inf, infinity, nan: as many letters of the word as match.
+        if let Some(first) = self.peek()?.map(|b| b.to_ascii_lowercase()) {
+            if first == b'i' || first == b'n' {
+                let word: &[u8] = if first == b'i' { b"infinity" } else { b"nan" };
+                for &w in word {
+                    if !take(self, &mut text, &|b| b.to_ascii_lowercase() == w)? {
+                        break;
+                    }
+                }
+                return Ok(prefix_number(&text));
+            }
         }
-        Ok(str_to_number(&text))
+        let mut hex = false;
+        if take(self, &mut text, &|b| b == b'0')? && take(self, &mut text, &|b| b == b'x' || b == b'X')? {
+            hex = true;
+        }
+        let digit = move |b: u8| if hex { b.is_ascii_hexdigit() } else { b.is_ascii_digit() };
+        while take(self, &mut text, &digit)? {}
+        if take(self, &mut text, &|b| b == b'.')? {
+            while take(self, &mut text, &digit)? {}
+        }
+        let exponent = move |b: u8| if hex { b == b'p' || b == b'P' } else { b == b'e' || b == b'E' };
+        if text.iter().any(|b| b.is_ascii_digit()) && take(self, &mut text, &exponent)? {
+            take(self, &mut text, &|b| b == b'+' || b == b'-')?;
+            while take(self, &mut text, &|b: u8| b.is_ascii_digit())? {}
+        }
+        // strtod converts the longest valid prefix ("1e" is 1, "0x" is 0).
+        Ok(prefix_number(&text))
     }
 
     /// Drops read-ahead (before a write or a seek) by moving the OS position back.
@@ -162,6 +196,11 @@ impl LuaFile {
         self.rpos = 0;
         Ok(())
     }
+}
+
+/// The number `strtod` reads at the start of `text`, if any.
+fn prefix_number(text: &[u8]) -> Option<f64> {
+    (1..=text.len()).rev().find_map(|n| str_to_number(&text[..n]))
 }
 
 fn file_of<'a>(c: &mut Call, i: usize) -> Result<&'a mut LuaFile, Raised> {
@@ -247,16 +286,17 @@ fn do_write(c: &mut Call, f: &mut LuaFile, first_arg: usize) -> NResult {
 
 /// Reads with the formats from argument `first`; results from slot 0.
 fn do_read(c: &mut Call, f: &mut LuaFile, first: usize) -> NResult {
-    let formats: Vec<TValue> = if c.nargs <= first { vec![TValue::NIL] } else { (first..c.nargs).map(|i| c.arg(i)).collect() };
+    // No format reads a line; an explicit nil is an invalid option, as in 5.1's g_read.
+    let defaulted = c.nargs <= first;
+    let formats: Vec<TValue> = if defaulted { vec![TValue::NIL] } else { (first..c.nargs).map(|i| c.arg(i)).collect() };
     let mut results = Vec::new();
     for (k, fmt) in formats.iter().enumerate() {
-        let value = if fmt.is_nil() {
+        let value = if defaulted {
             f.read_line().map(|l| l.map(Ok))
         } else if fmt.is_double() {
             f.read_count(fmt.as_f64().max(0.0) as usize).map(|b| b.map(Ok))
-        } else if fmt.is_string() {
-            let s = string_bytes(*fmt);
-            match s.get(1).filter(|_| s.first() == Some(&b'*')) {
+        } else if fmt.is_string() && string_bytes(*fmt).first() == Some(&b'*') {
+            match string_bytes(*fmt).get(1) {
                 Some(b'n') => f.read_number().map(|n| n.map(Err)),
                 Some(b'l') => f.read_line().map(|l| l.map(Ok)),
                 Some(b'a') => f.read_all().map(|a| Some(Ok(a))),
@@ -343,19 +383,22 @@ native!(file_lines_iter, "lines", |c| {
     };
     c.set(0, file);
     c.nargs = 1;
-    let f = open_file_of(c, 0)?;
+    let f = file_of(c, 0)?;
+    if f.stream.is_none() {
+        return Err(c.error("file is already closed"));
+    }
     match f.read_line() {
         Ok(Some(line)) => {
             let s = c.string(&line)?;
             c.set(0, s);
             Ok(1)
         }
+        // At the end 5.1's io_readline returns nothing, closing the file it opened.
         Ok(None) => {
             if close_at_eof {
                 f.stream = None;
             }
-            c.set(0, TValue::NIL);
-            Ok(1)
+            Ok(0)
         }
         Err(e) => Err(c.error(&os_error_text(&e))),
     }
@@ -387,9 +430,11 @@ native!(file_tostring, "tostring", |c| {
     Ok(1)
 });
 
+/// 5.1.5 hands the mode to fopen: glibc looks at the first character (r, w or a, else EINVAL)
+/// and a '+' among the rest; other letters ('b', 't', ...) change nothing here.
 fn open_mode(mode: &[u8]) -> Option<std::fs::OpenOptions> {
     let mut o = std::fs::OpenOptions::new();
-    let plus = mode.get(1..).is_some_and(|r| r.starts_with(b"+") || r.starts_with(b"b+"));
+    let plus = mode.get(1..).is_some_and(|r| r.contains(&b'+'));
     match mode.first() {
         Some(b'r') => o.read(true).write(plus),
         Some(b'w') => o.write(true).create(true).truncate(true).read(plus),
@@ -403,7 +448,7 @@ native!(io_open, "open", |c| {
     let name = c.check_bytes(0)?;
     let mode = if c.arg(1).is_nil() { Cow::Borrowed(&b"r"[..]) } else { c.check_bytes(1)? };
     let Some(options) = open_mode(&mode) else {
-        return Err(c.arg_error(1, "invalid mode"));
+        return fail(c, &std::io::Error::from_raw_os_error(22), Some(&name));
     };
     match options.open(String::from_utf8_lossy(&name).as_ref()) {
         Ok(file) => match new_file(c.st, LuaFile::new(Stream::File(file))) {
