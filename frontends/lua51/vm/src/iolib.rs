@@ -90,7 +90,21 @@ impl LuaFile {
         Ok(if self.fill()? { Some(self.rbuf[self.rpos]) } else { None })
     }
 
+    /// `*l` as 5.1 reads it: fgets, then strlen. A NUL ends what the line contributes; the rest
+    /// of that line is lost and the next line is appended (fgets' newline was never seen).
     fn read_line(&mut self) -> std::io::Result<Option<Vec<u8>>> {
+        let Some(mut line) = self.read_raw_line()? else { return Ok(None) };
+        while let Some(nul) = line.iter().position(|&b| b == 0) {
+            line.truncate(nul);
+            match self.read_raw_line()? {
+                Some(next) => line.extend_from_slice(&next),
+                None => break,
+            }
+        }
+        Ok(Some(line))
+    }
+
+    fn read_raw_line(&mut self) -> std::io::Result<Option<Vec<u8>>> {
         let mut line = Vec::new();
         let mut any = false;
         while self.fill()? {
@@ -348,7 +362,9 @@ native!(file_seek, "seek", |c| {
     let whence = if c.arg(1).is_nil() { Cow::Borrowed(&b"cur"[..]) } else { c.check_bytes(1)? };
     let offset = c.opt_int(2, 0)?;
     let pos = match &whence[..] {
-        b"set" => SeekFrom::Start(offset.max(0) as u64),
+        // fseek refuses a negative position with EINVAL.
+        b"set" if offset < 0 => return fail(c, &std::io::Error::from_raw_os_error(22), None),
+        b"set" => SeekFrom::Start(offset as u64),
         b"cur" => SeekFrom::Current(offset),
         b"end" => SeekFrom::End(offset),
         _ => return Err(c.arg_error(1, &format!("invalid option '{}'", String::from_utf8_lossy(&whence)))),
@@ -371,8 +387,26 @@ native!(file_seek, "seek", |c| {
 
 native!(file_setvbuf, "setvbuf", |c| {
     open_file_of(c, 0)?;
+    // The mode and size are checked as in 5.1; buffering itself is this library's own.
+    let mode = c.check_bytes(1)?;
+    if !matches!(&mode[..], b"no" | b"full" | b"line") {
+        return Err(c.arg_error(1, &format!("invalid option '{}'", String::from_utf8_lossy(&mode))));
+    }
+    c.opt_int(2, 8192)?;
     c.set(0, TValue::TRUE);
     Ok(1)
+});
+
+native!(file_gc, "__gc", |c| {
+    // 5.1's io_gc: closes the file unless it is a standard one (the collector does this itself
+    // when the handle dies; the field exists for programs that call it).
+    let f = file_of(c, 0)?;
+    if !matches!(f.stream, Some(Stream::Stdin | Stream::Stdout | Stream::Stderr)) {
+        if let Some(stream) = f.stream.take() {
+            let _ = stream.close();
+        }
+    }
+    Ok(0)
 });
 
 native!(file_lines_iter, "lines", |c| {
@@ -616,7 +650,7 @@ fn default_file(c: &mut Call, output: bool) -> NResult {
                 Ok(file) => new_file(c.st, LuaFile::new(Stream::File(file))).map_err(|_| c.raise_oom())?,
                 Err(e) => {
                     let msg = format!("{}: {}", String::from_utf8_lossy(&name), os_error_text(&e));
-                    return Err(c.error(&msg));
+                    return Err(c.arg_error(0, &msg));
                 }
             }
         } else {
@@ -657,6 +691,9 @@ pub fn open(st: &mut LuaState) -> Result<(), OutOfMemory> {
     let tostring = crate::function::new_native(&mut st.heap, "tostring", file_tostring, st.globals)?;
     let ts = st.event_names[Event::ToString as usize];
     table_mut(mt).set(ts, tostring).expect("string keys are valid");
+    let gc = crate::function::new_native(&mut st.heap, "__gc", file_gc, st.globals)?;
+    let gc_key = st.intern(b"__gc")?;
+    table_mut(mt).set(gc_key, gc).expect("string keys are valid");
     st.file_metatable = mt.as_ptr();
     let io = library(
         st,

@@ -1374,7 +1374,16 @@ native!(lua_load, "load", |c| {
     let name = if c.arg(1).is_nil() { "=(load)".to_owned() } else { String::from_utf8_lossy(&c.check_bytes(1)?).into_owned() };
     let mut source = Vec::new();
     loop {
-        let piece = c.call(f, &[], 2)?.first().copied().unwrap_or(TValue::NIL);
+        // lua_load runs the reader protected: its error becomes load's (nil, message).
+        let piece = match c.call(f, &[], 2) {
+            Ok(r) => r.first().copied().unwrap_or(TValue::NIL),
+            Err(Raised) => {
+                let e = TValue(c.st.cur().interp.error);
+                c.set(0, TValue::NIL);
+                c.set(1, e);
+                return Ok(2);
+            }
+        };
         if piece.is_nil() {
             break;
         }
@@ -1919,11 +1928,12 @@ native!(lua_debug_setmetatable, "setmetatable", |c| {
 
 /// `debug.getupvalue`/`setupvalue`: the upvalue `n` of a Lua function, with its name.
 fn upvalue_slot(c: &mut Call) -> Result<Option<(*mut u64, String)>, Raised> {
+    // 5.1 checks the index before the function.
+    let n = c.check_int(1)?;
     let f = c.arg(0);
     if !f.is_function() {
         return Err(c.type_error(0, "function"));
     }
-    let n = c.check_int(1)?;
     let cl = f.as_closure();
     let cb = unsafe { (*cl).code_block };
     if crate::function::is_native(cb) || n < 1 || n as u32 > unsafe { (*cl).num_upvalues } {
