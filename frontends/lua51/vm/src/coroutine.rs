@@ -91,6 +91,9 @@ pub struct Thread {
     pub(crate) stack: StackMemory,
     pub status: CoStatus,
     pub(crate) func: TValue,
+    /// `debug.getfenv`/`setfenv` on the coroutine (5.1's per-thread globals); nil means the
+    /// state's globals.
+    pub(crate) env: TValue,
     started: bool,
     /// The suspended `yield` call's frame and argument count.
     yield_base: *mut u64,
@@ -113,6 +116,7 @@ impl Thread {
             std::ptr::addr_of_mut!((*p).stack).write(stack);
             std::ptr::addr_of_mut!((*p).status).write(CoStatus::Suspended);
             std::ptr::addr_of_mut!((*p).func).write(func);
+            std::ptr::addr_of_mut!((*p).env).write(TValue::NIL);
             std::ptr::addr_of_mut!((*p).started).write(false);
             std::ptr::addr_of_mut!((*p).yield_base).write(std::ptr::null_mut());
             std::ptr::addr_of_mut!((*p).yield_count).write(0);

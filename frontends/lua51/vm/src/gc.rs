@@ -118,6 +118,7 @@ impl Marker {
             } else if kind == ObjKind::Thread as u8 {
                 let t = unsafe { &mut *(h as *mut Thread) };
                 self.value(t.func);
+                self.value(t.env);
                 let ctx: *mut LuaContext = &mut t.ctx;
                 let top = if ctx == self.current { self.current_top } else { t.saved_top };
                 let (bottom, _) = t.stack_bounds();

@@ -251,8 +251,11 @@ fn fail(c: &mut Call, e: &std::io::Error, name: Option<&[u8]>) -> NResult {
 }
 
 fn new_file(st: &mut LuaState, file: LuaFile) -> Result<TValue, OutOfMemory> {
+    // A userdata's environment is its creator's: the globals here (liolib's is a private
+    // table holding __close).
     let mt = st.file_metatable;
-    Userdata::new_in(&mut st.heap, Box::new(file), mt, TValue::NIL)
+    let env = st.globals;
+    Userdata::new_in(&mut st.heap, Box::new(file), mt, env)
 }
 
 fn write_to(c: &mut Call, f: &mut LuaFile, first_arg: usize) -> Result<(), std::io::Error> {

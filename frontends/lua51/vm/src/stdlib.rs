@@ -1751,6 +1751,40 @@ native!(lua_debug_debug, "debug", |c| {
     }
 });
 
+// debug.getfenv/setfenv: the environment of any object that has one (functions, native ones
+// included, userdata, coroutines), unlike the base functions, which take stack levels.
+native!(lua_debug_getfenv, "getfenv", |c| {
+    let o = c.check_any(0)?;
+    let env = if o.is_function() {
+        unsafe { (*o.as_closure()).env }
+    } else if o.is_kind(lua51_value::ObjKind::Userdata) {
+        crate::userdata::userdata_mut(o).env
+    } else if o.is_kind(lua51_value::ObjKind::Thread) {
+        let t = crate::coroutine::thread_mut(o).env;
+        if t.is_nil() { c.st.globals } else { t }
+    } else {
+        TValue::NIL
+    };
+    c.set(0, env);
+    Ok(1)
+});
+
+native!(lua_debug_setfenv, "setfenv", |c| {
+    let o = c.arg(0);
+    let t = c.check_table(1)?;
+    if o.is_function() {
+        unsafe { (*o.as_closure()).env = t };
+    } else if o.is_kind(lua51_value::ObjKind::Userdata) {
+        crate::userdata::userdata_mut(o).env = t;
+    } else if o.is_kind(lua51_value::ObjKind::Thread) {
+        crate::coroutine::thread_mut(o).env = t;
+    } else {
+        return Err(c.error("'setfenv' cannot change environment of given object"));
+    }
+    c.set(0, o);
+    Ok(1)
+});
+
 native!(lua_debug_getregistry, "getregistry", |c| {
     let r = c.st.registry;
     c.set(0, r);
@@ -2556,12 +2590,8 @@ pub fn open_libs(st: &mut LuaState) -> Result<(), OutOfMemory> {
             ("setupvalue", lua_debug_setupvalue),
         ],
     )?;
-    for (name, global) in [("getfenv", "getfenv"), ("setfenv", "setfenv")] {
-        let g = st.globals;
-        let key = st.intern(global.as_bytes())?;
-        let f = table_mut(g).get(key);
-        let k = st.intern(name.as_bytes())?;
-        table_mut(debug).set(k, f).expect("string keys are valid");
+    for (name, f) in [("getfenv", lua_debug_getfenv as NativeFn), ("setfenv", lua_debug_setfenv)] {
+        register(st, debug, name, f)?;
     }
     let package = library(st, "package", &[("seeall", lua_package_seeall)])?;
     st.package = package;
@@ -2581,6 +2611,9 @@ pub fn open_libs(st: &mut LuaState) -> Result<(), OutOfMemory> {
     st.registry = registry;
     let key = st.intern(b"_LOADED")?;
     table_mut(registry).set(key, loaded).expect("string keys are valid");
+    // liolib registers the file handles' metatable as "FILE*".
+    let key = st.intern(b"FILE*")?;
+    table_mut(registry).set(key, TValue::from_ptr(st.file_metatable)).expect("string keys are valid");
     let (pkey, pval) = (st.intern(b"path")?, st.intern(path.as_bytes())?);
     table_mut(package).set(pkey, pval).expect("string keys are valid");
     let (ckey, cval) = (st.intern(b"cpath")?, st.intern(b"")?);
