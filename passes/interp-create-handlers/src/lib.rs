@@ -412,10 +412,11 @@ impl<'a, 'ctx> Generator<'a, 'ctx> {
             b.position_at_end(on_error);
             let err_addr = ib.byte_offset(state0.ctx.into_pointer_value(), ib.i64(std::mem::offset_of!(deegen_api::InterpContext, error) as u64), "ctx.error")?;
             let error = ib.load_i64(err_addr, "error")?;
-            let caller_base = ib.load_ptr(ib.header_slot(base, frame::CALLER_BASE, "hdr.caller_base")?, "caller.base")?;
-            let caller_pc = ib.load_ptr(ib.header_slot(base, frame::CALLER_PC, "hdr.caller_pc")?, "caller.pc")?;
-            let caller_state = PinnedState { base: caller_base, ..state0 };
-            ib.tail_call(TailTarget::Function(throw), &caller_state, caller_pc.into(), cb.into(), [Some(error.into()), Some(ib.i64(0).into()), None, None])?;
+            // The error is raised in the native's own frame (no pc: it runs no bytecode), so
+            // a message handler and a traceback see the native as the innermost frame, as in
+            // 5.1 ("[C]: in function 'error'").
+            let no_pc = self.ptr_ty().const_null();
+            ib.tail_call(TailTarget::Function(throw), &state0, no_pc.into(), cb.into(), [Some(error.into()), Some(ib.i64(0).into()), None, None])?;
             b.position_at_end(on_ok);
             let cont = ib.load_ptr(ib.header_slot(base, frame::RETURN_CONTINUATION, "hdr.ret")?, "ret.cont")?;
             let base_i = be(b.build_ptr_to_int(base, i64t, "retp"))?;
