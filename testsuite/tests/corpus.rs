@@ -20,11 +20,17 @@ use lua51_testsuite::{corpus_dir, REFERENCE_LUA};
 
 fn expectation(rel: &Path) -> Result<(), String> {
     let path = corpus_dir().join(rel);
+    let source = std::fs::read(&path).map_err(|e| e.to_string())?;
+    // The file's own settings (arguments, stdin), as the differential runner uses them.
+    let settings = lua51_testsuite::header::parse(&String::from_utf8_lossy(&source)).map_err(|e| e.to_string())?;
+    let dir = path.parent().unwrap().to_path_buf();
+    let mut args = vec![OsString::from(path.file_name().unwrap())];
+    args.extend(settings.args.iter().map(OsString::from));
     let out = process::run(&Invocation {
         program: PathBuf::from(REFERENCE_LUA),
-        args: vec![OsString::from(path.file_name().unwrap())],
-        cwd: path.parent().unwrap().to_path_buf(),
-        stdin: None,
+        args,
+        cwd: dir.clone(),
+        stdin: settings.stdin.as_ref().map(|s| dir.join(s)),
         timeout: Duration::from_secs(60),
     })
     .map_err(|e| match e {

@@ -1,0 +1,32 @@
+-- loadfile: compiles a temporary file without running it, returns nil plus a message for
+-- syntax errors and missing files (the temporary path is replaced by TMP), passes varargs,
+-- uses "@path" as chunk name so runtime errors name the file.
+local name = os.tmpname()
+local function write(text)
+  local f = assert(io.open(name, "w"))
+  f:write(text)
+  f:close()
+end
+local function clean(msg) return (string.gsub(tostring(msg), name, "TMP")) end
+write("counter_lf = (counter_lf or 0) + 1\nreturn counter_lf, ...\n")
+local f = loadfile(name)
+print(type(f), counter_lf)
+print(f("a", "b"))
+print(f())
+write("local x = 1\n\nerror('third line')\n")
+f = loadfile(name)
+local ok, e = pcall(f)
+print(ok, clean(e))
+write("local function g( return end\n")
+f, e = loadfile(name)
+print(f, clean(e))
+write("#!/usr/bin/env lua\nreturn 'shebang skipped'\n")
+f = loadfile(name)
+print(f and f())
+write("")
+f = loadfile(name)
+print(type(f), select("#", f()))
+os.remove(name)
+f, e = loadfile(name)
+print(f, clean(e))
+print(pcall(loadfile, {}))

@@ -1,0 +1,33 @@
+-- loadstring: compiles strings into functions (varargs, return values, globals), default
+-- and custom chunk names in syntax and runtime errors, long source names shortened with
+-- "...", and the argument errors.
+local f = loadstring("return 1 + 1")
+print(f())
+print(loadstring("local a, b = ... return b, a")(1, 2))
+print(loadstring("ls_global = 'set'")(), ls_global)
+print(type(loadstring("")))
+print(select("#", loadstring("")()))
+print(type(loadstring("return")))
+print(loadstring("x ="))
+print(loadstring("x =", "chunky"))
+print(loadstring("x =", "=plain name"))
+print(loadstring("x =", "@somefile.lua"))
+print(loadstring("local t = {\n1,\n2,\n+}"))
+print(loadstring("return 'unfinished"))
+print(loadstring("x = 1\ny = 2\nz = = 3"))
+print(loadstring("a very long line of source code that will not fit in the chunk name field so it gets cut = 1"))
+print(loadstring("first line\nsecond line"))
+print(pcall(loadstring("error('rt')")))
+print(pcall(loadstring("\n\nerror('rt3')", "=lines")))
+print(pcall(loadstring("local x = nil; return x.y")))
+print(pcall(loadstring("return 1 +", "=x")))
+print(pcall(loadstring))
+print(pcall(loadstring, {}))
+print(loadstring(42))
+print(loadstring("return ...", nil)(7))
+-- A chunk returns several values and can define functions.
+local g = loadstring("local function sq(x) return x * x end return sq(3), sq(4), sq")
+local a, b, sq = g()
+print(a, b, sq(5))
+-- String escapes and long strings inside loaded code.
+print(loadstring("return '\\65\\066', [[long\nstring]]")())

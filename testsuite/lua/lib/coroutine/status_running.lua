@@ -1,0 +1,27 @@
+-- coroutine.status in every state (suspended before the first resume, running, normal when
+-- it resumed another coroutine, suspended after a yield, dead after return or error) and
+-- coroutine.running (nil in the main thread in 5.1, the coroutine itself inside one).
+print(coroutine.running())
+local outer
+local inner = coroutine.create(function()
+  print("inner sees outer as", coroutine.status(outer))
+  print("inner sees itself as", coroutine.status(coroutine.running()))
+end)
+outer = coroutine.create(function()
+  print("running is outer", coroutine.running() == outer)
+  print("outer status inside", coroutine.status(outer))
+  coroutine.resume(inner)
+  coroutine.yield()
+end)
+print(coroutine.status(outer), coroutine.status(inner))
+coroutine.resume(outer)
+print(coroutine.status(outer), coroutine.status(inner))
+coroutine.resume(outer)
+print(coroutine.status(outer))
+local failing = coroutine.create(function() error("x") end)
+coroutine.resume(failing)
+print(coroutine.status(failing))
+print(type(coroutine.running), select("#", coroutine.running()))
+local co = coroutine.create(function() return coroutine.running() end)
+local ok, r = coroutine.resume(co)
+print(ok, r == co, type(r))

@@ -1,0 +1,22 @@
+-- Using a closed file: read, write, lines, seek, setvbuf and flush raise "attempt to use a
+-- closed file"; closing twice is an error too; io.type reports "closed file"; closing the
+-- standard files is refused in 5.1 ("cannot close standard file").
+local name = os.tmpname()
+local f = assert(io.open(name, "w"))
+f:write("x")
+print(f:close())
+print(io.type(f), tostring(f))
+print(pcall(f.read, f))
+print(pcall(f.write, f, "y"))
+print(pcall(f.lines, f))
+print(pcall(f.seek, f))
+print(pcall(f.setvbuf, f, "no"))
+print(pcall(f.flush, f))
+print(pcall(f.close, f))
+print(pcall(function() return f:read("*a") end))
+print(pcall(function() f:write("z") end))
+print(pcall(io.close, f))
+print(io.stdout:close())
+print(io.type(io.stdout))
+print("stdout still works")
+os.remove(name)

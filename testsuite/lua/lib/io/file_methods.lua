@@ -1,0 +1,25 @@
+-- File handle methods and io.type: tostring starts with "file (" (the address is not
+-- printed) or is "file (closed)", io.type on open, closed and non-file values, flush and
+-- setvbuf ("no", "full", "line" with sizes) returning true, close returning true, and
+-- method calls through the shared metatable.
+local name = os.tmpname()
+local f = assert(io.open(name, "w"))
+print(string.sub(tostring(f), 1, 6), io.type(f))
+print(f:setvbuf("no"), f:setvbuf("full", 1024), f:setvbuf("line"), f:setvbuf("full"))
+print(f:write("data"), f:flush(), io.type(f))
+print(f:close(), io.type(f), tostring(f))
+print(io.type(io.stdout), io.type(io.stdin), io.type(io.stderr))
+print(io.type(nil), io.type({}), io.type("file"), io.type(42))
+print(pcall(io.type))
+print(getmetatable(io.stdout) == getmetatable(io.stdin), type(getmetatable(io.stdout).__index))
+local mt = getmetatable(io.stdout)
+print(type(mt.__index.read), type(mt.__index.write), type(mt.__index.lines), type(mt.__index.seek))
+print(type(mt.__index.close), type(mt.__index.flush), type(mt.__index.setvbuf), type(mt.__tostring))
+print(io.stdout:flush())
+f = assert(io.open(name, "r"))
+print(f:read("*a"))
+f:close()
+os.remove(name)
+print(pcall(io.stdout.write, 1))
+print(pcall(io.stdout.write, {}, "x"))
+print(pcall(f.read, "notafile"))

@@ -1,0 +1,28 @@
+-- math.sqrt, sin, cos, tan, asin, acos, atan, atan2, exp, log, log10, pow, sinh, cosh, tanh,
+-- deg and rad: exact values where the result is exact, %.10g elsewhere (libm may differ in
+-- the last bit), domain errors giving NaN, infinities, and the argument errors.
+local function g(x) return string.format("%.10g", x) end
+print(math.sqrt(16), math.sqrt(2) == 2^0.5, g(math.sqrt(2)), math.sqrt(0), math.sqrt(math.huge), math.sqrt(-1))
+print(math.sin(0), g(math.sin(1)), g(math.sin(math.pi / 2)), g(math.sin(-math.pi / 6)))
+print(math.cos(0), g(math.cos(1)), g(math.cos(math.pi)), g(math.cos(math.pi / 3)))
+print(math.tan(0), g(math.tan(1)), g(math.tan(math.pi / 4)), g(math.tan(-0.5)))
+print(math.asin(0), g(math.asin(1)), g(math.asin(-0.5)), math.asin(2))
+print(g(math.acos(0)), math.acos(1), g(math.acos(-1)), math.acos(2))
+print(math.atan(0), g(math.atan(1)), g(math.atan(-1)), g(math.atan(math.huge)))
+print(math.atan2(0, 1), g(math.atan2(1, 1)), g(math.atan2(1, -1)), g(math.atan2(-1, -1)), g(math.atan2(1, 0)), g(math.atan2(0, -1)))
+print(math.exp(0), g(math.exp(1)), g(math.exp(-1)), math.exp(math.huge), math.exp(-math.huge), math.exp(1000))
+print(math.log(1), g(math.log(10)), math.log(0), math.log(-1), math.log(math.huge), g(math.log(math.exp(2))))
+print(math.log10(1), math.log10(10), math.log10(1000), math.log10(0.01), math.log10(0), g(math.log10(2)))
+print(math.pow(2, 10), math.pow(2, -1), math.pow(2, 0.5) == math.sqrt(2), math.pow(-8, 1/3), math.pow(0, 0), math.pow(9, 0.5))
+print(math.pow(-2, 3), math.pow(2, 1024), math.pow(10, -400), math.pow(math.huge, 0))
+print(math.sinh(0), g(math.sinh(1)), math.cosh(0), g(math.cosh(1)), math.tanh(0), g(math.tanh(1)), math.tanh(math.huge))
+print(math.deg(math.pi), math.deg(0), g(math.deg(1)), math.rad(180) == math.pi, math.rad(0), g(math.rad(1)))
+print(math.deg(math.pi / 2), g(math.rad(90)), math.rad(-360) == -2 * math.pi)
+print(g(math.sin(math.rad(30))), g(math.cos(math.rad(60))))
+print(pcall(math.sqrt))
+print(pcall(math.sin, "a"))
+print(pcall(math.atan2, 1))
+print(pcall(math.pow, 2))
+print(pcall(math.log, nil))
+print(pcall(math.exp, {}))
+print(pcall(function() return math.deg() end))

@@ -1,0 +1,22 @@
+-- PENDING: ljr differs from lua5.1.
+-- tail calls leave no '(tail call)' level: getinfo(2) from a tail-called function reports the caller's caller instead of what='tail', and stack depths are one less per tail call.
+-- Expected (lua5.1):
+--   4	1
+--   tail	=(tail call)	(tail call)	-1
+-- Actual (ljr):
+--   3	0
+--   main	@getinfo_tailcall.lua	getinfo_tailcall.lua	14
+-- In 5.1 a tail call leaves a "(tail call)" pseudo-level on the stack: debug.getinfo sees it
+-- as a level with what = "tail" (source "=(tail call)", currentline -1), so the depth counts
+-- one more level per lost frame.
+local function depth()
+  local n = 0
+  while debug.getinfo(n + 1, "S") do n = n + 1 end
+  return n
+end
+local d0 = depth()
+local function nest(k) if k == 0 then return depth() end local r = nest(k - 1) return r end
+print(nest(3) - d0, nest(0) - d0)
+local function show() local i = debug.getinfo(2, "Sl") return i.what, i.source, i.short_src, i.currentline end
+local function tail() return show() end
+print(tail())
