@@ -205,6 +205,9 @@ pub fn collect(st: &mut LuaState, top: *mut u64) -> GcStats {
     }
     m.object(st.shared.string_metatable as *mut GcHeader);
     m.object(st.file_metatable as *mut GcHeader);
+    for mt in st.type_metatables {
+        m.object(mt as *mut GcHeader);
+    }
     m.propagate(st);
     for t in std::mem::take(&mut m.weak) {
         unsafe { (*t).clear_dead(&is_dead) };

@@ -93,7 +93,24 @@ pub(crate) fn metatable_of(st: &LuaState, v: TValue) -> *mut Table {
     } else if v.is_string() {
         st.shared.string_metatable as *mut Table
     } else {
-        std::ptr::null_mut()
+        type_metatable_index(v).map_or(std::ptr::null_mut(), |i| st.type_metatables[i])
+    }
+}
+
+/// Where a value of a type with a shared metatable finds it in `LuaState::type_metatables`.
+pub(crate) fn type_metatable_index(v: TValue) -> Option<usize> {
+    if v.is_nil() {
+        Some(0)
+    } else if v.is_bool() {
+        Some(1)
+    } else if v.is_double() {
+        Some(2)
+    } else if v.is_function() {
+        Some(3)
+    } else if v.is_kind(ObjKind::Thread) {
+        Some(4)
+    } else {
+        None
     }
 }
 
@@ -362,7 +379,8 @@ pub unsafe extern "C" fn lua_rt_next(table: u64, key: u64, out: *mut u64) -> u64
 pub unsafe extern "C" fn lua_rt_len_metamethod(ctx: *mut LuaContext, v: u64, base: *mut u64, cb: *const CodeBlock) -> RtResult {
     let st = unsafe { state_of(ctx) };
     let v = TValue(v);
-    let tm = if v.is_kind(ObjKind::Userdata) { metamethod(st, v, crate::state::Event::Len) } else { TValue::NIL };
+    // Tables and strings never get here (they have a length); any other type may have `__len`.
+    let tm = metamethod(st, v, crate::state::Event::Len);
     if tm.is_nil() {
         return RtResult::error(type_error(st, "get length of", 0, v));
     }

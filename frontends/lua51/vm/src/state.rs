@@ -136,6 +136,9 @@ pub struct LuaState {
     /// The running coroutine, or nil for the main one.
     pub current_thread: TValue,
     pub(crate) protected: Vec<Protected>,
+    /// Metatables of the types that share one (`debug.setmetatable`): nil, boolean, number,
+    /// function, thread; null when unset. Strings' is in `shared`.
+    pub(crate) type_metatables: [*mut Table; 5],
     /// `debug.getregistry()`: holds `_LOADED` (package.loaded), as 5.1's registry does.
     pub registry: TValue,
     /// Compiled chunks (top-level prototypes, leaked boxes), freed by the collector.
@@ -182,6 +185,7 @@ impl LuaState {
             native_depth: 0,
             current_thread: TValue::NIL,
             protected: Vec::new(),
+            type_metatables: [std::ptr::null_mut(); 5],
             registry: TValue::NIL,
             protos: Vec::new(),
             gc_stepmul: 200,

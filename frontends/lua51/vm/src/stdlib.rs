@@ -1953,6 +1953,8 @@ native!(lua_debug_setmetatable, "setmetatable", |c| {
         crate::userdata::userdata_mut(v).metatable = p;
     } else if v.is_string() {
         c.st.shared.string_metatable = p as *mut lua51_value::TableObject;
+    } else if let Some(i) = crate::runtime::type_metatable_index(v) {
+        c.st.type_metatables[i] = p;
     } else {
         return Err(c.error("setting the metatable of this type is not supported"));
     }
