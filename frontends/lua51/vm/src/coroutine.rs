@@ -127,6 +127,16 @@ impl Thread {
         Ok(TValue::from_ptr(p))
     }
 
+    /// The frame of the `yield` a suspended coroutine waits in (null when it is not suspended
+    /// in one: not started, running, or dead).
+    pub(crate) fn suspended_frame(&self) -> *mut u64 {
+        if self.status == CoStatus::Suspended && self.started {
+            self.yield_base
+        } else {
+            std::ptr::null_mut()
+        }
+    }
+
     pub(crate) fn stack_bounds(&mut self) -> (*mut u64, *mut u64) {
         let p = self.stack.as_mut_ptr();
         (p, unsafe { p.add(THREAD_STACK_SLOTS) })

@@ -83,6 +83,9 @@ pub struct Proto {
     pub children: Vec<Box<Proto>>,
     /// Local variables in declaration order.
     pub locvars: Vec<LocalVarInfo>,
+    /// For a chunk, the name its loader was given (`debug.getinfo`'s `source`); empty
+    /// elsewhere.
+    pub chunkname: String,
     /// The top-level prototype of the chunk this one was compiled in (itself for a chunk):
     /// the collector keeps or frees whole chunks, since a live inner function needs its
     /// enclosing prototypes' memory (they own it).
@@ -130,6 +133,7 @@ impl Proto {
             upvalue_names,
             children,
             locvars: Vec::new(),
+            chunkname: String::new(),
             root: std::ptr::null(),
             block,
         });

@@ -230,7 +230,13 @@ impl LuaState {
         let options = lua51_syntax::ParseOptions { skip_shebang, c_calls: 1 + self.native_depth as u32 };
         let chunk = lua51_syntax::parse_chunk_with(source, &lua51_syntax::chunk_id_for_syntax_error(source_name), &options)
             .map_err(|e| e.to_string())?;
-        crate::compiler::compile_chunk(self, &chunk, &lua51_syntax::chunk_id(source_name)).map_err(|e| e.message)
+        let f = crate::compiler::compile_chunk(self, &chunk, &lua51_syntax::chunk_id(source_name)).map_err(|e| e.message)?;
+        // SAFETY: the chunk's prototype was just built; nothing else refers to it yet.
+        unsafe {
+            let proto = crate::function::proto_of((*f.as_closure()).code_block) as *const crate::function::Proto as *mut crate::function::Proto;
+            (*proto).chunkname = source_name.to_owned();
+        }
+        Ok(f)
     }
 
     /// Calls the callee at `frame[0]` with `num_args` arguments from `frame[FRAME_HEADER_SLOTS]`,
@@ -297,7 +303,13 @@ impl LuaState {
     /// outwards. Frames are found through their headers; a function's name comes from the call
     /// instruction of its caller (as 5.1's `getfuncname` does). The stack must not have been
     /// reused since that frame ran.
-    pub(crate) fn traceback(&self, mut base: *mut u64, mut pc: *const u8) -> String {
+    pub(crate) fn traceback(&self, base: *mut u64, pc: *const u8) -> String {
+        self.traceback_with(base, pc, true)
+    }
+
+    /// A traceback from the frame at `base`; `from_native` adds the native caller the
+    /// outermost frame was entered from ("[C]: ?"), which a coroutine's stack does not have.
+    pub(crate) fn traceback_with(&self, mut base: *mut u64, mut pc: *const u8, from_native: bool) -> String {
         /// Like lua5.1's `LEVELS1`/`LEVELS2`: the first and last frames of a deep stack.
         const HEAD: usize = 12;
         const TAIL: usize = 10;
@@ -329,7 +341,9 @@ impl LuaState {
             base = caller_base;
             pc = caller_pc;
         }
-        lines.push("\t[C]: ?".to_owned());
+        if from_native {
+            lines.push("\t[C]: ?".to_owned());
+        }
         if lines.len() > HEAD + TAIL {
             let tail = lines.split_off(lines.len() - TAIL);
             lines.truncate(HEAD);

@@ -1827,19 +1827,42 @@ native!(lua_debug_setlocal, "setlocal", |c| {
 });
 
 native!(lua_debug_traceback, "traceback", |c| {
-    let msg = c.arg(0);
+    // traceback([thread,] [message [, level]]): another coroutine is traced from where it is
+    // suspended (its `yield`), from level 0.
+    let thread = c.arg(0).is_kind(lua51_value::ObjKind::Thread).then(|| c.arg(0));
+    let first = usize::from(thread.is_some());
+    let msg = c.arg(first);
     if !msg.is_nil() && !msg.is_string() && !msg.is_double() {
         c.set(0, msg);
         return Ok(1);
     }
-    let level = c.opt_int(1, 1)?.max(0) as usize;
-    let (base, pc) = frame_at_level(c, level).unwrap_or((std::ptr::null_mut(), std::ptr::null()));
+    let (base, pc) = match thread {
+        Some(co) => {
+            let level = c.opt_int(first + 1, 0)?.max(0) as usize;
+            let mut base = crate::coroutine::thread_mut(co).suspended_frame();
+            let mut pc: *const u8 = std::ptr::null();
+            for _ in 0..level {
+                if base.is_null() {
+                    break;
+                }
+                unsafe {
+                    pc = *base.offset(frame::CALLER_PC as isize) as *const u8;
+                    base = *base.offset(frame::CALLER_BASE as isize) as *mut u64;
+                }
+            }
+            (base, pc)
+        }
+        None => {
+            let level = c.opt_int(1, 1)?.max(0) as usize;
+            frame_at_level(c, level).unwrap_or((std::ptr::null_mut(), std::ptr::null()))
+        }
+    };
     let mut text = Vec::new();
     if !msg.is_nil() {
         tostring_bytes(msg, &mut text);
         text.push(b'\n');
     }
-    text.extend_from_slice(c.st.traceback(base, pc).as_bytes());
+    text.extend_from_slice(c.st.traceback_with(base, pc, thread.is_none()).as_bytes());
     let s = c.string(&text)?;
     c.set(0, s);
     Ok(1)
@@ -1850,6 +1873,9 @@ native!(lua_debug_getinfo, "getinfo", |c| {
     let (f, pc, caller) = if c.arg(0).is_function() {
         (c.arg(0), std::ptr::null::<u8>(), None)
     } else {
+        if to_number(c.arg(0)).is_none() {
+            return Err(c.arg_error(0, "function or level expected"));
+        }
         let level = c.check_int(0)?;
         match frame_at_level(c, level.max(0) as usize) {
             Some((base, pc)) if level >= 0 => {
@@ -1865,6 +1891,9 @@ native!(lua_debug_getinfo, "getinfo", |c| {
             }
         }
     };
+    if what.iter().any(|b| !b"Slnuf".contains(b)) {
+        return Err(c.arg_error(1, "invalid option"));
+    }
     let t = Table::new_in(&mut c.st.heap).map_err(|_| c.raise_oom())?;
     let put = |c: &mut Call, k: &str, v: TValue| -> Result<(), Raised> {
         let key = c.string(k.as_bytes())?;
@@ -1886,7 +1915,9 @@ native!(lua_debug_getinfo, "getinfo", |c| {
         } else {
             let proto = crate::function::proto_of(cb);
             let source = proto.source.clone();
-            let s = c.string(format!("@{source}").as_bytes())?;
+            // The chunk name as given to the loader ("@file", "=name", or the source text).
+            let root = if proto.root.is_null() { proto } else { unsafe { &*proto.root } };
+            let s = if root.chunkname.is_empty() { c.string(format!("@{source}").as_bytes())? } else { c.string(root.chunkname.as_bytes())? };
             put(c, "source", s)?;
             let s = c.string(source.as_bytes())?;
             put(c, "short_src", s)?;
