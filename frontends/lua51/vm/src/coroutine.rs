@@ -172,6 +172,10 @@ pub unsafe fn resume(st: *mut LuaState, co_value: TValue, args: &[TValue], top: 
             CoStatus::Normal => return Err("cannot resume normal coroutine"),
             CoStatus::Suspended => {}
         }
+        // Every resume nests an interpreter entry, like 5.1's nCcalls.
+        if (*st).native_depth >= crate::state::MAX_NATIVE_DEPTH {
+            return Err("C stack overflow");
+        }
         // Park the resumer.
         let prev_ctx = (*st).current;
         let prev_thread = (*st).current_thread;

@@ -20,6 +20,9 @@ extern "C" {
 pub const STACK_SLOTS: usize = 1 << 20;
 /// Slots kept free above the limit for native functions' results.
 pub(crate) const STACK_RESERVE: usize = 256;
+/// Lua 5.1's `LUAI_MAXCCALLS`: nested native/interpreter entries (calls from native code and
+/// coroutine resumes).
+pub(crate) const MAX_NATIVE_DEPTH: usize = 200;
 /// Slots below the reserve kept free for `xpcall` message handlers: the limit rises by this
 /// much while one runs, so a handler still works after a stack overflow (5.1 grows its stack
 /// for the same reason).
@@ -253,8 +256,6 @@ impl LuaState {
     /// `st` is a live state; `frame` must be a slot of the running coroutine's stack above every
     /// live frame, with the callee and arguments stored as described.
     pub unsafe fn call_at(st: *mut LuaState, frame: *mut u64, num_args: usize, caller: *mut u64) -> Result<(*mut u64, usize), LuaError> {
-        /// Lua 5.1's `LUAI_MAXCCALLS`: nested native/interpreter entries.
-        const MAX_NATIVE_DEPTH: usize = 200;
         unsafe {
             let ctx = (*st).current;
             let base = frame.add(FRAME_HEADER_SLOTS);
