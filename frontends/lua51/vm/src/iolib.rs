@@ -349,6 +349,11 @@ native!(file_close, "close", |c| { close_file(c) });
 
 native!(file_flush, "flush", |c| {
     let f = open_file_of(c, 0)?;
+    flush_file(c, f)
+});
+
+/// `file:flush()` / `io.flush()`: standard output shares `print`'s buffer.
+fn flush_file(c: &mut Call, f: &mut LuaFile) -> NResult {
     match f.stream.as_mut() {
         Some(Stream::Stdout) => c.st.flush(),
         Some(Stream::File(file)) => {
@@ -358,7 +363,7 @@ native!(file_flush, "flush", |c| {
     }
     c.set(0, TValue::TRUE);
     Ok(1)
-});
+}
 
 native!(file_seek, "seek", |c| {
     let f = open_file_of(c, 0)?;
@@ -536,15 +541,7 @@ native!(io_lines, "lines", |c| {
 native!(io_flush, "flush", |c| {
     let out = c.st.default_output;
     let f = userdata_mut(out).payload.downcast_mut::<LuaFile>().expect("default output is a file") as *mut LuaFile;
-    match unsafe { (*f).stream.as_mut() } {
-        Some(Stream::Stdout) => c.st.flush(),
-        Some(Stream::File(file)) => {
-            let _ = file.flush();
-        }
-        _ => {}
-    }
-    c.set(0, TValue::TRUE);
-    Ok(1)
+    flush_file(c, unsafe { &mut *f })
 });
 
 native!(io_close, "close", |c| {

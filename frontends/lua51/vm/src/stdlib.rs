@@ -207,32 +207,6 @@ impl<'a> Call<'a> {
         }
     }
 
-    /// `t[key]` with `__index` (tables and functions), as `lua_gettable` does.
-    pub(crate) fn index(&mut self, t: TValue, key: TValue) -> Result<TValue, Raised> {
-        let mut current = t;
-        for _ in 0..100 {
-            if current.is_table() {
-                let v = table_mut(current).get(key);
-                if !v.is_nil() {
-                    return Ok(v);
-                }
-            }
-            let tm = metamethod(self.st, current, Event::Index);
-            if tm.is_nil() {
-                if current.is_table() {
-                    return Ok(TValue::NIL);
-                }
-                let msg = format!("attempt to index a {} value", crate::runtime::type_name(current));
-                return Err(self.error(&msg));
-            }
-            if tm.is_function() {
-                return Ok(self.call(tm, &[current, key], self.nargs)?.first().copied().unwrap_or(TValue::NIL));
-            }
-            current = tm;
-        }
-        Err(self.error("loop in gettable"))
-    }
-
     /// `tostring` with `__tostring`.
     pub(crate) fn tostring(&mut self, v: TValue, reserve: usize) -> Result<Vec<u8>, Raised> {
         let tm = metamethod(self.st, v, Event::ToString);
@@ -277,7 +251,7 @@ native!(lua_print, "print", |c| {
     // without a call.
     let key = c.string(b"tostring")?;
     let globals = c.st.globals;
-    let tostring = c.index(globals, key)?;
+    let tostring = index_value(c, globals, key)?;
     let builtin = tostring.is_function() && unsafe { (*(*tostring.as_closure()).code_block).native } == lua_tostring as *const ();
     let mut line = Vec::new();
     for i in 0..c.nargs {
@@ -2139,7 +2113,7 @@ native!(lua_string_gmatch, "gmatch", |c| {
     }
 });
 
-/// `t[k]` with `__index`, from native code.
+/// `t[k]` with `__index` (tables and functions), from native code, as `lua_gettable` does.
 fn index_value(c: &mut Call, mut t: TValue, k: TValue) -> Result<TValue, Raised> {
     for _ in 0..100 {
         if t.is_table() {
