@@ -602,19 +602,11 @@ native!(lua_table_remove, "remove", |c| {
 // table.foreach / table.foreachi: deprecated in 5.1 but present. Each calls `f(key, value)`
 // and stops at the first non-nil result, which it returns.
 native!(lua_table_foreach, "foreach", |c| {
-    let t = c.check_table(0)?;
-    let f = c.arg(1);
-    if !f.is_function() {
-        return Err(c.type_error(1, "function"));
-    }
+    let (t, f) = foreach_args(c)?;
     let mut key = TValue::NIL;
-    loop {
-        let entry = table_mut(t).next(key);
-        let Ok(Some((k, v))) = entry else { break };
-        let r = c.call(f, &[k, v], 2)?.first().copied().unwrap_or(TValue::NIL);
-        if !r.is_nil() {
-            c.set(0, r);
-            return Ok(1);
+    while let Ok(Some((k, v))) = table_mut(t).next(key) {
+        if let Some(r) = foreach_step(c, f, k, v)? {
+            return Ok(r);
         }
         key = k;
     }
@@ -622,23 +614,35 @@ native!(lua_table_foreach, "foreach", |c| {
 });
 
 native!(lua_table_foreachi, "foreachi", |c| {
+    let (t, f) = foreach_args(c)?;
+    for i in 1..=table_mut(t).length() {
+        let k = TValue::from_f64(i as f64);
+        let v = table_mut(t).get(k);
+        if let Some(r) = foreach_step(c, f, k, v)? {
+            return Ok(r);
+        }
+    }
+    Ok(0)
+});
+
+fn foreach_args(c: &mut Call) -> Result<(TValue, TValue), Raised> {
     let t = c.check_table(0)?;
     let f = c.arg(1);
     if !f.is_function() {
         return Err(c.type_error(1, "function"));
     }
-    let n = table_mut(t).length();
-    for i in 1..=n {
-        let k = TValue::from_f64(i as f64);
-        let v = table_mut(t).get(k);
-        let r = c.call(f, &[k, v], 2)?.first().copied().unwrap_or(TValue::NIL);
-        if !r.is_nil() {
-            c.set(0, r);
-            return Ok(1);
-        }
+    Ok((t, f))
+}
+
+/// One call of a `foreach`: `Some(number of results)` when it returned non-nil (the result).
+fn foreach_step(c: &mut Call, f: TValue, k: TValue, v: TValue) -> Result<Option<usize>, Raised> {
+    let r = c.call(f, &[k, v], 2)?.first().copied().unwrap_or(TValue::NIL);
+    if r.is_nil() {
+        return Ok(None);
     }
-    Ok(0)
-});
+    c.set(0, r);
+    Ok(Some(1))
+}
 
 native!(lua_table_concat, "concat", |c| {
     let t = c.check_table(0)?;
