@@ -2080,8 +2080,10 @@ native!(lua_gmatch_iter, "gmatch", |c| {
     let me = TValue(unsafe { *c.base.offset(frame::CALLEE as isize) });
     let up = |i: usize| TValue(unsafe { (*(*me.as_closure()).upvalue(i)).closed });
     let (subject, pattern, pos) = (up(0), up(1), up(2).as_f64() as usize);
-    let (subject, pattern) = (string_bytes(subject).to_vec(), string_bytes(pattern).to_vec());
-    let mut m = crate::lstrlib::Matcher::new(&subject, &pattern);
+    // Borrowed, not copied (a copy per step made a gmatch loop quadratic): the closure's
+    // upvalues keep both strings alive for the whole call, and nothing here collects.
+    let (subject, pattern) = (string_bytes(subject), string_bytes(pattern));
+    let mut m = crate::lstrlib::Matcher::new(subject, pattern);
     let mut src = pos;
     while src <= subject.len() {
         let found = {
@@ -2094,7 +2096,7 @@ native!(lua_gmatch_iter, "gmatch", |c| {
             let caps = m.captures(s, e).map_err(|msg| c.error(&msg))?;
             let mut values = Vec::new();
             for cap in caps {
-                values.push(capture_value(c, &subject, cap)?);
+                values.push(capture_value(c, subject, cap)?);
             }
             return c.return_values(0, &values);
         }
