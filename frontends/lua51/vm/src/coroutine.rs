@@ -267,12 +267,16 @@ pub(crate) fn yield_from(st: &mut LuaState, base: *mut u64, count: usize) -> Res
     Ok(())
 }
 
-/// The status name `coroutine.status` reports.
-pub fn status_name(co: &Thread) -> &'static str {
+/// The status names `coroutine.status` returns, in [`status_index`] order.
+pub const STATUS_NAMES: [&str; 4] = ["suspended", "running", "normal", "dead"];
+
+/// The position of `co`'s status in [`STATUS_NAMES`].
+pub fn status_index(co: &Thread) -> usize {
     match co.status {
-        CoStatus::Suspended => "suspended",
-        CoStatus::Running => "running",
-        CoStatus::Normal => "normal",
-        CoStatus::Dead => "dead",
+        CoStatus::Suspended => 0,
+        CoStatus::Running => 1,
+        CoStatus::Normal => 2,
+        CoStatus::Dead => 3,
     }
 }
+

@@ -139,6 +139,8 @@ pub struct LuaState {
     /// The running coroutine, or nil for the main one.
     pub current_thread: TValue,
     pub(crate) protected: Vec<Protected>,
+    /// `coroutine.status`'s answers, interned once (status polling loops call it constantly).
+    pub(crate) status_names: [TValue; 4],
     /// Metatables of the types that share one (`debug.setmetatable`): nil, boolean, number,
     /// function, thread; null when unset. Strings' is in `shared`.
     pub(crate) type_metatables: [*mut Table; 5],
@@ -165,6 +167,10 @@ impl LuaState {
         for (slot, name) in event_names.iter_mut().zip(EVENT_NAMES) {
             *slot = heap.intern(name.as_bytes())?;
         }
+        let mut status_names = [TValue::NIL; 4];
+        for (slot, name) in status_names.iter_mut().zip(crate::coroutine::STATUS_NAMES) {
+            *slot = heap.intern(name.as_bytes())?;
+        }
         let mut stack = vec![0u64; STACK_SLOTS].into_boxed_slice();
         let shared = Box::new(SharedState { index_event: event_names[Event::Index as usize], string_metatable: std::ptr::null_mut() });
         let main = new_context(&mut stack, std::ptr::null_mut(), &*shared);
@@ -188,6 +194,7 @@ impl LuaState {
             native_depth: 0,
             current_thread: TValue::NIL,
             protected: Vec::new(),
+            status_names,
             type_metatables: [std::ptr::null_mut(); 5],
             registry: TValue::NIL,
             protos: Vec::new(),

@@ -2431,8 +2431,7 @@ native!(lua_co_yield, "yield", |c| {
 
 native!(lua_co_status, "status", |c| {
     let co = check_thread(c, 0)?;
-    let name = crate::coroutine::status_name(crate::coroutine::thread_mut(co));
-    let s = c.string(name.as_bytes())?;
+    let s = c.st.status_names[crate::coroutine::status_index(crate::coroutine::thread_mut(co))];
     c.set(0, s);
     Ok(1)
 });
