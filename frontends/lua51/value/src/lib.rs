@@ -140,21 +140,30 @@ impl TableObject {
     /// normalised (no `-0`).
     #[inline(always)]
     pub fn find_node(&self, key: TValue, hash: usize) -> Option<*mut TableNode> {
+        // SAFETY: `probe` returns indices below `node_count`.
+        self.probe(key, hash).ok().map(|i| unsafe { self.nodes.add(i) })
+    }
+
+    /// Linear probing from `hash`: `Ok(index)` of the slot holding `key`, or `Err` with the
+    /// first free slot on its path (`None` when the hash part is empty), where an insertion
+    /// goes. The one probe loop of the table, for the handlers' lookups and the runtime's
+    /// inserts alike.
+    #[inline(always)]
+    pub fn probe(&self, key: TValue, hash: usize) -> Result<usize, Option<usize>> {
         if self.node_count == 0 {
-            return None;
+            return Err(None);
         }
         let mask = self.node_count - 1;
         let mut i = hash & mask;
         loop {
             // SAFETY: i <= mask < node_count, and the hash part always has a free slot.
-            let n = unsafe { self.nodes.add(i) };
-            let k = unsafe { (*n).key };
+            let k = unsafe { (*self.nodes.add(i)).key };
             // Free slot first: a nil key (which no table holds) must not match one.
             if k.is_nil() {
-                return None;
+                return Err(Some(i));
             }
             if k == key {
-                return Some(n);
+                return Ok(i);
             }
             i = (i + 1) & mask;
         }
@@ -174,6 +183,16 @@ impl TableObject {
         }
         let key = normalize_key(key);
         self.find_node(key, hash_non_string(key))
+    }
+}
+
+/// The hash part's hash of a (normalised) key: strings carry theirs, others mix their bits.
+#[inline(always)]
+pub fn key_hash(k: TValue) -> usize {
+    if k.is_string() {
+        unsafe { (*k.as_string()).hash as usize }
+    } else {
+        hash_non_string(k)
     }
 }
 

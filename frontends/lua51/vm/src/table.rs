@@ -6,7 +6,7 @@
 
 use std::mem::ManuallyDrop;
 
-use lua51_value::{hash_non_string, normalize_key as normalize, GcHeader, ObjKind, TValue, TableNode as Node, TableObject};
+use lua51_value::{key_hash, normalize_key as normalize, GcHeader, ObjKind, TValue, TableNode as Node, TableObject};
 
 use crate::heap::{Heap, OutOfMemory};
 
@@ -28,13 +28,6 @@ pub struct InvalidKey;
 pub enum KeyError {
     Nil,
     NaN,
-}
-
-fn hash_of(k: TValue) -> usize {
-    if k.is_string() {
-        return unsafe { (*k.as_string()).hash } as usize;
-    }
-    hash_non_string(k)
 }
 
 /// Lua 5.1's largest array part (`MAXASIZE`, 2^26).
@@ -174,22 +167,7 @@ impl Table {
 
     /// The slot holding `k`, or where it would go (`None` when the hash part is empty).
     fn find_slot(&self, k: TValue) -> Result<usize, Option<usize>> {
-        let nodes = self.nodes();
-        if nodes.is_empty() {
-            return Err(None);
-        }
-        let mask = nodes.len() - 1;
-        let mut i = hash_of(k) & mask;
-        loop {
-            let n = nodes[i];
-            if n.key.is_nil() {
-                return Err(Some(i));
-            }
-            if n.key == k {
-                return Ok(i);
-            }
-            i = (i + 1) & mask;
-        }
+        self.0.probe(k, key_hash(k))
     }
 
     /// Raw get (`rawget`).
