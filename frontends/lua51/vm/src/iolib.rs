@@ -65,6 +65,15 @@ impl Drop for LuaFile {
 }
 
 impl LuaFile {
+    /// Closes the file (for a pipe, waits for the command); `None` for the standard files,
+    /// which stay open.
+    fn close(&mut self) -> Option<std::io::Result<()>> {
+        if matches!(self.stream, Some(Stream::Stdin | Stream::Stdout | Stream::Stderr)) {
+            return None;
+        }
+        Some(self.stream.take().map_or(Ok(()), Stream::close))
+    }
+
     fn new(stream: Stream) -> Self {
         LuaFile { stream: Some(stream), rbuf: Vec::new(), rpos: 0 }
     }
@@ -409,11 +418,7 @@ native!(file_gc, "__gc", |c| {
     // 5.1's io_gc: closes the file unless it is a standard one (the collector does this itself
     // when the handle dies; the field exists for programs that call it).
     let f = file_of(c, 0)?;
-    if !matches!(f.stream, Some(Stream::Stdin | Stream::Stdout | Stream::Stderr)) {
-        if let Some(stream) = f.stream.take() {
-            let _ = stream.close();
-        }
-    }
+    let _ = f.close();
     Ok(0)
 });
 
@@ -556,19 +561,19 @@ native!(io_close, "close", |c| {
 /// Closes the file in argument 1; the standard files refuse, as in lua5.1.
 fn close_file(c: &mut Call) -> NResult {
     let f = open_file_of(c, 0)?;
-    if matches!(f.stream, Some(Stream::Stdin | Stream::Stdout | Stream::Stderr)) {
-        c.set(0, TValue::NIL);
-        let m = c.string(b"cannot close standard file")?;
-        c.set(1, m);
-        return Ok(2);
-    }
-    if let Some(stream) = f.stream.take() {
-        if let Err(e) = stream.close() {
-            return fail(c, &e, None);
+    match f.close() {
+        None => {
+            c.set(0, TValue::NIL);
+            let m = c.string(b"cannot close standard file")?;
+            c.set(1, m);
+            Ok(2)
+        }
+        Some(Err(e)) => fail(c, &e, None),
+        Some(Ok(())) => {
+            c.set(0, TValue::TRUE);
+            Ok(1)
         }
     }
-    c.set(0, TValue::TRUE);
-    Ok(1)
 }
 
 native!(io_tmpfile, "tmpfile", |c| {
