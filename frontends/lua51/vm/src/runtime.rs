@@ -75,7 +75,7 @@ fn type_error(st: &mut LuaState, verb: &'static str, operand: u8, value: TValue)
 /// block's frame size), and returns the frame for the semantics to call.
 pub(crate) fn prepare_call(base: *mut u64, cb: *const CodeBlock, f: TValue, args: &[TValue]) -> *mut u64 {
     unsafe {
-        let frame = base.add((*cb).frame_slots as usize);
+        let frame = frame_top(base, cb);
         *frame = f.raw();
         for (i, a) in args.iter().enumerate() {
             *frame.add(FRAME_HEADER_SLOTS + i) = a.raw();
@@ -617,7 +617,7 @@ unsafe fn run_message_handler(st: &mut LuaState, base: *mut u64, value: TValue) 
             let callee = TValue(unsafe { *base.offset(deegen_api::frame::CALLEE as isize) });
             let cb = if callee.is_function() { unsafe { (*callee.as_closure()).code_block } } else { std::ptr::null() };
             let frame = if !cb.is_null() && !crate::function::is_native(cb) {
-                unsafe { base.add((*cb).frame_slots as usize) }
+                frame_top(base, cb)
             } else {
                 unsafe { (*ctx).interp.stack_high_water.max(base) }
             };
