@@ -528,14 +528,7 @@ fn get_fast(table: TValue, key: TValue) -> Option<u64> {
         return None;
     }
     let t = unsafe { &*table.as_table() };
-    let value = if key.is_string() {
-        t.find_string(key).map_or(TValue::NIL, |n| unsafe { (*n).value })
-    } else {
-        match t.array_slot(key) {
-            Some(slot) => unsafe { *slot },
-            None => t.find(key).map_or(TValue::NIL, |n| unsafe { (*n).value }),
-        }
-    };
+    let value = if key.is_string() { t.raw_get_str(key) } else { t.raw_get(key) };
     if !value.is_nil() || t.metatable.is_null() {
         return Some(value.raw());
     }
@@ -559,7 +552,7 @@ fn get_method_fast(obj: TValue, name: TValue) -> Option<u64> {
         if mt.is_null() {
             return None;
         }
-        current = unsafe { &*mt }.find_string(shared.index_event).map_or(TValue::NIL, |n| unsafe { (*n).value });
+        current = unsafe { &*mt }.raw_get_str(shared.index_event);
     }
     let mut depth = 0;
     while depth < INLINE_INDEX_CHAIN {
@@ -567,11 +560,11 @@ fn get_method_fast(obj: TValue, name: TValue) -> Option<u64> {
             return None;
         }
         let t = unsafe { &*current.as_table() };
-        let value = t.find_string(name).map_or(TValue::NIL, |n| unsafe { (*n).value });
+        let value = t.raw_get_str(name);
         if !value.is_nil() || t.metatable.is_null() {
             return Some(value.raw());
         }
-        let handler = unsafe { (*t.metatable).find_string(shared.index_event) }.map_or(TValue::NIL, |n| unsafe { (*n).value });
+        let handler = unsafe { &*t.metatable }.raw_get_str(shared.index_event);
         if handler.is_nil() {
             return Some(NIL_BITS);
         }
@@ -737,11 +730,7 @@ fn for_in_builtin_step(base: *mut u64, num_vars: u64) -> Option<bool> {
             }
             // ipairs reads raw, like 5.1's `rawgeti`.
             let key = TValue::from_f64(control.as_f64() + 1.0);
-            let t = &*table.as_table();
-            let value = match t.array_slot(key) {
-                Some(slot) => *slot,
-                None => t.find(key).map_or(TValue::NIL, |n| (*n).value),
-            };
+            let value = (*table.as_table()).raw_get(key);
             if value.is_nil() {
                 *vars = NIL_BITS;
                 return Some(false);

@@ -175,6 +175,21 @@ impl TableObject {
         self.find_node(key, unsafe { (*key.as_string()).hash } as usize)
     }
 
+    /// Raw get of any key (`rawget`): the array part, then the hash part; nil when absent.
+    #[inline(always)]
+    pub fn raw_get(&self, key: TValue) -> TValue {
+        match self.array_slot(key) {
+            Some(slot) => unsafe { *slot },
+            None => self.find(key).map_or(TValue::NIL, |n| unsafe { (*n).value }),
+        }
+    }
+
+    /// Raw get of an interned string key; nil when absent.
+    #[inline(always)]
+    pub fn raw_get_str(&self, key: TValue) -> TValue {
+        self.find_string(key).map_or(TValue::NIL, |n| unsafe { (*n).value })
+    }
+
     /// The hash slot of any key (the array part is not searched).
     #[inline(always)]
     pub fn find(&self, key: TValue) -> Option<*mut TableNode> {

@@ -172,21 +172,12 @@ impl Table {
 
     /// Raw get (`rawget`).
     pub fn get(&self, key: TValue) -> TValue {
-        if let Some(slot) = self.0.array_slot(key) {
-            return unsafe { *slot };
-        }
-        match self.0.find(key) {
-            Some(n) => unsafe { (*n).value },
-            None => TValue::NIL,
-        }
+        self.0.raw_get(key)
     }
 
     /// Raw get of an interned string key.
     pub fn get_str(&self, key: TValue) -> TValue {
-        match self.0.find_string(key) {
-            Some(n) => unsafe { (*n).value },
-            None => TValue::NIL,
-        }
+        self.0.raw_get_str(key)
     }
 
     /// Raw set (`rawset`). Nil and NaN keys are refused.
