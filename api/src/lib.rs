@@ -19,7 +19,10 @@
 //! ```
 //! A call is made *in place*: the caller puts the callee in slot `f` and the arguments from slot
 //! `f + FRAME_HEADER_SLOTS`; the callee's frame base is `f + FRAME_HEADER_SLOTS`, so arguments are
-//! never copied. Returning tail-calls the return continuation stored in the header. A function
+//! never copied. Returning tail-calls the return continuation stored in the header. A proper
+//! tail call keeps the header and counts, in the top 16 bits of the caller-base slot, the
+//! frames it made disappear (Lua 5.1's `(tail call)` levels); whoever reads that slot masks them
+//! off ([`frame::caller_base`]). A function
 //! taking variable arguments is entered through a thunk that moves the header and the fixed
 //! parameters above the extra arguments, which stay right below the header (their number in
 //! the `#varargs` slot, written only by that thunk).
@@ -52,6 +55,25 @@ pub mod frame {
     pub const CALLER_PC: i64 = -2;
     /// Valid only in functions taking variable arguments.
     pub const NUM_VARARGS: i64 = -1;
+
+    /// The caller-base slot holds the caller's frame base in its low 48 bits (every user-space
+    /// address on x86-64 fits) and, above them, how many frames proper tail calls replaced
+    /// between this frame and its caller (saturating).
+    pub const TAIL_CALLS_SHIFT: u32 = 48;
+    pub const CALLER_BASE_MASK: u64 = (1 << TAIL_CALLS_SHIFT) - 1;
+    pub const MAX_TAIL_CALLS: u64 = u64::MAX >> TAIL_CALLS_SHIFT;
+
+    /// The caller's frame base, from the raw caller-base slot.
+    #[inline(always)]
+    pub fn caller_base(slot: u64) -> *mut u64 {
+        (slot & CALLER_BASE_MASK) as *mut u64
+    }
+
+    /// How many frames tail calls replaced below this one, from the raw caller-base slot.
+    #[inline(always)]
+    pub fn tail_calls(slot: u64) -> u64 {
+        slot >> TAIL_CALLS_SHIFT
+    }
 }
 
 /// Code-block of one guest function, shared by every tier.

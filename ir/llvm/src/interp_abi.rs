@@ -152,6 +152,14 @@ impl<'a, 'ctx> InterpBuilder<'a, 'ctx> {
         self.slot_address(base, self.i64(offset as u64), name)
     }
 
+    /// The caller's frame base recorded in the header of the frame at `base`, without the
+    /// tail-call count kept in the slot's top bits (`deegen_api::frame::caller_base`).
+    pub fn load_caller_base(&self, base: PointerValue<'ctx>, name: &str) -> BuildResult<PointerValue<'ctx>> {
+        let slot = self.load_i64(self.header_slot(base, deegen_api::frame::CALLER_BASE, "hdr.caller_base")?, &format!("{name}.slot"))?;
+        let bits = b(self.builder.build_and(slot, self.i64(deegen_api::frame::CALLER_BASE_MASK), &format!("{name}.bits")))?;
+        b(self.builder.build_int_to_ptr(bits, self.ctx().ptr_type(AddressSpace::default()), name))
+    }
+
     /// Loads a `width`-byte integer at `pc + offset` and extends it to i64.
     pub fn load_field(&self, pc: PointerValue<'ctx>, offset: u32, width: u32, signed: bool, name: &str) -> BuildResult<IntValue<'ctx>> {
         let ty = match width {

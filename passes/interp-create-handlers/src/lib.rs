@@ -207,7 +207,7 @@ impl<'a, 'ctx> Generator<'a, 'ctx> {
             r.map_err(err)
         }
         let callee_base = state.base;
-        let caller_base = e(ib.load_ptr(e(ib.header_slot(callee_base, frame::CALLER_BASE, "hdr.caller_base"))?, "caller.base"))?;
+        let caller_base = e(ib.load_caller_base(callee_base, "caller.base"))?;
         let caller_pc = e(ib.load_ptr(e(ib.header_slot(callee_base, frame::CALLER_PC, "hdr.caller_pc"))?, "caller.pc"))?;
         let caller_fn_addr = e(ib.header_slot(caller_base, frame::CALLEE, "caller.fn.addr"))?;
         let caller_fn = e(ib.load_i64(caller_fn_addr, "caller.fn"))?;
@@ -380,7 +380,7 @@ impl<'a, 'ctx> Generator<'a, 'ctx> {
                 .try_as_basic_value()
                 .basic()
                 .ok_or("stack overflow hook returns a value")?;
-            let caller_base = ib.load_ptr(ib.header_slot(base, frame::CALLER_BASE, "hdr.caller_base")?, "caller.base")?;
+            let caller_base = ib.load_caller_base(base, "caller.base")?;
             let caller_pc = ib.load_ptr(ib.header_slot(base, frame::CALLER_PC, "hdr.caller_pc")?, "caller.pc")?;
             let caller_state = PinnedState { base: caller_base, ..state0 };
             ib.tail_call(TailTarget::Function(throw), &caller_state, caller_pc.into(), cb.into(), [Some(error), Some(ib.i64(1).into()), None, None])?;

@@ -207,6 +207,15 @@ impl<'a, 'ctx> Lowerer<'a, 'ctx> {
             let callee = ib.load_i64(frame, "callee")?;
             let callee_slot = ib.header_slot(target, deegen_api::frame::CALLEE, "hdr.callee")?;
             b.build_store(callee_slot, callee).map_err(e)?;
+            // One more frame lost between the callee and our caller (the count debuggers show
+            // as `(tail call)` levels), saturating so it never spills into the base bits.
+            let caller_slot = ib.header_slot(target, deegen_api::frame::CALLER_BASE, "hdr.caller_base")?;
+            let caller = ib.load_i64(caller_slot, "caller.slot")?;
+            let count = b.build_right_shift(caller, ib.i64(deegen_api::frame::TAIL_CALLS_SHIFT.into()), false, "tail_calls").map_err(e)?;
+            let saturated = b.build_int_compare(inkwell::IntPredicate::EQ, count, ib.i64(deegen_api::frame::MAX_TAIL_CALLS), "tail_calls.saturated").map_err(e)?;
+            let bumped = b.build_int_add(caller, ib.i64(1 << deegen_api::frame::TAIL_CALLS_SHIFT), "caller.slot.counted").map_err(e)?;
+            let counted = b.build_select(saturated, caller, bumped, "caller.slot.new").map_err(e)?;
+            b.build_store(caller_slot, counted).map_err(e)?;
             let args = ib.slot_address(frame, ib.i64(FRAME_HEADER_SLOTS as u64), "args")?;
             let bytes = b.build_int_mul(num_args, ib.i64(8), "args.bytes").map_err(e)?;
             b.build_memmove(target, 8, args, 8, bytes).map_err(e)?;

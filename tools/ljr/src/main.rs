@@ -20,7 +20,7 @@ use std::process::ExitCode;
 
 use lua51_value::TValue;
 use lua51_vm::function::{proto_of, Proto};
-use lua51_vm::{compile_chunk, LuaState};
+use lua51_vm::LuaState;
 
 const PROGNAME: &str = "ljr";
 
@@ -47,7 +47,7 @@ fn set_arg_table(st: &mut LuaState, argv: &[String], script: usize) {
 /// `-l name`: `require(name)`.
 fn require(st: &mut LuaState, name: &str, opts: &Options) -> bool {
     let code = format!("require({name:?})");
-    run_chunk(st, code.as_bytes(), "=(command line)", opts, &[])
+    run_chunk(st, code.as_bytes(), "=(command line)", false, opts, &[])
 }
 
 extern "C" {
@@ -88,7 +88,7 @@ fn repl(st: &mut LuaState, opts: &Options) {
         let print_results = format!("local r = {{ (function(...) {code}\n end)() }} if #r > 0 then print(unpack(r)) end");
         let wraps = lua51_syntax::parse_chunk(print_results.as_bytes(), "stdin").is_ok() && code.starts_with("return ");
         let chunk = if wraps { print_results } else { code };
-        run_chunk(st, chunk.as_bytes(), "=stdin", opts, &[]);
+        run_chunk(st, chunk.as_bytes(), "=stdin", false, opts, &[]);
     }
     println!();
 }
@@ -139,20 +139,14 @@ fn dump_protos(p: &Proto, out: &mut String) {
     }
 }
 
-/// Parses, compiles and runs one chunk. Returns false after reporting an error.
-fn run_chunk(st: &mut LuaState, source: &[u8], chunk_name: &str, opts: &Options, args: &[TValue]) -> bool {
+/// Loads (parses and compiles, or reads a `string.dump`) and runs one chunk. `skip_shebang`
+/// for files, as `luaL_loadfile` does. Returns false after reporting an error.
+fn run_chunk(st: &mut LuaState, source: &[u8], chunk_name: &str, skip_shebang: bool, opts: &Options, args: &[TValue]) -> bool {
     let display_name = lua51_syntax::chunk_id(chunk_name);
-    let chunk = match lua51_syntax::parse_chunk(source, &lua51_syntax::chunk_id_for_syntax_error(chunk_name)) {
-        Ok(c) => c,
-        Err(e) => {
-            report(st, &e.to_string());
-            return false;
-        }
-    };
-    let f = match compile_chunk(st, &chunk, &display_name) {
+    let f = match st.load(source, chunk_name, skip_shebang) {
         Ok(f) => f,
-        Err(e) => {
-            report(st, &e.message);
+        Err(message) => {
+            report(st, &message);
             return false;
         }
     };
@@ -287,13 +281,13 @@ fn real_main() -> ExitCode {
                 i += 1;
                 let Some(code) = argv.get(i) else { return usage("-e") };
                 ran_something = true;
-                if !run_chunk(&mut st, code.as_bytes(), "=(command line)", &opts, &[]) {
+                if !run_chunk(&mut st, code.as_bytes(), "=(command line)", false, &opts, &[]) {
                     return ExitCode::FAILURE;
                 }
             }
             _ if a.starts_with("-e") => {
                 ran_something = true;
-                if !run_chunk(&mut st, &a.as_bytes()[2..], "=(command line)", &opts, &[]) {
+                if !run_chunk(&mut st, &a.as_bytes()[2..], "=(command line)", false, &opts, &[]) {
                     return ExitCode::FAILURE;
                 }
             }
@@ -325,14 +319,7 @@ fn real_main() -> ExitCode {
                     }
                 }
             };
-            let source = if source.first() == Some(&b'#') {
-                // Skip a shebang line, keeping the newline so line numbers stay right.
-                let end = source.iter().position(|&c| c == b'\n').unwrap_or(source.len());
-                source[end..].to_vec()
-            } else {
-                source
-            };
-            run_chunk(&mut st, &source, &chunk_name, &opts, &extra)
+            run_chunk(&mut st, &source, &chunk_name, true, &opts, &extra)
         }
         None if !ran_something && unsafe { isatty(0) } != 0 => {
             println!("ljr 0.1.0 (Lua 5.1 on a Deegen-generated interpreter)");
@@ -345,7 +332,7 @@ fn real_main() -> ExitCode {
                 report(&mut st, "cannot read stdin");
                 return ExitCode::FAILURE;
             }
-            run_chunk(&mut st, &buf, "=stdin", &opts, &[])
+            run_chunk(&mut st, &buf, "=stdin", true, &opts, &[])
         }
         None => true,
     };

@@ -455,19 +455,20 @@ pub fn lua_call_var_args(frame: *mut u64, num_fixed_args: u64, _num_results: u64
 /// `return f(args)`: a proper tail call, so tail recursion runs in constant stack.
 #[no_mangle]
 pub fn lua_tail_call(frame: *mut u64, num_args: u64) -> ! {
-    let callee = TValue(unsafe { *frame });
-    if callee.is_function() && unsafe { !(*(*callee.as_closure()).code_block).native.is_null() } {
-        // Like 5.1, a tail call to a native function is an ordinary call: the caller's frame
-        // stays for error positions, names and tracebacks.
-        api::make_call(frame, num_args, lua_tail_call_native_continuation as *const ())
-    }
     let mut num_args = num_args;
-    if !callee.is_function() {
+    if !TValue(unsafe { *frame }).is_function() {
+        // `__call`: the handler replaces the callee, which becomes its first argument.
         let r = unsafe { lua_rt_call_handler(ctx(), frame, num_args) };
         if r.kind != RT_CALL {
             api::throw_runtime_error(r.value)
         }
         num_args += 1;
+    }
+    let callee = TValue(unsafe { *frame });
+    if unsafe { !(*(*callee.as_closure()).code_block).native.is_null() } {
+        // Like 5.1, a tail call to a native function is an ordinary call: the caller's frame
+        // stays for error positions, names and tracebacks.
+        api::make_call(frame, num_args, lua_tail_call_native_continuation as *const ())
     }
     close_upvalues_from(api::stack_base());
     api::make_tail_call(frame, num_args)

@@ -14,6 +14,8 @@
 pub mod bytecode;
 pub mod compiler;
 pub mod coroutine;
+pub mod dump;
+pub(crate) mod frames;
 pub mod function;
 pub mod gc;
 pub mod heap;

@@ -7,6 +7,7 @@ use std::io::Write;
 use deegen_api::{frame, InterpContext, FRAME_HEADER_SLOTS, STATUS_OK};
 use lua51_value::{LuaContext, SharedState, TValue};
 
+use crate::frames::Level;
 use crate::function::{is_native, proto_of};
 use crate::heap::{Heap, OutOfMemory};
 use crate::table::{table_mut, Table};
@@ -234,9 +235,23 @@ impl LuaState {
         Ok((0..n).map(|i| TValue(unsafe { *p.add(i) })).collect())
     }
 
-    /// Parses and compiles a chunk into a function over the globals. `source_name` is Lua's
+    /// Parses and compiles a chunk into a function over the globals, or loads a precompiled
+    /// one (`string.dump`'s, recognised by its first byte as 5.1 does). `source_name` is Lua's
     /// (`=name`, `@file`, or the source itself); the error is the message `lua5.1` gives.
+    /// `skip_shebang` (files) skips a first line starting with `#`.
     pub fn load(&mut self, source: &[u8], source_name: &str, skip_shebang: bool) -> Result<TValue, String> {
+        let after_shebang = match source {
+            [b'#', rest @ ..] if skip_shebang => rest.iter().position(|&b| b == b'\n').map_or(&[][..], |nl| &rest[nl + 1..]),
+            _ => source,
+        };
+        if after_shebang.first() == Some(&crate::dump::SIGNATURE[0]) {
+            return crate::dump::undump(self, after_shebang, source_name);
+        }
+        self.load_text(source, source_name, skip_shebang)
+    }
+
+    /// [`Self::load`] of source text. The chunk keeps its text, for `string.dump`.
+    pub(crate) fn load_text(&mut self, source: &[u8], source_name: &str, skip_shebang: bool) -> Result<TValue, String> {
         let options = lua51_syntax::ParseOptions { skip_shebang, c_calls: 1 + self.native_depth as u32 };
         let chunk = lua51_syntax::parse_chunk_with(source, &lua51_syntax::chunk_id_for_syntax_error(source_name), &options)
             .map_err(|e| e.to_string())?;
@@ -245,6 +260,8 @@ impl LuaState {
         unsafe {
             let proto = crate::function::proto_of((*f.as_closure()).code_block) as *const crate::function::Proto as *mut crate::function::Proto;
             (*proto).chunkname = source_name.to_owned();
+            (*proto).chunk_text = source.into();
+            (*proto).skip_shebang = skip_shebang;
         }
         Ok(f)
     }
@@ -308,28 +325,33 @@ impl LuaState {
     }
 
     /// A `stack traceback:` in lua5.1's format, from the frame at `base` stopped at `pc`
-    /// outwards. Frames are found through their headers; a function's name comes from the call
-    /// instruction of its caller (as 5.1's `getfuncname` does). The stack must not have been
-    /// reused since that frame ran.
+    /// outwards, as `lua.c` prints an uncaught error: its message handler asks
+    /// `debug.traceback` for level 2, the level that raised.
     pub(crate) fn traceback(&self, base: *mut u64, pc: *const u8) -> String {
-        self.traceback_with(base, pc, true)
+        self.traceback_of(crate::frames::levels(base, pc), 2, true)
     }
 
-    /// A traceback from the frame at `base`; `from_native` adds the native caller the
+    /// A traceback of `levels`, the first of which is level `first_level` as 5.1 numbers them
+    /// for `debug.traceback`. Frames are found through their headers; a function's name comes
+    /// from the call instruction of its caller (as 5.1's `getfuncname` does), so the stack must
+    /// not have been reused since those frames ran. `from_native` adds the native caller the
     /// outermost frame was entered from ("[C]: ?"), which a coroutine's stack does not have.
-    pub(crate) fn traceback_with(&self, mut base: *mut u64, mut pc: *const u8, from_native: bool) -> String {
-        /// Like lua5.1's `LEVELS1`/`LEVELS2`: the first and last frames of a deep stack.
+    pub(crate) fn traceback_of(&self, levels: impl Iterator<Item = Level>, first_level: usize, from_native: bool) -> String {
+        /// Like lua5.1's `LEVELS1`/`LEVELS2`: a deep stack shows the levels below `HEAD` and
+        /// the last `TAIL` ones.
         const HEAD: usize = 12;
         const TAIL: usize = 10;
         let mut lines = Vec::new();
-        while !base.is_null() {
-            let callee = TValue(unsafe { *base.offset(frame::CALLEE as isize) });
-            let caller_base = unsafe { *base.offset(frame::CALLER_BASE as isize) } as *mut u64;
-            let caller_pc = unsafe { *base.offset(frame::CALLER_PC as isize) } as *const u8;
-            let name = self.called_name(caller_base, caller_pc);
+        for level in levels {
+            let Level::Frame(f) = level else {
+                lines.push("\t(tail call): ?".to_owned());
+                continue;
+            };
+            let callee = f.callee();
             if !callee.is_function() {
                 break;
             }
+            let name = f.call_site().and_then(|(b, p)| self.called_name(b, p));
             let cb = unsafe { (*callee.as_closure()).code_block };
             if is_native(cb) {
                 lines.push(match name {
@@ -338,7 +360,7 @@ impl LuaState {
                 });
             } else {
                 let proto = proto_of(cb);
-                let line = if pc.is_null() { proto.line_defined } else { proto.line_at(unsafe { pc.offset_from(proto.code.as_ptr()) } as u32) };
+                let line = if f.pc.is_null() { proto.line_defined } else { proto.line_at(unsafe { f.pc.offset_from(proto.code.as_ptr()) } as u32) };
                 let what = match name {
                     Some(n) => format!("function '{n}'"),
                     None if proto.line_defined == 0 => "main chunk".to_owned(),
@@ -346,15 +368,16 @@ impl LuaState {
                 };
                 lines.push(format!("\t{}:{}: in {}", proto.source, line, what));
             }
-            base = caller_base;
-            pc = caller_pc;
         }
         if from_native {
             lines.push("\t[C]: ?".to_owned());
         }
-        if lines.len() > HEAD + TAIL {
+        // 5.1's db_errorfor cuts when, at level max(HEAD, first), more than TAIL levels lie
+        // beyond the next one.
+        let cut = HEAD.max(first_level) - first_level;
+        if lines.len() > cut + TAIL + 1 {
             let tail = lines.split_off(lines.len() - TAIL);
-            lines.truncate(HEAD);
+            lines.truncate(cut);
             lines.push("\t...".to_owned());
             lines.extend(tail);
         }

@@ -12,6 +12,7 @@ use crate::function::{new_native, NativeFn};
 use crate::heap::{string_bytes, OutOfMemory};
 use crate::number::format_number;
 use crate::runtime::{metamethod, to_number, type_name};
+use crate::frames::{Frame, Level};
 use crate::state::{Event, HandlerState, LuaError, LuaState, Protected};
 use crate::table::{table_mut, KeyError, Table};
 
@@ -56,20 +57,19 @@ impl<'a> Call<'a> {
         unsafe { *self.base.add(i) = v.raw() };
     }
 
-    /// The `chunk:line:` of the Lua code `level` frames up (1: the caller of this function).
+    /// The `chunk:line:` of the Lua code `level` levels up (1: the caller of this function),
+    /// or nothing when that level is a native function or a tail call (`luaL_where`).
     pub(crate) fn where_(&self, level: usize) -> String {
-        let mut base = self.base;
-        let mut pc: *const u8 = std::ptr::null();
-        for _ in 0..level {
-            if base.is_null() {
-                return String::new();
-            }
-            unsafe {
-                pc = *base.offset(frame::CALLER_PC as isize) as *const u8;
-                base = *base.offset(frame::CALLER_BASE as isize) as *mut u64;
-            }
+        match self.level(level) {
+            Some(Level::Frame(f)) => self.st.position(f.base, f.pc).map(|p| p + " ").unwrap_or_default(),
+            _ => String::new(),
         }
-        self.st.position(base, pc).map(|p| p + " ").unwrap_or_default()
+    }
+
+    /// The stack level `level` levels up from this function (0: itself), as 5.1's
+    /// `lua_getstack` numbers them.
+    pub(crate) fn level(&self, level: usize) -> Option<Level> {
+        crate::frames::levels(self.base, std::ptr::null()).nth(level)
     }
 
     /// Raises `msg` with the caller's position, like `luaL_error`.
@@ -88,10 +88,8 @@ impl<'a> Call<'a> {
     /// `luaL_argerror`): `'?'` when it was not called by name, and for a method call the
     /// arguments count from the one after `self`.
     pub(crate) fn arg_error(&mut self, i: usize, msg: &str) -> Raised {
-        let (caller_base, caller_pc) = unsafe {
-            (*self.base.offset(frame::CALLER_BASE as isize) as *mut u64, *self.base.offset(frame::CALLER_PC as isize) as *const u8)
-        };
-        let called = self.st.called_as(caller_base, caller_pc);
+        let this = Frame { base: self.base, pc: std::ptr::null() };
+        let called = this.call_site().and_then(|(b, p)| self.st.called_as(b, p));
         let (name, is_method) = match &called {
             Some(crate::function::VarInfo::Method(n)) => (n.clone(), true),
             Some(v) => (v.name().to_owned(), false),
@@ -1465,19 +1463,10 @@ native!(lua_xpcall, "xpcall", |c| {
     }
 });
 
-/// The function `level` frames up from a native function (1: its caller), or nil.
-fn function_at_level(c: &Call, level: usize) -> TValue {
-    let mut base = c.base;
-    for _ in 0..level {
-        if base.is_null() {
-            return TValue::NIL;
-        }
-        base = unsafe { *base.offset(frame::CALLER_BASE as isize) as *mut u64 };
-    }
-    if base.is_null() {
-        return TValue::NIL;
-    }
-    TValue(unsafe { *base.offset(frame::CALLEE as isize) })
+/// The function `level` levels up from a native function (1: its caller): nil for a tail
+/// call's level (5.1's `getinfo(level, "f")`), `None` past the outermost level.
+fn function_at_level(c: &Call, level: usize) -> Option<TValue> {
+    c.level(level).map(|l| l.frame().map_or(TValue::NIL, |f| f.callee()))
 }
 
 /// `getfenv`/`setfenv`'s first argument: a function, or a stack level (0: the thread).
@@ -1493,11 +1482,11 @@ fn env_target(c: &mut Call) -> Result<Option<TValue>, Raised> {
     if level == 0 {
         return Ok(None);
     }
-    let f = function_at_level(c, level as usize);
-    if f.is_nil() {
-        return Err(c.arg_error(0, "invalid level"));
+    match function_at_level(c, level as usize) {
+        None => Err(c.arg_error(0, "invalid level")),
+        Some(f) if f.is_nil() => Err(c.error(&format!("no function environment for tail call at level {level}"))),
+        Some(f) => Ok(Some(f)),
     }
-    Ok(Some(f))
 }
 
 native!(lua_getfenv, "getfenv", |c| {
@@ -1580,7 +1569,7 @@ native!(lua_module, "module", |c| {
         let _ = table_mut(module).set(p_key, p_val);
     }
     // The function that called `module` runs in the module from now on.
-    let caller = function_at_level(c, 1);
+    let caller = function_at_level(c, 1).unwrap_or(TValue::NIL);
     if caller.is_function() && !crate::function::is_native(unsafe { (*caller.as_closure()).code_block }) {
         unsafe { (*caller.as_closure()).env = module };
     } else {
@@ -1667,27 +1656,13 @@ native!(lua_require, "require", |c| {
     Ok(1)
 });
 
-/// A frame `level` levels up from a native function (1: its caller): (base, pc).
-fn frame_at_level(c: &Call, level: usize) -> Option<(*mut u64, *const u8)> {
-    let (mut base, mut pc) = (c.base, std::ptr::null());
-    for _ in 0..level {
-        if base.is_null() {
-            return None;
-        }
-        unsafe {
-            pc = *base.offset(frame::CALLER_PC as isize) as *const u8;
-            base = *base.offset(frame::CALLER_BASE as isize) as *mut u64;
-        }
-    }
-    (!base.is_null()).then_some((base, pc))
-}
-
 /// Local `n` (1-based) of the function running at `level`: its name and slot among the
 /// locals in scope at the current instruction (5.1's `findlocal`). 5.1 also numbers the other
 /// live registers "(*temporary)"; this frame layout interleaves pending calls' header slots
 /// with them, so none are reported. `Err` when `level` has no frame.
 fn find_local(c: &Call, level: usize, n: i64) -> Result<Option<(String, *mut u64)>, ()> {
-    let Some((base, pc)) = frame_at_level(c, level) else { return Err(()) };
+    let Some(level) = c.level(level) else { return Err(()) };
+    let Some(Frame { base, pc }) = level.frame() else { return Ok(None) };
     let callee = TValue(unsafe { *base.offset(frame::CALLEE as isize) });
     let cb = unsafe { (*callee.as_closure()).code_block };
     if n < 1 || crate::function::is_native(cb) || pc.is_null() {
@@ -1814,33 +1789,18 @@ native!(lua_debug_traceback, "traceback", |c| {
         c.set(0, msg);
         return Ok(1);
     }
-    let (base, pc) = match thread {
-        Some(co) => {
-            let level = c.opt_int(first + 1, 0)?.max(0) as usize;
-            let mut base = crate::coroutine::thread_mut(co).suspended_frame();
-            let mut pc: *const u8 = std::ptr::null();
-            for _ in 0..level {
-                if base.is_null() {
-                    break;
-                }
-                unsafe {
-                    pc = *base.offset(frame::CALLER_PC as isize) as *const u8;
-                    base = *base.offset(frame::CALLER_BASE as isize) as *mut u64;
-                }
-            }
-            (base, pc)
-        }
-        None => {
-            let level = c.opt_int(1, 1)?.max(0) as usize;
-            frame_at_level(c, level).unwrap_or((std::ptr::null_mut(), std::ptr::null()))
-        }
+    let (top, level) = match thread {
+        Some(co) => (crate::coroutine::thread_mut(co).suspended_frame(), c.opt_int(first + 1, 0)?),
+        None => (c.base, c.opt_int(1, 1)?),
     };
+    let level = level.max(0) as usize;
+    let levels = crate::frames::levels(top, std::ptr::null()).skip(level);
     let mut text = Vec::new();
     if !msg.is_nil() {
         tostring_bytes(msg, &mut text);
         text.push(b'\n');
     }
-    text.extend_from_slice(c.st.traceback_with(base, pc, thread.is_none()).as_bytes());
+    text.extend_from_slice(c.st.traceback_of(levels, level, thread.is_none()).as_bytes());
     let s = c.string(&text)?;
     c.set(0, s);
     Ok(1)
@@ -1855,13 +1815,13 @@ native!(lua_debug_getinfo, "getinfo", |c| {
             return Err(c.arg_error(0, "function or level expected"));
         }
         let level = c.check_int(0)?;
-        match frame_at_level(c, level.max(0) as usize) {
-            Some((base, pc)) if level >= 0 => {
-                let f = TValue(unsafe { *base.offset(frame::CALLEE as isize) });
-                let caller = unsafe {
-                    (*base.offset(frame::CALLER_BASE as isize) as *mut u64, *base.offset(frame::CALLER_PC as isize) as *const u8)
-                };
-                (f, pc, Some(caller))
+        match c.level(level.max(0) as usize) {
+            Some(Level::Frame(fr)) if level >= 0 => (fr.callee(), fr.pc, fr.call_site()),
+            Some(Level::TailCall) if level >= 0 => {
+                if what.iter().any(|b| !b"Slnuf".contains(b)) {
+                    return Err(c.arg_error(1, "invalid option"));
+                }
+                return getinfo_tail_call(c, &what);
             }
             _ => {
                 c.set(0, TValue::NIL);
@@ -1941,6 +1901,36 @@ native!(lua_debug_getinfo, "getinfo", |c| {
     c.set(0, t);
     Ok(1)
 });
+
+/// `getinfo` of a tail call's level: 5.1's `info_tailcall` (nothing is known of the function).
+fn getinfo_tail_call(c: &mut Call, what: &[u8]) -> NResult {
+    let t = Table::new_in(&mut c.st.heap).map_err(|_| c.raise_oom())?;
+    let mut fields: Vec<(&str, TValue)> = Vec::new();
+    if what.contains(&b'S') {
+        fields.push(("source", c.string(b"=(tail call)")?));
+        fields.push(("short_src", c.string(b"(tail call)")?));
+        fields.push(("what", c.string(b"tail")?));
+        fields.push(("linedefined", TValue::from_f64(-1.0)));
+        fields.push(("lastlinedefined", TValue::from_f64(-1.0)));
+    }
+    if what.contains(&b'l') {
+        fields.push(("currentline", TValue::from_f64(-1.0)));
+    }
+    if what.contains(&b'u') {
+        fields.push(("nups", TValue::from_f64(0.0)));
+    }
+    if what.contains(&b'n') {
+        let empty = c.string(b"")?;
+        fields.push(("name", empty));
+        fields.push(("namewhat", empty));
+    }
+    for (k, v) in fields {
+        let key = c.string(k.as_bytes())?;
+        let _ = table_mut(t).set(key, v);
+    }
+    c.set(0, t);
+    Ok(1)
+}
 
 native!(lua_debug_getmetatable, "getmetatable", |c| {
     let v = c.check_any(0)?;
@@ -2356,10 +2346,14 @@ native!(lua_string_dump, "dump", |c| {
     if !f.is_function() {
         return Err(c.type_error(0, "function"));
     }
-    // Not supported: compiled functions exist only as this process's bytecode (its constants
-    // include pointers) and have no serialised form yet. The error is the one 5.1 raises for
-    // a function it cannot dump.
-    Err(c.error("unable to dump given function"))
+    match crate::dump::dump(f) {
+        Some(bytes) => {
+            let s = c.string(&bytes)?;
+            c.set(0, s);
+            Ok(1)
+        }
+        None => Err(c.error("unable to dump given function")),
+    }
 });
 
 fn check_thread(c: &mut Call, i: usize) -> Result<TValue, Raised> {

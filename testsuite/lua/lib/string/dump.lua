@@ -1,12 +1,3 @@
--- PENDING: ljr differs from lua5.1.
--- string.dump of a Lua function raises 'unable to dump given function' (not implemented).
--- Expected (lua5.1):
---   string	true
---   function	5
---   3628800
---   3	a	nil	c
--- Actual (ljr):
---   [exit 1] stderr: ljr: dump.lua:4: unable to dump given function
 -- string.dump: returns a string for a Lua function, which loadstring turns back into a
 -- working function.
 local function add(a, b) return a + b end
