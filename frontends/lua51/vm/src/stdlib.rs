@@ -1808,21 +1808,17 @@ native!(lua_debug_traceback, "traceback", |c| {
 
 native!(lua_debug_getinfo, "getinfo", |c| {
     let what = if c.arg(1).is_nil() { Cow::Borrowed(&b"flnSu"[..]) } else { c.check_bytes(1)? };
-    let (f, pc, caller) = if c.arg(0).is_function() {
-        (c.arg(0), std::ptr::null::<u8>(), None)
+    // The function, its instruction and its call site; None for a tail call's level.
+    let target = if c.arg(0).is_function() {
+        Some((c.arg(0), std::ptr::null::<u8>(), None))
     } else {
         if to_number(c.arg(0)).is_none() {
             return Err(c.arg_error(0, "function or level expected"));
         }
         let level = c.check_int(0)?;
         match c.level(level.max(0) as usize) {
-            Some(Level::Frame(fr)) if level >= 0 => (fr.callee(), fr.pc, fr.call_site()),
-            Some(Level::TailCall) if level >= 0 => {
-                if what.iter().any(|b| !b"Slnuf".contains(b)) {
-                    return Err(c.arg_error(1, "invalid option"));
-                }
-                return getinfo_tail_call(c, &what);
-            }
+            Some(Level::Frame(fr)) if level >= 0 => Some((fr.callee(), fr.pc, fr.call_site())),
+            Some(Level::TailCall) if level >= 0 => None,
             _ => {
                 c.set(0, TValue::NIL);
                 return Ok(1);
@@ -1837,6 +1833,32 @@ native!(lua_debug_getinfo, "getinfo", |c| {
         let key = c.string(k.as_bytes())?;
         let _ = table_mut(t).set(key, v);
         Ok(())
+    };
+    let Some((f, pc, caller)) = target else {
+        // 5.1's `info_tailcall`: nothing is known of the function a tail call replaced.
+        if what.contains(&b'S') {
+            let s = c.string(b"=(tail call)")?;
+            put(c, "source", s)?;
+            let s = c.string(b"(tail call)")?;
+            put(c, "short_src", s)?;
+            let s = c.string(b"tail")?;
+            put(c, "what", s)?;
+            put(c, "linedefined", TValue::from_f64(-1.0))?;
+            put(c, "lastlinedefined", TValue::from_f64(-1.0))?;
+        }
+        if what.contains(&b'l') {
+            put(c, "currentline", TValue::from_f64(-1.0))?;
+        }
+        if what.contains(&b'u') {
+            put(c, "nups", TValue::from_f64(0.0))?;
+        }
+        if what.contains(&b'n') {
+            let empty = c.string(b"")?;
+            put(c, "name", empty)?;
+            put(c, "namewhat", empty)?;
+        }
+        c.set(0, t);
+        return Ok(1);
     };
     let cb = unsafe { (*f.as_closure()).code_block };
     let native = crate::function::is_native(cb);
@@ -1901,36 +1923,6 @@ native!(lua_debug_getinfo, "getinfo", |c| {
     c.set(0, t);
     Ok(1)
 });
-
-/// `getinfo` of a tail call's level: 5.1's `info_tailcall` (nothing is known of the function).
-fn getinfo_tail_call(c: &mut Call, what: &[u8]) -> NResult {
-    let t = Table::new_in(&mut c.st.heap).map_err(|_| c.raise_oom())?;
-    let mut fields: Vec<(&str, TValue)> = Vec::new();
-    if what.contains(&b'S') {
-        fields.push(("source", c.string(b"=(tail call)")?));
-        fields.push(("short_src", c.string(b"(tail call)")?));
-        fields.push(("what", c.string(b"tail")?));
-        fields.push(("linedefined", TValue::from_f64(-1.0)));
-        fields.push(("lastlinedefined", TValue::from_f64(-1.0)));
-    }
-    if what.contains(&b'l') {
-        fields.push(("currentline", TValue::from_f64(-1.0)));
-    }
-    if what.contains(&b'u') {
-        fields.push(("nups", TValue::from_f64(0.0)));
-    }
-    if what.contains(&b'n') {
-        let empty = c.string(b"")?;
-        fields.push(("name", empty));
-        fields.push(("namewhat", empty));
-    }
-    for (k, v) in fields {
-        let key = c.string(k.as_bytes())?;
-        let _ = table_mut(t).set(key, v);
-    }
-    c.set(0, t);
-    Ok(1)
-}
 
 native!(lua_debug_getmetatable, "getmetatable", |c| {
     let v = c.check_any(0)?;
