@@ -94,6 +94,8 @@ pub struct Proto {
     /// the collector keeps or frees whole chunks, since a live inner function needs its
     /// enclosing prototypes' memory (they own it).
     pub root: *const Proto,
+    /// Set on a chunk's root while a collection marks it (`gc.rs`), cleared by its sweep.
+    pub(crate) gc_marked: std::cell::Cell<bool>,
     /// Constants (reversed) followed by the code block.
     block: Box<[u64]>,
 }
@@ -141,6 +143,7 @@ impl Proto {
             chunk_text: Box::default(),
             skip_shebang: false,
             root: std::ptr::null(),
+            gc_marked: std::cell::Cell::new(false),
             block,
         });
         let owner = &*p as *const Proto as *const ();

@@ -13,8 +13,6 @@
 //!
 //! Weak tables follow Lua 5.1: `__mode` 'k' and/or 'v'; strings are values, never cleared.
 
-use std::collections::HashSet;
-
 use lua51_value::{Closure, GcHeader, LuaContext, LuaString, ObjKind, TValue, UpVal};
 
 use crate::coroutine::Thread;
@@ -32,7 +30,6 @@ pub struct GcStats {
 
 struct Marker {
     gray: Vec<*mut GcHeader>,
-    protos: HashSet<*const Proto>,
     weak: Vec<*mut Table>,
     /// Coroutines reached, whose stacks were scanned (their stale slots are cleared after).
     threads: Vec<*mut Thread>,
@@ -73,15 +70,20 @@ impl Marker {
         }
     }
 
-    fn proto(&mut self, p: &Proto) {
-        if !self.protos.insert(p as *const Proto) {
+    /// Marks a chunk's constants, its inner prototypes' included, once per collection.
+    fn chunk(&mut self, root: &Proto) {
+        if root.gc_marked.replace(true) {
             return;
         }
+        self.constants(root);
+    }
+
+    fn constants(&mut self, p: &Proto) {
         for c in &p.constants {
             self.value(*c);
         }
         for child in &p.children {
-            self.proto(child);
+            self.constants(child);
         }
     }
 
@@ -110,7 +112,7 @@ impl Marker {
                 if !is_native(c.code_block) {
                     // The whole chunk stays: inner prototypes live inside their parents.
                     let p = proto_of(c.code_block);
-                    self.proto(if p.root.is_null() { p } else { unsafe { &*p.root } });
+                    self.chunk(if p.root.is_null() { p } else { unsafe { &*p.root } });
                 }
                 for i in 0..c.num_upvalues as usize {
                     self.object(c.upvalue(i) as *mut GcHeader);
@@ -187,7 +189,6 @@ pub fn collect(st: &mut LuaState, top: *mut u64) -> GcStats {
     fold_table_storage(st);
     let mut m = Marker {
         gray: Vec::new(),
-        protos: HashSet::new(),
         weak: Vec::new(),
         threads: Vec::new(),
         current: st.current,
@@ -215,7 +216,8 @@ pub fn collect(st: &mut LuaState, top: *mut u64) -> GcStats {
 
     // Chunks no closure refers to any more (their constants were not marked through them).
     st.protos.retain(|&p| {
-        let live = m.protos.contains(&(p as *const Proto));
+        // SAFETY: every registered chunk is alive until this drops it.
+        let live = unsafe { (*p).gc_marked.replace(false) };
         if !live {
             // SAFETY: a leaked box of the compiler; no closure or frame refers to it.
             drop(unsafe { Box::from_raw(p) });

@@ -151,7 +151,12 @@ fn home_slot(hash: u32, mask: usize) -> usize {
 
 impl StringTable {
     /// Drops the strings `dead` says were collected, rehashing the survivors.
+    /// Most collections free no interned string (the names and constants stay), so a scan
+    /// that finds none dead leaves the table as it is, without the rehash.
     pub(crate) fn retain(&mut self, dead: &dyn Fn(*mut LuaString) -> bool) {
+        if !self.slots.iter().any(|s| !s.string.is_null() && dead(s.string)) {
+            return;
+        }
         let survivors: Vec<StringSlot> = self.slots.iter().copied().filter(|s| !s.string.is_null() && !dead(s.string)).collect();
         let cap = (survivors.len() * 2).next_power_of_two().max(1024);
         self.rebuild(cap, survivors);
