@@ -1,0 +1,378 @@
+//! The few LLVM operations the split needs that inkwell does not offer over untyped values
+//! (cloning instructions, rewriting operands and successors, editing phis, deleting blocks),
+//! as thin wrappers over the C API. Every `Value` and `Block` here comes from a live module,
+//! and the pass keeps the IR valid between calls.
+
+use std::collections::{HashMap, HashSet};
+use std::ffi::CStr;
+
+use inkwell::llvm_sys::core::*;
+use inkwell::llvm_sys::debuginfo::LLVMInstructionSetDebugLoc;
+use inkwell::llvm_sys::prelude::*;
+use inkwell::llvm_sys::{LLVMOpcode, LLVMTailCallKind, LLVMTypeKind};
+use inkwell::types::{AsTypeRef, FunctionType};
+
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
+pub(crate) struct Value(pub LLVMValueRef);
+
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
+pub(crate) struct Block(pub LLVMBasicBlockRef);
+
+/// Intrinsics that become library calls (and so need a stack frame).
+const CALLING_INTRINSICS: [&str; 3] = ["llvm.memcpy", "llvm.memmove", "llvm.memset"];
+
+fn name_of(v: LLVMValueRef) -> String {
+    let mut len = 0;
+    let p = unsafe { LLVMGetValueName2(v, &mut len) };
+    if p.is_null() {
+        return String::new();
+    }
+    String::from_utf8_lossy(unsafe { std::slice::from_raw_parts(p as *const u8, len) }).into_owned()
+}
+
+impl Value {
+    pub fn blocks(self) -> Vec<Block> {
+        let mut out = Vec::new();
+        let mut b = unsafe { LLVMGetFirstBasicBlock(self.0) };
+        while !b.is_null() {
+            out.push(Block(b));
+            b = unsafe { LLVMGetNextBasicBlock(b) };
+        }
+        out
+    }
+
+    pub fn param(self, i: u32) -> Value {
+        Value(unsafe { LLVMGetParam(self.0, i) })
+    }
+
+    pub fn append_block(self, name: &str) -> Block {
+        let name = std::ffi::CString::new(name).unwrap_or_default();
+        Block(unsafe { LLVMAppendBasicBlockInContext(LLVMGetTypeContext(LLVMTypeOf(self.0)), self.0, name.as_ptr()) })
+    }
+
+    pub fn name(self) -> String {
+        name_of(self.0)
+    }
+
+    pub fn type_of(self) -> LLVMTypeRef {
+        unsafe { LLVMTypeOf(self.0) }
+    }
+
+    pub fn is_instruction(self) -> bool {
+        !unsafe { LLVMIsAInstruction(self.0) }.is_null()
+    }
+
+    pub fn is_phi(self) -> bool {
+        !unsafe { LLVMIsAPHINode(self.0) }.is_null()
+    }
+
+    pub fn is_alloca(self) -> bool {
+        !unsafe { LLVMIsAAllocaInst(self.0) }.is_null()
+    }
+
+    /// The block of an instruction.
+    pub fn parent(self) -> Block {
+        Block(unsafe { LLVMGetInstructionParent(self.0) })
+    }
+
+    pub fn operands(self) -> Vec<Value> {
+        let n = unsafe { LLVMGetNumOperands(self.0) };
+        (0..n as u32).map(|i| Value(unsafe { LLVMGetOperand(self.0, i) })).collect()
+    }
+
+    pub fn set_operand(self, i: u32, v: Value) {
+        unsafe { LLVMSetOperand(self.0, i, v.0) }
+    }
+
+    /// Instructions using this value.
+    pub fn users(self) -> Vec<Value> {
+        let mut out = Vec::new();
+        let mut u = unsafe { LLVMGetFirstUse(self.0) };
+        while !u.is_null() {
+            out.push(Value(unsafe { LLVMGetUser(u) }));
+            u = unsafe { LLVMGetNextUse(u) };
+        }
+        out
+    }
+
+    /// A phi's `(value, predecessor)` pairs.
+    pub fn incoming(self) -> Vec<(Value, Block)> {
+        let n = unsafe { LLVMCountIncoming(self.0) };
+        (0..n).map(|i| unsafe { (Value(LLVMGetIncomingValue(self.0, i)), Block(LLVMGetIncomingBlock(self.0, i))) }).collect()
+    }
+
+    pub fn add_incoming(self, v: Value, from: Block) {
+        let mut values = [v.0];
+        let mut blocks = [from.0];
+        unsafe { LLVMAddIncoming(self.0, values.as_mut_ptr(), blocks.as_mut_ptr(), 1) }
+    }
+
+    /// Rebuilds a phi without the entries of `preds` (the C API cannot remove one); a phi
+    /// left with none is replaced by poison (its block is unreachable).
+    pub fn remove_incoming_from(self, preds: &[Block], builder: &Builder) {
+        let keep: Vec<(Value, Block)> = self.incoming().into_iter().filter(|(_, b)| !preds.contains(b)).collect();
+        if keep.len() == unsafe { LLVMCountIncoming(self.0) } as usize {
+            return;
+        }
+        let replacement = if keep.is_empty() {
+            Value(unsafe { LLVMGetPoison(self.type_of()) })
+        } else {
+            builder.position_before(self);
+            let n = builder.phi(self.type_of(), &self.name());
+            for (v, b) in keep {
+                n.add_incoming(v, b);
+            }
+            n
+        };
+        unsafe {
+            LLVMReplaceAllUsesWith(self.0, replacement.0);
+            LLVMInstructionEraseFromParent(self.0);
+        }
+    }
+
+    /// Whether the value can travel in an `i64` argument and come back unchanged.
+    pub fn crosses_as_i64(self) -> bool {
+        let t = self.type_of();
+        match unsafe { LLVMGetTypeKind(t) } {
+            LLVMTypeKind::LLVMIntegerTypeKind => (unsafe { LLVMGetIntTypeWidth(t) }) <= 64,
+            LLVMTypeKind::LLVMPointerTypeKind | LLVMTypeKind::LLVMDoubleTypeKind => true,
+            _ => false,
+        }
+    }
+
+    /// Deletes the blocks the entry no longer reaches, with their phi entries elsewhere.
+    pub fn delete_unreachable_blocks(self, builder: &Builder) {
+        let blocks = self.blocks();
+        let live: HashSet<Block> = blocks[0].reachable(&blocks).into_iter().collect();
+        let dead: Vec<Block> = blocks.iter().copied().filter(|b| !live.contains(b)).collect();
+        if dead.is_empty() {
+            return;
+        }
+        for b in &blocks {
+            if live.contains(b) {
+                for p in b.phis() {
+                    p.remove_incoming_from(&dead, builder);
+                }
+            }
+        }
+        for b in &dead {
+            for inst in b.instructions().into_iter().rev() {
+                unsafe {
+                    if LLVMGetTypeKind(LLVMTypeOf(inst.0)) != LLVMTypeKind::LLVMVoidTypeKind {
+                        LLVMReplaceAllUsesWith(inst.0, LLVMGetPoison(LLVMTypeOf(inst.0)));
+                    }
+                    LLVMInstructionEraseFromParent(inst.0);
+                }
+            }
+        }
+        for b in dead {
+            unsafe { LLVMDeleteBasicBlock(b.0) };
+        }
+    }
+
+    /// Stack slots nothing uses any more would still give the function a frame.
+    pub fn delete_unused_allocas(self) {
+        for b in self.blocks() {
+            for inst in b.instructions() {
+                if inst.is_alloca() && inst.users().is_empty() {
+                    unsafe { LLVMInstructionEraseFromParent(inst.0) };
+                }
+            }
+        }
+    }
+
+    /// The distinct predecessors of `b`.
+    pub fn predecessors(self, b: Block) -> Vec<Block> {
+        let mut out = Vec::new();
+        for p in self.blocks() {
+            if p.successors().contains(&b) && !out.contains(&p) {
+                out.push(p);
+            }
+        }
+        out
+    }
+}
+
+impl Block {
+    pub fn instructions(self) -> Vec<Value> {
+        let mut out = Vec::new();
+        let mut i = unsafe { LLVMGetFirstInstruction(self.0) };
+        while !i.is_null() {
+            out.push(Value(i));
+            i = unsafe { LLVMGetNextInstruction(i) };
+        }
+        out
+    }
+
+    pub fn phis(self) -> Vec<Value> {
+        self.instructions().into_iter().take_while(|i| i.is_phi()).collect()
+    }
+
+    pub fn name(self) -> String {
+        let p = unsafe { LLVMGetBasicBlockName(self.0) };
+        if p.is_null() {
+            return String::new();
+        }
+        unsafe { CStr::from_ptr(p) }.to_string_lossy().into_owned()
+    }
+
+    fn terminator(self) -> Option<LLVMValueRef> {
+        let t = unsafe { LLVMGetBasicBlockTerminator(self.0) };
+        (!t.is_null()).then_some(t)
+    }
+
+    pub fn successors(self) -> Vec<Block> {
+        let Some(t) = self.terminator() else { return Vec::new() };
+        let n = unsafe { LLVMGetNumSuccessors(t) };
+        (0..n).map(|i| Block(unsafe { LLVMGetSuccessor(t, i) })).collect()
+    }
+
+    /// Points every edge from this block to `from` at `to`.
+    pub fn redirect(self, from: Block, to: Block) {
+        let Some(t) = self.terminator() else { return };
+        for i in 0..unsafe { LLVMGetNumSuccessors(t) } {
+            if unsafe { LLVMGetSuccessor(t, i) } == from.0 {
+                unsafe { LLVMSetSuccessor(t, i, to.0) };
+            }
+        }
+    }
+
+    /// The blocks reachable from this one (itself included), in the function's block order.
+    pub fn reachable(self, order: &[Block]) -> Vec<Block> {
+        let mut seen: HashSet<Block> = HashSet::from([self]);
+        let mut work = vec![self];
+        while let Some(b) = work.pop() {
+            for s in b.successors() {
+                if seen.insert(s) {
+                    work.push(s);
+                }
+            }
+        }
+        order.iter().copied().filter(|b| seen.contains(b)).collect()
+    }
+
+    /// Whether the block makes a call that needs a stack frame: any call but a `musttail` one
+    /// (dispatch, handler-to-handler) and intrinsics that stay inline.
+    pub fn needs_frame(self) -> bool {
+        self.instructions().into_iter().any(|i| unsafe {
+            match LLVMGetInstructionOpcode(i.0) {
+                LLVMOpcode::LLVMInvoke | LLVMOpcode::LLVMCallBr => true,
+                LLVMOpcode::LLVMCall => {
+                    if LLVMGetTailCallKind(i.0) == LLVMTailCallKind::LLVMTailCallKindMustTail {
+                        return false;
+                    }
+                    let callee = LLVMGetCalledValue(i.0);
+                    if LLVMIsAFunction(callee).is_null() || LLVMGetIntrinsicID(callee) == 0 {
+                        return true;
+                    }
+                    let name = name_of(callee);
+                    CALLING_INTRINSICS.iter().any(|p| name.starts_with(p))
+                }
+                _ => false,
+            }
+        })
+    }
+}
+
+/// Where a copy of the slow path maps the handler's values and blocks.
+#[derive(Default)]
+pub(crate) struct ValueMap {
+    pub values: HashMap<Value, Value>,
+    pub blocks: HashMap<Block, Block>,
+}
+
+impl ValueMap {
+    /// The copy's counterpart of an operand: a value, a block, or nothing (a constant).
+    pub fn get(&self, v: Value) -> Option<Value> {
+        if unsafe { LLVMValueIsBasicBlock(v.0) } != 0 {
+            let b = Block(unsafe { LLVMValueAsBasicBlock(v.0) });
+            return self.blocks.get(&b).map(|n| Value(unsafe { LLVMBasicBlockAsValue(n.0) }));
+        }
+        self.values.get(&v).copied()
+    }
+}
+
+/// An IR builder of the module's context.
+pub(crate) struct Builder {
+    raw: LLVMBuilderRef,
+    i64: LLVMTypeRef,
+}
+
+impl Drop for Builder {
+    fn drop(&mut self) {
+        unsafe { LLVMDisposeBuilder(self.raw) }
+    }
+}
+
+const NO_NAME: &CStr = c"";
+
+impl Builder {
+    pub fn new(module: &inkwell::module::Module<'_>) -> Self {
+        let raw = unsafe { LLVMCreateBuilderInContext(LLVMGetModuleContext(module.as_mut_ptr())) };
+        Builder { raw, i64: module.get_context().i64_type().as_type_ref() }
+    }
+
+    pub fn position_at_end(&self, b: Block) {
+        unsafe { LLVMPositionBuilderAtEnd(self.raw, b.0) }
+    }
+
+    pub fn position_before(&self, inst: Value) {
+        unsafe { LLVMPositionBuilderBefore(self.raw, inst.0) }
+    }
+
+    pub fn phi(&self, ty: LLVMTypeRef, name: &str) -> Value {
+        let name = std::ffi::CString::new(name).unwrap_or_default();
+        Value(unsafe { LLVMBuildPhi(self.raw, ty, name.as_ptr()) })
+    }
+
+    pub fn branch(&self, to: Block) {
+        unsafe { LLVMBuildBr(self.raw, to.0) };
+    }
+
+    /// Inserts a copy of `inst` (operands unchanged, no debug location) at the position.
+    pub fn insert_clone(&self, inst: Value) -> Value {
+        let name = std::ffi::CString::new(inst.name()).unwrap_or_default();
+        unsafe {
+            let c = LLVMInstructionClone(inst.0);
+            LLVMInsertIntoBuilderWithName(self.raw, c, name.as_ptr());
+            LLVMInstructionSetDebugLoc(c, std::ptr::null_mut());
+            Value(c)
+        }
+    }
+
+    /// `v` as an `i64` argument (see [`Value::crosses_as_i64`]).
+    pub fn to_i64(&self, v: Value) -> Value {
+        let t = v.type_of();
+        Value(unsafe {
+            match LLVMGetTypeKind(t) {
+                LLVMTypeKind::LLVMPointerTypeKind => LLVMBuildPtrToInt(self.raw, v.0, self.i64, NO_NAME.as_ptr()),
+                LLVMTypeKind::LLVMDoubleTypeKind => LLVMBuildBitCast(self.raw, v.0, self.i64, NO_NAME.as_ptr()),
+                _ if LLVMGetIntTypeWidth(t) < 64 => LLVMBuildZExt(self.raw, v.0, self.i64, NO_NAME.as_ptr()),
+                _ => v.0,
+            }
+        })
+    }
+
+    /// The inverse of [`Self::to_i64`]: an `i64` argument back as a value of type `ty`.
+    pub fn from_i64(&self, v: Value, ty: LLVMTypeRef) -> Value {
+        Value(unsafe {
+            match LLVMGetTypeKind(ty) {
+                LLVMTypeKind::LLVMPointerTypeKind => LLVMBuildIntToPtr(self.raw, v.0, ty, NO_NAME.as_ptr()),
+                LLVMTypeKind::LLVMDoubleTypeKind => LLVMBuildBitCast(self.raw, v.0, ty, NO_NAME.as_ptr()),
+                _ if LLVMGetIntTypeWidth(ty) < 64 => LLVMBuildTrunc(self.raw, v.0, ty, NO_NAME.as_ptr()),
+                _ => v.0,
+            }
+        })
+    }
+
+    /// `musttail call ghccc void callee(args); ret void`.
+    pub fn musttail_ghc_call(&self, ty: FunctionType<'_>, callee: Value, args: &[Value]) {
+        let mut raw: Vec<LLVMValueRef> = args.iter().map(|a| a.0).collect();
+        unsafe {
+            let call = LLVMBuildCall2(self.raw, ty.as_type_ref(), callee.0, raw.as_mut_ptr(), raw.len() as u32, NO_NAME.as_ptr());
+            LLVMSetInstructionCallConv(call, deegen_llvm_ir::GHC_CALLING_CONV);
+            LLVMSetTailCallKind(call, LLVMTailCallKind::LLVMTailCallKindMustTail);
+            LLVMBuildRetVoid(self.raw);
+        }
+    }
+}

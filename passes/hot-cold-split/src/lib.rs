@@ -1,0 +1,283 @@
+#![doc = include_str!("../README.md")]
+
+mod ir;
+
+use std::collections::HashSet;
+
+use deegen_llvm_ir::{defined_functions, function_attr, handler_type, param, set_function_attr, LlvmModule, GHC_CALLING_CONV};
+use deegen_pass::{AnalysisManager, Pass, PassError, PassParams, PipelineError, PreservedAnalyses, RegisteredPass};
+use inkwell::attributes::AttributeLoc;
+use inkwell::module::Linkage;
+use inkwell::values::{AsValueRef, FunctionValue};
+
+use ir::{Block, Builder, Value};
+
+const NAME: &str = "hot-cold-split";
+
+/// Marks a function this pass made, with the name of the handler it came from.
+pub const SLOW_PATH_OF_ATTR: &str = "deegen-slow-path-of";
+
+/// The scratch argument slots that carry a slow path's live values.
+const SCRATCH_SLOTS: [u32; 4] = [param::A0, param::A1, param::A2, param::A3];
+
+/// See the crate documentation.
+#[derive(Debug, Default)]
+pub struct HotColdSplit;
+
+/// Why a slow-path entry stayed in its handler.
+#[derive(Debug)]
+enum Kept {
+    Loop,
+    TooManyLiveValues(usize, usize),
+    LiveValueType,
+    SharedStackSlot,
+}
+
+impl std::fmt::Display for Kept {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Kept::Loop => write!(f, "the slow path loops back into its entry"),
+            Kept::TooManyLiveValues(live, slots) => write!(f, "{live} live values for {slots} free argument slots"),
+            Kept::LiveValueType => write!(f, "a live value does not fit an i64"),
+            Kept::SharedStackSlot => write!(f, "a stack slot is shared with the fast path"),
+        }
+    }
+}
+
+impl<'ctx> Pass<LlvmModule<'ctx>> for HotColdSplit {
+    fn name(&self) -> &'static str {
+        NAME
+    }
+
+    fn run(&mut self, unit: &mut LlvmModule<'ctx>, _: &mut AnalysisManager<LlvmModule<'ctx>>) -> Result<PreservedAnalyses, PassError> {
+        let module = &unit.module;
+        let builder = Builder::new(module);
+        let (mut split, mut outlined, mut kept) = (0usize, 0usize, 0usize);
+        for f in defined_functions(module) {
+            if f.get_call_conventions() != GHC_CALLING_CONV || function_attr(f, SLOW_PATH_OF_ATTR).is_some() {
+                continue;
+            }
+            if f.count_params() != param::COUNT {
+                return Err(PassError::new(NAME, format!("{}: a GHC-convention function without the handler signature", f.get_name().to_string_lossy())));
+            }
+            let _span = tracing::debug_span!("split", handler = %f.get_name().to_string_lossy()).entered();
+            let (n, k) = split_function(module, f, &builder);
+            if n > 0 {
+                split += 1;
+            }
+            outlined += n;
+            kept += k;
+        }
+        tracing::debug!(handlers = split, slow_paths = outlined, kept, "slow paths outlined");
+        Ok(if outlined == 0 { PreservedAnalyses::all() } else { PreservedAnalyses::none() })
+    }
+}
+
+impl RegisteredPass<LlvmModule<'_>> for HotColdSplit {
+    const NAME: &'static str = NAME;
+    const DESCRIPTION: &'static str = "moves each handler's slow paths (the parts that call the runtime) into GHC functions it tail-calls, so the fast path has no stack frame";
+    fn from_params(params: &PassParams) -> Result<Self, PipelineError> {
+        params.expect_only(&[])?;
+        Ok(HotColdSplit)
+    }
+}
+
+/// Splits one handler; returns how many slow paths were outlined and how many kept.
+fn split_function<'ctx>(module: &inkwell::module::Module<'ctx>, f: FunctionValue<'ctx>, builder: &Builder) -> (usize, usize) {
+    let fv = Value(f.as_value_ref());
+    let blocks = fv.blocks();
+    let Some(&entry) = blocks.first() else { return (0, 0) };
+    if entry.needs_frame() {
+        return (0, 0);
+    }
+    // The hot part: what the entry reaches without passing a frame-needing call.
+    let mut hot: HashSet<Block> = HashSet::from([entry]);
+    let mut work = vec![entry];
+    let mut entries: Vec<Block> = Vec::new();
+    while let Some(b) = work.pop() {
+        for s in b.successors() {
+            if s.needs_frame() {
+                if !entries.contains(&s) {
+                    entries.push(s);
+                }
+            } else if hot.insert(s) {
+                work.push(s);
+            }
+        }
+    }
+    entries.sort_by_key(|b| blocks.iter().position(|x| x == b));
+    let (mut outlined, mut kept) = (0, 0);
+    for b in entries {
+        match outline(module, f, b, &hot, outlined, builder) {
+            Ok(()) => outlined += 1,
+            Err(why) => {
+                tracing::debug!(block = %b.name(), %why, "slow path kept in the handler");
+                kept += 1;
+            }
+        }
+    }
+    if outlined > 0 {
+        fv.delete_unreachable_blocks(builder);
+        fv.delete_unused_allocas();
+    }
+    (outlined, kept)
+}
+
+/// How a live value crosses into the slow path.
+enum LiveIn {
+    /// In a scratch argument slot, as an `i64`.
+    Passed { value: Value, slot: u32 },
+    /// A stack slot only the slow path uses: the slow path gets its own.
+    Alloca(Value),
+}
+
+/// Moves the slow path entered at `b` into a new function, leaving a tail call to it.
+fn outline<'ctx>(module: &inkwell::module::Module<'ctx>, f: FunctionValue<'ctx>, b: Block, hot: &HashSet<Block>, index: usize, builder: &Builder) -> Result<(), Kept> {
+    let fv = Value(f.as_value_ref());
+    let region = b.reachable(&fv.blocks());
+    let in_region: HashSet<Block> = region.iter().copied().collect();
+    let preds = fv.predecessors(b);
+    if preds.iter().any(|p| in_region.contains(p)) {
+        return Err(Kept::Loop);
+    }
+    let hot_preds: Vec<Block> = preds.into_iter().filter(|p| hot.contains(p)).collect();
+
+    // Live values: the entry's phis, then what the region uses from outside it.
+    let params: Vec<Value> = (0..param::COUNT).map(|i| fv.param(i)).collect();
+    let mut live: Vec<Value> = b.phis();
+    let mut used_params: HashSet<u32> = HashSet::new();
+    for &block in &region {
+        for inst in block.instructions() {
+            if block == b && inst.is_phi() {
+                continue;
+            }
+            let operands: Vec<Value> = if inst.is_phi() {
+                inst.incoming().into_iter().filter(|(_, from)| in_region.contains(from)).map(|(v, _)| v).collect()
+            } else {
+                inst.operands()
+            };
+            for v in operands {
+                if let Some(i) = params.iter().position(|p| *p == v) {
+                    used_params.insert(i as u32);
+                } else if v.is_instruction() && !in_region.contains(&v.parent()) && !live.contains(&v) {
+                    live.push(v);
+                }
+            }
+        }
+    }
+    let mut free = SCRATCH_SLOTS.iter().copied().filter(|s| !used_params.contains(s));
+    let mut crossing = Vec::new();
+    let passed = live.iter().filter(|v| !v.is_alloca()).count();
+    let available = free.clone().count();
+    if passed > available {
+        return Err(Kept::TooManyLiveValues(passed, available));
+    }
+    for v in live {
+        if v.is_alloca() {
+            if v.users().iter().any(|u| !in_region.contains(&u.parent())) {
+                return Err(Kept::SharedStackSlot);
+            }
+            crossing.push(LiveIn::Alloca(v));
+        } else {
+            if !v.crosses_as_i64() {
+                return Err(Kept::LiveValueType);
+            }
+            crossing.push(LiveIn::Passed { value: v, slot: free.next().expect("counted above") });
+        }
+    }
+
+    // The slow-path function: the handler's signature, convention and attributes.
+    let name = format!("{}__slow{index}", f.get_name().to_string_lossy());
+    let slow = module.add_function(&name, handler_type(module.get_context()), Some(Linkage::Internal));
+    slow.set_call_conventions(GHC_CALLING_CONV);
+    for attr in f.attributes(AttributeLoc::Function) {
+        slow.add_attribute(AttributeLoc::Function, attr);
+    }
+    slow.remove_string_attribute(AttributeLoc::Function, deegen_llvm_ir::HANDLER_KIND_ATTR);
+    set_function_attr(slow, SLOW_PATH_OF_ATTR, &f.get_name().to_string_lossy());
+    let sv = Value(slow.as_value_ref());
+    let mut map = ir::ValueMap::default();
+    for (i, p) in params.iter().enumerate() {
+        map.values.insert(*p, sv.param(i as u32));
+    }
+    let slow_entry = sv.append_block("entry");
+    builder.position_at_end(slow_entry);
+    for c in &crossing {
+        match *c {
+            LiveIn::Passed { value, slot } => {
+                let v = builder.from_i64(sv.param(slot), value.type_of());
+                map.values.insert(value, v);
+            }
+            LiveIn::Alloca(a) => {
+                map.values.insert(a, builder.insert_clone(a));
+            }
+        }
+    }
+    for &block in &region {
+        map.blocks.insert(block, sv.append_block(&block.name()));
+    }
+    builder.branch(map.blocks[&b]);
+    let mut clones = Vec::new();
+    let mut phis = Vec::new();
+    for &block in &region {
+        builder.position_at_end(map.blocks[&block]);
+        for inst in block.instructions() {
+            if block == b && inst.is_phi() {
+                continue;
+            }
+            let c = if inst.is_phi() {
+                let c = builder.phi(inst.type_of(), &inst.name());
+                phis.push((inst, c));
+                c
+            } else {
+                let c = builder.insert_clone(inst);
+                clones.push(c);
+                c
+            };
+            map.values.insert(inst, c);
+        }
+    }
+    for c in clones {
+        for (i, v) in c.operands().into_iter().enumerate() {
+            if let Some(n) = map.get(v) {
+                c.set_operand(i as u32, n);
+            }
+        }
+    }
+    for (inst, c) in phis {
+        for (v, from) in inst.incoming() {
+            if in_region.contains(&from) {
+                c.add_incoming(map.get(v).unwrap_or(v), map.blocks[&from]);
+            }
+        }
+    }
+
+    // The handler: hot branches into the entry go to a tail call of the slow path instead.
+    let stub = fv.append_block(&format!("slow{index}"));
+    builder.position_at_end(stub);
+    let mut stub_phis = Vec::new();
+    for p in b.phis() {
+        let n = builder.phi(p.type_of(), &p.name());
+        for (v, from) in p.incoming() {
+            if hot_preds.contains(&from) {
+                n.add_incoming(v, from);
+            }
+        }
+        stub_phis.push((p, n));
+    }
+    let mut args = params.clone();
+    for c in &crossing {
+        if let LiveIn::Passed { value, slot } = *c {
+            let v = stub_phis.iter().find(|(p, _)| *p == value).map_or(value, |(_, n)| *n);
+            args[slot as usize] = builder.to_i64(v);
+        }
+    }
+    builder.musttail_ghc_call(handler_type(module.get_context()), Value(slow.as_global_value().as_pointer_value().as_value_ref()), &args);
+    for p in &hot_preds {
+        p.redirect(b, stub);
+    }
+    for p in b.phis() {
+        p.remove_incoming_from(&hot_preds, builder);
+    }
+    Ok(())
+}
