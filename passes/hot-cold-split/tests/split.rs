@@ -1,0 +1,69 @@
+//! The pass on hand-written handlers (`tests/fixtures/handlers.ll`): what it outlines, what it
+//! keeps and why, and that its output verifies. Review changes with `cargo insta review`.
+
+use deegen_llvm_ir::{load_module, LlvmModule};
+use deegen_pass::{AnalysisManager, IrUnit, PassRegistry};
+use deegen_pass_hot_cold_split::{HotColdSplit, SLOW_PATH_OF_ATTR};
+use inkwell::context::Context;
+
+fn fixture() -> std::path::PathBuf {
+    std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/handlers.ll")
+}
+
+fn split(unit: &mut LlvmModule<'_>) {
+    let mut r = PassRegistry::new("llvm");
+    r.register::<HotColdSplit>();
+    r.parse_pipeline("hot-cold-split").unwrap().run(unit, &mut AnalysisManager::new()).unwrap();
+    unit.verify().unwrap_or_else(|e| panic!("{}\n{}", e.join("\n"), unit.print()));
+}
+
+fn function_names(unit: &LlvmModule<'_>) -> Vec<String> {
+    unit.module.get_functions().filter(|f| f.count_basic_blocks() > 0).map(|f| f.get_name().to_string_lossy().into_owned()).collect()
+}
+
+#[test]
+fn slow_paths_become_tail_called_functions() {
+    let context = Context::create();
+    let mut unit = LlvmModule::new(load_module(&context, &fixture()).unwrap());
+    split(&mut unit);
+    insta::assert_snapshot!(unit.print());
+}
+
+#[test]
+fn what_is_outlined_and_what_is_kept() {
+    let context = Context::create();
+    let mut unit = LlvmModule::new(load_module(&context, &fixture()).unwrap());
+    split(&mut unit);
+    let names = function_names(&unit);
+    for outlined in ["rejoin__slow0", "entry_phi__slow0", "own_alloca__slow0", "copies__slow0"] {
+        assert!(names.iter().any(|n| n == outlined), "{outlined} missing from {names:?}");
+    }
+    for kept in ["shared_alloca", "too_many", "slow_loop", "always_calls"] {
+        assert!(!names.iter().any(|n| n.starts_with(&format!("{kept}__slow"))), "{kept} was split: {names:?}");
+    }
+    // A hot part keeps no call but musttail ones.
+    for hot in ["rejoin", "entry_phi", "own_alloca", "copies"] {
+        let f = unit.module.get_function(hot).unwrap();
+        for call in deegen_llvm_ir::calls_in(f) {
+            assert!(call.is_tail_call(), "{hot} still calls {:?}", deegen_llvm_ir::callee_name(call));
+        }
+    }
+    // The slow path remembers where it came from and is not a handler of its own.
+    let slow = unit.module.get_function("rejoin__slow0").unwrap();
+    assert_eq!(deegen_llvm_ir::function_attr(slow, SLOW_PATH_OF_ATTR).as_deref(), Some("rejoin"));
+    assert!(deegen_llvm_ir::function_attr(slow, deegen_llvm_ir::HANDLER_KIND_ATTR).is_none());
+    // The moved stack slot left the handler.
+    let own = unit.print();
+    let handler = own.split("define ghccc void @own_alloca(").nth(1).unwrap().split("\n}\n").next().unwrap();
+    assert!(!handler.contains("= alloca"), "{handler}");
+}
+
+#[test]
+fn a_second_run_changes_nothing() {
+    let context = Context::create();
+    let mut unit = LlvmModule::new(load_module(&context, &fixture()).unwrap());
+    split(&mut unit);
+    let once = unit.print();
+    split(&mut unit);
+    assert_eq!(unit.print(), once);
+}
