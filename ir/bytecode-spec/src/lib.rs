@@ -16,6 +16,9 @@
 
 use std::fmt;
 
+mod types;
+pub use types::{LatticeError, TypeChecker, TypeLattice, TypeMask};
+
 /// How an operand is given in the bytecode, as the language declares it.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum OperandKind {

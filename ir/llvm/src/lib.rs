@@ -8,10 +8,11 @@
 //! any generator pass on it.
 
 mod interp_abi;
+pub mod raw;
 
 use std::path::Path;
 
-use deegen_bytecode_spec::Variant;
+use deegen_bytecode_spec::{TypeLattice, Variant};
 use deegen_pass::IrUnit;
 use inkwell::context::Context;
 use inkwell::memory_buffer::MemoryBuffer;
@@ -29,6 +30,10 @@ pub const VARIANTS_METADATA: &str = "deegen.variants";
 /// Named metadata holding the language's two tag-register values, one node
 /// `!{!"tag1=0x...", !"tag2=0x..."}` (see the `tag-register-rewrite` pass).
 pub const TAG_REGISTERS_METADATA: &str = "deegen.tag_registers";
+
+/// Named metadata holding the language's type lattice, one node of strings, a line each (see
+/// [`deegen_bytecode_spec::TypeLattice`]).
+pub const TYPE_LATTICE_METADATA: &str = "deegen.type_lattice";
 
 /// The CPU the generated code targets: x86-64-v2 (SSE4.2, POPCNT) gives `roundsd` for `floor`
 /// and runs on every x86-64 machine of the last decade.
@@ -156,6 +161,69 @@ pub fn write_tag_registers(module: &Module<'_>, tags: [u64; 2]) -> Result<(), St
     module.add_global_metadata(TAG_REGISTERS_METADATA, &ctx.metadata_node(&[t1.into(), t2.into()])).map_err(|e| e.to_string())
 }
 
+/// Embeds the language's type lattice (see [`TYPE_LATTICE_METADATA`]).
+pub fn write_type_lattice(module: &Module<'_>, lattice: &TypeLattice) -> Result<(), String> {
+    if module.get_global_metadata_size(TYPE_LATTICE_METADATA) != 0 {
+        return Err("the module already carries !deegen.type_lattice".into());
+    }
+    lattice.validate().map_err(|e| e.to_string())?;
+    let ctx = module.get_context();
+    let lines: Vec<_> = lattice.lines().iter().map(|l| ctx.metadata_string(l).into()).collect();
+    module.add_global_metadata(TYPE_LATTICE_METADATA, &ctx.metadata_node(&lines)).map_err(|e| e.to_string())
+}
+
+/// Reads the lattice embedded by [`write_type_lattice`]; `None` when the module has none.
+pub fn read_type_lattice(module: &Module<'_>) -> Result<Option<TypeLattice>, String> {
+    let nodes = module.get_global_metadata(TYPE_LATTICE_METADATA);
+    let [node] = nodes.as_slice() else {
+        return if nodes.is_empty() { Ok(None) } else { Err("!deegen.type_lattice must hold one node".into()) };
+    };
+    let values = node.get_node_values().ok_or("!deegen.type_lattice holds a non-node")?;
+    let mut lines = Vec::new();
+    for v in values {
+        let text = if v.is_metadata_value() { v.into_metadata_value().get_string_value().map(|s| s.to_vec()) } else { None };
+        lines.push(text.and_then(|t| String::from_utf8(t).ok()).ok_or("!deegen.type_lattice holds a non-string")?);
+    }
+    TypeLattice::parse(lines.iter().map(String::as_str)).map(Some).map_err(|e| e.to_string())
+}
+
+/// The path of a legacy-mangled Rust symbol without its hash (`_ZN3foo3bar17h0123456789abcdefE`
+/// is `foo::bar`), or `None` for other names.
+pub fn rust_path(symbol: &str) -> Option<String> {
+    let mut rest = symbol.strip_prefix("_ZN")?;
+    let mut parts: Vec<&str> = Vec::new();
+    while !rest.starts_with('E') {
+        let digits = rest.bytes().take_while(u8::is_ascii_digit).count();
+        let len: usize = rest[..digits].parse().ok()?;
+        let ident = rest.get(digits..digits + len)?;
+        parts.push(ident);
+        rest = &rest[digits + len..];
+    }
+    if let Some(last) = parts.last() {
+        if last.len() == 17 && last.starts_with('h') && last[1..].bytes().all(|b| b.is_ascii_hexdigit()) {
+            parts.pop();
+        }
+    }
+    (!parts.is_empty()).then(|| parts.join("::"))
+}
+
+/// The module's functions implementing the lattice's checkers (matched by Rust path or symbol
+/// name; one parameter), with the checker index of each.
+pub fn type_checker_functions<'ctx>(module: &Module<'ctx>, lattice: &TypeLattice) -> Vec<(FunctionValue<'ctx>, usize)> {
+    let mut out = Vec::new();
+    for f in module.get_functions() {
+        if f.count_params() != 1 {
+            continue;
+        }
+        let name = f.get_name().to_string_lossy().into_owned();
+        let path = rust_path(&name);
+        if let Some(i) = lattice.checkers.iter().position(|c| c.function == name || Some(&c.function) == path.as_ref()) {
+            out.push((f, i));
+        }
+    }
+    out
+}
+
 /// Parses an integer written in decimal or as `0x` hex.
 pub fn parse_u64(text: &str) -> Option<u64> {
     match text.strip_prefix("0x").or_else(|| text.strip_prefix("0X")) {
@@ -270,5 +338,20 @@ pub fn call_instruction(call: CallSiteValue<'_>) -> InstructionValue<'_> {
     match call.try_as_basic_value() {
         ValueKind::Instruction(i) => i,
         ValueKind::Basic(v) => v.as_instruction_value().expect("a call's value is its instruction"),
+    }
+}
+
+#[cfg(test)]
+mod rust_path_tests {
+    use super::rust_path;
+
+    #[test]
+    fn rust_paths_of_legacy_symbols() {
+        assert_eq!(rust_path("_ZN11lua51_value6TValue9is_double17h6a7e1070aba4eca8E").as_deref(), Some("lua51_value::TValue::is_double"));
+        assert_eq!(rust_path("_ZN3foo3bar3bazE").as_deref(), Some("foo::bar::baz"));
+        assert_eq!(rust_path("is_double"), None);
+        assert_eq!(rust_path("_ZN3fooE").as_deref(), Some("foo"));
+        assert_eq!(rust_path("_ZN99fooE"), None);
+        assert_eq!(rust_path("_ZN"), None);
     }
 }

@@ -1,7 +1,5 @@
 #![doc = include_str!("../README.md")]
 
-mod ir;
-
 use std::collections::HashSet;
 
 use deegen_llvm_ir::{defined_functions, function_attr, handler_type, param, set_function_attr, LlvmModule, GHC_CALLING_CONV};
@@ -10,7 +8,7 @@ use inkwell::attributes::AttributeLoc;
 use inkwell::module::Linkage;
 use inkwell::values::{AsValueRef, FunctionValue};
 
-use ir::{Block, Builder, Value};
+use deegen_llvm_ir::raw::{Block, Builder, Value, ValueMap};
 
 const NAME: &str = "hot-cold-split";
 
@@ -196,7 +194,7 @@ fn outline<'ctx>(module: &inkwell::module::Module<'ctx>, f: FunctionValue<'ctx>,
     slow.remove_string_attribute(AttributeLoc::Function, deegen_llvm_ir::HANDLER_KIND_ATTR);
     set_function_attr(slow, SLOW_PATH_OF_ATTR, &f.get_name().to_string_lossy());
     let sv = Value(slow.as_value_ref());
-    let mut map = ir::ValueMap::default();
+    let mut map = ValueMap::default();
     for (i, p) in params.iter().enumerate() {
         map.values.insert(*p, sv.param(i as u32));
     }

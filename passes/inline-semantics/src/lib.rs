@@ -1,6 +1,6 @@
 #![doc = include_str!("../README.md")]
 
-use deegen_llvm_ir::{defined_functions, function_attr, run_llvm_pipeline, LlvmModule, HANDLER_KIND_ATTR};
+use deegen_llvm_ir::{defined_functions, function_attr, read_type_lattice, run_llvm_pipeline, type_checker_functions, LlvmModule, HANDLER_KIND_ATTR};
 use deegen_pass::{AnalysisManager, Pass, PassError, PassParams, PipelineError, PreservedAnalyses, RegisteredPass};
 use inkwell::attributes::{Attribute, AttributeLoc};
 
@@ -24,10 +24,13 @@ impl<'ctx> Pass<LlvmModule<'ctx>> for InlineSemantics {
         if !functions.iter().any(|f| function_attr(*f, HANDLER_KIND_ATTR).is_some()) {
             return Err(PassError::new(NAME, "the module has no generated functions: run interp-create-handlers first"));
         }
+        // With a type lattice, the checkers stay calls for type-check-strength-reduction.
+        let lattice = read_type_lattice(module).map_err(|e| PassError::new(NAME, e))?;
+        let checkers: Vec<_> = lattice.map(|l| type_checker_functions(module, &l).into_iter().map(|(f, _)| f).collect()).unwrap_or_default();
         let ctx = module.get_context();
         let kind = |name| Attribute::get_named_enum_kind_id(name);
         for f in functions {
-            if function_attr(f, HANDLER_KIND_ATTR).is_some() {
+            if function_attr(f, HANDLER_KIND_ATTR).is_some() || checkers.contains(&f) {
                 continue;
             }
             f.remove_enum_attribute(AttributeLoc::Function, kind("noinline"));

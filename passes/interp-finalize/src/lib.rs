@@ -36,10 +36,18 @@ impl<'ctx> Pass<LlvmModule<'ctx>> for InterpFinalize {
                 }
             }
         }
+        if let Some(lattice) = deegen_llvm_ir::read_type_lattice(module).map_err(|e| PassError::new(NAME, e))? {
+            let noinline = inkwell::attributes::Attribute::get_named_enum_kind_id("noinline");
+            for (f, _) in deegen_llvm_ir::type_checker_functions(module, &lattice) {
+                if f.count_basic_blocks() > 0 && f.get_enum_attribute(inkwell::attributes::AttributeLoc::Function, noinline).is_some() {
+                    leftovers.push(format!("type checker {} is not inlined (run type-check-strength-reduction after inline-semantics)", f.get_name().to_string_lossy()));
+                }
+            }
+        }
         if !leftovers.is_empty() {
             leftovers.sort();
             leftovers.dedup();
-            return Err(PassError::new(NAME, format!("API markers were not lowered:\n  {}", leftovers.join("\n  "))));
+            return Err(PassError::new(NAME, format!("API markers were not lowered or checkers not inlined:\n  {}", leftovers.join("\n  "))));
         }
         for f in defined_functions(module) {
             let name = f.get_name().to_string_lossy().into_owned();

@@ -6,12 +6,13 @@ use deegen_llvm_ir::LlvmModule;
 use deegen_pass::PassRegistry;
 
 /// The pipeline that turns semantics bitcode (with embedded variants) into the interpreter.
-pub const INTERPRETER_PIPELINE: &str = "interp-create-handlers,inline-semantics,lower-interp-api,interp-finalize,hot-cold-split,tag-register-rewrite";
+pub const INTERPRETER_PIPELINE: &str = "interp-create-handlers,inline-semantics,type-check-strength-reduction,lower-interp-api,interp-finalize,hot-cold-split,tag-register-rewrite";
 
 /// Every pass over LLVM modules.
 pub fn llvm_registry<'ctx>() -> PassRegistry<LlvmModule<'ctx>> {
     let mut r = PassRegistry::new("llvm");
     r.register::<deegen_pass_interp_create_handlers::CreateHandlers>()
+        .register::<deegen_pass_type_check_strength_reduction::TypeCheckStrengthReduction>()
         .register::<deegen_pass_inline_semantics::InlineSemantics>()
         .register::<deegen_pass_lower_interp_api::LowerInterpApi>()
         .register::<deegen_pass_interp_finalize::InterpFinalize>()

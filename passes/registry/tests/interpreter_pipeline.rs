@@ -73,6 +73,24 @@ fn passes_reject_modules_in_the_wrong_state() {
 }
 
 #[test]
+fn checkers_left_uninlined_are_refused() {
+    // Without type-check-strength-reduction, inline-semantics leaves the (noinline) checker a
+    // call, and interp-finalize says which pass is missing instead of emitting a call.
+    let context = Context::create();
+    let text = std::fs::read_to_string(fixture()).unwrap().replace("attributes #2 = { inlinehint nounwind }", "attributes #2 = { noinline nounwind }");
+    let module = deegen_llvm_ir::parse_module(&context, text.as_bytes(), "noinline_checker").unwrap();
+    let mut unit = LlvmModule::new(module);
+    let registry = deegen_passes::llvm_registry();
+    let mut pm = registry.parse_pipeline("interp-create-handlers,inline-semantics,lower-interp-api,interp-finalize").unwrap();
+    let e = pm.run(&mut unit, &mut AnalysisManager::new()).unwrap_err().to_string();
+    assert!(e.contains("type checker is_double is not inlined (run type-check-strength-reduction after inline-semantics)"), "{e}");
+    let mut unit = LlvmModule::new(deegen_llvm_ir::parse_module(&context, text.as_bytes(), "noinline_checker").unwrap());
+    let mut pm = registry.parse_pipeline(deegen_passes::INTERPRETER_PIPELINE).unwrap();
+    pm.run(&mut unit, &mut AnalysisManager::new()).unwrap();
+    assert!(!unit.print().contains("call zeroext i1 @is_double"));
+}
+
+#[test]
 fn api_misuse_is_reported_not_miscompiled() {
     // Add passes `jump_if_lt` as a return continuation: the continuation is discovered and gets
     // a handler for Add's layout, where its `take_branch()` has no branch field to read.

@@ -19,7 +19,7 @@ use std::path::{Path, PathBuf};
 use std::process::Command;
 
 use deegen_bytecode_spec::{resolve_variants, BytecodeSpec, Variant};
-use deegen_llvm_ir::{emit, parse_module, write_tag_registers, write_variants, LlvmModule};
+use deegen_llvm_ir::{emit, parse_module, write_tag_registers, write_type_lattice, write_variants, LlvmModule};
 use deegen_pass::{AnalysisManager, Instrumentation, IrUnit};
 use inkwell::context::Context;
 use inkwell::targets::FileType;
@@ -108,6 +108,9 @@ pub struct GenerateOptions {
     /// as `!deegen.tag_registers` for the `tag-register-rewrite` pass; `None` leaves the
     /// registers unused.
     pub tag_registers: Option<[u64; 2]>,
+    /// The language's type lattice, embedded as `!deegen.type_lattice` for the
+    /// `type-check-strength-reduction` pass; `None` leaves the type checks as written.
+    pub type_lattice: Option<deegen_bytecode_spec::TypeLattice>,
 }
 
 /// Files written by [`generate_interpreter`].
@@ -139,6 +142,9 @@ pub fn generate_interpreter(bitcode: &Path, specs: &[BytecodeSpec], out_dir: &Pa
     write_variants(&module, &variants).map_err(GenerateError::Llvm)?;
     if let Some(tags) = options.tag_registers {
         write_tag_registers(&module, tags).map_err(GenerateError::Llvm)?;
+    }
+    if let Some(lattice) = &options.type_lattice {
+        write_type_lattice(&module, lattice).map_err(GenerateError::Llvm)?;
     }
     let mut unit = LlvmModule::new(module);
     let input_ir = out_dir.join("semantics.ll");

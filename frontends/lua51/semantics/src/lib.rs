@@ -83,6 +83,12 @@ extern "C" {
     fn lua_rt_on_throw(ctx: *mut LuaContext, base: *mut u64, pc: *const u8, value: u64, add_position: u64) -> u64;
 }
 
+/// The checkers `type-check-strength-reduction` may substitute (`lua51_specs::type_lattice`)
+/// and the semantics never call themselves: named here so the bitcode has their code. Nothing
+/// reads this table; the interpreter's final optimisation drops it.
+#[no_mangle]
+pub static DEEGEN_TYPE_CHECKERS: [fn(TValue) -> bool; 3] = [TValue::heap_is_string, TValue::heap_is_table, TValue::heap_is_function];
+
 #[inline(always)]
 fn ctx() -> *mut LuaContext {
     api::context() as *mut LuaContext

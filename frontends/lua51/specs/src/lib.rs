@@ -16,12 +16,34 @@
 //!   variable. `ForPrep` checks and enters the loop (or jumps past it), `ForLoop` steps and jumps
 //!   back to the body.
 
-use deegen_bytecode_spec::{BytecodeSpec, OperandAccess, OperandKind, OperandSpec, ResultKind, VariantChoice};
+use deegen_bytecode_spec::{BytecodeSpec, LatticeError, OperandAccess, OperandKind, OperandSpec, ResultKind, TypeLattice, VariantChoice};
 
 /// What the two tag registers hold (`tag-register-rewrite`): the boxing scheme's most used
 /// 64-bit constants. `is_double` compares against the first (`v < DOUBLE_MAX_BITS + 1`),
 /// every heap access masks with the second.
 pub const TAG_REGISTERS: [u64; 2] = [lua51_value::DOUBLE_MAX_BITS + 1, lua51_value::POINTER_MASK];
+
+/// The types of Lua values, and the `TValue` methods the semantics test them with
+/// (`type-check-strength-reduction`). Costs count the work on x86-64: a compare against a tag
+/// register is 1; a kind test of a heap value loads its header (2), after the tag test (3).
+/// The `heap_is_*` forms skip the tag test; they are correct only on heap values, which is what
+/// the pass uses them for once it knows the value is one.
+pub fn type_lattice() -> Result<TypeLattice, LatticeError> {
+    const HEAP: &[&str] = &["string", "table", "function", "userdata", "thread"];
+    let mut l = TypeLattice {
+        types: ["nil", "boolean", "number", "string", "table", "function", "userdata", "thread"].map(String::from).to_vec(),
+        checkers: Vec::new(),
+    };
+    l.add_checker("lua51_value::TValue::is_nil", &["nil"], &[], 1)?;
+    l.add_checker("lua51_value::TValue::is_bool", &["boolean"], &[], 1)?;
+    l.add_checker("lua51_value::TValue::is_double", &["number"], &[], 1)?;
+    l.add_checker("lua51_value::TValue::is_heap", HEAP, &[], 1)?;
+    for kind in ["string", "table", "function"] {
+        l.add_checker(&format!("lua51_value::TValue::is_{kind}"), &[kind], &[], 3)?;
+        l.add_checker(&format!("lua51_value::TValue::heap_is_{kind}"), &[kind], HEAP, 2)?;
+    }
+    Ok(l)
+}
 
 const S: OperandAccess = OperandAccess::Slot;
 const C: OperandAccess = OperandAccess::Constant;

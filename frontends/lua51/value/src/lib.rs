@@ -360,6 +360,22 @@ impl TValue {
     pub fn is_kind(self, kind: ObjKind) -> bool {
         self.is_heap() && self.heap_kind() == kind as u8
     }
+    /// `is_string` of a value known to be on the heap: the kind test without the tag test
+    /// (what `type-check-strength-reduction` turns `is_string` into once the tag is known).
+    #[inline]
+    pub fn heap_is_string(self) -> bool {
+        self.heap_kind() == ObjKind::String as u8
+    }
+    /// `is_table` of a value known to be on the heap.
+    #[inline]
+    pub fn heap_is_table(self) -> bool {
+        self.heap_kind() == ObjKind::Table as u8
+    }
+    /// `is_function` of a value known to be on the heap.
+    #[inline]
+    pub fn heap_is_function(self) -> bool {
+        self.heap_kind() == ObjKind::Function as u8
+    }
     #[inline]
     pub fn is_string(self) -> bool {
         self.is_kind(ObjKind::String)

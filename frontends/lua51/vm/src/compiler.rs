@@ -586,9 +586,9 @@ impl<'s> Compiler<'s> {
                     Place::Field { .. } => None,
                 })
                 .collect();
-            for i in 0..places.len() {
-                let Place::Field { table, key, .. } = &places[i] else { continue };
-                let (table, key) = (*table, *key);
+            for place in places.iter_mut() {
+                let Place::Field { table: table_slot, key: key_slot, .. } = place else { continue };
+                let (table, key) = (*table_slot, *key_slot);
                 let copy = |this: &mut Self, slot: u16| -> Result<u16> {
                     let r = this.alloc_reg(line)?;
                     this.emit_mov(Operand::Slot(slot), r)?;
@@ -599,10 +599,8 @@ impl<'s> Compiler<'s> {
                     Operand::Slot(k) if assigned.contains(&k) => Operand::Slot(copy(self, k)?),
                     other => other,
                 };
-                if let Place::Field { table, key, .. } = &mut places[i] {
-                    *table = new_table;
-                    *key = new_key;
-                }
+                *table_slot = new_table;
+                *key_slot = new_key;
             }
         }
         if places.len() == 1 && values.len() == 1 {

@@ -39,7 +39,7 @@ impl Default for SmallPool {
 
 fn size_class(size: usize) -> usize {
     debug_assert!(size > 0 && size <= SMALL_MAX);
-    (size + GRANULE - 1) / GRANULE - 1
+    size.div_ceil(GRANULE) - 1
 }
 
 impl SmallPool {

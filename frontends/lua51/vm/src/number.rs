@@ -201,7 +201,7 @@ mod tests {
             seed ^= seed << 17;
             seed
         };
-        let mut check = |x: f64| {
+        let check = |x: f64| {
             if !x.is_finite() || x == 0.0 {
                 return;
             }

@@ -1,7 +1,7 @@
-//! The few LLVM operations the split needs that inkwell does not offer over untyped values
-//! (cloning instructions, rewriting operands and successors, editing phis, deleting blocks),
-//! as thin wrappers over the C API. Every `Value` and `Block` here comes from a live module,
-//! and the pass keeps the IR valid between calls.
+//! Untyped views of LLVM values and blocks for the passes that rewrite control flow (cloning
+//! instructions, rewriting operands and successors, editing phis, deleting blocks, walking the
+//! CFG), which inkwell's typed API does not offer: thin wrappers over the C API. Every `Value`
+//! and `Block` comes from a live module, and a pass keeps the IR valid between calls.
 
 use std::collections::{HashMap, HashSet};
 use std::ffi::CStr;
@@ -13,10 +13,14 @@ use inkwell::llvm_sys::{LLVMOpcode, LLVMTailCallKind, LLVMTypeKind};
 use inkwell::types::{AsTypeRef, FunctionType};
 
 #[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
-pub(crate) struct Value(pub LLVMValueRef);
+pub struct Value(pub LLVMValueRef);
 
 #[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
-pub(crate) struct Block(pub LLVMBasicBlockRef);
+pub struct Block(pub LLVMBasicBlockRef);
+
+/// An LLVM type of the module's context.
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
+pub struct Type(pub LLVMTypeRef);
 
 /// Intrinsics that become library calls (and so need a stack frame).
 const CALLING_INTRINSICS: [&str; 3] = ["llvm.memcpy", "llvm.memmove", "llvm.memset"];
@@ -54,8 +58,8 @@ impl Value {
         name_of(self.0)
     }
 
-    pub fn type_of(self) -> LLVMTypeRef {
-        unsafe { LLVMTypeOf(self.0) }
+    pub fn type_of(self) -> Type {
+        Type(unsafe { LLVMTypeOf(self.0) })
     }
 
     pub fn is_instruction(self) -> bool {
@@ -115,7 +119,7 @@ impl Value {
             return;
         }
         let replacement = if keep.is_empty() {
-            Value(unsafe { LLVMGetPoison(self.type_of()) })
+            Value(unsafe { LLVMGetPoison(self.type_of().0) })
         } else {
             builder.position_before(self);
             let n = builder.phi(self.type_of(), &self.name());
@@ -130,9 +134,84 @@ impl Value {
         }
     }
 
+    /// For a call: the called value (a function for direct calls).
+    pub fn callee(self) -> Option<Value> {
+        if unsafe { LLVMIsACallInst(self.0) }.is_null() {
+            return None;
+        }
+        Some(Value(unsafe { LLVMGetCalledValue(self.0) }))
+    }
+
+    /// For a call: its arguments (the operands before the callee).
+    pub fn call_args(self) -> Vec<Value> {
+        let mut ops = self.operands();
+        ops.pop();
+        ops
+    }
+
+    /// Makes a call call `f` instead (which must have the call's function type).
+    pub fn set_callee(self, f: Value) {
+        let n = unsafe { LLVMGetNumOperands(self.0) } as u32;
+        unsafe { LLVMSetOperand(self.0, n - 1, f.0) }
+    }
+
+    /// The function type of a call.
+    pub fn called_function_type(self) -> Type {
+        Type(unsafe { LLVMGetCalledFunctionType(self.0) })
+    }
+
+    /// The function type of a function.
+    pub fn function_type(self) -> Type {
+        Type(unsafe { LLVMGlobalGetValueType(self.0) })
+    }
+
+    /// Replaces every use with `v` and erases the instruction.
+    pub fn replace_and_erase(self, v: Value) {
+        unsafe {
+            LLVMReplaceAllUsesWith(self.0, v.0);
+            LLVMInstructionEraseFromParent(self.0);
+        }
+    }
+
+    /// An `i1` constant.
+    pub fn bool_constant(like: Value, b: bool) -> Value {
+        Value(unsafe { LLVMConstInt(LLVMTypeOf(like.0), b as u64, 0) })
+    }
+
+    /// `Some((x, y, is_and))` for `and i1 x, y` / `select i1 x, i1 y, i1 false` (`is_and`) and
+    /// `or i1 x, y` / `select i1 x, i1 true, i1 y`.
+    pub fn boolean_pair(self) -> Option<(Value, Value, bool)> {
+        if unsafe { LLVMIsAInstruction(self.0) }.is_null() || unsafe { LLVMGetTypeKind(LLVMTypeOf(self.0)) } != LLVMTypeKind::LLVMIntegerTypeKind || unsafe { LLVMGetIntTypeWidth(LLVMTypeOf(self.0)) } != 1 {
+            return None;
+        }
+        let ops = self.operands();
+        let constant = |v: &Value| unsafe { (!LLVMIsAConstantInt(v.0).is_null()).then(|| LLVMConstIntGetZExtValue(v.0)) };
+        match (unsafe { LLVMGetInstructionOpcode(self.0) }, ops.as_slice()) {
+            (LLVMOpcode::LLVMAnd, [a, b]) => Some((*a, *b, true)),
+            (LLVMOpcode::LLVMOr, [a, b]) => Some((*a, *b, false)),
+            (LLVMOpcode::LLVMSelect, [c, t, f]) if constant(f) == Some(0) => Some((*c, *t, true)),
+            (LLVMOpcode::LLVMSelect, [c, t, f]) if constant(t) == Some(1) => Some((*c, *f, false)),
+            _ => None,
+        }
+    }
+
+    /// `Some(x)` for `xor i1 x, true` (a negated condition).
+    pub fn negated_operand(self) -> Option<Value> {
+        if unsafe { LLVMIsAInstruction(self.0) }.is_null() || unsafe { LLVMGetInstructionOpcode(self.0) } != LLVMOpcode::LLVMXor {
+            return None;
+        }
+        let ops = self.operands();
+        let is_true = |v: &Value| unsafe { !LLVMIsAConstantInt(v.0).is_null() && LLVMConstIntGetZExtValue(v.0) == 1 };
+        match ops.as_slice() {
+            [a, b] if is_true(b) => Some(*a),
+            [a, b] if is_true(a) => Some(*b),
+            _ => None,
+        }
+    }
+
     /// Whether the value can travel in an `i64` argument and come back unchanged.
     pub fn crosses_as_i64(self) -> bool {
-        let t = self.type_of();
+        let t = self.type_of().0;
         match unsafe { LLVMGetTypeKind(t) } {
             LLVMTypeKind::LLVMIntegerTypeKind => (unsafe { LLVMGetIntTypeWidth(t) }) <= 64,
             LLVMTypeKind::LLVMPointerTypeKind | LLVMTypeKind::LLVMDoubleTypeKind => true,
@@ -221,6 +300,15 @@ impl Block {
         (!t.is_null()).then_some(t)
     }
 
+    /// The condition of a conditional branch ending the block (successor 0 is taken when true).
+    pub fn branch_condition(self) -> Option<Value> {
+        let t = self.terminator()?;
+        if unsafe { LLVMIsABranchInst(t) }.is_null() || unsafe { LLVMIsConditional(t) } == 0 {
+            return None;
+        }
+        Some(Value(unsafe { LLVMGetCondition(t) }))
+    }
+
     pub fn successors(self) -> Vec<Block> {
         let Some(t) = self.terminator() else { return Vec::new() };
         let n = unsafe { LLVMGetNumSuccessors(t) };
@@ -276,7 +364,7 @@ impl Block {
 
 /// Where a copy of the slow path maps the handler's values and blocks.
 #[derive(Default)]
-pub(crate) struct ValueMap {
+pub struct ValueMap {
     pub values: HashMap<Value, Value>,
     pub blocks: HashMap<Block, Block>,
 }
@@ -293,7 +381,7 @@ impl ValueMap {
 }
 
 /// An IR builder of the module's context.
-pub(crate) struct Builder {
+pub struct Builder {
     raw: LLVMBuilderRef,
     i64: LLVMTypeRef,
 }
@@ -320,9 +408,9 @@ impl Builder {
         unsafe { LLVMPositionBuilderBefore(self.raw, inst.0) }
     }
 
-    pub fn phi(&self, ty: LLVMTypeRef, name: &str) -> Value {
+    pub fn phi(&self, ty: Type, name: &str) -> Value {
         let name = std::ffi::CString::new(name).unwrap_or_default();
-        Value(unsafe { LLVMBuildPhi(self.raw, ty, name.as_ptr()) })
+        Value(unsafe { LLVMBuildPhi(self.raw, ty.0, name.as_ptr()) })
     }
 
     pub fn branch(&self, to: Block) {
@@ -342,7 +430,7 @@ impl Builder {
 
     /// `v` as an `i64` argument (see [`Value::crosses_as_i64`]).
     pub fn to_i64(&self, v: Value) -> Value {
-        let t = v.type_of();
+        let t = v.type_of().0;
         Value(unsafe {
             match LLVMGetTypeKind(t) {
                 LLVMTypeKind::LLVMPointerTypeKind => LLVMBuildPtrToInt(self.raw, v.0, self.i64, NO_NAME.as_ptr()),
@@ -354,7 +442,8 @@ impl Builder {
     }
 
     /// The inverse of [`Self::to_i64`]: an `i64` argument back as a value of type `ty`.
-    pub fn from_i64(&self, v: Value, ty: LLVMTypeRef) -> Value {
+    pub fn from_i64(&self, v: Value, ty: Type) -> Value {
+        let ty = ty.0;
         Value(unsafe {
             match LLVMGetTypeKind(ty) {
                 LLVMTypeKind::LLVMPointerTypeKind => LLVMBuildIntToPtr(self.raw, v.0, ty, NO_NAME.as_ptr()),
@@ -370,7 +459,7 @@ impl Builder {
         let mut raw: Vec<LLVMValueRef> = args.iter().map(|a| a.0).collect();
         unsafe {
             let call = LLVMBuildCall2(self.raw, ty.as_type_ref(), callee.0, raw.as_mut_ptr(), raw.len() as u32, NO_NAME.as_ptr());
-            LLVMSetInstructionCallConv(call, deegen_llvm_ir::GHC_CALLING_CONV);
+            LLVMSetInstructionCallConv(call, crate::GHC_CALLING_CONV);
             LLVMSetTailCallKind(call, LLVMTailCallKind::LLVMTailCallKindMustTail);
             LLVMBuildRetVoid(self.raw);
         }
