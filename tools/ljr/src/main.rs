@@ -179,7 +179,21 @@ fn run_chunk(st: &mut LuaState, source: &[u8], chunk_name: &str, skip_shebang: b
 /// long operator chain (`a+b+c+...`) is as deep as it is long. Untouched stack pages cost nothing.
 const MAIN_STACK_BYTES: usize = 1 << 30;
 
+extern "C" {
+    fn signal(signum: i32, handler: usize) -> usize;
+}
+
+/// Rust ignores SIGPIPE, so a write to a closed pipe (`ljr script | head`) would fail (and
+/// `print!` panic); lua5.1, a C program, is killed by the signal. Restore that default.
+fn default_sigpipe() {
+    const SIGPIPE: i32 = 13;
+    const SIG_DFL: usize = 0;
+    // SAFETY: sets the signal's disposition before any other thread exists.
+    unsafe { signal(SIGPIPE, SIG_DFL) };
+}
+
 fn main() -> ExitCode {
+    default_sigpipe();
     match std::thread::Builder::new().name("ljr".into()).stack_size(MAIN_STACK_BYTES).spawn(real_main) {
         Ok(t) => t.join().unwrap_or(ExitCode::FAILURE),
         Err(e) => {

@@ -25,3 +25,27 @@ fn uncaught_error_values_are_reported_like_lua_c() {
         assert_eq!(err.contains("stack traceback"), ref_err.contains("stack traceback"), "{chunk}: {err:?} vs {ref_err:?}");
     }
 }
+
+/// Runs `program args` with stdout into a pipe whose reader has gone; returns how it ended
+/// (the signal, if any) and its stderr.
+fn run_into_closed_pipe(program: &str, args: &[&str]) -> (Option<i32>, Option<i32>, String) {
+    use std::os::unix::process::ExitStatusExt;
+    use std::process::Stdio;
+    let mut child = Command::new(program).args(args).stdout(Stdio::piped()).stderr(Stdio::piped()).spawn().unwrap_or_else(|e| panic!("{program}: {e}"));
+    drop(child.stdout.take());
+    let out = child.wait_with_output().unwrap();
+    (out.status.code(), out.status.signal(), String::from_utf8_lossy(&out.stderr).into_owned())
+}
+
+#[test]
+fn a_closed_stdout_pipe_ends_the_program_like_lua_c() {
+    // `ljr script | head`: lua5.1 dies of SIGPIPE on the first write, silently.
+    let chunk = "for i = 1, 100000 do print(i) end";
+    let (ref_code, ref_signal, ref_err) = run_into_closed_pipe("lua5.1", &["-e", chunk]);
+    let (code, signal, err) = run_into_closed_pipe(env!("CARGO_BIN_EXE_ljr"), &["-e", chunk]);
+    assert_eq!((code, signal), (ref_code, ref_signal));
+    assert_eq!(err, ref_err);
+    // The generator's assembly dump is one big write: no panic either.
+    let (_, signal, err) = run_into_closed_pipe(env!("CARGO_BIN_EXE_ljr"), &["--dump-interpreter"]);
+    assert_eq!((signal, err.as_str()), (Some(13), ""));
+}

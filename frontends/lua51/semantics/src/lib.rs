@@ -629,6 +629,46 @@ pub fn lua_set_table(table: u64, key: u64, value: u64) -> ! {
     api::throw_runtime_error(r.value)
 }
 
+/// `t.name` for a constant string `name`.
+#[no_mangle]
+pub fn lua_get_field(table: u64, name: u64) -> ! {
+    let t = TValue(table);
+    if t.is_table() {
+        let tab = unsafe { &*t.as_table() };
+        let v = tab.raw_get_str(TValue(name));
+        if !v.is_nil() || tab.metatable.is_null() {
+            api::ret(v.raw())
+        }
+    }
+    let r = unsafe { lua_rt_index(ctx(), table, name, api::stack_base(), api::code_block()) };
+    finish(r, 2, lua_binary_mm_continuation as *const ())
+}
+
+/// `t.name = value` for a constant string `name`: in place when the key is present (a new key,
+/// or a nil value under a metatable, goes to the runtime).
+#[no_mangle]
+pub fn lua_set_field(table: u64, name: u64, value: u64) -> ! {
+    let t = TValue(table);
+    if t.is_table() {
+        let tab = unsafe { &*t.as_table() };
+        if let Some(node) = tab.find_string(TValue(name)) {
+            let slot = unsafe { &mut (*node).value };
+            if !slot.is_nil() || tab.metatable.is_null() {
+                *slot = TValue(value);
+                api::fallthrough()
+            }
+        }
+    }
+    let r = unsafe { lua_rt_newindex(ctx(), table, name, value, api::stack_base(), api::code_block()) };
+    if r.kind == RT_VALUE {
+        api::fallthrough()
+    }
+    if r.kind == RT_CALL {
+        api::make_call(r.value as *mut u64, 3, lua_set_table_mm_continuation as *const ())
+    }
+    api::throw_runtime_error(r.value)
+}
+
 #[no_mangle]
 pub fn lua_set_table_mm_continuation(_table: u64, _key: u64, _value: u64) -> ! {
     api::fallthrough()

@@ -183,6 +183,17 @@ pub fn bytecodes() -> Vec<BytecodeSpec> {
             semantics: "lua_set_table",
             variants: vec![],
         },
+        // `t.name`: a constant string key (the compiler picks these over GetTable/SetTable when
+        // the key constant is a string), so the handler has only the string probe, without
+        // the array and number paths (and the registers they need).
+        BytecodeSpec { name: "GetField", operands: vec![op("table", Slot), op("name", Constant)], result: Value, semantics: "lua_get_field", variants: vec![] },
+        BytecodeSpec {
+            name: "SetField",
+            operands: vec![op("table", Slot), op("name", Constant), op("value", SlotOrConstant)],
+            result: None,
+            semantics: "lua_set_field",
+            variants: vec![],
+        },
         BytecodeSpec {
             name: "GetMethod",
             operands: vec![op("object", Slot), op("name", Constant), op("frame", SlotRef)],

@@ -324,6 +324,32 @@ impl<'s> Compiler<'s> {
         Ok(e)
     }
 
+    /// The string constant `k` is, if `k` is one (`t.name` gets GetField/SetField).
+    fn string_key(&mut self, k: Operand) -> Option<u16> {
+        match k {
+            Operand::Const(c) if self.fs().constants[usize::from(c)].is_string() => Some(c),
+            _ => None,
+        }
+    }
+
+    /// `dst = t[k]`.
+    fn emit_get_index(&mut self, t: u16, k: Operand, dst: u16) -> Result<Emitted> {
+        let em = match self.string_key(k) {
+            Some(name) => self.fs().b.create_get_field(t, name, dst),
+            None => self.fs().b.create_get_table(t, k, dst),
+        };
+        self.mark(em, "GetTable")
+    }
+
+    /// `t[k] = v`.
+    fn emit_set_index(&mut self, t: u16, k: Operand, v: Operand) -> Result<Emitted> {
+        let em = match self.string_key(k) {
+            Some(name) => self.fs().b.create_set_field(t, name, v),
+            None => self.fs().b.create_set_table(t, k, v),
+        };
+        self.mark(em, "SetTable")
+    }
+
     fn name_operand(&mut self, at: Emitted, operand: u8, info: Option<VarInfo>) {
         if let Some(info) = info {
             self.fs().names.push((at.start, operand, info));
@@ -520,15 +546,13 @@ impl<'s> Compiler<'s> {
         self.exp_to_reg(&base_expr, t)?;
         for field in prefix {
             let k = self.string_constant(field, line)?;
-            let em = self.fs().b.create_get_table(t, Operand::Const(k), t);
-            self.mark(em, "GetTable")?;
+            self.emit_get_index(t, Operand::Const(k), t)?;
         }
         let f = self.alloc_reg(line)?;
         self.closure(func, f)?;
         let k = self.string_constant(last, line)?;
         self.fs().line = line;
-        let em = self.fs().b.create_set_table(t, Operand::Const(k), Operand::Slot(f));
-        self.mark(em, "SetTable").map(|_| ())
+        self.emit_set_index(t, Operand::Const(k), Operand::Slot(f)).map(|_| ())
     }
 
     fn closure(&mut self, func: &FuncBody, dst: u16) -> Result<()> {
@@ -635,8 +659,7 @@ impl<'s> Compiler<'s> {
             }
             Place::Field { table, key, info } => {
                 self.fs().line = line;
-                let em = self.fs().b.create_set_table(*table, *key, src);
-                let em = self.mark(em, "SetTable")?;
+                let em = self.emit_set_index(*table, *key, src)?;
                 self.name_operand(em, 0, info.clone());
                 Ok(())
             }
@@ -955,8 +978,7 @@ impl<'s> Compiler<'s> {
                 let (t, _) = self.exp_to_slot(object)?;
                 let (k, _) = self.exp_to_operand(key)?;
                 self.fs().line = e.line;
-                let em = self.fs().b.create_get_table(t, k, dst);
-                let em = self.mark(em, "GetTable")?;
+                let em = self.emit_get_index(t, k, dst)?;
                 self.name_operand(em, 0, info);
                 self.fs().free_reg = saved;
                 Ok(())
@@ -1011,16 +1033,14 @@ impl<'s> Compiler<'s> {
                     let saved = self.fs().free_reg;
                     let k = self.string_constant(name.as_bytes(), line)?;
                     let (v, _) = self.exp_to_operand(value)?;
-                    let em = self.fs().b.create_set_table(t, Operand::Const(k), v);
-                    self.mark(em, "SetTable")?;
+                    self.emit_set_index(t, Operand::Const(k), v)?;
                     self.fs().free_reg = saved;
                 }
                 TableField::Keyed { key, value } => {
                     let saved = self.fs().free_reg;
                     let (k, _) = self.exp_to_operand(key)?;
                     let (v, _) = self.exp_to_operand(value)?;
-                    let em = self.fs().b.create_set_table(t, k, v);
-                    self.mark(em, "SetTable")?;
+                    self.emit_set_index(t, k, v)?;
                     self.fs().free_reg = saved;
                 }
             }
