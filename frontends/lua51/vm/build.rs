@@ -17,6 +17,7 @@ fn main() {
     let options = deegen::GenerateOptions {
         dump_ir: std::env::var_os("DEEGEN_DUMP_IR").is_some(),
         tag_registers: Some(lua51_specs::TAG_REGISTERS),
+        nan_boxed_doubles_below: Some(lua51_specs::NAN_BOXED_DOUBLES_BELOW),
         type_lattice: Some(lua51_specs::type_lattice().unwrap_or_else(|e| panic!("{e}"))),
     };
     let generated = deegen::generate_interpreter(&bitcode, &lua51_specs::bytecodes(), &out.join("interpreter"), &options)

@@ -35,6 +35,11 @@ pub const TAG_REGISTERS_METADATA: &str = "deegen.tag_registers";
 /// [`deegen_bytecode_spec::TypeLattice`]).
 pub const TYPE_LATTICE_METADATA: &str = "deegen.type_lattice";
 
+/// Named metadata declaring the NaN-boxing of the language's values, one node
+/// `!{!"doubles_below=0x..."}`: a boxed value is a double iff it is (unsigned) below the bound,
+/// and every value at or above it is a NaN bit pattern (see the `nan-check-fusion` pass).
+pub const NAN_BOXING_METADATA: &str = "deegen.nan_boxing";
+
 /// The CPU the generated code targets: x86-64-v2 (SSE4.2, POPCNT) gives `roundsd` for `floor`
 /// and runs on every x86-64 machine of the last decade.
 pub const TARGET_CPU: &str = "x86-64-v2";
@@ -159,6 +164,32 @@ pub fn write_tag_registers(module: &Module<'_>, tags: [u64; 2]) -> Result<(), St
     let t1 = ctx.metadata_string(&format!("tag1={:#x}", tags[0]));
     let t2 = ctx.metadata_string(&format!("tag2={:#x}", tags[1]));
     module.add_global_metadata(TAG_REGISTERS_METADATA, &ctx.metadata_node(&[t1.into(), t2.into()])).map_err(|e| e.to_string())
+}
+
+/// Embeds the NaN-boxing bound (see [`NAN_BOXING_METADATA`]).
+pub fn write_nan_boxing(module: &Module<'_>, doubles_below: u64) -> Result<(), String> {
+    if module.get_global_metadata_size(NAN_BOXING_METADATA) != 0 {
+        return Err("the module already carries !deegen.nan_boxing".into());
+    }
+    let ctx = module.get_context();
+    let s = ctx.metadata_string(&format!("doubles_below={doubles_below:#x}"));
+    module.add_global_metadata(NAN_BOXING_METADATA, &ctx.metadata_node(&[s.into()])).map_err(|e| e.to_string())
+}
+
+/// Reads the bound embedded by [`write_nan_boxing`]; `None` when the module has none.
+pub fn read_nan_boxing(module: &Module<'_>) -> Result<Option<u64>, String> {
+    let nodes = module.get_global_metadata(NAN_BOXING_METADATA);
+    let [node] = nodes.as_slice() else {
+        return if nodes.is_empty() { Ok(None) } else { Err("!deegen.nan_boxing must hold one node".into()) };
+    };
+    let values = node.get_node_values().ok_or("!deegen.nan_boxing holds a non-node")?;
+    let text = values
+        .first()
+        .and_then(|v| if v.is_metadata_value() { v.into_metadata_value().get_string_value().map(|s| s.to_vec()) } else { None })
+        .and_then(|t| String::from_utf8(t).ok())
+        .ok_or("!deegen.nan_boxing holds a non-string")?;
+    let value = text.strip_prefix("doubles_below=").ok_or_else(|| format!("!deegen.nan_boxing: '{text}' is not doubles_below=<u64>"))?;
+    parse_u64(value).map(Some).ok_or_else(|| format!("!deegen.nan_boxing: '{value}' is not an integer"))
 }
 
 /// Embeds the language's type lattice (see [`TYPE_LATTICE_METADATA`]).

@@ -165,6 +165,11 @@ impl Value {
         Type(unsafe { LLVMGlobalGetValueType(self.0) })
     }
 
+    /// Erases an instruction (which must have no uses).
+    pub fn erase(self) {
+        unsafe { LLVMInstructionEraseFromParent(self.0) }
+    }
+
     /// Replaces every use with `v` and erases the instruction.
     pub fn replace_and_erase(self, v: Value) {
         unsafe {
@@ -192,6 +197,55 @@ impl Value {
             (LLVMOpcode::LLVMSelect, [c, t, f]) if constant(f) == Some(0) => Some((*c, *t, true)),
             (LLVMOpcode::LLVMSelect, [c, t, f]) if constant(t) == Some(1) => Some((*c, *f, false)),
             _ => None,
+        }
+    }
+
+    /// For `icmp`: `(predicate, lhs, rhs)`.
+    pub fn icmp(self) -> Option<(inkwell::llvm_sys::LLVMIntPredicate, Value, Value)> {
+        if unsafe { LLVMIsAICmpInst(self.0) }.is_null() {
+            return None;
+        }
+        let ops = self.operands();
+        Some((unsafe { LLVMGetICmpPredicate(self.0) }, ops[0], ops[1]))
+    }
+
+    /// For `bitcast x`: `x`.
+    pub fn is_bitcast_of(self) -> Option<Value> {
+        if unsafe { LLVMIsABitCastInst(self.0) }.is_null() {
+            return None;
+        }
+        Some(self.operands()[0])
+    }
+
+    pub fn is_fcmp(self) -> bool {
+        !unsafe { LLVMIsAFCmpInst(self.0) }.is_null()
+    }
+
+    /// The width of an integer-typed value.
+    pub fn int_width(self) -> Option<u32> {
+        let t = unsafe { LLVMTypeOf(self.0) };
+        (unsafe { LLVMGetTypeKind(t) } == LLVMTypeKind::LLVMIntegerTypeKind).then(|| unsafe { LLVMGetIntTypeWidth(t) })
+    }
+
+    /// The value of an integer constant of at most 64 bits.
+    pub fn const_u64(self) -> Option<u64> {
+        if unsafe { LLVMIsAConstantInt(self.0) }.is_null() || unsafe { LLVMGetIntTypeWidth(LLVMTypeOf(self.0)) } > 64 {
+            return None;
+        }
+        Some(unsafe { LLVMConstIntGetZExtValue(self.0) })
+    }
+
+    /// Rebuilds a phi with its entry from `from` coming from `to` instead.
+    pub fn retarget_incoming(self, from: Block, to: Block, builder: &Builder) {
+        let entries: Vec<(Value, Block)> = self.incoming().into_iter().map(|(v, b)| (v, if b == from { to } else { b })).collect();
+        builder.position_before(self);
+        let n = builder.phi(self.type_of(), &self.name());
+        for (v, b) in entries {
+            n.add_incoming(v, b);
+        }
+        unsafe {
+            LLVMReplaceAllUsesWith(self.0, n.0);
+            LLVMInstructionEraseFromParent(self.0);
         }
     }
 
@@ -313,6 +367,16 @@ impl Block {
         let Some(t) = self.terminator() else { return Vec::new() };
         let n = unsafe { LLVMGetNumSuccessors(t) };
         (0..n).map(|i| Block(unsafe { LLVMGetSuccessor(t, i) })).collect()
+    }
+
+    /// The function holding the block.
+    pub fn parent_function(self) -> Value {
+        Value(unsafe { LLVMGetBasicBlockParent(self.0) })
+    }
+
+    /// The block's terminator.
+    pub fn terminator_value(self) -> Option<Value> {
+        self.terminator().map(Value)
     }
 
     /// Points every edge from this block to `from` at `to`.
@@ -452,6 +516,20 @@ impl Builder {
                 _ => v.0,
             }
         })
+    }
+
+    /// `fcmp ord double (bitcast a), (bitcast b)`: true when neither is a NaN.
+    pub fn both_ordered(&self, a: Value, b: Value) -> Value {
+        unsafe {
+            let double = LLVMDoubleTypeInContext(LLVMGetTypeContext(LLVMTypeOf(a.0)));
+            let fa = LLVMBuildBitCast(self.raw, a.0, double, c"lhs.as_double".as_ptr());
+            let fb = LLVMBuildBitCast(self.raw, b.0, double, c"rhs.as_double".as_ptr());
+            Value(LLVMBuildFCmp(self.raw, inkwell::llvm_sys::LLVMRealPredicate::LLVMRealORD, fa, fb, c"both.ordered".as_ptr()))
+        }
+    }
+
+    pub fn cond_branch(&self, cond: Value, if_true: Block, if_false: Block) {
+        unsafe { LLVMBuildCondBr(self.raw, cond.0, if_true.0, if_false.0) };
     }
 
     /// `musttail call ghccc void callee(args); ret void`.

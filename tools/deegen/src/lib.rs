@@ -19,7 +19,7 @@ use std::path::{Path, PathBuf};
 use std::process::Command;
 
 use deegen_bytecode_spec::{resolve_variants, BytecodeSpec, Variant};
-use deegen_llvm_ir::{emit, parse_module, write_tag_registers, write_type_lattice, write_variants, LlvmModule};
+use deegen_llvm_ir::{emit, parse_module, write_nan_boxing, write_tag_registers, write_type_lattice, write_variants, LlvmModule};
 use deegen_pass::{AnalysisManager, Instrumentation, IrUnit};
 use inkwell::context::Context;
 use inkwell::targets::FileType;
@@ -111,6 +111,9 @@ pub struct GenerateOptions {
     /// The language's type lattice, embedded as `!deegen.type_lattice` for the
     /// `type-check-strength-reduction` pass; `None` leaves the type checks as written.
     pub type_lattice: Option<deegen_bytecode_spec::TypeLattice>,
+    /// The NaN-boxing bound (boxed values below it are doubles), embedded as
+    /// `!deegen.nan_boxing` for the `nan-check-fusion` pass; `None` leaves the checks as they are.
+    pub nan_boxed_doubles_below: Option<u64>,
 }
 
 /// Files written by [`generate_interpreter`].
@@ -142,6 +145,9 @@ pub fn generate_interpreter(bitcode: &Path, specs: &[BytecodeSpec], out_dir: &Pa
     write_variants(&module, &variants).map_err(GenerateError::Llvm)?;
     if let Some(tags) = options.tag_registers {
         write_tag_registers(&module, tags).map_err(GenerateError::Llvm)?;
+    }
+    if let Some(bound) = options.nan_boxed_doubles_below {
+        write_nan_boxing(&module, bound).map_err(GenerateError::Llvm)?;
     }
     if let Some(lattice) = &options.type_lattice {
         write_type_lattice(&module, lattice).map_err(GenerateError::Llvm)?;

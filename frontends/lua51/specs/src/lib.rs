@@ -23,6 +23,10 @@ use deegen_bytecode_spec::{BytecodeSpec, LatticeError, OperandAccess, OperandKin
 /// every heap access masks with the second.
 pub const TAG_REGISTERS: [u64; 2] = [lua51_value::DOUBLE_MAX_BITS + 1, lua51_value::POINTER_MASK];
 
+/// The NaN-boxing (`nan-check-fusion`): a value is a double iff its bits are below this, and
+/// every pattern at or above it (the tags) is a NaN when read as a double.
+pub const NAN_BOXED_DOUBLES_BELOW: u64 = lua51_value::DOUBLE_MAX_BITS + 1;
+
 /// The types of Lua values, and the `TValue` methods the semantics test them with
 /// (`type-check-strength-reduction`). Costs count the work on x86-64: a compare against a tag
 /// register is 1; a kind test of a heap value loads its header (2), after the tag test (3).

@@ -1,0 +1,56 @@
+//! The pass on hand-written double checks (`tests/fixtures/checks.ll`). Review changes with
+//! `cargo insta review`.
+
+use deegen_llvm_ir::{load_module, parse_module, LlvmModule};
+use deegen_pass::{AnalysisManager, IrUnit, PassRegistry};
+use deegen_pass_nan_check_fusion::NanCheckFusion;
+use inkwell::context::Context;
+
+fn fixture() -> std::path::PathBuf {
+    std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/checks.ll")
+}
+
+fn run(unit: &mut LlvmModule<'_>, pipeline: &str) -> Result<(), String> {
+    let mut r = PassRegistry::new("llvm");
+    r.register::<NanCheckFusion>();
+    r.parse_pipeline(pipeline).map_err(|e| e.to_string())?.run(unit, &mut AnalysisManager::new()).map_err(|e| e.to_string())?;
+    unit.verify().map_err(|e| e.join("\n"))
+}
+
+#[test]
+fn pairs_of_double_checks_get_an_ordered_compare_first() {
+    let context = Context::create();
+    let mut unit = LlvmModule::new(load_module(&context, &fixture()).unwrap());
+    run(&mut unit, "nan-check-fusion").unwrap();
+    let text = unit.print();
+    assert_eq!(text.matches("fcmp ord double").count(), 2, "{text}");
+    assert!(!text.split("@untouched").nth(1).unwrap().contains("fcmp ord"), "{text}");
+    assert!(!text.split("@add").nth(1).unwrap().split("@less").next().unwrap().contains("fcmp ord"), "{text}");
+    insta::assert_snapshot!(text);
+}
+
+#[test]
+fn the_bound_can_be_given_and_must_make_non_doubles_nans() {
+    let context = Context::create();
+    let mut from_param = LlvmModule::new(load_module(&context, &fixture()).unwrap());
+    run(&mut from_param, "nan-check-fusion<doubles-below=0xfff8000000000001>").unwrap();
+    let mut from_metadata = LlvmModule::new(load_module(&context, &fixture()).unwrap());
+    run(&mut from_metadata, "nan-check-fusion").unwrap();
+    assert_eq!(from_param.print(), from_metadata.print());
+    let mut unit = LlvmModule::new(load_module(&context, &fixture()).unwrap());
+    let e = run(&mut unit, "nan-check-fusion<doubles-below=1000>").unwrap_err();
+    assert!(e.contains("leaves non-NaN patterns to non-doubles"), "{e}");
+    let e = run(&mut unit, "nan-check-fusion<doubles-below=x>").unwrap_err();
+    assert!(e.contains("expects an integer"), "{e}");
+}
+
+#[test]
+fn without_a_declared_boxing_nothing_changes() {
+    let context = Context::create();
+    let text = std::fs::read_to_string(fixture()).unwrap();
+    let text = &text[..text.find("!deegen.nan_boxing").unwrap()];
+    let mut unit = LlvmModule::new(parse_module(&context, text.as_bytes(), "m").unwrap());
+    let before = unit.print();
+    run(&mut unit, "nan-check-fusion").unwrap();
+    assert_eq!(unit.print(), before);
+}
