@@ -221,6 +221,11 @@ impl Value {
         !unsafe { LLVMIsAFCmpInst(self.0) }.is_null()
     }
 
+    /// Whether this is `fcmp ord`.
+    pub fn is_fcmp_ord(self) -> bool {
+        self.is_fcmp() && unsafe { LLVMGetFCmpPredicate(self.0) } == inkwell::llvm_sys::LLVMRealPredicate::LLVMRealORD
+    }
+
     /// The width of an integer-typed value.
     pub fn int_width(self) -> Option<u32> {
         let t = unsafe { LLVMTypeOf(self.0) };

@@ -39,8 +39,8 @@ impl<'ctx> Pass<LlvmModule<'ctx>> for NanCheckFusion {
                 }
             },
         };
-        if bound <= NEGATIVE_INFINITY_BITS + 1 {
-            return Err(err(format!("doubles-below={bound:#x} leaves non-NaN patterns to non-doubles (it must exceed {:#x})", NEGATIVE_INFINITY_BITS + 1)));
+        if bound <= NEGATIVE_INFINITY_BITS {
+            return Err(err(format!("doubles-below={bound:#x} leaves non-NaN patterns to non-doubles (it must be at least {:#x})", NEGATIVE_INFINITY_BITS + 1)));
         }
         let builder = Builder::new(module);
         let mut fused = 0;
@@ -58,7 +58,9 @@ impl<'ctx> Pass<LlvmModule<'ctx>> for NanCheckFusion {
 
 impl RegisteredPass<LlvmModule<'_>> for NanCheckFusion {
     const NAME: &'static str = NAME;
-    const DESCRIPTION: &'static str = "NaN-boxing: a branch on two 'is a double' checks first tries one ordered fcmp of the two values";
+    const DESCRIPTION: &'static str =
+        "NaN-boxing: before comparing two doubles, one ordered fcmp stands in for both 'is a double' checks (bound defaults to !deegen.nan_boxing)";
+    const PARAMS: &'static str = "doubles-below=N";
     fn from_params(params: &PassParams) -> Result<Self, PipelineError> {
         params.expect_only(&["doubles-below"])?;
         let doubles_below = match params.get("doubles-below") {
@@ -122,6 +124,13 @@ fn fuse(b: Block, bound: u64, builder: &Builder) -> bool {
     if lhs.type_of() != rhs.type_of() || lhs == rhs {
         return false;
     }
+    // A recheck block this pass made (its one predecessor already tried the ordered compare).
+    let f = b.parent_function();
+    if let [pred] = f.predecessors(b).as_slice() {
+        if pred.branch_condition().is_some_and(|c| c.is_fcmp_ord()) {
+            return false;
+        }
+    }
     let succs = b.successors();
     let (fast, slow) = (succs[fast_index], succs[1 - fast_index]);
     if fast == slow || !compares_the_pair(fast, lhs, rhs) {
@@ -130,7 +139,6 @@ fn fuse(b: Block, bound: u64, builder: &Builder) -> bool {
     let term = b.terminator_value().expect("a conditional branch ends the block");
     // The original checks move to a block of their own, reached when the pair is unordered
     // (copied, and the originals deleted once unused, so the fast path does not compute them).
-    let f = b.parent_function();
     let recheck = f.append_block(&format!("{}.recheck", b.name()));
     builder.position_at_end(recheck);
     let (x2, y2) = (builder.insert_clone(x), builder.insert_clone(y));

@@ -40,8 +40,21 @@ fn the_bound_can_be_given_and_must_make_non_doubles_nans() {
     let mut unit = LlvmModule::new(load_module(&context, &fixture()).unwrap());
     let e = run(&mut unit, "nan-check-fusion<doubles-below=1000>").unwrap_err();
     assert!(e.contains("leaves non-NaN patterns to non-doubles"), "{e}");
+    let e = run(&mut unit, "nan-check-fusion<doubles-below=0xfff0000000000000>").unwrap_err();
+    assert!(e.contains("it must be at least 0xfff0000000000001"), "{e}");
+    run(&mut unit, "nan-check-fusion<doubles-below=0xfff0000000000001>").unwrap();
     let e = run(&mut unit, "nan-check-fusion<doubles-below=x>").unwrap_err();
     assert!(e.contains("expects an integer"), "{e}");
+}
+
+#[test]
+fn a_second_run_changes_nothing() {
+    let context = Context::create();
+    let mut unit = LlvmModule::new(load_module(&context, &fixture()).unwrap());
+    run(&mut unit, "nan-check-fusion").unwrap();
+    let once = unit.print();
+    run(&mut unit, "nan-check-fusion").unwrap();
+    assert_eq!(unit.print(), once);
 }
 
 #[test]
