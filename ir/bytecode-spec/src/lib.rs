@@ -10,7 +10,8 @@
 //! embedded in LLVM modules as named metadata so any generator pass runs on an IR dump alone.
 //!
 //! Encoding (little-endian): `opcode:u16`, then each operand in declaration order (slots and
-//! constant indices `u16`, literals their declared width), then the output slot `u16` for
+//! constant indices `u16`, literals their declared width, inline caches their bytes, zero when
+//! emitted), then the output slot `u16` for
 //! [`ResultKind::Value`], then a signed `i32` branch offset (relative to the instruction's first
 //! byte) for [`ResultKind::Branch`].
 
@@ -32,6 +33,10 @@ pub enum OperandKind {
     SlotOrConstant,
     /// An integer literal of `width` bytes (1, 2 or 4).
     Literal { width: u8, signed: bool },
+    /// `bytes` (4 or 8) of per-instruction inline-cache state: zero when the instruction is
+    /// emitted, then the semantics' to read and write (they receive its address). The cache
+    /// must only make an answer faster, never decide it: the semantics validate what it says.
+    InlineCache { bytes: u8 },
 }
 
 /// What one resolved operand is in a particular variant.
@@ -41,6 +46,7 @@ pub enum OperandAccess {
     SlotRef,
     Constant,
     Literal { signed: bool },
+    InlineCache,
 }
 
 impl OperandAccess {
@@ -51,6 +57,7 @@ impl OperandAccess {
             OperandAccess::Constant => "const",
             OperandAccess::Literal { signed: true } => "lit",
             OperandAccess::Literal { signed: false } => "ulit",
+            OperandAccess::InlineCache => "ic",
         }
     }
 }
@@ -202,6 +209,12 @@ impl BytecodeSpec {
                     }
                     (OperandAccess::Literal { signed }, u32::from(width))
                 }
+                OperandKind::InlineCache { bytes } => {
+                    if ![4, 8].contains(&bytes) {
+                        return Err(self.invalid(format!("inline cache '{}' has {bytes} bytes; 4 or 8", op.name)));
+                    }
+                    (OperandAccess::InlineCache, u32::from(bytes))
+                }
             };
             operands.push(ResolvedOperand { name: op.name.to_owned(), access, offset, width });
             offset += width;
@@ -332,11 +345,13 @@ impl Variant {
                     "const" => OperandAccess::Constant,
                     "lit" => OperandAccess::Literal { signed: true },
                     "ulit" => OperandAccess::Literal { signed: false },
+                    "ic" => OperandAccess::InlineCache,
                     _ => return Err(err(&format!("unknown operand kind '{kind}'"))),
                 };
                 let width = num(width)?;
-                if ![1, 2, 4].contains(&width) {
-                    return Err(err("operand width is 1, 2 or 4"));
+                let widths: &[u32] = if access == OperandAccess::InlineCache { &[4, 8] } else { &[1, 2, 4] };
+                if !widths.contains(&width) {
+                    return Err(err("operand width is 1, 2 or 4 (4 or 8 for an inline cache)"));
                 }
                 v.operands.push(ResolvedOperand { name: name.to_owned(), access, offset: num(offset)?, width });
             }
@@ -405,6 +420,29 @@ mod tests {
         for (v, t) in vs.iter().zip(&text) {
             assert_eq!(&Variant::parse(t).unwrap(), v);
         }
+    }
+
+    #[test]
+    fn inline_caches_take_room_in_the_instruction() {
+        let get = BytecodeSpec {
+            name: "GetField",
+            operands: vec![
+                OperandSpec { name: "table", kind: OperandKind::Slot },
+                OperandSpec { name: "slot", kind: OperandKind::InlineCache { bytes: 4 } },
+            ],
+            result: ResultKind::Value,
+            semantics: "get_field",
+            variants: vec![],
+        };
+        let vs = resolve_variants(std::slice::from_ref(&get)).unwrap();
+        let text = vs[0].to_string();
+        assert_eq!(text, "opcode=0 name=GetField bytecode=GetField semantics=get_field result=value length=10 table:slot@2:2 slot:ic@4:4 output@8");
+        assert_eq!(Variant::parse(&text).unwrap(), vs[0]);
+        assert!(Variant::parse(&text.replace("length=10", "length=14").replace("slot:ic@4:4 output@8", "slot:ic@4:8 output@12")).is_ok());
+        assert!(Variant::parse(&text.replace("slot:ic@4:4", "slot:ic@4:2")).is_err());
+        let mut odd = get;
+        odd.operands[1].kind = OperandKind::InlineCache { bytes: 3 };
+        assert!(resolve_variants(&[odd]).unwrap_err().to_string().contains("inline cache 'slot' has 3 bytes"));
     }
 
     #[test]

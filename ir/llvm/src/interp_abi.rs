@@ -187,6 +187,10 @@ impl<'a, 'ctx> InterpBuilder<'a, 'ctx> {
 
     /// Decodes one operand of the instruction at `state.pc` into what the semantics receive.
     pub fn decode_operand(&self, state: &PinnedState<'ctx>, op: &ResolvedOperand) -> BuildResult<BasicMetadataValueEnum<'ctx>> {
+        if op.access == OperandAccess::InlineCache {
+            // The cache's address in the instruction (the semantics read and write it).
+            return Ok(self.byte_offset(state.pc, self.i64(u64::from(op.offset)), &format!("{}.ic", op.name))?.into());
+        }
         let signed = matches!(op.access, OperandAccess::Literal { signed: true });
         let raw = self.load_field(state.pc, op.offset, op.width, signed, &op.name)?;
         Ok(match op.access {
@@ -196,6 +200,7 @@ impl<'a, 'ctx> InterpBuilder<'a, 'ctx> {
                 let addr = self.slot_address(state.base, raw, &format!("{}.slot", op.name))?;
                 self.load_i64(addr, &format!("{}.value", op.name))?.into()
             }
+            OperandAccess::InlineCache => unreachable!("returned above"),
             OperandAccess::Constant => {
                 // Constant i lives at cb - 8 * (i + 1).
                 let neg = b(self.builder.build_int_sub(self.i64(u64::MAX), raw, &format!("{}.negidx", op.name)))?;

@@ -144,7 +144,7 @@ impl<'a, 'ctx> Generator<'a, 'ctx> {
         }
         for (ty, op) in params.iter().zip(&v.operands) {
             let ok = match op.access {
-                OperandAccess::SlotRef => ty.is_pointer_type(),
+                OperandAccess::SlotRef | OperandAccess::InlineCache => ty.is_pointer_type(),
                 _ => ty.is_int_type() && ty.into_int_type().get_bit_width() == 64,
             };
             if !ok {
@@ -152,7 +152,7 @@ impl<'a, 'ctx> Generator<'a, 'ctx> {
                     "variant {}: parameter for operand '{}' of '{name}' must be {}",
                     v.name,
                     op.name,
-                    if op.access == OperandAccess::SlotRef { "a pointer" } else { "a 64-bit integer" }
+                    if matches!(op.access, OperandAccess::SlotRef | OperandAccess::InlineCache) { "a pointer" } else { "a 64-bit integer" }
                 )));
             }
         }

@@ -51,7 +51,7 @@ pub fn builder_source(specs: &[BytecodeSpec], variants: &[Variant]) -> String {
     for spec in specs {
         let mine: Vec<&Variant> = variants.iter().filter(|v| v.bytecode == spec.name).collect();
         let mut params = Vec::new();
-        for op in &spec.operands {
+        for op in spec.operands.iter().filter(|o| !matches!(o.kind, OperandKind::InlineCache { .. })) {
             let ty = match op.kind {
                 OperandKind::SlotOrConstant => "Operand".to_owned(),
                 OperandKind::Literal { width, signed } => literal_type(width, signed).to_owned(),
@@ -91,6 +91,8 @@ pub fn builder_source(specs: &[BytecodeSpec], variants: &[Variant]) -> String {
                 OperandKind::Literal { width: 1, signed } => format!("self.push_u8({}{})", op.name, if signed { " as u8" } else { "" }),
                 OperandKind::Literal { width: 2, signed } => format!("self.push_u16({}{})", op.name, if signed { " as u16" } else { "" }),
                 OperandKind::Literal { signed, .. } => format!("self.push_u32({}{})", op.name, if signed { " as u32" } else { "" }),
+                // An inline cache starts empty (all zero).
+                OperandKind::InlineCache { bytes } => format!("self.push_zeros({bytes})"),
                 _ => format!("self.push_u16({})", op.name),
             };
             let _ = writeln!(s, "        {expr};");

@@ -389,8 +389,8 @@ pub fn lua_for_loop(base: *mut u64) -> ! {
 // ---------------------------------------------------------------------------------------------
 
 #[no_mangle]
-pub fn lua_get_global(name: u64) -> ! {
-    if let Some(v) = get_fast(TValue(current_env()), TValue(name)) {
+pub fn lua_get_global(name: u64, slot_cache: *mut u8) -> ! {
+    if let Some(v) = get_string_fast(TValue(current_env()), TValue(name), slot_cache) {
         api::ret(v)
     }
     let r = unsafe { lua_rt_index(ctx(), current_env(), name, api::stack_base(), api::code_block()) };
@@ -398,13 +398,13 @@ pub fn lua_get_global(name: u64) -> ! {
 }
 
 #[no_mangle]
-pub fn lua_get_global_mm_continuation(_name: u64) -> ! {
+pub fn lua_get_global_mm_continuation(_name: u64, _slot_cache: *mut u8) -> ! {
     api::ret(first_result())
 }
 
 #[no_mangle]
-pub fn lua_set_global(name: u64, value: u64) -> ! {
-    if raw_set_fast(TValue(current_env()), TValue(name), value) {
+pub fn lua_set_global(name: u64, value: u64, slot_cache: *mut u8) -> ! {
+    if set_string_fast(TValue(current_env()), TValue(name), value, slot_cache) {
         api::fallthrough()
     }
     let r = unsafe { lua_rt_newindex(ctx(), current_env(), name, value, api::stack_base(), api::code_block()) };
@@ -418,7 +418,7 @@ pub fn lua_set_global(name: u64, value: u64) -> ! {
 }
 
 #[no_mangle]
-pub fn lua_set_global_mm_continuation(_name: u64, _value: u64) -> ! {
+pub fn lua_set_global_mm_continuation(_name: u64, _value: u64, _slot_cache: *mut u8) -> ! {
     api::fallthrough()
 }
 
@@ -629,44 +629,77 @@ pub fn lua_set_table(table: u64, key: u64, value: u64) -> ! {
     api::throw_runtime_error(r.value)
 }
 
-/// `t.name` for a constant string `name`.
-#[no_mangle]
-pub fn lua_get_field(table: u64, name: u64) -> ! {
-    let t = TValue(table);
-    if t.is_table() {
-        let tab = unsafe { &*t.as_table() };
-        let v = tab.raw_get_str(TValue(name));
-        if !v.is_nil() || tab.metatable.is_null() {
-            api::ret(v.raw())
-        }
+/// `table[name]` for an interned string `name`, through the instruction's slot cache: the raw
+/// value, or nil where the table has no metatable; `None` for what needs the runtime.
+#[inline(always)]
+fn get_string_fast(table: TValue, name: TValue, slot_cache: *mut u8) -> Option<u64> {
+    if !table.is_table() {
+        return None;
     }
-    let r = unsafe { lua_rt_index(ctx(), table, name, api::stack_base(), api::code_block()) };
-    finish(r, 2, lua_binary_mm_continuation as *const ())
+    let t = unsafe { &*table.as_table() };
+    // SAFETY: the cache is the instruction's 4 inline-cache bytes; names are interned strings.
+    let value = match unsafe { t.find_string_cached(name, slot_cache as *mut u32) } {
+        Some(node) => unsafe { (*node).value },
+        None => TValue::NIL,
+    };
+    if !value.is_nil() || t.metatable.is_null() {
+        return Some(value.raw());
+    }
+    None
 }
 
-/// `t.name = value` for a constant string `name`: in place when the key is present (a new key,
-/// or a nil value under a metatable, goes to the runtime).
+/// `table[name] = value` in place for an interned string `name` already present (a new key,
+/// or a nil value under a metatable, needs the runtime), through the slot cache.
+#[inline(always)]
+fn set_string_fast(table: TValue, name: TValue, value: u64, slot_cache: *mut u8) -> bool {
+    if !table.is_table() {
+        return false;
+    }
+    let t = unsafe { &*table.as_table() };
+    // SAFETY: as in `get_string_fast`.
+    let Some(node) = (unsafe { t.find_string_cached(name, slot_cache as *mut u32) }) else { return false };
+    let slot = unsafe { &mut (*node).value };
+    if slot.is_nil() && !t.metatable.is_null() {
+        return false;
+    }
+    *slot = TValue(value);
+    true
+}
+
+/// `t.name` for a constant string `name`.
 #[no_mangle]
-pub fn lua_set_field(table: u64, name: u64, value: u64) -> ! {
-    let t = TValue(table);
-    if t.is_table() {
-        let tab = unsafe { &*t.as_table() };
-        if let Some(node) = tab.find_string(TValue(name)) {
-            let slot = unsafe { &mut (*node).value };
-            if !slot.is_nil() || tab.metatable.is_null() {
-                *slot = TValue(value);
-                api::fallthrough()
-            }
-        }
+pub fn lua_get_field(table: u64, name: u64, slot_cache: *mut u8) -> ! {
+    if let Some(v) = get_string_fast(TValue(table), TValue(name), slot_cache) {
+        api::ret(v)
+    }
+    let r = unsafe { lua_rt_index(ctx(), table, name, api::stack_base(), api::code_block()) };
+    finish(r, 2, lua_get_field_mm_continuation as *const ())
+}
+
+#[no_mangle]
+pub fn lua_get_field_mm_continuation(_table: u64, _name: u64, _slot_cache: *mut u8) -> ! {
+    api::ret(first_result())
+}
+
+/// `t.name = value` for a constant string `name`.
+#[no_mangle]
+pub fn lua_set_field(table: u64, name: u64, value: u64, slot_cache: *mut u8) -> ! {
+    if set_string_fast(TValue(table), TValue(name), value, slot_cache) {
+        api::fallthrough()
     }
     let r = unsafe { lua_rt_newindex(ctx(), table, name, value, api::stack_base(), api::code_block()) };
     if r.kind == RT_VALUE {
         api::fallthrough()
     }
     if r.kind == RT_CALL {
-        api::make_call(r.value as *mut u64, 3, lua_set_table_mm_continuation as *const ())
+        api::make_call(r.value as *mut u64, 3, lua_set_field_mm_continuation as *const ())
     }
     api::throw_runtime_error(r.value)
+}
+
+#[no_mangle]
+pub fn lua_set_field_mm_continuation(_table: u64, _name: u64, _value: u64, _slot_cache: *mut u8) -> ! {
+    api::fallthrough()
 }
 
 #[no_mangle]

@@ -49,6 +49,11 @@ pub fn type_lattice() -> Result<TypeLattice, LatticeError> {
     Ok(l)
 }
 
+/// The inline cache of the string-keyed table bytecodes (GetField, SetField, GetGlobal,
+/// SetGlobal): the hash slot where the key was found last time (see
+/// `TableObject::find_string_cached`).
+const SLOT_CACHE: OperandKind = OperandKind::InlineCache { bytes: 4 };
+
 const S: OperandAccess = OperandAccess::Slot;
 const C: OperandAccess = OperandAccess::Constant;
 
@@ -116,10 +121,16 @@ pub fn bytecodes() -> Vec<BytecodeSpec> {
         BytecodeSpec { name: "Jump", operands: vec![], result: Branch, semantics: "lua_jump", variants: vec![] },
         BytecodeSpec { name: "ForPrep", operands: vec![op("base", SlotRef)], result: Branch, semantics: "lua_for_prep", variants: vec![] },
         BytecodeSpec { name: "ForLoop", operands: vec![op("base", SlotRef)], result: Branch, semantics: "lua_for_loop", variants: vec![] },
-        BytecodeSpec { name: "GetGlobal", operands: vec![op("name", Constant)], result: Value, semantics: "lua_get_global", variants: vec![] },
+        BytecodeSpec {
+            name: "GetGlobal",
+            operands: vec![op("name", Constant), op("slot", SLOT_CACHE)],
+            result: Value,
+            semantics: "lua_get_global",
+            variants: vec![],
+        },
         BytecodeSpec {
             name: "SetGlobal",
-            operands: vec![op("name", Constant), op("value", Slot)],
+            operands: vec![op("name", Constant), op("value", Slot), op("slot", SLOT_CACHE)],
             result: None,
             semantics: "lua_set_global",
             variants: vec![],
@@ -190,10 +201,16 @@ pub fn bytecodes() -> Vec<BytecodeSpec> {
         // `t.name`: a constant string key (the compiler picks these over GetTable/SetTable when
         // the key constant is a string), so the handler has only the string probe, without
         // the array and number paths (and the registers they need).
-        BytecodeSpec { name: "GetField", operands: vec![op("table", Slot), op("name", Constant)], result: Value, semantics: "lua_get_field", variants: vec![] },
+        BytecodeSpec {
+            name: "GetField",
+            operands: vec![op("table", Slot), op("name", Constant), op("slot", SLOT_CACHE)],
+            result: Value,
+            semantics: "lua_get_field",
+            variants: vec![],
+        },
         BytecodeSpec {
             name: "SetField",
-            operands: vec![op("table", Slot), op("name", Constant), op("value", SlotOrConstant)],
+            operands: vec![op("table", Slot), op("name", Constant), op("value", SlotOrConstant), op("slot", SLOT_CACHE)],
             result: None,
             semantics: "lua_set_field",
             variants: vec![],

@@ -190,6 +190,30 @@ impl TableObject {
         self.find_string(key).map_or(TValue::NIL, |n| unsafe { (*n).value })
     }
 
+    /// The hash slot of interned string `key`, trying first the slot `*cache` names (an
+    /// instruction's inline cache: where this lookup found its key last time). The cache is
+    /// checked, never trusted: a slot past the hash part or holding another key is a miss,
+    /// which probes and records the slot found.
+    ///
+    /// # Safety
+    /// `cache` must point at 4 writable bytes (they need not be aligned); `key` must be an
+    /// interned string.
+    #[inline(always)]
+    pub unsafe fn find_string_cached(&self, key: TValue, cache: *mut u32) -> Option<*mut TableNode> {
+        let hint = unsafe { cache.read_unaligned() } as usize;
+        if hint < self.node_count {
+            // SAFETY: hint < node_count.
+            let node = unsafe { self.nodes.add(hint) };
+            if unsafe { (*node).key }.raw() == key.raw() {
+                return Some(node);
+            }
+        }
+        let i = self.probe(key, unsafe { (*key.as_string()).hash } as usize).ok()?;
+        unsafe { cache.write_unaligned(i as u32) };
+        // SAFETY: `probe` returns indices below `node_count`.
+        Some(unsafe { self.nodes.add(i) })
+    }
+
     /// The hash slot of any key (the array part is not searched).
     #[inline(always)]
     pub fn find(&self, key: TValue) -> Option<*mut TableNode> {

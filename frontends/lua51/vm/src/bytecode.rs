@@ -57,6 +57,10 @@ impl BytecodeBuilder {
     fn push_u32(&mut self, v: u32) {
         self.code.extend_from_slice(&v.to_le_bytes());
     }
+    /// An inline cache's bytes: empty (zero) until the handler fills them.
+    fn push_zeros(&mut self, n: usize) {
+        self.code.resize(self.code.len() + n, 0);
+    }
     /// Points the branch of `at` to the instruction starting at `target`.
     pub fn patch_branch(&mut self, at: Emitted, target: u32) {
         let field = at.branch_field.expect("patching a bytecode that does not branch") as usize;
@@ -84,6 +88,7 @@ fn read(code: &[u8], offset: usize, width: u32, signed: bool) -> i64 {
         (2, false) => i64::from(u16::from_le_bytes([b[0], b[1]])),
         (2, true) => i64::from(i16::from_le_bytes([b[0], b[1]])),
         (4, false) => i64::from(u32::from_le_bytes([b[0], b[1], b[2], b[3]])),
+        (8, _) => i64::from_le_bytes([b[0], b[1], b[2], b[3], b[4], b[5], b[6], b[7]]),
         _ => i64::from(i32::from_le_bytes([b[0], b[1], b[2], b[3]])),
     }
 }
@@ -105,6 +110,7 @@ pub fn disassemble(code: &[u8], describe_constant: &dyn Fn(u16) -> String) -> St
                 OperandAccess::Slot | OperandAccess::SlotRef => format!("{}=r{raw}", o.name),
                 OperandAccess::Constant => format!("{}={}", o.name, describe_constant(raw as u16)),
                 OperandAccess::Literal { .. } => format!("{}={raw}", o.name),
+                OperandAccess::InlineCache => format!("{}=ic:{raw:#x}", o.name),
             });
         }
         if let Some(o) = v.output_offset {

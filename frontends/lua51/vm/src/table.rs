@@ -1,8 +1,10 @@
 //! Lua tables: an array part for keys `1..=n` and a hash part with open addressing.
 //!
 //! The hash part keeps a removed key in its slot with a nil value (Lua's dead keys), so `next`
-//! keeps working when a traversal clears fields, as the reference manual allows. Hidden classes
-//! and inline caching replace the hash part's string keys in the interpreter-performance work.
+//! keeps working when a traversal clears fields, as the reference manual allows. A key never
+//! moves while it stays in the hash part, only when the part is rebuilt, which is what lets the
+//! string-keyed bytecodes cache the slot where they found their key
+//! (`TableObject::find_string_cached`). Hidden classes with inline slots are still to come.
 
 use std::mem::ManuallyDrop;
 
@@ -449,6 +451,38 @@ mod tests {
 
     fn num(x: f64) -> TValue {
         TValue::from_f64(x)
+    }
+
+    #[test]
+    fn the_slot_cache_is_checked_never_trusted() {
+        let mut heap = Heap::default();
+        let t = table_mut(Table::new_in(&mut heap).unwrap());
+        let keys: Vec<TValue> = (0..6).map(|i| heap.intern(format!("k{i}").as_bytes()).unwrap()).collect();
+        for (i, k) in keys.iter().enumerate() {
+            t.set(*k, num(i as f64)).unwrap();
+        }
+        let value_of = |t: &Table, k: TValue, cache: &mut u32| unsafe { t.0.find_string_cached(k, cache) }.map(|n| unsafe { (*n).value });
+        // An empty cache, one past the hash part, and one naming another key's slot all miss
+        // and then hold the right slot.
+        for start in [0u32, 1_000_000, 0xFFFF_FFFF] {
+            let mut cache = start;
+            assert_eq!(value_of(t, keys[3], &mut cache), Some(num(3.0)));
+            let hit = cache;
+            assert_eq!(value_of(t, keys[3], &mut cache), Some(num(3.0)));
+            assert_eq!(cache, hit);
+            assert_eq!(value_of(t, keys[4], &mut cache), Some(num(4.0)));
+        }
+        // After the hash part is rebuilt (growth moves every key), a stale slot still answers
+        // right; an absent key is a miss that leaves nothing wrong behind.
+        let mut cache = 0;
+        value_of(t, keys[5], &mut cache);
+        for i in 0..100 {
+            t.set(heap.intern(format!("more{i}").as_bytes()).unwrap(), num(1.0)).unwrap();
+        }
+        assert_eq!(value_of(t, keys[5], &mut cache), Some(num(5.0)));
+        let absent = heap.intern(b"absent").unwrap();
+        assert_eq!(value_of(t, absent, &mut cache), None);
+        assert_eq!(value_of(t, keys[5], &mut cache), Some(num(5.0)));
     }
 
     #[test]
