@@ -225,7 +225,7 @@ pub unsafe fn resume(st: *mut LuaState, co_value: TValue, args: &[TValue], top: 
             STATUS_YIELD => {
                 (*co).status = CoStatus::Suspended;
                 let (yb, n) = ((*co).yield_base, (*co).yield_count);
-                ResumeOutcome::Values((0..n).map(|i| TValue(*yb.add(i))).collect())
+                ResumeOutcome::Values(values_from(st, yb, n))
             }
             STATUS_ERROR => {
                 (*co).status = CoStatus::Dead;
@@ -234,7 +234,7 @@ pub unsafe fn resume(st: *mut LuaState, co_value: TValue, args: &[TValue], top: 
             _ => {
                 (*co).status = CoStatus::Dead;
                 let p = (*ctx).interp.ret_ptr;
-                ResumeOutcome::Values((0..(*ctx).interp.ret_count as usize).map(|i| TValue(*p.add(i))).collect())
+                ResumeOutcome::Values(values_from(st, p, (*ctx).interp.ret_count as usize))
             }
         };
         if (*co).status == CoStatus::Dead {
@@ -243,6 +243,14 @@ pub unsafe fn resume(st: *mut LuaState, co_value: TValue, args: &[TValue], top: 
         }
         Ok(outcome)
     }
+}
+
+/// `n` values from `p`, in the state's reusable buffer (see `LuaState::resume_values`).
+unsafe fn values_from(st: *mut LuaState, p: *const u64, n: usize) -> Vec<TValue> {
+    let mut v = std::mem::take(unsafe { &mut (*st).resume_values });
+    v.clear();
+    v.extend((0..n).map(|i| TValue(unsafe { *p.add(i) })));
+    v
 }
 
 /// Suspends the running coroutine from the `yield` native frame at `base` with `count` values.

@@ -140,6 +140,9 @@ pub struct LuaState {
     /// The running coroutine, or nil for the main one.
     pub current_thread: TValue,
     pub(crate) protected: Vec<Protected>,
+    /// The allocation `coroutine::resume` hands its values back in, reused across resumes
+    /// (a resume/yield ring allocated and freed one per switch).
+    pub(crate) resume_values: Vec<TValue>,
     /// `coroutine.status`'s answers, interned once (status polling loops call it constantly).
     pub(crate) status_names: [TValue; 4],
     /// Metatables of the types that share one (`debug.setmetatable`): nil, boolean, number,
@@ -195,6 +198,7 @@ impl LuaState {
             native_depth: 0,
             current_thread: TValue::NIL,
             protected: Vec::new(),
+            resume_values: Vec::new(),
             status_names,
             type_metatables: [std::ptr::null_mut(); 5],
             registry: TValue::NIL,

@@ -2383,14 +2383,34 @@ fn resume_into(c: &mut Call, co: TValue, args: &[TValue]) -> Result<Result<usize
             Ok(Err(m))
         }
         Ok(crate::coroutine::ResumeOutcome::Error(e)) => Ok(Err(e)),
-        Ok(crate::coroutine::ResumeOutcome::Values(values)) => Ok(Ok(c.return_values(1, &values)? - 1)),
+        Ok(crate::coroutine::ResumeOutcome::Values(values)) => {
+            let n = c.return_values(1, &values)? - 1;
+            // Hand the allocation back for the next resume, unless one huge result made it big.
+            if values.capacity() <= 256 {
+                c.st.resume_values = values;
+            }
+            Ok(Ok(n))
+        }
     }
+}
+
+/// The arguments `first..nargs` of a native call, in place on the stack (no copy).
+///
+/// # Safety
+/// The slice is only valid while nothing writes those slots: `resume` copies the arguments to
+/// the coroutine's stack before it runs anything.
+unsafe fn args_from(c: &Call, first: usize) -> &'static [TValue] {
+    let n = c.nargs.saturating_sub(first);
+    // SAFETY: the native's arguments are `n` initialised slots after `first`; TValue is a
+    // transparent u64.
+    unsafe { std::slice::from_raw_parts(c.base.add(first) as *const TValue, n) }
 }
 
 native!(lua_co_resume, "resume", |c| {
     let co = check_thread(c, 0)?;
-    let args: Vec<TValue> = (1..c.nargs).map(|i| c.arg(i)).collect();
-    match resume_into(c, co, &args)? {
+    // SAFETY: used only by `resume`, which copies them first.
+    let args = unsafe { args_from(c, 1) };
+    match resume_into(c, co, args)? {
         Ok(n) => {
             c.set(0, TValue::TRUE);
             Ok(n + 1)
@@ -2431,8 +2451,9 @@ native!(lua_co_running, "running", |c| {
 native!(lua_co_wrapped, "wrap", |c| {
     let me = TValue(unsafe { *c.base.offset(frame::CALLEE as isize) });
     let co = TValue(unsafe { (*(*me.as_closure()).upvalue(0)).closed });
-    let args: Vec<TValue> = (0..c.nargs).map(|i| c.arg(i)).collect();
-    match resume_into(c, co, &args)? {
+    // SAFETY: as in `resume`.
+    let args = unsafe { args_from(c, 0) };
+    match resume_into(c, co, args)? {
         Ok(n) => {
             unsafe { std::ptr::copy(c.base.add(1), c.base, n) };
             Ok(n)
