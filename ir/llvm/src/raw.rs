@@ -178,6 +178,11 @@ impl Value {
         }
     }
 
+    /// A poison value of this value's type.
+    pub fn poison_like(self) -> Value {
+        Value(unsafe { LLVMGetPoison(LLVMTypeOf(self.0)) })
+    }
+
     /// An `i1` constant.
     pub fn bool_constant(like: Value, b: bool) -> Value {
         Value(unsafe { LLVMConstInt(LLVMTypeOf(like.0), b as u64, 0) })

@@ -263,7 +263,14 @@ fn outline<'ctx>(module: &inkwell::module::Module<'ctx>, f: FunctionValue<'ctx>,
         }
         stub_phis.push((p, n));
     }
-    let mut args = params.clone();
+    // Scratch slots the slow path does not read get poison: passing the handler's own would
+    // keep those argument registers alive through the fast path (and push a pinned register
+    // out to the stack where the fast path runs short).
+    let mut args: Vec<Value> = params
+        .iter()
+        .enumerate()
+        .map(|(i, p)| if SCRATCH_SLOTS.contains(&(i as u32)) && !used_params.contains(&(i as u32)) { p.poison_like() } else { *p })
+        .collect();
     for c in &crossing {
         if let LiveIn::Passed { value, slot } = *c {
             let v = stub_phis.iter().find(|(p, _)| *p == value).map_or(value, |(_, n)| *n);
