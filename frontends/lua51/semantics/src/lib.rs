@@ -526,8 +526,7 @@ pub fn lua_new_table(array: u64, hash: u64) -> ! {
 
 /// `table[key]` without leaving the handler: a present key, or an absent one when no
 /// metatable could supply it. `None` sends the access to the runtime (`__index`, non-tables).
-/// String keys (fields, globals) take the hash part directly; other keys try the array part
-/// first. Straight-line on purpose: a loop here made LLVM hoist every key kind's hashing and
+/// Straight-line on purpose: a loop here made LLVM hoist every key kind's hashing and
 /// spill the pinned registers.
 #[inline(always)]
 fn get_fast(table: TValue, key: TValue) -> Option<u64> {
@@ -535,7 +534,15 @@ fn get_fast(table: TValue, key: TValue) -> Option<u64> {
         return None;
     }
     let t = unsafe { &*table.as_table() };
-    let value = if key.is_string() { t.raw_get_str(key) } else { t.raw_get(key) };
+    // The array part first: constant string keys have GetField, so a key in a slot is most
+    // often an index.
+    let value = if let Some(slot) = t.array_slot(key) {
+        unsafe { *slot }
+    } else if key.is_string() {
+        t.raw_get_str(key)
+    } else {
+        t.find(key).map_or(TValue::NIL, |n| unsafe { (*n).value })
+    };
     if !value.is_nil() || t.metatable.is_null() {
         return Some(value.raw());
     }
