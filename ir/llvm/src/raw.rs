@@ -118,20 +118,28 @@ impl Value {
         if keep.len() == unsafe { LLVMCountIncoming(self.0) } as usize {
             return;
         }
-        let replacement = if keep.is_empty() {
+        self.rebuild_phi(keep, builder);
+    }
+
+    /// Rebuilds a phi with its entry from `from` coming from `to` instead.
+    pub fn retarget_incoming(self, from: Block, to: Block, builder: &Builder) {
+        let entries = self.incoming().into_iter().map(|(v, b)| (v, if b == from { to } else { b })).collect();
+        self.rebuild_phi(entries, builder);
+    }
+
+    /// Replaces a phi by one with `entries` (by poison when there are none) and erases it.
+    fn rebuild_phi(self, entries: Vec<(Value, Block)>, builder: &Builder) {
+        let replacement = if entries.is_empty() {
             Value(unsafe { LLVMGetPoison(self.type_of().0) })
         } else {
             builder.position_before(self);
             let n = builder.phi(self.type_of(), &self.name());
-            for (v, b) in keep {
+            for (v, b) in entries {
                 n.add_incoming(v, b);
             }
             n
         };
-        unsafe {
-            LLVMReplaceAllUsesWith(self.0, replacement.0);
-            LLVMInstructionEraseFromParent(self.0);
-        }
+        self.replace_and_erase(replacement);
     }
 
     /// For a call: the called value (a function for direct calls).
@@ -243,20 +251,6 @@ impl Value {
             return None;
         }
         Some(unsafe { LLVMConstIntGetZExtValue(self.0) })
-    }
-
-    /// Rebuilds a phi with its entry from `from` coming from `to` instead.
-    pub fn retarget_incoming(self, from: Block, to: Block, builder: &Builder) {
-        let entries: Vec<(Value, Block)> = self.incoming().into_iter().map(|(v, b)| (v, if b == from { to } else { b })).collect();
-        builder.position_before(self);
-        let n = builder.phi(self.type_of(), &self.name());
-        for (v, b) in entries {
-            n.add_incoming(v, b);
-        }
-        unsafe {
-            LLVMReplaceAllUsesWith(self.0, n.0);
-            LLVMInstructionEraseFromParent(self.0);
-        }
     }
 
     /// `Some(x)` for `xor i1 x, true` (a negated condition).

@@ -126,6 +126,19 @@ fn finish(r: RtResult, num_args: u64, continuation: *const ()) -> ! {
     api::throw_runtime_error(r.value)
 }
 
+/// Acts on the runtime's answer to a store (`__newindex`): done, a prepared `__newindex` call
+/// (table, key, value) returning to `continuation`, or an error.
+#[inline(always)]
+fn finish_store(r: RtResult, continuation: *const ()) -> ! {
+    if r.kind == RT_VALUE {
+        api::fallthrough()
+    }
+    if r.kind == RT_CALL {
+        api::make_call(r.value as *mut u64, 3, continuation)
+    }
+    api::throw_runtime_error(r.value)
+}
+
 /// The first value a metamethod returned (nil if none).
 #[inline(always)]
 fn first_result() -> u64 {
@@ -408,13 +421,7 @@ pub fn lua_set_global(name: u64, value: u64, slot_cache: *mut u8) -> ! {
         api::fallthrough()
     }
     let r = unsafe { lua_rt_newindex(ctx(), current_env(), name, value, api::stack_base(), api::code_block()) };
-    if r.kind == RT_VALUE {
-        api::fallthrough()
-    }
-    if r.kind == RT_CALL {
-        api::make_call(r.value as *mut u64, 3, lua_set_global_mm_continuation as *const ())
-    }
-    api::throw_runtime_error(r.value)
+    finish_store(r, lua_set_global_mm_continuation as *const ())
 }
 
 #[no_mangle]
@@ -627,13 +634,7 @@ pub fn lua_set_table(table: u64, key: u64, value: u64) -> ! {
         api::fallthrough()
     }
     let r = unsafe { lua_rt_newindex(ctx(), table, key, value, api::stack_base(), api::code_block()) };
-    if r.kind == RT_VALUE {
-        api::fallthrough()
-    }
-    if r.kind == RT_CALL {
-        api::make_call(r.value as *mut u64, 3, lua_set_table_mm_continuation as *const ())
-    }
-    api::throw_runtime_error(r.value)
+    finish_store(r, lua_set_table_mm_continuation as *const ())
 }
 
 /// `table[name]` for an interned string `name`, through the instruction's slot cache: the raw
@@ -695,13 +696,7 @@ pub fn lua_set_field(table: u64, name: u64, value: u64, slot_cache: *mut u8) -> 
         api::fallthrough()
     }
     let r = unsafe { lua_rt_newindex(ctx(), table, name, value, api::stack_base(), api::code_block()) };
-    if r.kind == RT_VALUE {
-        api::fallthrough()
-    }
-    if r.kind == RT_CALL {
-        api::make_call(r.value as *mut u64, 3, lua_set_field_mm_continuation as *const ())
-    }
-    api::throw_runtime_error(r.value)
+    finish_store(r, lua_set_field_mm_continuation as *const ())
 }
 
 #[no_mangle]

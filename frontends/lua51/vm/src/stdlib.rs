@@ -1834,17 +1834,19 @@ native!(lua_debug_getinfo, "getinfo", |c| {
         let _ = table_mut(t).set(key, v);
         Ok(())
     };
+    // The 'S' fields of what has no Lua source (a tail call's lost function, a native one).
+    let put_no_source = |c: &mut Call, source: &[u8], short_src: &[u8], what: &[u8]| -> Result<(), Raised> {
+        for (k, v) in [("source", source), ("short_src", short_src), ("what", what)] {
+            let s = c.string(v)?;
+            put(c, k, s)?;
+        }
+        put(c, "linedefined", TValue::from_f64(-1.0))?;
+        put(c, "lastlinedefined", TValue::from_f64(-1.0))
+    };
     let Some((f, pc, caller)) = target else {
         // 5.1's `info_tailcall`: nothing is known of the function a tail call replaced.
         if what.contains(&b'S') {
-            let s = c.string(b"=(tail call)")?;
-            put(c, "source", s)?;
-            let s = c.string(b"(tail call)")?;
-            put(c, "short_src", s)?;
-            let s = c.string(b"tail")?;
-            put(c, "what", s)?;
-            put(c, "linedefined", TValue::from_f64(-1.0))?;
-            put(c, "lastlinedefined", TValue::from_f64(-1.0))?;
+            put_no_source(c, b"=(tail call)", b"(tail call)", b"tail")?;
         }
         if what.contains(&b'l') {
             put(c, "currentline", TValue::from_f64(-1.0))?;
@@ -1864,14 +1866,7 @@ native!(lua_debug_getinfo, "getinfo", |c| {
     let native = crate::function::is_native(cb);
     if what.contains(&b'S') {
         if native {
-            let s = c.string(b"=[C]")?;
-            put(c, "source", s)?;
-            let s = c.string(b"[C]")?;
-            put(c, "short_src", s)?;
-            let s = c.string(b"C")?;
-            put(c, "what", s)?;
-            put(c, "linedefined", TValue::from_f64(-1.0))?;
-            put(c, "lastlinedefined", TValue::from_f64(-1.0))?;
+            put_no_source(c, b"=[C]", b"[C]", b"C")?;
         } else {
             let proto = crate::function::proto_of(cb);
             let source = proto.source.clone();
