@@ -548,7 +548,7 @@ fn get_fast(table: TValue, key: TValue) -> Option<u64> {
     } else if key.is_string() {
         t.raw_get_str(key)
     } else {
-        t.find(key).map_or(TValue::NIL, |n| unsafe { (*n).value })
+        t.find_non_string(key).map_or(TValue::NIL, |n| unsafe { (*n).value })
     };
     if !value.is_nil() || t.metatable.is_null() {
         return Some(value.raw());
@@ -565,7 +565,7 @@ const INLINE_INDEX_CHAIN: usize = 4;
 /// has no `__index`. `None` for what needs the runtime (`__index` functions, other values,
 /// long chains).
 #[inline(always)]
-fn get_method_fast(obj: TValue, name: TValue) -> Option<u64> {
+fn get_method_fast(obj: TValue, name: TValue, cache: *mut u8) -> Option<u64> {
     let shared = unsafe { &*(*ctx()).shared };
     let mut current = obj;
     if obj.is_string() {
@@ -581,7 +581,10 @@ fn get_method_fast(obj: TValue, name: TValue) -> Option<u64> {
             return None;
         }
         let t = unsafe { &*current.as_table() };
-        let value = t.raw_get_str(name);
+        // One cache for the whole chain: it ends up naming the table that holds the method
+        // (a class), and an instance's shape never matches it.
+        // SAFETY: the cache is the instruction's 8 inline-cache bytes; names are interned.
+        let value = unsafe { t.string_slot_cached(name, cache) }.map_or(TValue::NIL, |v| unsafe { *v });
         if !value.is_nil() || t.metatable.is_null() {
             return Some(value.raw());
         }
@@ -607,8 +610,8 @@ fn raw_set_fast(table: TValue, key: TValue, value: u64) -> bool {
     let slot = if let Some(slot) = t.array_slot(key) {
         slot
     } else {
-        match t.find(key) {
-            Some(node) => unsafe { &mut (*node).value as *mut TValue },
+        match t.value_slot(key) {
+            Some(slot) => slot,
             None => return false,
         }
     };
@@ -637,7 +640,7 @@ pub fn lua_set_table(table: u64, key: u64, value: u64) -> ! {
     finish_store(r, lua_set_table_mm_continuation as *const ())
 }
 
-/// `table[name]` for an interned string `name`, through the instruction's slot cache: the raw
+/// `table[name]` for an interned string `name`, through the instruction's inline cache: the raw
 /// value, or nil where the table has no metatable; `None` for what needs the runtime.
 #[inline(always)]
 fn get_string_fast(table: TValue, name: TValue, slot_cache: *mut u8) -> Option<u64> {
@@ -645,9 +648,9 @@ fn get_string_fast(table: TValue, name: TValue, slot_cache: *mut u8) -> Option<u
         return None;
     }
     let t = unsafe { &*table.as_table() };
-    // SAFETY: the cache is the instruction's 4 inline-cache bytes; names are interned strings.
-    let value = match unsafe { t.find_string_cached(name, slot_cache as *mut u32) } {
-        Some(node) => unsafe { (*node).value },
+    // SAFETY: the cache is the instruction's 8 inline-cache bytes; names are interned strings.
+    let value = match unsafe { t.string_slot_cached(name, slot_cache) } {
+        Some(slot) => unsafe { *slot },
         None => TValue::NIL,
     };
     if !value.is_nil() || t.metatable.is_null() {
@@ -657,7 +660,7 @@ fn get_string_fast(table: TValue, name: TValue, slot_cache: *mut u8) -> Option<u
 }
 
 /// `table[name] = value` in place for an interned string `name` already present (a new key,
-/// or a nil value under a metatable, needs the runtime), through the slot cache.
+/// or a nil value under a metatable, needs the runtime), through the inline cache.
 #[inline(always)]
 fn set_string_fast(table: TValue, name: TValue, value: u64, slot_cache: *mut u8) -> bool {
     if !table.is_table() {
@@ -665,8 +668,8 @@ fn set_string_fast(table: TValue, name: TValue, value: u64, slot_cache: *mut u8)
     }
     let t = unsafe { &*table.as_table() };
     // SAFETY: as in `get_string_fast`.
-    let Some(node) = (unsafe { t.find_string_cached(name, slot_cache as *mut u32) }) else { return false };
-    let slot = unsafe { &mut (*node).value };
+    let Some(slot) = (unsafe { t.string_slot_cached(name, slot_cache) }) else { return false };
+    let slot = unsafe { &mut *slot };
     if slot.is_nil() && !t.metatable.is_null() {
         return false;
     }
@@ -711,9 +714,9 @@ pub fn lua_set_table_mm_continuation(_table: u64, _key: u64, _value: u64) -> ! {
 
 /// `obj:name(...)`: `frame[0] = obj.name`, and `obj` becomes the first argument.
 #[no_mangle]
-pub fn lua_get_method(obj: u64, name: u64, frame: *mut u64) -> ! {
+pub fn lua_get_method(obj: u64, name: u64, frame: *mut u64, method_cache: *mut u8) -> ! {
     unsafe { *frame.add(FRAME_HEADER_SLOTS) = obj };
-    if let Some(v) = get_method_fast(TValue(obj), TValue(name)) {
+    if let Some(v) = get_method_fast(TValue(obj), TValue(name), method_cache) {
         unsafe { *frame = v };
         api::fallthrough()
     }
@@ -729,7 +732,7 @@ pub fn lua_get_method(obj: u64, name: u64, frame: *mut u64) -> ! {
 }
 
 #[no_mangle]
-pub fn lua_get_method_continuation(_obj: u64, _name: u64, frame: *mut u64) -> ! {
+pub fn lua_get_method_continuation(_obj: u64, _name: u64, frame: *mut u64, _method_cache: *mut u8) -> ! {
     unsafe { *frame = first_result() };
     api::fallthrough()
 }

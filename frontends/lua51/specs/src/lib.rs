@@ -50,9 +50,9 @@ pub fn type_lattice() -> Result<TypeLattice, LatticeError> {
 }
 
 /// The inline cache of the string-keyed table bytecodes (GetField, SetField, GetGlobal,
-/// SetGlobal): the hash slot where the key was found last time (see
-/// `TableObject::find_string_cached`).
-const SLOT_CACHE: OperandKind = OperandKind::InlineCache { bytes: 4 };
+/// SetGlobal, GetMethod): the shape id and named slot of the last hit, or the hash slot for a dictionary
+/// table (see `TableObject::string_slot_cached`).
+const SLOT_CACHE: OperandKind = OperandKind::InlineCache { bytes: 8 };
 
 const S: OperandAccess = OperandAccess::Slot;
 const C: OperandAccess = OperandAccess::Constant;
@@ -217,7 +217,7 @@ pub fn bytecodes() -> Vec<BytecodeSpec> {
         },
         BytecodeSpec {
             name: "GetMethod",
-            operands: vec![op("object", Slot), op("name", Constant), op("frame", SlotRef)],
+            operands: vec![op("object", Slot), op("name", Constant), op("frame", SlotRef), op("method", SLOT_CACHE)],
             result: None,
             semantics: "lua_get_method",
             variants: vec![],

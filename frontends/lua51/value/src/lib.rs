@@ -93,19 +93,109 @@ pub struct TableNode {
     pub value: TValue,
 }
 
-/// The layout of a table object: an array part for keys `1..=array_len` and an open-addressing
-/// hash part (linear probing, `node_count` a power of two or 0).
+/// A hidden class: the string keys a table holds in its named slots, in slot order. Tables
+/// that gained the same keys in the same order share one shape, so an instruction's inline
+/// cache can remember "a table of shape `id` holds this key in slot `i`" and a hit costs one
+/// compare of the table's `shape_id` and one load.
+///
+/// Shapes are immutable and form a tree: adding a key to a table moves it to a child shape
+/// (a transition, which the runtime's registry remembers so that tables built alike meet in the
+/// same shape). Ids are never reused, so a cache naming a collected shape can never match.
+/// The fields below `index_mask` belong to the runtime.
+#[repr(C)]
+#[derive(Debug)]
+pub struct Shape {
+    /// Unique over the program's run; at least 1 (a zeroed inline cache matches no table).
+    pub id: u32,
+    /// Number of named slots.
+    pub len: u32,
+    /// A one-word Bloom filter of the keys ([`Shape::filter_bit`]): a lookup of an absent key
+    /// (a method looked up on an instance before its class) mostly ends at this word.
+    pub filter: u64,
+    /// The keys (interned strings), in slot order: `len` of them.
+    pub keys: *const TValue,
+    /// For shapes of more than [`SHAPE_LINEAR_LOOKUP`] keys, an open-addressing index:
+    /// `index_mask + 1` bytes, each a slot + 1 (0: empty), probed linearly from the key's hash.
+    pub index: *const u8,
+    pub index_mask: u32,
+    /// Collector mark (the runtime's).
+    pub marked: u32,
+    /// The shape this one adds its last key to (null for a root).
+    pub parent: *mut Shape,
+    /// The runtime's registry of shapes and transitions.
+    pub registry: *mut (),
+}
+
+/// Shapes with at most this many keys are searched linearly (one cache line of keys).
+pub const SHAPE_LINEAR_LOOKUP: u32 = 8;
+
+/// The `shape_id` of a table in dictionary mode (string keys in the hash part, no shape).
+pub const DICTIONARY_SHAPE_ID: u32 = u32::MAX;
+
+impl Shape {
+    /// The bit of [`Shape::filter`] that string `key` sets.
+    #[inline(always)]
+    pub fn filter_bit(key: TValue) -> u64 {
+        let hash = unsafe { (*key.as_string()).hash };
+        1 << (hash.wrapping_mul(0x9E37_79B9) >> 26)
+    }
+
+    /// The slot of interned string `key`, if this shape has it.
+    #[inline(always)]
+    pub fn find(&self, key: TValue) -> Option<usize> {
+        if self.filter & Self::filter_bit(key) == 0 {
+            return None;
+        }
+        if self.len <= SHAPE_LINEAR_LOOKUP {
+            let mut i = 0;
+            while i < self.len as usize {
+                // SAFETY: i < len keys.
+                if unsafe { *self.keys.add(i) } == key {
+                    return Some(i);
+                }
+                i += 1;
+            }
+            return None;
+        }
+        let mask = self.index_mask as usize;
+        let mut i = unsafe { (*key.as_string()).hash } as usize & mask;
+        loop {
+            // SAFETY: i <= mask; the index is never full (at least twice `len` entries).
+            let e = unsafe { *self.index.add(i) } as usize;
+            if e == 0 {
+                return None;
+            }
+            if unsafe { *self.keys.add(e - 1) } == key {
+                return Some(e - 1);
+            }
+            i = (i + 1) & mask;
+        }
+    }
+}
+
+/// The layout of a table object: named slots for string keys, described by a [`Shape`]; an
+/// array part for keys `1..=array_len`; an open-addressing hash part (linear probing,
+/// `node_count` a power of two or 0) for other keys, and for string keys too once the table
+/// is a dictionary (too many keys for a shape: then `shape` is null).
 ///
 /// It lives here, not in the runtime, because the semantics' fast paths read it directly: an
 /// in-bounds array index or a present string key never leaves the handler. The runtime owns the
-/// storage (allocation, growth, rehashing); the lookups below are the only code that reads it,
-/// on both sides.
+/// storage (allocation, growth, rehashing, transitions); the lookups below are the only code
+/// that reads it, on both sides.
 #[repr(C)]
 #[derive(Debug)]
 pub struct TableObject {
     pub header: GcHeader,
     /// The metatable, or null.
     pub metatable: *mut TableObject,
+    /// `(*shape).id`, or [`DICTIONARY_SHAPE_ID`]: what inline caches compare.
+    pub shape_id: u32,
+    /// Capacity of `slots`.
+    pub slot_cap: u32,
+    /// The named slots' values, in the shape's slot order (`(*shape).len` of them).
+    pub slots: *mut TValue,
+    /// The hidden class, or null in dictionary mode.
+    pub shape: *mut Shape,
     pub array: *mut TValue,
     pub array_len: usize,
     pub array_cap: usize,
@@ -169,59 +259,90 @@ impl TableObject {
         }
     }
 
-    /// The hash slot of an interned string key.
+    /// Where the value of interned string `key` lives: its named slot, or in dictionary
+    /// mode its hash slot (live or dead).
     #[inline(always)]
-    pub fn find_string(&self, key: TValue) -> Option<*mut TableNode> {
-        self.find_node(key, unsafe { (*key.as_string()).hash } as usize)
+    pub fn string_slot(&self, key: TValue) -> Option<*mut TValue> {
+        if !self.shape.is_null() {
+            // SAFETY: a shaped table has `(*shape).len` slots.
+            return unsafe { &*self.shape }.find(key).map(|i| unsafe { self.slots.add(i) });
+        }
+        let node = self.find_node(key, unsafe { (*key.as_string()).hash } as usize)?;
+        Some(unsafe { core::ptr::addr_of_mut!((*node).value) })
     }
 
-    /// Raw get of any key (`rawget`): the array part, then the hash part; nil when absent.
+    /// Raw get of any key (`rawget`): the array part, then the named slots or hash part; nil
+    /// when absent.
     #[inline(always)]
     pub fn raw_get(&self, key: TValue) -> TValue {
         match self.array_slot(key) {
             Some(slot) => unsafe { *slot },
-            None => self.find(key).map_or(TValue::NIL, |n| unsafe { (*n).value }),
+            None => self.value_slot(key).map_or(TValue::NIL, |v| unsafe { *v }),
         }
     }
 
     /// Raw get of an interned string key; nil when absent.
     #[inline(always)]
     pub fn raw_get_str(&self, key: TValue) -> TValue {
-        self.find_string(key).map_or(TValue::NIL, |n| unsafe { (*n).value })
+        self.string_slot(key).map_or(TValue::NIL, |v| unsafe { *v })
     }
 
-    /// The hash slot of interned string `key`, trying first the slot `*cache` names (an
-    /// instruction's inline cache: where this lookup found its key last time). The cache is
-    /// checked, never trusted: a slot past the hash part or holding another key is a miss,
-    /// which probes and records the slot found.
+    /// Where the value of interned string `key` lives, through an instruction's inline cache
+    /// of 8 bytes: the shape id and slot of the last hit. A hit is one compare of this table's
+    /// `shape_id`; a miss looks the key up in the shape and records it. Dictionary tables
+    /// keep id 0 there (it matches no table) and the hash slot where the key was last found,
+    /// which is checked, never trusted: the hash part moves keys when it is rebuilt.
     ///
     /// # Safety
-    /// `cache` must point at 4 writable bytes (they need not be aligned); `key` must be an
+    /// `cache` must point at 8 writable bytes (they need not be aligned); `key` must be an
     /// interned string.
     #[inline(always)]
-    pub unsafe fn find_string_cached(&self, key: TValue, cache: *mut u32) -> Option<*mut TableNode> {
-        let hint = unsafe { cache.read_unaligned() } as usize;
-        if hint < self.node_count {
-            // SAFETY: hint < node_count.
-            let node = unsafe { self.nodes.add(hint) };
-            if unsafe { (*node).key }.raw() == key.raw() {
-                return Some(node);
+    pub unsafe fn string_slot_cached(&self, key: TValue, cache: *mut u8) -> Option<*mut TValue> {
+        let ids = cache as *mut u32;
+        let slots = unsafe { ids.add(1) };
+        if unsafe { ids.read_unaligned() } == self.shape_id {
+            // SAFETY: the slot was found in the shape this id names, which this table has.
+            return Some(unsafe { self.slots.add(slots.read_unaligned() as usize) });
+        }
+        if !self.shape.is_null() {
+            let i = unsafe { &*self.shape }.find(key)?;
+            unsafe {
+                ids.write_unaligned(self.shape_id);
+                slots.write_unaligned(i as u32);
+                return Some(self.slots.add(i));
             }
         }
-        let i = self.probe(key, unsafe { (*key.as_string()).hash } as usize).ok()?;
-        unsafe { cache.write_unaligned(i as u32) };
-        // SAFETY: `probe` returns indices below `node_count`.
-        Some(unsafe { self.nodes.add(i) })
+        let hint = unsafe { slots.read_unaligned() } as usize;
+        let node = if hint < self.node_count && unsafe { (*self.nodes.add(hint)).key }.raw() == key.raw() {
+            // SAFETY: hint < node_count.
+            unsafe { self.nodes.add(hint) }
+        } else {
+            let i = self.probe(key, unsafe { (*key.as_string()).hash } as usize).ok()?;
+            unsafe {
+                ids.write_unaligned(0);
+                slots.write_unaligned(i as u32);
+                // SAFETY: `probe` returns indices below `node_count`.
+                self.nodes.add(i)
+            }
+        };
+        Some(unsafe { core::ptr::addr_of_mut!((*node).value) })
     }
 
-    /// The hash slot of any key (the array part is not searched).
+    /// The hash slot of a key that is not a string.
     #[inline(always)]
-    pub fn find(&self, key: TValue) -> Option<*mut TableNode> {
-        if key.is_string() {
-            return self.find_string(key);
-        }
+    pub fn find_non_string(&self, key: TValue) -> Option<*mut TableNode> {
         let key = normalize_key(key);
         self.find_node(key, hash_non_string(key))
+    }
+
+    /// Where the value of any key lives outside the array part (named slot or hash slot).
+    #[inline(always)]
+    pub fn value_slot(&self, key: TValue) -> Option<*mut TValue> {
+        if key.is_string() {
+            return self.string_slot(key);
+        }
+        let node = self.find_non_string(key)?;
+        Some(unsafe { core::ptr::addr_of_mut!((*node).value) })
     }
 }
 

@@ -13,7 +13,7 @@
 //!
 //! Weak tables follow Lua 5.1: `__mode` 'k' and/or 'v'; strings are values, never cleared.
 
-use lua51_value::{Closure, GcHeader, LuaContext, LuaString, ObjKind, TValue, UpVal};
+use lua51_value::{Closure, GcHeader, LuaContext, LuaString, ObjKind, Shape, TValue, UpVal};
 
 use crate::coroutine::Thread;
 
@@ -70,6 +70,20 @@ impl Marker {
         }
     }
 
+    /// Marks a shape, its ancestors and their keys (each shape marks the key it adds).
+    fn shape(&mut self, mut s: *mut Shape) {
+        // SAFETY: a live table's shape and its ancestors are alive until the sweep.
+        unsafe {
+            while !s.is_null() && (*s).marked == 0 {
+                (*s).marked = 1;
+                if (*s).len > 0 {
+                    self.value(*(*s).keys.add((*s).len as usize - 1));
+                }
+                s = (*s).parent;
+            }
+        }
+    }
+
     /// Marks a chunk's constants, its inner prototypes' included, once per collection.
     fn chunk(&mut self, root: &Proto) {
         if root.gc_marked.replace(true) {
@@ -93,6 +107,7 @@ impl Marker {
             if kind == ObjKind::Table as u8 {
                 let t = unsafe { &*(h as *const Table) };
                 self.object(t.metatable() as *mut GcHeader);
+                self.shape(t.shape());
                 let (weak_keys, weak_values) = weak_mode(st, t);
                 if weak_keys || weak_values {
                     self.weak.push(h as *mut Table);
@@ -224,6 +239,7 @@ pub fn collect(st: &mut LuaState, top: *mut u64) -> GcStats {
         }
         live
     });
+    st.heap.shapes.sweep();
     // Strings die with their table entry first.
     st.heap.strings.retain(&|s| unsafe { (*s).header.marked == 0 });
     let mut stats = GcStats::default();

@@ -97,6 +97,8 @@ pub struct Heap {
     pub(crate) all: *mut GcHeader,
     small: SmallPool,
     pub(crate) strings: StringTable,
+    /// The tables' hidden classes.
+    pub shapes: Box<crate::shape::ShapeRegistry>,
     pub bytes_allocated: usize,
     /// Collect once `bytes_allocated` reaches this (see `gc`).
     pub threshold: usize,
@@ -117,6 +119,7 @@ impl Default for Heap {
             all: std::ptr::null_mut(),
             small: SmallPool::default(),
             strings: StringTable::default(),
+            shapes: crate::shape::ShapeRegistry::new(),
             bytes_allocated: 0,
             threshold: MIN_THRESHOLD,
             stopped: false,

@@ -21,6 +21,7 @@ pub mod gc;
 pub mod heap;
 pub mod number;
 pub mod runtime;
+pub mod shape;
 pub mod state;
 pub mod stdlib;
 pub mod table;

@@ -1,0 +1,188 @@
+//! The registry of hidden classes ([`Shape`]): creates shapes, remembers transitions so that
+//! tables given the same keys in the same order share a shape, and frees the shapes no table
+//! uses any more.
+//!
+//! Shapes are not collector objects on the heap's list: a table marks its shape (and the shape
+//! its ancestors and their keys) while the collector traces it, and [`ShapeRegistry::sweep`]
+//! then frees the unmarked ones. A child keeps its parent alive, so the transition tree stays
+//! whole; the entry leading to a freed shape goes with it. Ids are never reused: an inline cache
+//! that remembers a freed shape's id can never match a table again.
+
+use std::collections::HashMap;
+use std::hash::{BuildHasherDefault, Hasher};
+
+use lua51_value::{Shape, TValue, DICTIONARY_SHAPE_ID, SHAPE_LINEAR_LOOKUP};
+
+/// A table with more string keys than this becomes a dictionary (its string keys move to the
+/// hash part): shapes are for objects, module tables and records, not for maps, and the
+/// registry must not grow with the keys a program invents.
+pub const MAX_SHAPE_SLOTS: u32 = 64;
+
+#[derive(Debug)]
+pub struct ShapeRegistry {
+    root: *mut Shape,
+    /// (parent id, key) to child.
+    transitions: HashMap<(u32, u64), *mut Shape, BuildHasherDefault<TransitionHasher>>,
+    /// Every shape but the root.
+    shapes: Vec<*mut Shape>,
+    next_id: u32,
+}
+
+impl ShapeRegistry {
+    pub fn new() -> Box<Self> {
+        let mut r = Box::new(ShapeRegistry { root: std::ptr::null_mut(), transitions: HashMap::default(), shapes: Vec::new(), next_id: 1 });
+        let registry: *mut ShapeRegistry = &mut *r;
+        r.root = new_shape(r.take_id().expect("the first id"), std::ptr::null_mut(), Vec::new(), registry);
+        r
+    }
+
+    /// The shape of a table without string keys.
+    pub fn root(&self) -> *mut Shape {
+        self.root
+    }
+
+    fn take_id(&mut self) -> Option<u32> {
+        // The dictionary's id is never a shape's.
+        (self.next_id < DICTIONARY_SHAPE_ID - 1).then(|| {
+            self.next_id += 1;
+            self.next_id - 1
+        })
+    }
+
+    /// The shape of a table of shape `parent` that gains `key` (an interned string it does not
+    /// have); `None` when the table should become a dictionary instead.
+    ///
+    /// # Safety
+    /// `parent` must be a live shape of this registry.
+    pub unsafe fn transition(&mut self, parent: *mut Shape, key: TValue) -> Option<*mut Shape> {
+        let p = unsafe { &*parent };
+        if p.len >= MAX_SHAPE_SLOTS {
+            return None;
+        }
+        if let Some(&child) = self.transitions.get(&(p.id, key.raw())) {
+            return Some(child);
+        }
+        let id = self.take_id()?;
+        let mut keys = Vec::with_capacity(p.len as usize + 1);
+        // SAFETY: a shape has `len` keys.
+        keys.extend_from_slice(unsafe { std::slice::from_raw_parts(p.keys, p.len as usize) });
+        keys.push(key);
+        let child = new_shape(id, parent, keys, self);
+        self.transitions.insert((p.id, key.raw()), child);
+        self.shapes.push(child);
+        Some(child)
+    }
+
+    /// Frees the shapes the collector did not mark, and clears the marks of the others.
+    pub fn sweep(&mut self) {
+        let mut dead = Vec::new();
+        self.shapes.retain(|&s| {
+            // SAFETY: registered shapes are alive until this frees them.
+            let live = unsafe { std::mem::replace(&mut (*s).marked, 0) } != 0;
+            if !live {
+                dead.push(s);
+            }
+            live
+        });
+        for &s in &dead {
+            // A dead shape's parent may die too: look it up before anything is freed.
+            let (parent_id, key) = unsafe { ((*(*s).parent).id, *(*s).keys.add((*s).len as usize - 1)) };
+            self.transitions.remove(&(parent_id, key.raw()));
+        }
+        for s in dead {
+            unsafe { free_shape(s) };
+        }
+        unsafe { (*self.root).marked = 0 };
+    }
+
+    /// Live shapes, the root included.
+    pub fn count(&self) -> usize {
+        self.shapes.len() + 1
+    }
+}
+
+impl Drop for ShapeRegistry {
+    fn drop(&mut self) {
+        for &s in self.shapes.iter().chain([&self.root]) {
+            unsafe { free_shape(s) };
+        }
+    }
+}
+
+/// A multiplicative hash for transition keys (a shape id and a key's bits): the default
+/// SipHash made building objects measurably slower.
+#[derive(Default)]
+struct TransitionHasher(u64);
+
+impl Hasher for TransitionHasher {
+    fn finish(&self) -> u64 {
+        self.0
+    }
+    fn write(&mut self, bytes: &[u8]) {
+        for &b in bytes {
+            self.write_u64(u64::from(b));
+        }
+    }
+    fn write_u32(&mut self, x: u32) {
+        self.write_u64(u64::from(x));
+    }
+    fn write_u64(&mut self, x: u64) {
+        self.0 = (self.0.rotate_left(5) ^ x).wrapping_mul(0x51_7C_C1_B7_27_22_0A_95);
+    }
+}
+
+/// Bytes a shape of `len` keys owns, for the collector's accounting.
+fn shape_bytes(len: usize, index_len: usize) -> isize {
+    (std::mem::size_of::<Shape>() + len * 8 + index_len) as isize
+}
+
+fn new_shape(id: u32, parent: *mut Shape, keys: Vec<TValue>, registry: *mut ShapeRegistry) -> *mut Shape {
+    let len = keys.len();
+    let mut index: Box<[u8]> = Box::new([]);
+    let mut index_mask = 0;
+    if len as u32 > SHAPE_LINEAR_LOOKUP {
+        let size = (len * 2).next_power_of_two();
+        let mut table = vec![0u8; size];
+        for (slot, k) in keys.iter().enumerate() {
+            let mut i = unsafe { (*k.as_string()).hash } as usize & (size - 1);
+            while table[i] != 0 {
+                i = (i + 1) & (size - 1);
+            }
+            table[i] = (slot + 1) as u8;
+        }
+        index = table.into_boxed_slice();
+        index_mask = (size - 1) as u32;
+    }
+    crate::table::account_storage(shape_bytes(len, index.len()));
+    let filter = keys.iter().fold(0, |f, k| f | Shape::filter_bit(*k));
+    let keys = Box::into_raw(keys.into_boxed_slice()) as *const TValue;
+    Box::into_raw(Box::new(Shape {
+        id,
+        len: len as u32,
+        filter,
+        keys,
+        index: Box::into_raw(index) as *const u8,
+        index_mask,
+        marked: 0,
+        parent,
+        registry: registry as *mut (),
+    }))
+}
+
+unsafe fn free_shape(s: *mut Shape) {
+    let s = unsafe { Box::from_raw(s) };
+    let index_len = if s.len > SHAPE_LINEAR_LOOKUP { s.index_mask as usize + 1 } else { 0 };
+    crate::table::account_storage(-shape_bytes(s.len as usize, index_len));
+    unsafe {
+        drop(Box::from_raw(std::ptr::slice_from_raw_parts_mut(s.keys as *mut TValue, s.len as usize)));
+        drop(Box::from_raw(std::ptr::slice_from_raw_parts_mut(s.index as *mut u8, index_len)));
+    }
+}
+
+/// The registry a shape belongs to.
+///
+/// # Safety
+/// `s` must be a live shape.
+pub unsafe fn registry_of<'a>(s: *mut Shape) -> &'a mut ShapeRegistry {
+    unsafe { &mut *((*s).registry as *mut ShapeRegistry) }
+}
