@@ -60,6 +60,7 @@ pub struct GcHeader {
     pub next: *mut GcHeader,
     pub kind: u8,
     pub marked: u8,
+    /// Per kind: a table keeps its number of inline named slots here.
     pub flags: u16,
     pub _reserved: u32,
 }
@@ -192,7 +193,8 @@ pub struct TableObject {
     pub shape_id: u32,
     /// Capacity of `slots`.
     pub slot_cap: u32,
-    /// The named slots' values, in the shape's slot order (`(*shape).len` of them).
+    /// The named slots' values, in the shape's slot order (`(*shape).len` of them): the
+    /// inline slots after the object while they suffice, then an out-of-line block.
     pub slots: *mut TValue,
     /// The hidden class, or null in dictionary mode.
     pub shape: *mut Shape,

@@ -112,10 +112,10 @@ impl Marker {
                 if weak_keys || weak_values {
                     self.weak.push(h as *mut Table);
                 }
-                t.trace(!weak_keys, !weak_values, &mut |v| self.value(v));
+                t.trace(!weak_keys, !weak_values, |v| self.value(v));
                 if weak_keys || weak_values {
                     // Strings are values, not objects, to weak tables: always kept.
-                    t.trace(weak_keys, weak_values, &mut |v| {
+                    t.trace(weak_keys, weak_values, |v| {
                         if v.is_string() {
                             self.value(v);
                         }
@@ -177,8 +177,9 @@ unsafe fn drop_object(h: *mut GcHeader, accounted_extra: &mut usize) -> usize {
     let size = if kind == ObjKind::String as u8 {
         std::mem::size_of::<LuaString>() + unsafe { (*(h as *const LuaString)).len } as usize + 1
     } else if kind == ObjKind::Table as u8 {
+        let size = unsafe { (*(h as *const Table)).object_size() };
         unsafe { std::ptr::drop_in_place(h as *mut Table) };
-        std::mem::size_of::<Table>()
+        size
     } else if kind == ObjKind::Function as u8 {
         std::mem::size_of::<Closure>() + 8 * unsafe { (*(h as *const Closure)).num_upvalues } as usize
     } else if kind == ObjKind::UpVal as u8 {

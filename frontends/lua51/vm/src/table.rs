@@ -38,6 +38,12 @@ pub enum KeyError {
     NaN,
 }
 
+/// Inline named slots of a table made by `{}`.
+pub const DEFAULT_INLINE_SLOTS: usize = 0;
+/// At most this many named slots are inline; a constructor naming more gets the rest out of
+/// line.
+pub const MAX_INLINE_SLOTS: usize = 8;
+
 /// Lua 5.1's largest array part (`MAXASIZE`, 2^26).
 const MAX_ARRAY: usize = 1 << 26;
 
@@ -86,11 +92,12 @@ pub(crate) fn take_storage_delta() -> isize {
 
 impl Drop for Table {
     fn drop(&mut self) {
-        account_storage(-(self.owned_bytes() as isize));
+        // (`free_out_of_line_slots` accounts for the named slots.)
+        account_storage(-((self.0.array_cap * 8 + self.0.node_count * std::mem::size_of::<Node>()) as isize));
+        self.free_out_of_line_slots();
         // SAFETY: the parts came from a Vec and a boxed slice (see `with_array`, `set_nodes`).
         unsafe {
             drop(Vec::from_raw_parts(self.0.array, self.0.array_len, self.0.array_cap));
-            drop(Vec::from_raw_parts(self.0.slots, 0, self.0.slot_cap as usize));
             drop(Box::from_raw(std::ptr::slice_from_raw_parts_mut(self.0.nodes, self.0.node_count)));
         }
     }
@@ -103,21 +110,31 @@ impl Table {
 
     /// A table with room for `array` array elements and `named` string keys (a constructor's
     /// counts); the hash part starts empty.
+    ///
+    /// The first named slots are inline, after the object's fields, so a field read touches the
+    /// object alone: as many as the constructor names (up to [`MAX_INLINE_SLOTS`]), or
+    /// [`DEFAULT_INLINE_SLOTS`] for `{}`, which objects are often built from; none for a
+    /// constructor of list items only.
     pub fn with_capacity(heap: &mut Heap, array: usize, named: usize) -> Result<TValue, OutOfMemory> {
-        let p = heap.alloc(std::mem::size_of::<Table>(), ObjKind::Table)? as *mut Table;
+        let inline = match (array, named) {
+            (0, 0) => DEFAULT_INLINE_SLOTS,
+            (_, named) => named.min(MAX_INLINE_SLOTS),
+        };
+        let p = heap.alloc(std::mem::size_of::<Table>() + inline * 8, ObjKind::Table)? as *mut Table;
         let mut array = ManuallyDrop::new(Vec::<TValue>::with_capacity(array));
-        let mut slots = ManuallyDrop::new(Vec::<TValue>::with_capacity(named.min(MAX_SHAPE_SLOTS as usize)));
         let nodes = Box::into_raw(Vec::<Node>::new().into_boxed_slice()) as *mut Node;
-        account_storage(((array.capacity() + slots.capacity()) * 8) as isize);
+        account_storage((array.capacity() * 8) as isize);
         let shape = heap.shapes.root();
-        // SAFETY: `heap.alloc` returned room for a Table whose header it initialised.
+        // SAFETY: `heap.alloc` returned room for a Table and its inline slots, whose header
+        // it initialised.
         unsafe {
             let t = std::ptr::addr_of_mut!((*p).0);
+            std::ptr::addr_of_mut!((*t).header.flags).write(inline as u16);
             std::ptr::addr_of_mut!((*t).metatable).write(std::ptr::null_mut());
             std::ptr::addr_of_mut!((*t).shape).write(shape);
             std::ptr::addr_of_mut!((*t).shape_id).write((*shape).id);
-            std::ptr::addr_of_mut!((*t).slots).write(slots.as_mut_ptr());
-            std::ptr::addr_of_mut!((*t).slot_cap).write(slots.capacity() as u32);
+            std::ptr::addr_of_mut!((*t).slots).write(p.add(1) as *mut TValue);
+            std::ptr::addr_of_mut!((*t).slot_cap).write(inline as u32);
             std::ptr::addr_of_mut!((*t).array).write(array.as_mut_ptr());
             std::ptr::addr_of_mut!((*t).array_len).write(0);
             std::ptr::addr_of_mut!((*t).array_cap).write(array.capacity());
@@ -144,6 +161,30 @@ impl Table {
     /// The hidden class, or null for a dictionary.
     pub fn shape(&self) -> *mut Shape {
         self.0.shape
+    }
+
+    /// Named slots inside the object (the allocation's tail).
+    pub fn inline_slots(&self) -> usize {
+        self.0.header.flags as usize
+    }
+
+    /// Bytes the object was allocated with, inline slots included.
+    pub fn object_size(&self) -> usize {
+        std::mem::size_of::<Table>() + self.inline_slots() * 8
+    }
+
+    fn inline_ptr(&self) -> *mut TValue {
+        // SAFETY: the inline slots follow the struct in its allocation.
+        unsafe { (self as *const Table).add(1) as *mut TValue }
+    }
+
+    /// Frees the named slots if they moved out of the object.
+    fn free_out_of_line_slots(&mut self) {
+        if self.0.slots != self.inline_ptr() {
+            account_storage(-(self.0.slot_cap as isize) * 8);
+            // SAFETY: out-of-line slots come from a Vec of `slot_cap` (see `add_named`).
+            unsafe { drop(Vec::from_raw_parts(self.0.slots, 0, self.0.slot_cap as usize)) };
+        }
     }
 
     /// The named slots' values, in slot order.
@@ -182,12 +223,17 @@ impl Table {
             return false;
         };
         let len = unsafe { (*shape).len } as usize;
-        // SAFETY: the slots came from a Vec of `slot_cap` with `len` initialised.
-        let mut v = ManuallyDrop::new(unsafe { Vec::from_raw_parts(self.0.slots, len, self.0.slot_cap as usize) });
-        v.push(value);
-        account_storage((v.capacity() as isize - self.0.slot_cap as isize) * 8);
-        self.0.slots = v.as_mut_ptr();
-        self.0.slot_cap = v.capacity() as u32;
+        if len == self.0.slot_cap as usize {
+            // Out of the object (or into a larger out-of-line block): every slot moves.
+            let mut v = ManuallyDrop::new(Vec::with_capacity((len * 2).clamp(4, MAX_SHAPE_SLOTS as usize)));
+            v.extend_from_slice(self.named());
+            self.free_out_of_line_slots();
+            account_storage(v.capacity() as isize * 8);
+            self.0.slots = v.as_mut_ptr();
+            self.0.slot_cap = v.capacity() as u32;
+        }
+        // SAFETY: len < slot_cap.
+        unsafe { self.0.slots.add(len).write(value) };
         self.0.shape = next;
         self.0.shape_id = unsafe { (*next).id };
         true
@@ -196,11 +242,9 @@ impl Table {
     /// Moves the named slots' live entries to the hash part; the table has no shape after.
     fn make_dictionary(&mut self) {
         let entries: Vec<(TValue, TValue)> = self.named_keys().iter().copied().zip(self.named().iter().copied()).filter(|(_, v)| !v.is_nil()).collect();
-        account_storage(-(self.0.slot_cap as isize) * 8);
-        // SAFETY: as in `add_named`; the values were copied out above.
-        unsafe { drop(Vec::from_raw_parts(self.0.slots, 0, self.0.slot_cap as usize)) };
-        self.0.slots = std::ptr::NonNull::dangling().as_ptr();
-        self.0.slot_cap = 0;
+        self.free_out_of_line_slots();
+        self.0.slots = self.inline_ptr();
+        self.0.slot_cap = self.inline_slots() as u32;
         self.0.shape = std::ptr::null_mut();
         self.0.shape_id = DICTIONARY_SHAPE_ID;
         for (k, v) in entries {
@@ -501,7 +545,8 @@ impl Table {
 
     /// Calls `f` on every key (if `keys`) and value (if `values`) held, for the collector. The
     /// named slots' keys are the shape's, which the collector marks through the shape.
-    pub fn trace(&self, keys: bool, values: bool, f: &mut dyn FnMut(TValue)) {
+    #[inline]
+    pub fn trace(&self, keys: bool, values: bool, mut f: impl FnMut(TValue)) {
         if values {
             self.array().iter().for_each(|v| f(*v));
             self.named().iter().for_each(|v| f(*v));
@@ -544,7 +589,8 @@ impl Table {
     /// Bytes owned outside the object (array part, named slots and hash part), for the
     /// collector's accounting.
     pub fn owned_bytes(&self) -> usize {
-        (self.0.array_cap + self.0.slot_cap as usize) * 8 + self.0.node_count * std::mem::size_of::<Node>()
+        let out_of_line = if self.0.slots == self.inline_ptr() { 0 } else { self.0.slot_cap as usize };
+        (self.0.array_cap + out_of_line) * 8 + self.0.node_count * std::mem::size_of::<Node>()
     }
 }
 
