@@ -536,7 +536,7 @@ pub fn lua_new_table(array: u64, hash: u64) -> ! {
 /// Straight-line on purpose: a loop here made LLVM hoist every key kind's hashing and
 /// spill the pinned registers.
 #[inline(always)]
-fn get_fast(table: TValue, key: TValue) -> Option<u64> {
+fn get_fast(table: TValue, key: TValue, cache: *mut u8) -> Option<u64> {
     if !table.is_table() {
         return None;
     }
@@ -546,7 +546,8 @@ fn get_fast(table: TValue, key: TValue) -> Option<u64> {
     let value = if let Some(slot) = t.array_slot(key) {
         unsafe { *slot }
     } else if key.is_string() {
-        t.raw_get_str(key)
+        // SAFETY: the instruction's 8 inline-cache bytes; strings are interned.
+        unsafe { t.string_slot_cached_by_value(key, cache) }.map_or(TValue::NIL, |v| unsafe { *v })
     } else {
         t.find_non_string(key).map_or(TValue::NIL, |n| unsafe { (*n).value })
     };
@@ -602,13 +603,19 @@ fn get_method_fast(obj: TValue, name: TValue, cache: *mut u8) -> Option<u64> {
 /// hash entry (or a nil one when there is no metatable to consult for `__newindex`).
 /// Returns false for everything that needs the runtime: new keys, growth, metamethods.
 #[inline(always)]
-fn raw_set_fast(table: TValue, key: TValue, value: u64) -> bool {
+fn raw_set_fast(table: TValue, key: TValue, value: u64, cache: *mut u8) -> bool {
     if !table.is_table() {
         return false;
     }
     let t = unsafe { &*table.as_table() };
     let slot = if let Some(slot) = t.array_slot(key) {
         slot
+    } else if key.is_string() {
+        // SAFETY: as in `get_fast`.
+        match unsafe { t.string_slot_cached_by_value(key, cache) } {
+            Some(slot) => slot,
+            None => return false,
+        }
     } else {
         match t.value_slot(key) {
             Some(slot) => slot,
@@ -623,17 +630,22 @@ fn raw_set_fast(table: TValue, key: TValue, value: u64) -> bool {
 }
 
 #[no_mangle]
-pub fn lua_get_table(table: u64, key: u64) -> ! {
-    if let Some(v) = get_fast(TValue(table), TValue(key)) {
+pub fn lua_get_table(table: u64, key: u64, slot_cache: *mut u8) -> ! {
+    if let Some(v) = get_fast(TValue(table), TValue(key), slot_cache) {
         api::ret(v)
     }
     let r = unsafe { lua_rt_index(ctx(), table, key, api::stack_base(), api::code_block()) };
-    finish(r, 2, lua_binary_mm_continuation as *const ())
+    finish(r, 2, lua_get_table_mm_continuation as *const ())
 }
 
 #[no_mangle]
-pub fn lua_set_table(table: u64, key: u64, value: u64) -> ! {
-    if raw_set_fast(TValue(table), TValue(key), value) {
+pub fn lua_get_table_mm_continuation(_table: u64, _key: u64, _slot_cache: *mut u8) -> ! {
+    api::ret(first_result())
+}
+
+#[no_mangle]
+pub fn lua_set_table(table: u64, key: u64, value: u64, slot_cache: *mut u8) -> ! {
+    if raw_set_fast(TValue(table), TValue(key), value, slot_cache) {
         api::fallthrough()
     }
     let r = unsafe { lua_rt_newindex(ctx(), table, key, value, api::stack_base(), api::code_block()) };
@@ -708,7 +720,7 @@ pub fn lua_set_field_mm_continuation(_table: u64, _name: u64, _value: u64, _slot
 }
 
 #[no_mangle]
-pub fn lua_set_table_mm_continuation(_table: u64, _key: u64, _value: u64) -> ! {
+pub fn lua_set_table_mm_continuation(_table: u64, _key: u64, _value: u64, _slot_cache: *mut u8) -> ! {
     api::fallthrough()
 }
 

@@ -49,8 +49,8 @@ pub fn type_lattice() -> Result<TypeLattice, LatticeError> {
     Ok(l)
 }
 
-/// The inline cache of the string-keyed table bytecodes (GetField, SetField, GetGlobal,
-/// SetGlobal, GetMethod): the shape id and named slot of the last hit, or the hash slot for a dictionary
+/// The inline cache of the table bytecodes (GetField, SetField, GetGlobal, SetGlobal,
+/// GetMethod, and GetTable/SetTable for string keys): the shape id and named slot of the last hit, or the hash slot for a dictionary
 /// table (see `TableObject::string_slot_cached`).
 const SLOT_CACHE: OperandKind = OperandKind::InlineCache { bytes: 8 };
 
@@ -186,14 +186,14 @@ pub fn bytecodes() -> Vec<BytecodeSpec> {
         },
         BytecodeSpec {
             name: "GetTable",
-            operands: vec![op("table", Slot), op("key", SlotOrConstant)],
+            operands: vec![op("table", Slot), op("key", SlotOrConstant), op("slot", SLOT_CACHE)],
             result: Value,
             semantics: "lua_get_table",
             variants: vec![&[S], &[C]],
         },
         BytecodeSpec {
             name: "SetTable",
-            operands: vec![op("table", Slot), op("key", SlotOrConstant), op("value", SlotOrConstant)],
+            operands: vec![op("table", Slot), op("key", SlotOrConstant), op("value", SlotOrConstant), op("slot", SLOT_CACHE)],
             result: None,
             semantics: "lua_set_table",
             variants: vec![],

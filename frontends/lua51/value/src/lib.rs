@@ -300,11 +300,29 @@ impl TableObject {
     /// interned string.
     #[inline(always)]
     pub unsafe fn string_slot_cached(&self, key: TValue, cache: *mut u8) -> Option<*mut TValue> {
+        unsafe { self.string_slot_cached_impl::<false>(key, cache) }
+    }
+
+    /// [`TableObject::string_slot_cached`] for an instruction whose key varies (`t[k]`): a hit
+    /// also checks that the cached slot holds `key`, and dictionaries are probed uncached.
+    ///
+    /// # Safety
+    /// As for [`TableObject::string_slot_cached`].
+    #[inline(always)]
+    pub unsafe fn string_slot_cached_by_value(&self, key: TValue, cache: *mut u8) -> Option<*mut TValue> {
+        unsafe { self.string_slot_cached_impl::<true>(key, cache) }
+    }
+
+    #[inline(always)]
+    unsafe fn string_slot_cached_impl<const CHECK_KEY: bool>(&self, key: TValue, cache: *mut u8) -> Option<*mut TValue> {
         let ids = cache as *mut u32;
         let slots = unsafe { ids.add(1) };
         if unsafe { ids.read_unaligned() } == self.shape_id {
+            let slot = unsafe { slots.read_unaligned() } as usize;
             // SAFETY: the slot was found in the shape this id names, which this table has.
-            return Some(unsafe { self.slots.add(slots.read_unaligned() as usize) });
+            if !CHECK_KEY || unsafe { *(*self.shape).keys.add(slot) } == key {
+                return Some(unsafe { self.slots.add(slot) });
+            }
         }
         if !self.shape.is_null() {
             let i = unsafe { &*self.shape }.find(key)?;
@@ -313,6 +331,11 @@ impl TableObject {
                 slots.write_unaligned(i as u32);
                 return Some(self.slots.add(i));
             }
+        }
+        if CHECK_KEY {
+            // A dictionary read by varying keys (a word count): the last key's hash slot
+            // would only cost a miss on a random node.
+            return self.string_slot(key);
         }
         let hint = unsafe { slots.read_unaligned() } as usize;
         let node = if hint < self.node_count && unsafe { (*self.nodes.add(hint)).key }.raw() == key.raw() {

@@ -112,3 +112,15 @@ Wide.__index = Wide
 for i = 1, 30 do Wide["m" .. i] = function(self) return i * self.k end end
 local w = setmetatable({ k = 2 }, Wide)
 print(w:m1(), w:m17(), w:m30(), w.m31)
+
+-- t[k] with string keys that vary at one instruction: a cached shape alone does not say which
+-- key its slot holds.
+local rec = { a = 1, b = 2, c = 3 }
+local function get(tt, k) return tt[k] end
+local function set(tt, k, v) tt[k] = v end
+local acc = {}
+for round = 1, 2 do
+  for _, k in ipairs({ "a", "b", "c", "d", "a", "c" }) do acc[#acc + 1] = tostring(get(rec, k)) end
+  for _, k in ipairs({ "b", "a", "e", "c" }) do set(rec, k, round * 10 + #k) end
+end
+print(table.concat(acc, " "), rec.a, rec.b, rec.c, rec.e, sorted_keys(rec))
