@@ -671,8 +671,9 @@ fn get_string_fast(table: TValue, name: TValue, slot_cache: *mut u8) -> Option<u
     None
 }
 
-/// `table[name] = value` in place for an interned string `name` already present (a new key,
-/// or a nil value under a metatable, needs the runtime), through the inline cache.
+/// `table[name] = value` in place for an interned string `name` already present, through the
+/// inline cache, or as a new key along the shape's last transition; other new keys, and nil
+/// values under a metatable, need the runtime.
 #[inline(always)]
 fn set_string_fast(table: TValue, name: TValue, value: u64, slot_cache: *mut u8) -> bool {
     if !table.is_table() {
@@ -680,7 +681,12 @@ fn set_string_fast(table: TValue, name: TValue, value: u64, slot_cache: *mut u8)
     }
     let t = unsafe { &*table.as_table() };
     // SAFETY: as in `get_string_fast`.
-    let Some(slot) = (unsafe { t.string_slot_cached(name, slot_cache) }) else { return false };
+    let Some(slot) = (unsafe { t.string_slot_cached(name, slot_cache) }) else {
+        // A new key: without a metatable (no `__newindex` to ask), the shape's last
+        // transition may add it here.
+        let t = unsafe { &mut *table.as_table() };
+        return t.metatable.is_null() && !TValue(value).is_nil() && t.add_string_fast(name, TValue(value));
+    };
     let slot = unsafe { &mut *slot };
     if slot.is_nil() && !t.metatable.is_null() {
         return false;

@@ -125,6 +125,11 @@ pub struct Shape {
     pub parent: *mut Shape,
     /// The runtime's registry of shapes and transitions.
     pub registry: *mut (),
+    /// The transition taken last from this shape (null when none, or when that child was
+    /// collected), and the key it adds: what a handler follows to add a field to a table
+    /// without the runtime (object construction).
+    pub last_transition: *mut Shape,
+    pub last_transition_key: TValue,
 }
 
 /// Shapes with at most this many keys are searched linearly (one cache line of keys).
@@ -351,6 +356,28 @@ impl TableObject {
             }
         };
         Some(unsafe { core::ptr::addr_of_mut!((*node).value) })
+    }
+
+    /// Adds interned string `key`, absent from this table, with `value` in place when that is
+    /// the last transition taken from its shape and a named slot is free; false when the
+    /// runtime must (no shape, another key, growth). The caller checks for `__newindex`.
+    #[inline(always)]
+    pub fn add_string_fast(&mut self, key: TValue, value: TValue) -> bool {
+        if self.shape.is_null() {
+            return false;
+        }
+        // SAFETY: a shaped table's shape is alive, and so is the child its cache names.
+        let shape = unsafe { &*self.shape };
+        if shape.last_transition_key != key || shape.last_transition.is_null() || shape.len >= self.slot_cap {
+            return false;
+        }
+        let next = shape.last_transition;
+        unsafe {
+            self.slots.add(shape.len as usize).write(value);
+            self.shape_id = (*next).id;
+        }
+        self.shape = next;
+        true
     }
 
     /// The hash slot of a key that is not a string.

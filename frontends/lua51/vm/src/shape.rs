@@ -59,8 +59,19 @@ impl ShapeRegistry {
         if p.len >= MAX_SHAPE_SLOTS {
             return None;
         }
+        let remember = |child: *mut Shape| {
+            // SAFETY: `parent` is alive (the caller's table has it).
+            unsafe {
+                (*parent).last_transition = child;
+                (*parent).last_transition_key = key;
+            }
+            Some(child)
+        };
+        if p.last_transition_key == key && !p.last_transition.is_null() {
+            return Some(p.last_transition);
+        }
         if let Some(&child) = self.transitions.get(&(p.id, key.raw())) {
-            return Some(child);
+            return remember(child);
         }
         let id = self.take_id()?;
         let mut keys = Vec::with_capacity(p.len as usize + 1);
@@ -70,7 +81,7 @@ impl ShapeRegistry {
         let child = new_shape(id, parent, keys, self);
         self.transitions.insert((p.id, key.raw()), child);
         self.shapes.push(child);
-        Some(child)
+        remember(child)
     }
 
     /// Frees the shapes the collector did not mark, and clears the marks of the others.
@@ -86,8 +97,14 @@ impl ShapeRegistry {
         });
         for &s in &dead {
             // A dead shape's parent may die too: look it up before anything is freed.
-            let (parent_id, key) = unsafe { ((*(*s).parent).id, *(*s).keys.add((*s).len as usize - 1)) };
+            let parent = unsafe { (*s).parent };
+            let (parent_id, key) = unsafe { ((*parent).id, *(*s).keys.add((*s).len as usize - 1)) };
             self.transitions.remove(&(parent_id, key.raw()));
+            unsafe {
+                if (*parent).last_transition == s {
+                    (*parent).last_transition = std::ptr::null_mut();
+                }
+            }
         }
         for s in dead {
             unsafe { free_shape(s) };
@@ -166,6 +183,8 @@ fn new_shape(id: u32, parent: *mut Shape, keys: Vec<TValue>, registry: *mut Shap
         marked: 0,
         parent,
         registry: registry as *mut (),
+        last_transition: std::ptr::null_mut(),
+        last_transition_key: TValue::NIL,
     }))
 }
 
