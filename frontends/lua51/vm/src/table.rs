@@ -40,6 +40,8 @@ pub enum KeyError {
 
 /// Inline named slots of a table made by `{}`.
 pub const DEFAULT_INLINE_SLOTS: usize = 0;
+/// A constructor of at most this many list items gets its array part inline.
+pub const MAX_INLINE_ARRAY: usize = 4;
 /// At most this many named slots are inline; a constructor naming more gets the rest out of
 /// line.
 pub const MAX_INLINE_SLOTS: usize = 8;
@@ -93,11 +95,13 @@ pub(crate) fn take_storage_delta() -> isize {
 impl Drop for Table {
     fn drop(&mut self) {
         // (`free_out_of_line_slots` accounts for the named slots.)
-        account_storage(-((self.0.array_cap * 8 + self.0.node_count * std::mem::size_of::<Node>()) as isize));
+        account_storage(-((self.out_of_line_array_cap() * 8 + self.0.node_count * std::mem::size_of::<Node>()) as isize));
         self.free_out_of_line_slots();
         // SAFETY: the parts came from a Vec and a boxed slice (see `with_array`, `set_nodes`).
         unsafe {
-            drop(Vec::from_raw_parts(self.0.array, self.0.array_len, self.0.array_cap));
+            if !self.array_is_inline() {
+                drop(Vec::from_raw_parts(self.0.array, self.0.array_len, self.0.array_cap));
+            }
             drop(Box::from_raw(std::ptr::slice_from_raw_parts_mut(self.0.nodes, self.0.node_count)));
         }
     }
@@ -113,31 +117,38 @@ impl Table {
     ///
     /// The first named slots are inline, after the object's fields, so a field read touches the
     /// object alone: as many as the constructor names (up to [`MAX_INLINE_SLOTS`]), or
-    /// [`DEFAULT_INLINE_SLOTS`] for `{}`, which objects are often built from; none for a
-    /// constructor of list items only.
+    /// [`DEFAULT_INLINE_SLOTS`] for `{}`. A constructor of at most [`MAX_INLINE_ARRAY`] list
+    /// items has its array part inline too (a tree node, a pair), until it grows.
     pub fn with_capacity(heap: &mut Heap, array: usize, named: usize) -> Result<TValue, OutOfMemory> {
-        let inline = match (array, named) {
+        let inline_named = match (array, named) {
             (0, 0) => DEFAULT_INLINE_SLOTS,
             (_, named) => named.min(MAX_INLINE_SLOTS),
         };
-        let p = heap.alloc(std::mem::size_of::<Table>() + inline * 8, ObjKind::Table)? as *mut Table;
-        let mut array = ManuallyDrop::new(Vec::<TValue>::with_capacity(array));
+        let inline_array = if array <= MAX_INLINE_ARRAY { array } else { 0 };
+        let p = heap.alloc(std::mem::size_of::<Table>() + (inline_named + inline_array) * 8, ObjKind::Table)? as *mut Table;
+        let inline = unsafe { p.add(1) as *mut TValue };
+        let (array_ptr, array_cap) = if inline_array > 0 {
+            (unsafe { inline.add(inline_named) }, inline_array)
+        } else {
+            let mut v = ManuallyDrop::new(Vec::<TValue>::with_capacity(array));
+            account_storage((v.capacity() * 8) as isize);
+            (v.as_mut_ptr(), v.capacity())
+        };
         let nodes = Box::into_raw(Vec::<Node>::new().into_boxed_slice()) as *mut Node;
-        account_storage((array.capacity() * 8) as isize);
         let shape = heap.shapes.root();
         // SAFETY: `heap.alloc` returned room for a Table and its inline slots, whose header
         // it initialised.
         unsafe {
             let t = std::ptr::addr_of_mut!((*p).0);
-            std::ptr::addr_of_mut!((*t).header.flags).write(inline as u16);
+            std::ptr::addr_of_mut!((*t).header.flags).write((inline_named | inline_array << 8) as u16);
             std::ptr::addr_of_mut!((*t).metatable).write(std::ptr::null_mut());
             std::ptr::addr_of_mut!((*t).shape).write(shape);
             std::ptr::addr_of_mut!((*t).shape_id).write((*shape).id);
-            std::ptr::addr_of_mut!((*t).slots).write(p.add(1) as *mut TValue);
-            std::ptr::addr_of_mut!((*t).slot_cap).write(inline as u32);
-            std::ptr::addr_of_mut!((*t).array).write(array.as_mut_ptr());
+            std::ptr::addr_of_mut!((*t).slots).write(inline);
+            std::ptr::addr_of_mut!((*t).slot_cap).write(inline_named as u32);
+            std::ptr::addr_of_mut!((*t).array).write(array_ptr);
             std::ptr::addr_of_mut!((*t).array_len).write(0);
-            std::ptr::addr_of_mut!((*t).array_cap).write(array.capacity());
+            std::ptr::addr_of_mut!((*t).array_cap).write(array_cap);
             std::ptr::addr_of_mut!((*t).nodes).write(nodes);
             std::ptr::addr_of_mut!((*t).node_count).write(0);
             std::ptr::addr_of_mut!((*t).used).write(0);
@@ -163,14 +174,56 @@ impl Table {
         self.0.shape
     }
 
-    /// Named slots inside the object (the allocation's tail).
+    /// Named slots inside the object (the allocation's tail, first).
     pub fn inline_slots(&self) -> usize {
-        self.0.header.flags as usize
+        (self.0.header.flags & 0xFF) as usize
+    }
+
+    /// Array elements inside the object (after the inline named slots).
+    fn inline_array(&self) -> usize {
+        (self.0.header.flags >> 8) as usize
     }
 
     /// Bytes the object was allocated with, inline slots included.
     pub fn object_size(&self) -> usize {
-        std::mem::size_of::<Table>() + self.inline_slots() * 8
+        std::mem::size_of::<Table>() + (self.inline_slots() + self.inline_array()) * 8
+    }
+
+    fn array_is_inline(&self) -> bool {
+        self.inline_array() > 0 && self.0.array == unsafe { self.inline_ptr().add(self.inline_slots()) }
+    }
+
+    /// The array part's capacity outside the object (for accounting).
+    fn out_of_line_array_cap(&self) -> usize {
+        if self.array_is_inline() {
+            0
+        } else {
+            self.0.array_cap
+        }
+    }
+
+    /// Appends to the array part, in place while it has room.
+    fn array_push(&mut self, value: TValue) {
+        if self.0.array_len < self.0.array_cap {
+            // SAFETY: len < cap.
+            unsafe { self.0.array.add(self.0.array_len).write(value) };
+            self.0.array_len += 1;
+        } else {
+            self.with_array(|a| a.push(value));
+        }
+    }
+
+    /// Grows the array part to `n` elements (nil-filled), in place while it has room.
+    fn array_grow_to(&mut self, n: usize) {
+        if n <= self.0.array_cap {
+            for i in self.0.array_len..n {
+                // SAFETY: i < n <= cap.
+                unsafe { self.0.array.add(i).write(TValue::NIL) };
+            }
+            self.0.array_len = self.0.array_len.max(n);
+        } else {
+            self.with_array(|a| a.resize(n, TValue::NIL));
+        }
     }
 
     fn inline_ptr(&self) -> *mut TValue {
@@ -263,6 +316,14 @@ impl Table {
 
     /// Runs `f` on the array part as the `Vec` it is, then stores its parts back.
     fn with_array<R>(&mut self, f: impl FnOnce(&mut Vec<TValue>) -> R) -> R {
+        if self.array_is_inline() {
+            // Out of the object first: a Vec owns what it grows.
+            let mut v = ManuallyDrop::new(Vec::with_capacity(self.0.array_cap));
+            v.extend_from_slice(self.array());
+            account_storage((v.capacity() * 8) as isize);
+            self.0.array = v.as_mut_ptr();
+            self.0.array_cap = v.capacity();
+        }
         // SAFETY: the parts came from a Vec; ManuallyDrop keeps ownership with the table.
         let mut v = ManuallyDrop::new(unsafe { Vec::from_raw_parts(self.0.array, self.0.array_len, self.0.array_cap) });
         let r = f(&mut v);
@@ -335,7 +396,7 @@ impl Table {
         // hash part (its array only grows at a rehash), and `#t` would see a different border.
         let full_to_end = self.array().last().is_none_or(|v| !v.is_nil());
         if full_to_end && key.is_double() && key.as_f64() == (self.0.array_len + 1) as i64 as f64 && !value.is_nil() {
-            self.with_array(|a| a.push(value));
+            self.array_push(value);
             self.remove_from_hash(key);
             self.migrate_to_array();
             return Ok(());
@@ -375,7 +436,7 @@ impl Table {
 
     /// Grows the array part to `n` slots, moving the hash part's entries it now covers.
     fn grow_array(&mut self, n: usize) {
-        self.with_array(|a| a.resize(n, TValue::NIL));
+        self.array_grow_to(n);
         if self.0.used == 0 {
             return;
         }
@@ -407,7 +468,7 @@ impl Table {
             match self.find_slot(k) {
                 Ok(i) if !self.nodes()[i].value.is_nil() => {
                     let v = std::mem::replace(&mut self.nodes_mut()[i].value, TValue::NIL);
-                    self.with_array(|a| a.push(v));
+                    self.array_push(v);
                 }
                 _ => return,
             }
@@ -436,7 +497,7 @@ impl Table {
         }
         let array_size = optimal_array_size(&nums, total);
         if array_size > self.0.array_len {
-            self.with_array(|a| a.resize(array_size, TValue::NIL));
+            self.array_grow_to(array_size);
         }
         // (The live entries the grown array covers move below, with the hash part rebuilt.)
         let (to_array, to_hash): (Vec<Node>, Vec<Node>) = live.into_iter().partition(|n| self.0.array_slot(n.key).is_some());
@@ -590,7 +651,7 @@ impl Table {
     /// collector's accounting.
     pub fn owned_bytes(&self) -> usize {
         let out_of_line = if self.0.slots == self.inline_ptr() { 0 } else { self.0.slot_cap as usize };
-        (self.0.array_cap + out_of_line) * 8 + self.0.node_count * std::mem::size_of::<Node>()
+        (self.out_of_line_array_cap() + out_of_line) * 8 + self.0.node_count * std::mem::size_of::<Node>()
     }
 }
 
@@ -691,6 +752,33 @@ mod tests {
             assert_eq!(unsafe { (*t.shape()).find(*k) }, Some(i));
         }
         assert_eq!(t.get(heap.intern(b"field40").unwrap()), TValue::NIL);
+    }
+
+    #[test]
+    fn an_inline_array_part_grows_out_of_the_object() {
+        let mut heap = Heap::default();
+        let t = table_mut(Table::with_capacity(&mut heap, 2, 1).unwrap());
+        assert!(t.array_is_inline());
+        assert_eq!(t.owned_bytes(), 0, "inline parts are not storage");
+        t.set_list(1, &[num(1.0), num(2.0)]);
+        let name = heap.intern(b"n").unwrap();
+        t.set(name, num(-1.0)).unwrap();
+        assert!(t.array_is_inline());
+        // Appending past the inline room moves the part out; out-of-order keys make a rehash.
+        for i in 3..=10 {
+            t.set(num(i as f64), num(i as f64)).unwrap();
+        }
+        t.set(num(16.0), num(16.0)).unwrap();
+        for i in (11..=15).rev() {
+            t.set(num(i as f64), num(i as f64)).unwrap();
+        }
+        assert!(!t.array_is_inline());
+        assert_eq!(t.length(), 16);
+        for i in 1..=16 {
+            assert_eq!(t.get(num(i as f64)), num(i as f64));
+        }
+        assert_eq!(t.get(name), num(-1.0));
+        assert!(t.owned_bytes() >= 16 * 8);
     }
 
     #[test]
