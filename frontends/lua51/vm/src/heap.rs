@@ -130,23 +130,40 @@ impl Default for Heap {
 }
 
 /// The set of interned strings: open addressing (linear probing), so interning costs one hash
-/// of the bytes (sampled for long strings, like Lua 5.1) and one copy. Each slot keeps the
-/// string's hash next to the pointer, so a probe that does not match never touches the string
-/// (those cache misses dominated string building), and the home slot mixes the hash first:
-/// 5.1's hash clusters for strings that differ in a few middle characters.
+/// of the bytes (sampled for long strings, like Lua 5.1) and one copy. Each slot keeps 16 bits
+/// of the string's hash in the pointer's unused top bits, so a probe that does not match almost
+/// never touches the string (those cache misses dominated string building) and a slot is one
+/// word (the table is probed at random: its size is its cache misses). The home slot mixes the
+/// hash first: 5.1's hash clusters for strings that differ in a few middle characters.
 #[derive(Debug, Default)]
 pub(crate) struct StringTable {
     slots: Vec<StringSlot>,
     len: usize,
 }
 
-#[derive(Debug, Clone, Copy)]
-struct StringSlot {
-    string: *mut LuaString,
-    hash: u32,
-}
+/// A string's address (48 bits) and the top 16 bits of its hash; 0 when free.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+struct StringSlot(u64);
 
-const FREE_SLOT: StringSlot = StringSlot { string: std::ptr::null_mut(), hash: 0 };
+const FREE_SLOT: StringSlot = StringSlot(0);
+const ADDRESS_BITS: u32 = 48;
+
+impl StringSlot {
+    fn new(string: *mut LuaString, hash: u32) -> Self {
+        debug_assert!((string as u64) >> ADDRESS_BITS == 0, "user-space addresses fit in 48 bits");
+        StringSlot(string as u64 | u64::from(hash >> 16) << ADDRESS_BITS)
+    }
+    fn string(self) -> *mut LuaString {
+        (self.0 & ((1 << ADDRESS_BITS) - 1)) as *mut LuaString
+    }
+    fn is_free(self) -> bool {
+        self.0 == 0
+    }
+    /// Whether the string here may have hash `hash` (its top 16 bits match).
+    fn may_have(self, hash: u32) -> bool {
+        (self.0 >> ADDRESS_BITS) as u32 == hash >> 16
+    }
+}
 
 fn home_slot(hash: u32, mask: usize) -> usize {
     ((u64::from(hash)).wrapping_mul(0x9E37_79B9_7F4A_7C15) >> 32) as usize & mask
@@ -157,10 +174,10 @@ impl StringTable {
     /// Most collections free no interned string (the names and constants stay), so a scan
     /// that finds none dead leaves the table as it is, without the rehash.
     pub(crate) fn retain(&mut self, dead: &dyn Fn(*mut LuaString) -> bool) {
-        if !self.slots.iter().any(|s| !s.string.is_null() && dead(s.string)) {
+        if !self.slots.iter().any(|s| !s.is_free() && dead(s.string())) {
             return;
         }
-        let survivors: Vec<StringSlot> = self.slots.iter().copied().filter(|s| !s.string.is_null() && !dead(s.string)).collect();
+        let survivors: Vec<StringSlot> = self.slots.iter().copied().filter(|s| !s.is_free() && !dead(s.string())).collect();
         let cap = (survivors.len() * 2).next_power_of_two().max(1024);
         self.rebuild(cap, survivors);
     }
@@ -170,8 +187,9 @@ impl StringTable {
         self.len = 0;
         let mask = cap - 1;
         for s in strings {
-            let mut i = home_slot(s.hash, mask);
-            while !self.slots[i].string.is_null() {
+            // SAFETY: the table holds live strings.
+            let mut i = home_slot(unsafe { (*s.string()).hash }, mask);
+            while !self.slots[i].is_free() {
                 i = (i + 1) & mask;
             }
             self.slots[i] = s;
@@ -184,18 +202,22 @@ impl StringTable {
         let mut i = home_slot(hash, mask);
         loop {
             let slot = self.slots[i];
-            if slot.string.is_null() {
+            if slot.is_free() {
                 return Err(i);
             }
-            if slot.hash == hash && unsafe { (*slot.string).bytes() } == bytes {
-                return Ok(slot.string);
+            if slot.may_have(hash) {
+                let s = slot.string();
+                // SAFETY: the table holds live strings.
+                if unsafe { (*s).hash } == hash && unsafe { (*s).bytes() } == bytes {
+                    return Ok(s);
+                }
             }
             i = (i + 1) & mask;
         }
     }
 
     fn insert_at(&mut self, i: usize, string: *mut LuaString, hash: u32) {
-        self.slots[i] = StringSlot { string, hash };
+        self.slots[i] = StringSlot::new(string, hash);
         self.len += 1;
     }
 
@@ -205,7 +227,7 @@ impl StringTable {
             return;
         }
         let new_len = (self.slots.len() * 2).max(1024);
-        let old: Vec<StringSlot> = self.slots.iter().copied().filter(|s| !s.string.is_null()).collect();
+        let old: Vec<StringSlot> = self.slots.iter().copied().filter(|s| !s.is_free()).collect();
         self.rebuild(new_len, old);
     }
 }
