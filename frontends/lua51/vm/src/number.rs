@@ -17,22 +17,11 @@ extern "C" {
 /// through [`format_g14`]; only NaN, infinities and `-0` reach the C library.
 pub fn format_number(x: f64, out: &mut Vec<u8>) {
     if x.fract() == 0.0 && x.abs() < 1e14 && !(x == 0.0 && x.is_sign_negative()) {
-        let mut n = x as i64;
+        let n = x as i64;
         if n < 0 {
             out.push(b'-');
-            n = -n;
         }
-        let mut digits = [0u8; 20];
-        let mut i = digits.len();
-        loop {
-            i -= 1;
-            digits[i] = b'0' + (n % 10) as u8;
-            n /= 10;
-            if n == 0 {
-                break;
-            }
-        }
-        out.extend_from_slice(&digits[i..]);
+        push_decimal(n.unsigned_abs(), out);
         return;
     }
     if x.is_finite() && x != 0.0 {
@@ -74,11 +63,70 @@ fn scientific(x: f64, precision: Option<usize>, digits: &mut [u8; 40]) -> (usize
     (n, exp)
 }
 
+/// `%.14g` of a non-integer `x` below 10^9 in magnitude with at most 4 decimals (`i / 4`, prices,
+/// percentages), in integer arithmetic: when `m = x * 10^k` is an integer and `m / 10^k`
+/// reads back as `x`, `x` is the double nearest the decimal `m / 10^k` of at most 13 digits,
+/// within half an ulp (2^-53 relative) of it, so that decimal is its 14-digit rounding, and
+/// `%g` prints it in fixed notation (its exponent is in -4..=8). False for other numbers.
+fn format_short_fraction(x: f64, out: &mut Vec<u8>) -> bool {
+    let a = x.abs();
+    if !(a < 1e9) {
+        return false;
+    }
+    let mut scale = 1u64;
+    for k in 1..=4 {
+        scale *= 10;
+        let y = a * scale as f64;
+        if y.fract() != 0.0 || y / scale as f64 != a {
+            continue;
+        }
+        let m = y as u64;
+        let frac = m % scale;
+        if frac == 0 {
+            // An integer: its own path.
+            return false;
+        }
+        if x < 0.0 {
+            out.push(b'-');
+        }
+        push_decimal(m / scale, out);
+        out.push(b'.');
+        let mut digits = [b'0'; 4];
+        let mut f = frac;
+        for i in (0..k).rev() {
+            digits[i] = b'0' + (f % 10) as u8;
+            f /= 10;
+        }
+        let last = digits[..k].iter().rposition(|&d| d != b'0').expect("frac is not 0");
+        out.extend_from_slice(&digits[..=last]);
+        return true;
+    }
+    false
+}
+
+/// Appends the decimal digits of `n`.
+fn push_decimal(mut n: u64, out: &mut Vec<u8>) {
+    let mut digits = [0u8; 20];
+    let mut i = digits.len();
+    loop {
+        i -= 1;
+        digits[i] = b'0' + (n % 10) as u8;
+        n /= 10;
+        if n == 0 {
+            break;
+        }
+    }
+    out.extend_from_slice(&digits[i..]);
+}
+
 /// `%.14g` of a finite non-zero double without the C library: Rust's `{:.13e}` rounds the
 /// exact binary value correctly to 14 significant digits, as glibc does, and the rest is C's
 /// `%g` layout (fixed notation for exponents -4..=13, trailing zeros removed). glibc's
 /// printf works in multi-precision arithmetic and dominated string building with fractions.
 fn format_g14(x: f64, out: &mut Vec<u8>) {
+    if format_short_fraction(x, out) {
+        return;
+    }
     // The shortest representation that reads back as `x` is cheap to find (Grisu, no
     // fallback). For a normal number with at most 14 such digits it *is* the 14-digit
     // rounding: it lies within half an ulp (2^-53 relative) of `x`, and 14-digit neighbours
@@ -214,7 +262,7 @@ mod tests {
         }
         for i in 1..50_000u64 {
             let n = (next() % 2_000_000) as f64 - 1_000_000.0;
-            for d in [3.0, 4.0, 7.0, 10.0, 1000.0, 1e7] {
+            for d in [3.0, 4.0, 7.0, 8.0, 10.0, 16.0, 100.0, 1000.0, 1e4, 1e5, 1e7, 0.001] {
                 check(n / d);
             }
             check(i as f64 * 0.1);
