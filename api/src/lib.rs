@@ -48,6 +48,8 @@
 pub const FRAME_HEADER_SLOTS: usize = 5;
 
 /// Offsets of the header slots from a frame's base, in slots.
+pub mod ic;
+
 pub mod frame {
     pub const CALLEE: i64 = -5;
     pub const CALLER_BASE: i64 = -4;

@@ -135,8 +135,6 @@ pub struct Shape {
 /// Shapes with at most this many keys are searched linearly (one cache line of keys).
 pub const SHAPE_LINEAR_LOOKUP: u32 = 8;
 
-/// The `shape_id` of a table in dictionary mode (string keys in the hash part, no shape).
-pub const DICTIONARY_SHAPE_ID: u32 = u32::MAX;
 
 impl Shape {
     /// The bit of [`Shape::filter`] that string `key` sets.
@@ -194,12 +192,15 @@ pub struct TableObject {
     pub header: GcHeader,
     /// The metatable, or null.
     pub metatable: *mut TableObject,
-    /// `(*shape).id`, or [`DICTIONARY_SHAPE_ID`]: what inline caches compare.
+    /// What inline caches compare (their key): `(*shape).id`, or for a dictionary an id of
+    /// its own, renewed whenever its hash part is rebuilt (keys move then). Ids are never
+    /// reused; `deegen_api::ic::UNCACHEABLE_KEY` once they ran out.
     pub shape_id: u32,
     /// Capacity of `slots`.
     pub slot_cap: u32,
     /// The named slots' values, in the shape's slot order (`(*shape).len` of them): the
-    /// inline slots after the object while they suffice, then an out-of-line block.
+    /// inline slots after the object while they suffice, then an out-of-line block. In a
+    /// dictionary, the first hash node's value, so cached indices address both alike.
     pub slots: *mut TValue,
     /// The hidden class, or null in dictionary mode.
     pub shape: *mut Shape,
@@ -295,67 +296,62 @@ impl TableObject {
     }
 
     /// Where the value of interned string `key` lives, through an instruction's inline cache
-    /// of 8 bytes: the shape id and slot of the last hit. A hit is one compare of this table's
-    /// `shape_id`; a miss looks the key up in the shape and records it. Dictionary tables
-    /// keep id 0 there (it matches no table) and the hash slot where the key was last found,
-    /// which is checked, never trusted: the hash part moves keys when it is rebuilt.
+    /// (`deegen_api::ic`): the key is this table's `shape_id`, the state the value's index
+    /// from `slots`, so a hit is one compare and one load. A miss looks the key up (in the shape,
+    /// or in a dictionary's hash part) and caches where it was found.
     ///
     /// # Safety
-    /// `cache` must point at 8 writable bytes (they need not be aligned); `key` must be an
-    /// interned string.
+    /// `cache` must be an instruction's 8-byte `ic` operand; `key` must be an interned string.
     #[inline(always)]
     pub unsafe fn string_slot_cached(&self, key: TValue, cache: *mut u8) -> Option<*mut TValue> {
-        unsafe { self.string_slot_cached_impl::<false>(key, cache) }
+        let ic = unsafe { deegen_api::ic::InlineCache::at(cache) };
+        ic.run(self.shape_id, || self.string_slot_body(key), |state| Some(unsafe { self.slots.add(state as usize) }))
     }
 
     /// [`TableObject::string_slot_cached`] for an instruction whose key varies (`t[k]`): a hit
-    /// also checks that the cached slot holds `key`, and dictionaries are probed uncached.
+    /// also checks that the cached slot holds `key`.
     ///
     /// # Safety
     /// As for [`TableObject::string_slot_cached`].
     #[inline(always)]
     pub unsafe fn string_slot_cached_by_value(&self, key: TValue, cache: *mut u8) -> Option<*mut TValue> {
-        unsafe { self.string_slot_cached_impl::<true>(key, cache) }
+        let ic = unsafe { deegen_api::ic::InlineCache::at(cache) };
+        ic.run_checked(
+            self.shape_id,
+            |state| self.key_at(state) == key,
+            || self.string_slot_body(key),
+            |state| Some(unsafe { self.slots.add(state as usize) }),
+        )
     }
 
+    /// The inline cache's body: the index from `slots` of `key`'s value, when present.
     #[inline(always)]
-    unsafe fn string_slot_cached_impl<const CHECK_KEY: bool>(&self, key: TValue, cache: *mut u8) -> Option<*mut TValue> {
-        let ids = cache as *mut u32;
-        let slots = unsafe { ids.add(1) };
-        if unsafe { ids.read_unaligned() } == self.shape_id {
-            let slot = unsafe { slots.read_unaligned() } as usize;
-            // SAFETY: the slot was found in the shape this id names, which this table has.
-            if !CHECK_KEY || unsafe { *(*self.shape).keys.add(slot) } == key {
-                return Some(unsafe { self.slots.add(slot) });
-            }
-        }
+    fn string_slot_body(&self, key: TValue) -> deegen_api::ic::IcBody<Option<*mut TValue>> {
+        use deegen_api::ic::IcBody;
         if !self.shape.is_null() {
-            let i = unsafe { &*self.shape }.find(key)?;
-            unsafe {
-                ids.write_unaligned(self.shape_id);
-                slots.write_unaligned(i as u32);
-                return Some(self.slots.add(i));
+            return match unsafe { &*self.shape }.find(key) {
+                Some(i) => IcBody::Cache(i as u32),
+                None => IcBody::Done(None),
+            };
+        }
+        match self.probe(key, unsafe { (*key.as_string()).hash } as usize) {
+            // A dictionary's `slots` is its first node's value: node i's is 2i further.
+            Ok(i) => IcBody::Cache(2 * i as u32),
+            Err(_) => IcBody::Done(None),
+        }
+    }
+
+    /// The key whose value is at `slots[index]` (an inline-cache state of this table).
+    #[inline(always)]
+    fn key_at(&self, index: u32) -> TValue {
+        // SAFETY: states come from `string_slot_body` on a table with this `shape_id`.
+        unsafe {
+            if !self.shape.is_null() {
+                *(*self.shape).keys.add(index as usize)
+            } else {
+                *self.slots.add(index as usize).sub(1)
             }
         }
-        if CHECK_KEY {
-            // A dictionary read by varying keys (a word count): the last key's hash slot
-            // would only cost a miss on a random node.
-            return self.string_slot(key);
-        }
-        let hint = unsafe { slots.read_unaligned() } as usize;
-        let node = if hint < self.node_count && unsafe { (*self.nodes.add(hint)).key }.raw() == key.raw() {
-            // SAFETY: hint < node_count.
-            unsafe { self.nodes.add(hint) }
-        } else {
-            let i = self.probe(key, unsafe { (*key.as_string()).hash } as usize).ok()?;
-            unsafe {
-                ids.write_unaligned(0);
-                slots.write_unaligned(i as u32);
-                // SAFETY: `probe` returns indices below `node_count`.
-                self.nodes.add(i)
-            }
-        };
-        Some(unsafe { core::ptr::addr_of_mut!((*node).value) })
     }
 
     /// Adds interned string `key`, absent from this table, with `value` in place when that is

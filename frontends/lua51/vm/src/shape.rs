@@ -11,7 +11,10 @@
 use std::collections::HashMap;
 use std::hash::{BuildHasherDefault, Hasher};
 
-use lua51_value::{Shape, TValue, DICTIONARY_SHAPE_ID, SHAPE_LINEAR_LOOKUP};
+use std::sync::atomic::{AtomicU32, Ordering};
+
+use deegen_api::ic::{IMPOSSIBLE_KEY, UNCACHEABLE_KEY};
+use lua51_value::{Shape, TValue, SHAPE_LINEAR_LOOKUP};
 
 /// A table with more string keys than this becomes a dictionary (its string keys move to the
 /// hash part): shapes are for objects, module tables and records, not for maps, and the
@@ -25,14 +28,21 @@ pub struct ShapeRegistry {
     transitions: HashMap<(u32, u64), *mut Shape, BuildHasherDefault<TransitionHasher>>,
     /// Every shape but the root.
     shapes: Vec<*mut Shape>,
-    next_id: u32,
+}
+
+/// The next inline-cache key (a shape's or a dictionary's id): unique over the process, so a
+/// cache never matches an object it did not see; [`UNCACHEABLE_KEY`] once they ran out.
+pub fn next_ic_id() -> u32 {
+    static NEXT: AtomicU32 = AtomicU32::new(IMPOSSIBLE_KEY + 1);
+    NEXT.fetch_update(Ordering::Relaxed, Ordering::Relaxed, |n| (n != UNCACHEABLE_KEY).then_some(n + 1)).unwrap_or(UNCACHEABLE_KEY)
 }
 
 impl ShapeRegistry {
     pub fn new() -> Box<Self> {
-        let mut r = Box::new(ShapeRegistry { root: std::ptr::null_mut(), transitions: HashMap::default(), shapes: Vec::new(), next_id: 1 });
+        let mut r = Box::new(ShapeRegistry { root: std::ptr::null_mut(), transitions: HashMap::default(), shapes: Vec::new() });
         let registry: *mut ShapeRegistry = &mut *r;
-        r.root = new_shape(r.take_id().expect("the first id"), std::ptr::null_mut(), Vec::new(), registry);
+        // Without ids left, the root shares the uncacheable key (it has no slots to cache).
+        r.root = new_shape(next_ic_id(), std::ptr::null_mut(), Vec::new(), registry);
         r
     }
 
@@ -42,11 +52,7 @@ impl ShapeRegistry {
     }
 
     fn take_id(&mut self) -> Option<u32> {
-        // The dictionary's id is never a shape's.
-        (self.next_id < DICTIONARY_SHAPE_ID - 1).then(|| {
-            self.next_id += 1;
-            self.next_id - 1
-        })
+        Some(next_ic_id()).filter(|&id| id != UNCACHEABLE_KEY)
     }
 
     /// The shape of a table of shape `parent` that gains `key` (an interned string it does not

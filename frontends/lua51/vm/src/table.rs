@@ -13,7 +13,7 @@
 
 use std::mem::ManuallyDrop;
 
-use lua51_value::{key_hash, normalize_key as normalize, GcHeader, ObjKind, Shape, TValue, TableNode as Node, TableObject, DICTIONARY_SHAPE_ID};
+use lua51_value::{key_hash, normalize_key as normalize, GcHeader, ObjKind, Shape, TValue, TableNode as Node, TableObject};
 
 use crate::heap::{Heap, OutOfMemory};
 use crate::shape::{registry_of, MAX_SHAPE_SLOTS};
@@ -233,7 +233,7 @@ impl Table {
 
     /// Frees the named slots if they moved out of the object.
     fn free_out_of_line_slots(&mut self) {
-        if self.0.slots != self.inline_ptr() {
+        if !self.0.shape.is_null() && self.0.slots != self.inline_ptr() {
             account_storage(-(self.0.slot_cap as isize) * 8);
             // SAFETY: out-of-line slots come from a Vec of `slot_cap` (see `add_named`).
             unsafe { drop(Vec::from_raw_parts(self.0.slots, 0, self.0.slot_cap as usize)) };
@@ -296,13 +296,20 @@ impl Table {
     fn make_dictionary(&mut self) {
         let entries: Vec<(TValue, TValue)> = self.named_keys().iter().copied().zip(self.named().iter().copied()).filter(|(_, v)| !v.is_nil()).collect();
         self.free_out_of_line_slots();
-        self.0.slots = self.inline_ptr();
-        self.0.slot_cap = self.inline_slots() as u32;
+        self.0.slot_cap = 0;
         self.0.shape = std::ptr::null_mut();
-        self.0.shape_id = DICTIONARY_SHAPE_ID;
+        self.renew_dictionary_ic_key();
         for (k, v) in entries {
             self.set(k, v).expect("string keys are valid");
         }
+    }
+
+    /// A dictionary's inline-cache key and `slots` after its hash part moved (see
+    /// `TableObject::shape_id`): caches of the old places must not match.
+    fn renew_dictionary_ic_key(&mut self) {
+        self.0.shape_id = crate::shape::next_ic_id();
+        // SAFETY: one past the first node's key, within (or one past) the hash part.
+        self.0.slots = unsafe { (self.0.nodes as *mut TValue).add(1) };
     }
 
     fn array(&self) -> &[TValue] {
@@ -351,6 +358,9 @@ impl Table {
         // SAFETY: the old parts came from a boxed slice of `node_count` nodes.
         unsafe { drop(Box::from_raw(std::ptr::slice_from_raw_parts_mut(old, self.0.node_count))) };
         self.0.node_count = count;
+        if self.0.shape.is_null() {
+            self.renew_dictionary_ic_key();
+        }
     }
 
     /// The slot holding `k`, or where it would go (`None` when the hash part is empty).
@@ -650,7 +660,7 @@ impl Table {
     /// Bytes owned outside the object (array part, named slots and hash part), for the
     /// collector's accounting.
     pub fn owned_bytes(&self) -> usize {
-        let out_of_line = if self.0.slots == self.inline_ptr() { 0 } else { self.0.slot_cap as usize };
+        let out_of_line = if self.0.shape.is_null() || self.0.slots == self.inline_ptr() { 0 } else { self.0.slot_cap as usize };
         (self.out_of_line_array_cap() + out_of_line) * 8 + self.0.node_count * std::mem::size_of::<Node>()
     }
 }
@@ -710,25 +720,42 @@ mod tests {
         let mut heap = Heap::default();
         let t = table_mut(Table::new_in(&mut heap).unwrap());
         let keys: Vec<TValue> = (0..200).map(|i| heap.intern(format!("k{i}").as_bytes()).unwrap()).collect();
-        let mut cache = [0u8; 8];
+        // One cache per key, as one per instruction of a constant key.
+        let mut caches = vec![[0u8; 8]; keys.len()];
         for (i, k) in keys.iter().enumerate() {
             t.set(*k, num(i as f64)).unwrap();
             // Lookups keep working through every transition and the switch to a dictionary
-            // (which moves every key), with one cache reused across them.
-            assert_eq!(cached(t, keys[i / 2], &mut cache), Some(num((i / 2) as f64)), "after {i} keys");
+            // (which moves every key), with each cache reused across them.
+            assert_eq!(cached(t, keys[i / 2], &mut caches[i / 2]), Some(num((i / 2) as f64)), "after {i} keys");
+            assert_eq!(cached(t, keys[0], &mut caches[0]), Some(num(0.0)), "after {i} keys");
             assert_eq!(t.get(keys[0]), num(0.0));
         }
         assert!(t.shape().is_null(), "past MAX_SHAPE_SLOTS keys a table is a dictionary");
-        assert_eq!(t.0.shape_id, DICTIONARY_SHAPE_ID);
-        // A dictionary cache hint naming another key's slot, or one past the hash part, is a miss.
-        for hint in [0u32, 3, 1_000_000] {
-            let mut cache = [0u8; 8];
-            cache[4..].copy_from_slice(&hint.to_le_bytes());
-            assert_eq!(cached(t, keys[150], &mut cache), Some(num(150.0)));
-            assert_eq!(cached(t, keys[150], &mut cache), Some(num(150.0)));
+        let id = t.0.shape_id;
+        t.set(keys[0], num(-1.0)).unwrap();
+        assert_eq!(t.0.shape_id, id, "overwriting keeps the dictionary's places");
+        // A dictionary hit, then a rebuilt hash part (every key moves): the old entry must
+        // not match, and the new lookup caches the new place.
+        let mut cache = [0u8; 8];
+        assert_eq!(cached(t, keys[150], &mut cache), Some(num(150.0)));
+        assert_eq!(u32::from_le_bytes(cache[..4].try_into().unwrap()), id);
+        for i in 0..300 {
+            t.set(heap.intern(format!("more{i}").as_bytes()).unwrap(), num(1.0)).unwrap();
+        }
+        assert_ne!(t.0.shape_id, id);
+        assert_eq!(cached(t, keys[150], &mut cache), Some(num(150.0)));
+        assert_eq!(cached(t, keys[150], &mut cache), Some(num(150.0)));
+        // By value: one cache, varying keys, each checked against the cached place's key.
+        let mut by_value = [0u8; 8];
+        for k in [keys[3], keys[7], keys[3], keys[199]] {
+            let v = unsafe { t.0.string_slot_cached_by_value(k, by_value.as_mut_ptr()) }.map(|v| unsafe { *v });
+            assert_eq!(v, Some(t.get(k)));
+        }
+        for i in 0..300 {
+            t.set(heap.intern(format!("more{i}").as_bytes()).unwrap(), TValue::NIL).unwrap();
         }
         let absent = heap.intern(b"absent").unwrap();
-        assert_eq!(cached(t, absent, &mut cache), None);
+        assert_eq!(cached(t, absent, &mut [0u8; 8]), None);
         let mut seen = 0;
         let mut k = TValue::NIL;
         while let Some((key, _)) = t.next(k).unwrap() {
