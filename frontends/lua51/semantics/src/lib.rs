@@ -13,7 +13,7 @@
 
 use deegen_api as api;
 use deegen_api::{CodeBlock, InterpContext, FRAME_HEADER_SLOTS};
-use lua51_value::{LuaContext, ObjKind, RtResult, TValue, MULTRET, NIL_BITS, RT_CALL, RT_CALL_NEGATED, RT_VALUE};
+use lua51_value::{string_slot_cached_in, LuaContext, NotATable, ObjKind, RtResult, TValue, MULTRET, NIL_BITS, RT_CALL, RT_CALL_NEGATED, RT_VALUE};
 
 /// Arithmetic operators, as passed to the runtime's slow path.
 pub mod arith_op {
@@ -656,15 +656,18 @@ pub fn lua_set_table(table: u64, key: u64, value: u64, slot_cache: *mut u8) -> !
 /// value, or nil where the table has no metatable; `None` for what needs the runtime.
 #[inline(always)]
 fn get_string_fast(table: TValue, name: TValue, slot_cache: *mut u8) -> Option<u64> {
-    if !table.is_table() {
+    if !table.is_heap() {
         return None;
     }
-    let t = unsafe { &*table.as_table() };
     // SAFETY: the cache is the instruction's 8 inline-cache bytes; names are interned strings.
-    let value = match unsafe { t.string_slot_cached(name, slot_cache) } {
-        Some(slot) => unsafe { *slot },
-        None => TValue::NIL,
+    // A hit proves a table (the key is in every object's header), so the kind is tested on a
+    // miss only.
+    let value = match unsafe { string_slot_cached_in(table, name, slot_cache, false) } {
+        Ok(Some(slot)) => unsafe { *slot },
+        Ok(None) => TValue::NIL,
+        Err(NotATable) => return None,
     };
+    let t = unsafe { &*table.as_table() };
     if !value.is_nil() || t.metatable.is_null() {
         return Some(value.raw());
     }
@@ -676,12 +679,14 @@ fn get_string_fast(table: TValue, name: TValue, slot_cache: *mut u8) -> Option<u
 /// values under a metatable, need the runtime.
 #[inline(always)]
 fn set_string_fast(table: TValue, name: TValue, value: u64, slot_cache: *mut u8) -> bool {
-    if !table.is_table() {
+    if !table.is_heap() {
         return false;
     }
-    let t = unsafe { &*table.as_table() };
     // SAFETY: as in `get_string_fast`.
-    let Some(slot) = (unsafe { t.string_slot_cached(name, slot_cache) }) else {
+    let found = unsafe { string_slot_cached_in(table, name, slot_cache, false) };
+    let Ok(found) = found else { return false };
+    let t = unsafe { &*table.as_table() };
+    let Some(slot) = found else {
         // A new key: without a metatable (no `__newindex` to ask), the shape's last
         // transition may add it here.
         let t = unsafe { &mut *table.as_table() };

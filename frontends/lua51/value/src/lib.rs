@@ -62,7 +62,11 @@ pub struct GcHeader {
     pub marked: u8,
     /// Per kind: a table keeps its number of inline named slots here.
     pub flags: u16,
-    pub _reserved: u32,
+    /// The key inline caches compare (`deegen_api::ic`), in every object's header so that a
+    /// cache hit proves the kind too (no kind test before it): a table's hidden-class id (see
+    /// [`TableObject::ic_key`]); `deegen_api::ic::UNCACHEABLE_KEY` for every other object (not
+    /// 0: that is the key of an empty cache).
+    pub ic_key: u32,
 }
 
 /// An interned, immutable byte string. The bytes follow the struct, NUL-terminated.
@@ -97,7 +101,7 @@ pub struct TableNode {
 /// A hidden class: the string keys a table holds in its named slots, in slot order. Tables
 /// that gained the same keys in the same order share one shape, so an instruction's inline
 /// cache can remember "a table of shape `id` holds this key in slot `i`" and a hit costs one
-/// compare of the table's `shape_id` and one load.
+/// compare of the `ic_key` in the table's header and one load.
 ///
 /// Shapes are immutable and form a tree: adding a key to a table moves it to a child shape
 /// (a transition, which the runtime's registry remembers so that tables built alike meet in the
@@ -192,12 +196,9 @@ pub struct TableObject {
     pub header: GcHeader,
     /// The metatable, or null.
     pub metatable: *mut TableObject,
-    /// What inline caches compare (their key): `(*shape).id`, or for a dictionary an id of
-    /// its own, renewed whenever its hash part is rebuilt (keys move then). Ids are never
-    /// reused; `deegen_api::ic::UNCACHEABLE_KEY` once they ran out.
-    pub shape_id: u32,
     /// Capacity of `slots`.
     pub slot_cap: u32,
+    pub _pad: u32,
     /// The named slots' values, in the shape's slot order (`(*shape).len` of them): the
     /// inline slots after the object while they suffice, then an out-of-line block. In a
     /// dictionary, the first hash node's value, so cached indices address both alike.
@@ -296,7 +297,7 @@ impl TableObject {
     }
 
     /// Where the value of interned string `key` lives, through an instruction's inline cache
-    /// (`deegen_api::ic`): the key is this table's `shape_id`, the state the value's index
+    /// (`deegen_api::ic`): the key is this table's `ic_key`, the state the value's index
     /// from `slots`, so a hit is one compare and one load. A miss looks the key up (in the shape,
     /// or in a dictionary's hash part) and caches where it was found.
     ///
@@ -305,7 +306,16 @@ impl TableObject {
     #[inline(always)]
     pub unsafe fn string_slot_cached(&self, key: TValue, cache: *mut u8) -> Option<*mut TValue> {
         let ic = unsafe { deegen_api::ic::InlineCache::at(cache) };
-        ic.run(self.shape_id, || self.string_slot_body(key), |state| Some(unsafe { self.slots.add(state as usize) }))
+        ic.run(self.ic_key(), || self.string_slot_body(key), |state| Some(unsafe { self.slots.add(state as usize) }))
+    }
+
+    /// What inline caches compare: `(*shape).id`, or for a dictionary an id of its own,
+    /// renewed whenever its hash part is rebuilt (keys move then). Ids are never reused;
+    /// `deegen_api::ic::UNCACHEABLE_KEY` once they ran out. Kept in the header
+    /// ([`GcHeader::ic_key`]).
+    #[inline(always)]
+    pub fn ic_key(&self) -> u32 {
+        self.header.ic_key
     }
 
     /// [`TableObject::string_slot_cached`] for an instruction whose key varies (`t[k]`): a hit
@@ -317,7 +327,7 @@ impl TableObject {
     pub unsafe fn string_slot_cached_by_value(&self, key: TValue, cache: *mut u8) -> Option<*mut TValue> {
         let ic = unsafe { deegen_api::ic::InlineCache::at(cache) };
         ic.run_checked(
-            self.shape_id,
+            self.ic_key(),
             |state| self.key_at(state) == key,
             || self.string_slot_body(key),
             |state| Some(unsafe { self.slots.add(state as usize) }),
@@ -344,7 +354,7 @@ impl TableObject {
     /// The key whose value is at `slots[index]` (an inline-cache state of this table).
     #[inline(always)]
     fn key_at(&self, index: u32) -> TValue {
-        // SAFETY: states come from `string_slot_body` on a table with this `shape_id`.
+        // SAFETY: states come from `string_slot_body` on a table with this `ic_key`.
         unsafe {
             if !self.shape.is_null() {
                 *(*self.shape).keys.add(index as usize)
@@ -370,7 +380,7 @@ impl TableObject {
         let next = shape.last_transition;
         unsafe {
             self.slots.add(shape.len as usize).write(value);
-            self.shape_id = (*next).id;
+            self.header.ic_key = (*next).id;
         }
         self.shape = next;
         true
@@ -391,6 +401,40 @@ impl TableObject {
         }
         let node = self.find_non_string(key)?;
         Some(unsafe { core::ptr::addr_of_mut!((*node).value) })
+    }
+}
+
+/// Not a table: what [`string_slot_cached_in`] found instead of a table.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct NotATable;
+
+/// [`TableObject::string_slot_cached`] (`by_value`: [`TableObject::string_slot_cached_by_value`])
+/// on heap value `v`, testing that `v` is a table only on a miss: a hit on the key in its
+/// header proves it (other objects' key is the uncacheable one, which no entry holds).
+///
+/// # Safety
+/// `v` must be a heap value; `key` and `cache` as for [`TableObject::string_slot_cached`].
+#[inline(always)]
+pub unsafe fn string_slot_cached_in(v: TValue, key: TValue, cache: *mut u8, by_value: bool) -> Result<Option<*mut TValue>, NotATable> {
+    use deegen_api::ic::IcBody;
+    let ic_key = unsafe { (*v.as_ptr::<GcHeader>()).ic_key };
+    let t = v.as_table();
+    let ic = unsafe { deegen_api::ic::InlineCache::at(cache) };
+    let body = || {
+        if !v.heap_is_table() {
+            return IcBody::Done(Err(NotATable));
+        }
+        match unsafe { &*t }.string_slot_body(key) {
+            IcBody::Cache(state) => IcBody::Cache(state),
+            IcBody::Done(r) => IcBody::Done(Ok(r)),
+        }
+    };
+    // SAFETY: a hit means `v` is a table of this key, whose `slots` holds the state's index.
+    let effect = |state: u32| Ok(Some(unsafe { (*t).slots.add(state as usize) }));
+    if by_value {
+        ic.run_checked(ic_key, |state| unsafe { &*t }.key_at(state) == key, body, effect)
+    } else {
+        ic.run(ic_key, body, effect)
     }
 }
 

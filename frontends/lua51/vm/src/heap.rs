@@ -253,6 +253,8 @@ impl Heap {
         }
         unsafe {
             (*p).kind = kind as u8;
+            // No cache matches an object that is not a table (tables set their own key).
+            (*p).ic_key = deegen_api::ic::UNCACHEABLE_KEY;
             (*p).next = self.all;
         }
         self.all = p;

@@ -143,7 +143,7 @@ impl Table {
             std::ptr::addr_of_mut!((*t).header.flags).write((inline_named | inline_array << 8) as u16);
             std::ptr::addr_of_mut!((*t).metatable).write(std::ptr::null_mut());
             std::ptr::addr_of_mut!((*t).shape).write(shape);
-            std::ptr::addr_of_mut!((*t).shape_id).write((*shape).id);
+            std::ptr::addr_of_mut!((*t).header.ic_key).write((*shape).id);
             std::ptr::addr_of_mut!((*t).slots).write(inline);
             std::ptr::addr_of_mut!((*t).slot_cap).write(inline_named as u32);
             std::ptr::addr_of_mut!((*t).array).write(array_ptr);
@@ -288,7 +288,7 @@ impl Table {
         // SAFETY: len < slot_cap.
         unsafe { self.0.slots.add(len).write(value) };
         self.0.shape = next;
-        self.0.shape_id = unsafe { (*next).id };
+        self.0.header.ic_key = unsafe { (*next).id };
         true
     }
 
@@ -305,9 +305,9 @@ impl Table {
     }
 
     /// A dictionary's inline-cache key and `slots` after its hash part moved (see
-    /// `TableObject::shape_id`): caches of the old places must not match.
+    /// `TableObject::ic_key`): caches of the old places must not match.
     fn renew_dictionary_ic_key(&mut self) {
-        self.0.shape_id = crate::shape::next_ic_id();
+        self.0.header.ic_key = crate::shape::next_ic_id();
         // SAFETY: one past the first node's key, within (or one past) the hash part.
         self.0.slots = unsafe { (self.0.nodes as *mut TValue).add(1) };
     }
@@ -699,7 +699,7 @@ mod tests {
         assert_ne!(a.shape(), c.shape());
         let mut cache = [0u8; 8];
         assert_eq!(cached(a, y, &mut cache), Some(num(2.0)));
-        assert_eq!(u32::from_le_bytes(cache[..4].try_into().unwrap()), a.0.shape_id);
+        assert_eq!(u32::from_le_bytes(cache[..4].try_into().unwrap()), a.0.ic_key());
         // A hit on another table of the shape; a table of another shape misses, finds its own
         // slot and takes the cache over.
         b.set(y, num(20.0)).unwrap();
@@ -731,9 +731,9 @@ mod tests {
             assert_eq!(t.get(keys[0]), num(0.0));
         }
         assert!(t.shape().is_null(), "past MAX_SHAPE_SLOTS keys a table is a dictionary");
-        let id = t.0.shape_id;
+        let id = t.0.ic_key();
         t.set(keys[0], num(-1.0)).unwrap();
-        assert_eq!(t.0.shape_id, id, "overwriting keeps the dictionary's places");
+        assert_eq!(t.0.ic_key(), id, "overwriting keeps the dictionary's places");
         // A dictionary hit, then a rebuilt hash part (every key moves): the old entry must
         // not match, and the new lookup caches the new place.
         let mut cache = [0u8; 8];
@@ -742,7 +742,7 @@ mod tests {
         for i in 0..300 {
             t.set(heap.intern(format!("more{i}").as_bytes()).unwrap(), num(1.0)).unwrap();
         }
-        assert_ne!(t.0.shape_id, id);
+        assert_ne!(t.0.ic_key(), id);
         assert_eq!(cached(t, keys[150], &mut cache), Some(num(150.0)));
         assert_eq!(cached(t, keys[150], &mut cache), Some(num(150.0)));
         // By value: one cache, varying keys, each checked against the cached place's key.

@@ -124,3 +124,11 @@ for round = 1, 2 do
   for _, k in ipairs({ "b", "a", "e", "c" }) do set(rec, k, round * 10 + #k) end
 end
 print(table.concat(acc, " "), rec.a, rec.b, rec.c, rec.e, sorted_keys(rec))
+
+-- One field-read site sees tables and other values: an entry a table filled must never answer
+-- for a string, a number or a function (the cache key is in every object's header).
+local function field_len(v) return v.len end
+for round = 1, 2 do
+  print(field_len({ len = 1 }), type(field_len("abc")), pcall(field_len, 42))
+  print(pcall(field_len, print))
+end
