@@ -32,11 +32,21 @@ pub const THREAD_STACK_ACCOUNTED: usize = 16 << 10;
 /// coroutine is freed. Pages are zero and only become resident when used, so a program can
 /// hold many suspended coroutines (a heap allocation this size is memset by the allocator
 /// once it stops using mmap for it).
+///
+/// Each stack starts at its own offset (its *color*) into its mapping: mappings are page- and
+/// usually size-aligned, so without it the first slots of every coroutine's stack (where a
+/// resume stores its arguments) fall in the same cache set, and a ring of hundreds of
+/// coroutines missed in L1 and L2 on every switch.
 #[derive(Debug)]
 pub(crate) struct StackMemory {
     ptr: *mut u64,
     len: usize,
+    map: *mut std::ffi::c_void,
+    map_len: usize,
 }
+
+/// Distinct stack colors, one cache line apart (64 KiB of address space at most).
+const STACK_COLORS: usize = 1024;
 
 extern "C" {
     fn mmap(addr: *mut std::ffi::c_void, len: usize, prot: i32, flags: i32, fd: i32, offset: i64) -> *mut std::ffi::c_void;
@@ -50,10 +60,18 @@ impl StackMemory {
         const MAP_PRIVATE: i32 = 2;
         const MAP_ANONYMOUS: i32 = 0x20;
         const MAP_NORESERVE: i32 = 0x4000;
-        let len = slots * 8;
-        let p = unsafe { mmap(std::ptr::null_mut(), len, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0) };
+        static NEXT_COLOR: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
+        let color = NEXT_COLOR.fetch_add(1, std::sync::atomic::Ordering::Relaxed) % STACK_COLORS;
+        let map_len = (slots + STACK_COLORS * 8) * 8;
+        let p = unsafe { mmap(std::ptr::null_mut(), map_len, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0) };
         // MAP_FAILED is (void*)-1.
-        (p as isize != -1 && !p.is_null()).then_some(StackMemory { ptr: p as *mut u64, len: slots })
+        (p as isize != -1 && !p.is_null()).then(|| StackMemory {
+            // SAFETY: color * 8 slots is within the extra room mapped.
+            ptr: unsafe { (p as *mut u64).add(color * 8) },
+            len: slots,
+            map: p,
+            map_len,
+        })
     }
 
     pub(crate) fn as_mut_ptr(&mut self) -> *mut u64 {
@@ -68,7 +86,7 @@ impl StackMemory {
 
 impl Drop for StackMemory {
     fn drop(&mut self) {
-        unsafe { munmap(self.ptr as *mut std::ffi::c_void, self.len * 8) };
+        unsafe { munmap(self.map, self.map_len) };
     }
 }
 
