@@ -70,7 +70,7 @@ fn scientific(x: f64, precision: Option<usize>, digits: &mut [u8; 40]) -> (usize
 /// `%g` prints it in fixed notation (its exponent is in -4..=8). False for other numbers.
 fn format_short_fraction(x: f64, out: &mut Vec<u8>) -> bool {
     let a = x.abs();
-    if !(a < 1e9) {
+    if a >= 1e9 || a.is_nan() {
         return false;
     }
     let mut scale = 1u64;
