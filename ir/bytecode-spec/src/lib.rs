@@ -88,6 +88,22 @@ impl ResultKind {
 pub struct OperandSpec {
     pub name: &'static str,
     pub kind: OperandKind,
+    /// Type hint: the lattice types this operand's value usually has (empty: none). Paths that
+    /// run only when it has another type are slow paths, outlined from the handler
+    /// (`type-hint-slow-paths`, then `hot-cold-split`). Only for operands the semantics receive as
+    /// values (slots and constants).
+    pub hint: &'static [&'static str],
+}
+
+impl OperandSpec {
+    pub const fn new(name: &'static str, kind: OperandKind) -> Self {
+        OperandSpec { name, kind, hint: &[] }
+    }
+
+    /// The same operand with a type hint.
+    pub const fn hinted(self, types: &'static [&'static str]) -> Self {
+        OperandSpec { hint: types, ..self }
+    }
 }
 
 /// The choice of slot or constant for each `SlotOrConstant` operand, in declaration order.
@@ -124,6 +140,8 @@ pub struct ResolvedOperand {
     pub offset: u32,
     /// Width in bytes.
     pub width: u32,
+    /// The operand's type hint (type names of the lattice; empty: none).
+    pub hint: Vec<String>,
 }
 
 /// One generated variant of a bytecode: an opcode, a handler, a layout.
@@ -216,7 +234,14 @@ impl BytecodeSpec {
                     (OperandAccess::InlineCache, u32::from(bytes))
                 }
             };
-            operands.push(ResolvedOperand { name: op.name.to_owned(), access, offset, width });
+            if !op.hint.is_empty() && !matches!(access, OperandAccess::Slot | OperandAccess::Constant) {
+                return Err(self.invalid(format!("operand '{}' has a type hint but is not a value (slot or constant)", op.name)));
+            }
+            if op.hint.iter().any(|t| t.is_empty() || !t.chars().all(|c| c.is_ascii_alphanumeric() || c == '_')) {
+                return Err(self.invalid(format!("operand '{}' has a malformed type hint", op.name)));
+            }
+            let hint = op.hint.iter().map(|t| (*t).to_owned()).collect();
+            operands.push(ResolvedOperand { name: op.name.to_owned(), access, offset, width, hint });
             offset += width;
         }
         let output_offset = (self.result == ResultKind::Value).then(|| {
@@ -268,7 +293,8 @@ pub fn resolve_variants(specs: &[BytecodeSpec]) -> Result<Vec<Variant>, SpecErro
 }
 
 impl fmt::Display for Variant {
-    /// `opcode=3 name=Add_SC bytecode=Add semantics=lua_add result=value length=8 lhs:slot@2:2 rhs:const@4:2 out@6 `
+    /// `opcode=3 name=Add_SC bytecode=Add semantics=lua_add result=value length=8 lhs:slot@2:2:number rhs:const@4:2 output@6`
+    /// (an operand is `name:access@offset:width`, then `:types|...` when it has a type hint).
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(
             f,
@@ -282,6 +308,9 @@ impl fmt::Display for Variant {
         )?;
         for o in &self.operands {
             write!(f, " {}:{}@{}:{}", o.name, o.access.keyword(), o.offset, o.width)?;
+            if !o.hint.is_empty() {
+                write!(f, ":{}", o.hint.join("|"))?;
+            }
         }
         if let Some(o) = self.output_offset {
             write!(f, " output@{o}")?;
@@ -311,7 +340,7 @@ impl Variant {
         let mut seen_opcode = false;
         let num = |s: &str| s.parse::<u32>().map_err(|_| err(&format!("'{s}' is not a number")));
         for word in line.split_whitespace() {
-            if let Some((k, val)) = word.split_once('=') {
+            if let Some((k, val)) = word.split_once('=').filter(|(k, _)| !k.contains(':')) {
                 match k {
                     "opcode" => {
                         v.opcode = val.parse().map_err(|_| err("bad opcode"))?;
@@ -338,7 +367,17 @@ impl Variant {
             } else {
                 let (name, rest) = word.split_once(':').ok_or_else(|| err(&format!("unexpected '{word}'")))?;
                 let (kind, pos) = rest.split_once('@').ok_or_else(|| err("operand needs kind@offset:width"))?;
-                let (offset, width) = pos.split_once(':').ok_or_else(|| err("operand needs kind@offset:width"))?;
+                let (offset, rest) = pos.split_once(':').ok_or_else(|| err("operand needs kind@offset:width"))?;
+                let (width, hint) = match rest.split_once(':') {
+                    Some((w, h)) => {
+                        let types: Vec<String> = h.split('|').map(str::to_owned).collect();
+                        if types.iter().any(|t| t.is_empty()) {
+                            return Err(err("a type hint names types separated by '|'"));
+                        }
+                        (w, types)
+                    }
+                    None => (rest, Vec::new()),
+                };
                 let access = match kind {
                     "slot" => OperandAccess::Slot,
                     "slotref" => OperandAccess::SlotRef,
@@ -353,7 +392,7 @@ impl Variant {
                 if !widths.contains(&width) {
                     return Err(err("operand width is 1, 2 or 4 (4 or 8 for an inline cache)"));
                 }
-                v.operands.push(ResolvedOperand { name: name.to_owned(), access, offset: num(offset)?, width });
+                v.operands.push(ResolvedOperand { name: name.to_owned(), access, offset: num(offset)?, width, hint });
             }
         }
         if !seen_opcode || v.name.is_empty() || v.semantics.is_empty() || v.length == 0 {
@@ -381,8 +420,8 @@ mod tests {
         BytecodeSpec {
             name: "Add",
             operands: vec![
-                OperandSpec { name: "lhs", kind: OperandKind::SlotOrConstant },
-                OperandSpec { name: "rhs", kind: OperandKind::SlotOrConstant },
+                OperandSpec::new("lhs", OperandKind::SlotOrConstant).hinted(&["number"]),
+                OperandSpec::new("rhs", OperandKind::SlotOrConstant),
             ],
             result: ResultKind::Value,
             semantics: "add",
@@ -399,8 +438,8 @@ mod tests {
         let jmp = BytecodeSpec {
             name: "ForLoop",
             operands: vec![
-                OperandSpec { name: "base", kind: OperandKind::SlotRef },
-                OperandSpec { name: "n", kind: OperandKind::Literal { width: 1, signed: false } },
+                OperandSpec::new("base", OperandKind::SlotRef),
+                OperandSpec::new("n", OperandKind::Literal { width: 1, signed: false }),
             ],
             result: ResultKind::Branch,
             semantics: "forloop",
@@ -411,9 +450,9 @@ mod tests {
         assert_eq!(
             text,
             [
-                "opcode=0 name=Add_SS bytecode=Add semantics=add result=value length=8 lhs:slot@2:2 rhs:slot@4:2 output@6",
-                "opcode=1 name=Add_SC bytecode=Add semantics=add result=value length=8 lhs:slot@2:2 rhs:const@4:2 output@6",
-                "opcode=2 name=Add_CS bytecode=Add semantics=add result=value length=8 lhs:const@2:2 rhs:slot@4:2 output@6",
+                "opcode=0 name=Add_SS bytecode=Add semantics=add result=value length=8 lhs:slot@2:2:number rhs:slot@4:2 output@6",
+                "opcode=1 name=Add_SC bytecode=Add semantics=add result=value length=8 lhs:slot@2:2:number rhs:const@4:2 output@6",
+                "opcode=2 name=Add_CS bytecode=Add semantics=add result=value length=8 lhs:const@2:2:number rhs:slot@4:2 output@6",
                 "opcode=3 name=ForLoop bytecode=ForLoop semantics=forloop result=branch length=9 base:slotref@2:2 n:ulit@4:1 branch@5",
             ]
         );
@@ -423,12 +462,28 @@ mod tests {
     }
 
     #[test]
+    fn type_hints_go_on_values_only() {
+        let bad = BytecodeSpec {
+            name: "GetField",
+            operands: vec![OperandSpec::new("slot", OperandKind::InlineCache { bytes: 8 }).hinted(&["table"])],
+            result: ResultKind::Value,
+            semantics: "get_field",
+            variants: vec![],
+        };
+        let e = resolve_variants(&[bad]).unwrap_err();
+        assert!(e.to_string().contains("type hint"), "{e}");
+        assert!(Variant::parse("opcode=0 name=A bytecode=A semantics=a result=none length=4 x:slot@2:2:").is_err());
+        let v = Variant::parse("opcode=0 name=A bytecode=A semantics=a result=none length=4 x:slot@2:2:number|string").unwrap();
+        assert_eq!(v.operands[0].hint, ["number", "string"]);
+    }
+
+    #[test]
     fn inline_caches_take_room_in_the_instruction() {
         let get = BytecodeSpec {
             name: "GetField",
             operands: vec![
-                OperandSpec { name: "table", kind: OperandKind::Slot },
-                OperandSpec { name: "slot", kind: OperandKind::InlineCache { bytes: 4 } },
+                OperandSpec::new("table", OperandKind::Slot),
+                OperandSpec::new("slot", OperandKind::InlineCache { bytes: 4 }),
             ],
             result: ResultKind::Value,
             semantics: "get_field",

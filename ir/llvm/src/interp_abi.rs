@@ -15,6 +15,15 @@ use inkwell::types::FunctionType;
 use inkwell::values::{BasicMetadataValueEnum, BasicValueEnum, FunctionValue, IntValue, PointerValue};
 use inkwell::AddressSpace;
 
+/// Metadata kind on the load of an operand with a type hint: a node of the hinted type names.
+pub const HINT_METADATA: &str = "deegen.hint";
+
+/// Metadata kind on a conditional branch: a node holding the index of the successor whose edge
+/// is a slow path (`type-hint-slow-paths` sets it, `hot-cold-split` reads it). Not LLVM's branch
+/// weights, on purpose: those made SimplifyCFG merge a handler's two type checks into one
+/// `setb`/`and` sequence on the fast path.
+pub const COLD_EDGE_METADATA: &str = "deegen.cold_edge";
+
 /// LLVM's number for the GHC calling convention.
 pub const GHC_CALLING_CONV: u32 = 10;
 /// `musttail` in LLVM's C API (`LLVMTailCallKindMustTail`).
@@ -185,7 +194,8 @@ impl<'a, 'ctx> InterpBuilder<'a, 'ctx> {
         }
     }
 
-    /// Decodes one operand of the instruction at `state.pc` into what the semantics receive.
+    /// Decodes one operand of the instruction at `state.pc` into what the semantics receive. A
+    /// value operand with a type hint carries it as [`HINT_METADATA`] on its load.
     pub fn decode_operand(&self, state: &PinnedState<'ctx>, op: &ResolvedOperand) -> BuildResult<BasicMetadataValueEnum<'ctx>> {
         if op.access == OperandAccess::InlineCache {
             // The cache's address in the instruction (the semantics read and write it).
@@ -193,21 +203,29 @@ impl<'a, 'ctx> InterpBuilder<'a, 'ctx> {
         }
         let signed = matches!(op.access, OperandAccess::Literal { signed: true });
         let raw = self.load_field(state.pc, op.offset, op.width, signed, &op.name)?;
-        Ok(match op.access {
-            OperandAccess::Literal { .. } => raw.into(),
-            OperandAccess::SlotRef => self.slot_address(state.base, raw, &format!("{}.slot", op.name))?.into(),
+        let value = match op.access {
+            OperandAccess::Literal { .. } => return Ok(raw.into()),
+            OperandAccess::SlotRef => return Ok(self.slot_address(state.base, raw, &format!("{}.slot", op.name))?.into()),
             OperandAccess::Slot => {
                 let addr = self.slot_address(state.base, raw, &format!("{}.slot", op.name))?;
-                self.load_i64(addr, &format!("{}.value", op.name))?.into()
+                self.load_i64(addr, &format!("{}.value", op.name))?
             }
             OperandAccess::InlineCache => unreachable!("returned above"),
             OperandAccess::Constant => {
                 // Constant i lives at cb - 8 * (i + 1).
                 let neg = b(self.builder.build_int_sub(self.i64(u64::MAX), raw, &format!("{}.negidx", op.name)))?;
                 let addr = self.slot_address(state.code_block, neg, &format!("{}.const", op.name))?;
-                self.load_i64(addr, &format!("{}.value", op.name))?.into()
+                self.load_i64(addr, &format!("{}.value", op.name))?
             }
-        })
+        };
+        if !op.hint.is_empty() {
+            // The operand's type hint rides on the load that decodes it (`type-hint-slow-paths`).
+            let ctx = self.ctx();
+            let types: Vec<_> = op.hint.iter().map(|t| ctx.metadata_string(t).into()).collect();
+            let inst = value.as_instruction().ok_or("a decoded operand is a load")?;
+            inst.set_metadata(ctx.metadata_node(&types), ctx.get_kind_id(HINT_METADATA)).map_err(|e| e.to_string())?;
+        }
+        Ok(value.into())
     }
 
     /// `musttail` GHC call to `target` with the pinned state and four transfer values, then

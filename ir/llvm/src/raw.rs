@@ -373,6 +373,35 @@ impl Block {
         (0..n).map(|i| Block(unsafe { LLVMGetSuccessor(t, i) })).collect()
     }
 
+    /// Successors whose edge is a slow path: named by the terminator's
+    /// [`COLD_EDGE_METADATA`](crate::COLD_EDGE_METADATA). Empty without it.
+    pub fn cold_successors(self) -> Vec<Block> {
+        let Some(t) = self.terminator() else { return Vec::new() };
+        let name = crate::COLD_EDGE_METADATA;
+        let ctx = unsafe { LLVMGetTypeContext(LLVMTypeOf(t)) };
+        let kind = unsafe { LLVMGetMDKindIDInContext(ctx, name.as_ptr() as *const _, name.len() as u32) };
+        let md = unsafe { LLVMGetMetadata(t, kind) };
+        if md.is_null() || unsafe { LLVMGetMDNodeNumOperands(md) } != 1 {
+            return Vec::new();
+        }
+        let mut op: LLVMValueRef = std::ptr::null_mut();
+        unsafe { LLVMGetMDNodeOperands(md, &mut op) };
+        if unsafe { LLVMIsAConstantInt(op) }.is_null() {
+            return Vec::new();
+        }
+        let index = unsafe { LLVMConstIntGetZExtValue(op) } as usize;
+        self.successors().get(index).copied().into_iter().collect()
+    }
+
+    /// Removes the terminator's [`COLD_EDGE_METADATA`](crate::COLD_EDGE_METADATA).
+    pub fn clear_cold_edge(self) {
+        let Some(t) = self.terminator() else { return };
+        let name = crate::COLD_EDGE_METADATA;
+        let ctx = unsafe { LLVMGetTypeContext(LLVMTypeOf(t)) };
+        let kind = unsafe { LLVMGetMDKindIDInContext(ctx, name.as_ptr() as *const _, name.len() as u32) };
+        unsafe { LLVMSetMetadata(t, kind, std::ptr::null_mut()) };
+    }
+
     /// The function holding the block.
     pub fn parent_function(self) -> Value {
         Value(unsafe { LLVMGetBasicBlockParent(self.0) })

@@ -88,13 +88,15 @@ fn split_function<'ctx>(module: &inkwell::module::Module<'ctx>, f: FunctionValue
     if entry.needs_frame() {
         return (0, 0);
     }
-    // The hot part: what the entry reaches without passing a frame-needing call.
+    // The hot part: what the entry reaches without passing a frame-needing call or an edge
+    // marked cold (type hints: `type-hint-slow-paths`).
     let mut hot: HashSet<Block> = HashSet::from([entry]);
     let mut work = vec![entry];
     let mut entries: Vec<Block> = Vec::new();
     while let Some(b) = work.pop() {
+        let cold = b.cold_successors();
         for s in b.successors() {
-            if s.needs_frame() {
+            if s.needs_frame() || cold.contains(&s) {
                 if !entries.contains(&s) {
                     entries.push(s);
                 }
@@ -103,6 +105,8 @@ fn split_function<'ctx>(module: &inkwell::module::Module<'ctx>, f: FunctionValue
             }
         }
     }
+    // A block also reached over a hot edge stays in the fast path.
+    entries.retain(|e| !hot.contains(e));
     entries.sort_by_key(|b| blocks.iter().position(|x| x == b));
     let (mut outlined, mut kept) = (0, 0);
     for b in entries {
@@ -117,6 +121,10 @@ fn split_function<'ctx>(module: &inkwell::module::Module<'ctx>, f: FunctionValue
     if outlined > 0 {
         fv.delete_unreachable_blocks(builder);
         fv.delete_unused_allocas();
+    }
+    // The marks did their work (a second run must not split the stubs they now lead to).
+    for b in fv.blocks() {
+        b.clear_cold_edge();
     }
     (outlined, kept)
 }

@@ -35,14 +35,14 @@ fn what_is_outlined_and_what_is_kept() {
     let mut unit = LlvmModule::new(load_module(&context, &fixture()).unwrap());
     split(&mut unit);
     let names = function_names(&unit);
-    for outlined in ["rejoin__slow0", "entry_phi__slow0", "own_alloca__slow0", "copies__slow0"] {
+    for outlined in ["rejoin__slow0", "entry_phi__slow0", "own_alloca__slow0", "copies__slow0", "hinted_cold__slow0"] {
         assert!(names.iter().any(|n| n == outlined), "{outlined} missing from {names:?}");
     }
     for kept in ["shared_alloca", "too_many", "slow_loop", "always_calls"] {
         assert!(!names.iter().any(|n| n.starts_with(&format!("{kept}__slow"))), "{kept} was split: {names:?}");
     }
     // A hot part keeps no call but musttail ones.
-    for hot in ["rejoin", "entry_phi", "own_alloca", "copies"] {
+    for hot in ["rejoin", "entry_phi", "own_alloca", "copies", "hinted_cold"] {
         let f = unit.module.get_function(hot).unwrap();
         for call in deegen_llvm_ir::calls_in(f) {
             assert!(call.is_tail_call(), "{hot} still calls {:?}", deegen_llvm_ir::callee_name(call));

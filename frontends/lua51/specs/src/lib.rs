@@ -61,7 +61,7 @@ const C: OperandAccess = OperandAccess::Constant;
 const BINARY_VARIANTS: [VariantChoice; 3] = [&[S, S], &[S, C], &[C, S]];
 
 fn op(name: &'static str, kind: OperandKind) -> OperandSpec {
-    OperandSpec { name, kind }
+    OperandSpec::new(name, kind)
 }
 
 fn u16_lit() -> OperandKind {
@@ -82,19 +82,29 @@ fn unary(name: &'static str, semantics: &'static str) -> BytecodeSpec {
     BytecodeSpec { name, operands: vec![op("src", OperandKind::Slot)], result: ResultKind::Value, semantics, variants: vec![] }
 }
 
+/// Type hints (the paper's type-based slow paths): what an operand's value usually is. Paths
+/// for other types are outlined from the handler (`type-hint-slow-paths`, `hot-cold-split`).
+const NUMBER: &[&str] = &["number"];
+const TABLE: &[&str] = &["table"];
+
+/// Arithmetic and ordering: numbers are the fast path (strings and metamethods the slow one).
+fn numeric(spec: BytecodeSpec) -> BytecodeSpec {
+    BytecodeSpec { operands: spec.operands.into_iter().map(|o| o.hinted(NUMBER)).collect(), ..spec }
+}
+
 /// Every Lua bytecode, in opcode order.
 pub fn bytecodes() -> Vec<BytecodeSpec> {
     use OperandKind::*;
     use ResultKind::*;
     vec![
         BytecodeSpec { name: "Mov", operands: vec![op("src", SlotOrConstant)], result: Value, semantics: "lua_mov", variants: vec![] },
-        binary("Add", "lua_add", Value),
-        binary("Sub", "lua_sub", Value),
-        binary("Mul", "lua_mul", Value),
-        binary("Div", "lua_div", Value),
-        binary("Mod", "lua_mod", Value),
-        binary("Pow", "lua_pow", Value),
-        unary("Unm", "lua_unm"),
+        numeric(binary("Add", "lua_add", Value)),
+        numeric(binary("Sub", "lua_sub", Value)),
+        numeric(binary("Mul", "lua_mul", Value)),
+        numeric(binary("Div", "lua_div", Value)),
+        numeric(binary("Mod", "lua_mod", Value)),
+        numeric(binary("Pow", "lua_pow", Value)),
+        numeric(unary("Unm", "lua_unm")),
         unary("Not", "lua_not"),
         unary("Len", "lua_len"),
         BytecodeSpec {
@@ -104,10 +114,10 @@ pub fn bytecodes() -> Vec<BytecodeSpec> {
             semantics: "lua_concat",
             variants: vec![],
         },
-        binary("JumpIfLt", "lua_jump_if_lt", Branch),
-        binary("JumpIfNotLt", "lua_jump_if_not_lt", Branch),
-        binary("JumpIfLe", "lua_jump_if_le", Branch),
-        binary("JumpIfNotLe", "lua_jump_if_not_le", Branch),
+        numeric(binary("JumpIfLt", "lua_jump_if_lt", Branch)),
+        numeric(binary("JumpIfNotLt", "lua_jump_if_not_lt", Branch)),
+        numeric(binary("JumpIfLe", "lua_jump_if_le", Branch)),
+        numeric(binary("JumpIfNotLe", "lua_jump_if_not_le", Branch)),
         BytecodeSpec {
             variants: vec![&[S, S], &[S, C]],
             ..binary("JumpIfEq", "lua_jump_if_eq", Branch)
@@ -186,14 +196,14 @@ pub fn bytecodes() -> Vec<BytecodeSpec> {
         },
         BytecodeSpec {
             name: "GetTable",
-            operands: vec![op("table", Slot), op("key", SlotOrConstant), op("slot", SLOT_CACHE)],
+            operands: vec![op("table", Slot).hinted(TABLE), op("key", SlotOrConstant), op("slot", SLOT_CACHE)],
             result: Value,
             semantics: "lua_get_table",
             variants: vec![&[S], &[C]],
         },
         BytecodeSpec {
             name: "SetTable",
-            operands: vec![op("table", Slot), op("key", SlotOrConstant), op("value", SlotOrConstant), op("slot", SLOT_CACHE)],
+            operands: vec![op("table", Slot).hinted(TABLE), op("key", SlotOrConstant), op("value", SlotOrConstant), op("slot", SLOT_CACHE)],
             result: None,
             semantics: "lua_set_table",
             variants: vec![],
@@ -203,14 +213,14 @@ pub fn bytecodes() -> Vec<BytecodeSpec> {
         // the array and number paths (and the registers they need).
         BytecodeSpec {
             name: "GetField",
-            operands: vec![op("table", Slot), op("name", Constant), op("slot", SLOT_CACHE)],
+            operands: vec![op("table", Slot).hinted(TABLE), op("name", Constant), op("slot", SLOT_CACHE)],
             result: Value,
             semantics: "lua_get_field",
             variants: vec![],
         },
         BytecodeSpec {
             name: "SetField",
-            operands: vec![op("table", Slot), op("name", Constant), op("value", SlotOrConstant), op("slot", SLOT_CACHE)],
+            operands: vec![op("table", Slot).hinted(TABLE), op("name", Constant), op("value", SlotOrConstant), op("slot", SLOT_CACHE)],
             result: None,
             semantics: "lua_set_field",
             variants: vec![],

@@ -1,0 +1,145 @@
+#![doc = include_str!("../README.md")]
+
+use std::collections::HashMap;
+
+use deegen_bytecode_spec::{TypeLattice, TypeMask};
+use deegen_llvm_ir::raw::Value;
+use deegen_llvm_ir::{defined_functions, read_type_lattice, type_checker_functions, LlvmModule, COLD_EDGE_METADATA, HINT_METADATA};
+use deegen_pass::{AnalysisManager, Pass, PassError, PassParams, PipelineError, PreservedAnalyses, RegisteredPass};
+use inkwell::context::ContextRef;
+use inkwell::values::{AsValueRef, BasicMetadataValueEnum, InstructionOpcode, InstructionValue};
+
+const NAME: &str = "type-hint-slow-paths";
+
+/// See the crate documentation.
+#[derive(Debug, Default)]
+pub struct TypeHintSlowPaths;
+
+fn err(message: impl Into<String>) -> PassError {
+    PassError::new(NAME, message)
+}
+
+impl<'ctx> Pass<LlvmModule<'ctx>> for TypeHintSlowPaths {
+    fn name(&self) -> &'static str {
+        NAME
+    }
+
+    fn run(&mut self, unit: &mut LlvmModule<'ctx>, _: &mut AnalysisManager<LlvmModule<'ctx>>) -> Result<PreservedAnalyses, PassError> {
+        let module = &unit.module;
+        let Some(lattice) = read_type_lattice(module).map_err(err)? else {
+            tracing::debug!("the module declares no type lattice: no hints to weigh");
+            return Ok(PreservedAnalyses::all());
+        };
+        // Checker function -> the types it proves.
+        let checkers: HashMap<Value, TypeMask> =
+            type_checker_functions(module, &lattice).into_iter().map(|(f, i)| (Value(f.as_value_ref()), lattice.checkers[i].proves)).collect();
+        let ctx = module.get_context();
+        let hint_kind = ctx.get_kind_id(HINT_METADATA);
+        let mut marked = 0;
+        for f in defined_functions(module) {
+            let mut hints: HashMap<Value, TypeMask> = HashMap::new();
+            let mut branches = Vec::new();
+            for bb in f.get_basic_blocks() {
+                for inst in bb.get_instructions() {
+                    if let Some(md) = inst.get_metadata(hint_kind) {
+                        hints.insert(Value(inst.as_value_ref()), hint_mask(&lattice, md.get_node_values()).map_err(err)?);
+                    }
+                    if inst.get_opcode() == InstructionOpcode::Br && inst.get_num_operands() == 3 {
+                        branches.push(inst);
+                    }
+                }
+            }
+            if hints.is_empty() {
+                continue;
+            }
+            let facts = Facts { hints: &hints, checkers: &checkers };
+            for br in branches {
+                let Some(cond) = Value(br.as_value_ref()).parent().branch_condition() else { continue };
+                let Some(taken) = facts.truth(cond, 0) else { continue };
+                // `br i1 %c, label %true, label %false`: successor 0 is the true edge.
+                mark_cold_successor(&ctx, br, if taken { 1 } else { 0 }).map_err(err)?;
+                marked += 1;
+            }
+        }
+        tracing::debug!(marked, "branch edges marked cold by type hints");
+        Ok(PreservedAnalyses::all())
+    }
+}
+
+impl RegisteredPass<LlvmModule<'_>> for TypeHintSlowPaths {
+    const NAME: &'static str = NAME;
+    const DESCRIPTION: &'static str =
+        "type-based slow paths: on branches over type checks of hinted operands (!deegen.hint), the edge the hinted types do not take is marked cold (!deegen.cold_edge) for hot-cold-split";
+    const PARAMS: &'static str = "";
+    fn from_params(params: &PassParams) -> Result<Self, PipelineError> {
+        params.expect_only(&[])?;
+        Ok(TypeHintSlowPaths)
+    }
+}
+
+/// The lattice mask of a `!deegen.hint` node's type names.
+fn hint_mask(lattice: &TypeLattice, values: Option<Vec<BasicMetadataValueEnum<'_>>>) -> Result<TypeMask, String> {
+    let values = values.ok_or("!deegen.hint must be a node of type names")?;
+    let mut names = Vec::new();
+    for v in values {
+        let BasicMetadataValueEnum::MetadataValue(m) = v else { return Err("!deegen.hint must hold strings".into()) };
+        let s = m.get_string_value().ok_or("!deegen.hint must hold strings")?;
+        names.push(String::from_utf8_lossy(s).into_owned());
+    }
+    let refs: Vec<&str> = names.iter().map(String::as_str).collect();
+    let mask = lattice.mask(&refs).map_err(|e| format!("!deegen.hint: {e}"))?;
+    if mask.is_empty() {
+        return Err("!deegen.hint names no type".into());
+    }
+    Ok(mask)
+}
+
+struct Facts<'a> {
+    hints: &'a HashMap<Value, TypeMask>,
+    checkers: &'a HashMap<Value, TypeMask>,
+}
+
+/// How deep `truth` looks through `not`/`and`/`or` (boolean expressions of checks are short).
+const MAX_DEPTH: u32 = 8;
+
+impl Facts<'_> {
+    /// What boolean `v` is when every hinted operand has its hinted types, if that decides it.
+    fn truth(&self, v: Value, depth: u32) -> Option<bool> {
+        if depth > MAX_DEPTH || !v.is_instruction() {
+            return None;
+        }
+        if let Some(callee) = v.callee() {
+            let proves = *self.checkers.get(&callee)?;
+            let [arg] = v.call_args()[..] else { return None };
+            let hint = *self.hints.get(&arg)?;
+            if proves.contains_all(hint) {
+                return Some(true);
+            }
+            if proves.intersect(hint).is_empty() {
+                return Some(false);
+            }
+            return None;
+        }
+        if let Some(x) = v.negated_operand() {
+            return self.truth(x, depth + 1).map(|b| !b);
+        }
+        if let Some((a, b, is_and)) = v.boolean_pair() {
+            let (ta, tb) = (self.truth(a, depth + 1), self.truth(b, depth + 1));
+            // `and` is false when either part is, true when both are; `or` the other way.
+            let decisive = !is_and;
+            if ta == Some(decisive) || tb == Some(decisive) {
+                return Some(decisive);
+            }
+            if ta == Some(!decisive) && tb == Some(!decisive) {
+                return Some(!decisive);
+            }
+        }
+        None
+    }
+}
+
+/// Marks successor `index` of `br` as a slow-path edge.
+fn mark_cold_successor<'ctx>(ctx: &ContextRef<'ctx>, br: InstructionValue<'ctx>, index: u64) -> Result<(), String> {
+    let node = ctx.metadata_node(&[ctx.i32_type().const_int(index, false).into()]);
+    br.set_metadata(node, ctx.get_kind_id(COLD_EDGE_METADATA)).map_err(|e| e.to_string())
+}
