@@ -687,10 +687,19 @@ fn set_string_fast(table: TValue, name: TValue, value: u64, slot_cache: *mut u8)
     let Ok(found) = found else { return false };
     let t = unsafe { &*table.as_table() };
     let Some(slot) = found else {
-        // A new key: without a metatable (no `__newindex` to ask), the shape's last
-        // transition may add it here.
+        // A new key: where no `__newindex` is to be asked (no metatable, or one without it),
+        // the shape's last transition may add it here.
         let t = unsafe { &mut *table.as_table() };
-        return t.metatable.is_null() && !TValue(value).is_nil() && t.add_string_fast(name, TValue(value));
+        if TValue(value).is_nil() {
+            return false;
+        }
+        if !t.metatable.is_null() {
+            let shared = unsafe { &*(*ctx()).shared };
+            if !unsafe { &*t.metatable }.raw_get_str(shared.newindex_event).is_nil() {
+                return false;
+            }
+        }
+        return t.add_string_fast(name, TValue(value));
     };
     let slot = unsafe { &mut *slot };
     if slot.is_nil() && !t.metatable.is_null() {

@@ -524,6 +524,9 @@ pub struct SharedState {
     /// The interned string `"__index"`, so handlers follow `__index` tables without calling
     /// the runtime.
     pub index_event: TValue,
+    /// The interned string `"__newindex"`, so handlers add fields to objects whose metatable
+    /// has none without calling the runtime.
+    pub newindex_event: TValue,
     /// The metatable of strings (`s:sub(...)` finds `string.sub` through it), or null.
     pub string_metatable: *mut TableObject,
 }

@@ -176,7 +176,7 @@ impl LuaState {
             *slot = heap.intern(name.as_bytes())?;
         }
         let mut stack = vec![0u64; STACK_SLOTS].into_boxed_slice();
-        let shared = Box::new(SharedState { index_event: event_names[Event::Index as usize], string_metatable: std::ptr::null_mut() });
+        let shared = Box::new(SharedState { index_event: event_names[Event::Index as usize], newindex_event: event_names[Event::NewIndex as usize], string_metatable: std::ptr::null_mut() });
         let main = new_context(&mut stack, std::ptr::null_mut(), &*shared);
         let mut st = Box::new(LuaState {
             current: std::ptr::null_mut(),

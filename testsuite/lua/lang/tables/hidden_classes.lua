@@ -132,3 +132,15 @@ for round = 1, 2 do
   print(field_len({ len = 1 }), type(field_len("abc")), pcall(field_len, 42))
   print(pcall(field_len, print))
 end
+
+-- New fields on objects with a metatable: added in place while the metatable has no
+-- __newindex, through it as soon as it has one (the same instruction, the same shapes).
+local Meta = { __index = function() return "inherited" end }
+local function add_fields(o, v) o.first = v; o.second = v + 1 end
+local objs2 = {}
+for i = 1, 4 do
+  if i == 3 then Meta.__newindex = function(t, k, v) rawset(t, k, v * 10) end end
+  objs2[i] = setmetatable({}, Meta)
+  add_fields(objs2[i], i)
+end
+for i = 1, 4 do io.write(objs2[i].first, " ", objs2[i].second, " ", objs2[i].third, i == 4 and "\n" or " | ") end
