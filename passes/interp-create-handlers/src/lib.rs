@@ -287,7 +287,7 @@ impl<'a, 'ctx> Generator<'a, 'ctx> {
             be(b.build_return(None))?;
         }
 
-        // entry_bytecode(ctx, base, _, _, tag1, num_args): fill missing parameters with nil,
+        // entry_bytecode(ctx, base, _, cb, tag1, num_args): fill missing parameters with nil,
         // check the frame fits, run the first instruction. The vararg entry first moves the
         // header and the fixed parameters above the extra arguments.
         for (name, vararg) in [(symbols::ENTRY_BYTECODE, false), (symbols::ENTRY_BYTECODE_VARARG, true)] {
@@ -295,9 +295,7 @@ impl<'a, 'ctx> Generator<'a, 'ctx> {
             let state0 = PinnedState::of(f);
             let p = |i| f.get_nth_param(i).expect("param");
             let base0 = state0.base;
-            let callee_addr = ib.header_slot(base0, frame::CALLEE, "callee.addr")?;
-            let callee = ib.load_i64(callee_addr, "callee")?;
-            let cb = self.call_hook_code_block(callee.into()).map_err(|e| e.message)?;
+            let cb = state0.code_block;
             let nparams_addr = ib.byte_offset(cb, ib.i64(offsets::CB_NUM_FIXED_PARAMS as u64), "nparams.addr")?;
             let nparams = be(b.build_int_z_extend(be(b.build_load(i32t, nparams_addr, "nparams32"))?.into_int_value(), i64t, "nparams"))?;
             let nil = be(b.build_call(hook(HOOK_NIL), &[], "nil"))?.try_as_basic_value().basic().ok_or("nil hook returns a value")?;
@@ -389,15 +387,15 @@ impl<'a, 'ctx> Generator<'a, 'ctx> {
             ib.dispatch(&PinnedState { code_block: cb, pc: first, ..state0 }, first)?;
         }
 
-        // entry_native(ctx, base, _, _, tag1, num_args): call the native function with the C
-        // convention, then return its results like a bytecode function would.
+        // entry_native(ctx, base, _, cb, tag1, num_args): call the native function with the C
+        // convention, then return its results like a bytecode function would. Every entry gets
+        // the callee's code block in the pinned register: the caller just loaded it to find the
+        // entry, and reloading it through the frame's callee was two dependent loads per call.
         {
             let f = self.new_handler(symbols::ENTRY_NATIVE, handler_kind::THUNK, None);
             let state0 = PinnedState::of(f);
             let base = state0.base;
-            let callee_addr = ib.header_slot(base, frame::CALLEE, "callee.addr")?;
-            let callee = ib.load_i64(callee_addr, "callee")?;
-            let cb = self.call_hook_code_block(callee.into()).map_err(|e| e.message)?;
+            let cb = state0.code_block;
             let native = ib.load_ptr(ib.byte_offset(cb, ib.i64(offsets::CB_NATIVE as u64), "native.addr")?, "native")?;
             let native_ty = i64t.fn_type(&[self.ptr_ty().into(), self.ptr_ty().into(), i64t.into()], false);
             let n = be(b.build_indirect_call(native_ty, native, &[state0.ctx.into(), base.into(), f.get_nth_param(param::A0).expect("param").into()], "nresults"))?
@@ -482,7 +480,7 @@ impl<'a, 'ctx> Generator<'a, 'ctx> {
             let call = be(b.build_indirect_call(
                 handler_type(ctx),
                 entry,
-                &[p(0).into(), base.into(), poison.into(), poison.into(), zero.into(), p(2).into(), pi.into(), pi.into(), pi.into(), zero.into()],
+                &[p(0).into(), base.into(), poison.into(), cb.into(), zero.into(), p(2).into(), pi.into(), pi.into(), pi.into(), zero.into()],
                 "",
             ))?;
             call.set_call_convention(GHC_CALLING_CONV);

@@ -282,7 +282,8 @@ impl<'a, 'ctx> Lowerer<'a, 'ctx> {
             .into_pointer_value();
         let entry = ib.load_ptr(cb, "callee.entry")?;
         let poison = self.module.get_context().ptr_type(Default::default()).get_poison();
-        ib.tail_call(TailTarget::Pointer(entry), state, poison.into(), poison.into(), [Some(num_args), None, None, None])
+        // The entry receives the callee's code block in the pinned register.
+        ib.tail_call(TailTarget::Pointer(entry), state, poison.into(), cb.into(), [Some(num_args), None, None, None])
     }
 
     /// The language hook that maps a callee to its code block.
