@@ -5,7 +5,7 @@
 //! captures (including position captures `()`), back-references `%1`-`%9`, balances `%bxy` and
 //! frontiers `%f[set]`. Recursion depth is bounded by the pattern's length, as there.
 
-const MAX_CAPTURES: usize = 32;
+pub const MAX_CAPTURES: usize = 32;
 const CAP_UNFINISHED: isize = -1;
 const CAP_POSITION: isize = -2;
 const ESC: u8 = b'%';
@@ -15,6 +15,19 @@ const ESC: u8 = b'%';
 pub enum Capture {
     Bytes(usize, usize),
     Position(usize),
+}
+
+/// The captures of one match, in place.
+pub struct Captures {
+    items: [Capture; MAX_CAPTURES],
+    len: usize,
+}
+
+impl std::ops::Deref for Captures {
+    type Target = [Capture];
+    fn deref(&self) -> &[Capture] {
+        &self.items[..self.len]
+    }
 }
 
 pub struct Matcher<'a> {
@@ -304,9 +317,15 @@ impl<'a> Matcher<'a> {
         }
     }
 
-    /// Every capture of the last match (at least the whole match).
-    pub fn captures(&self, s: usize, e: usize) -> MResult<Vec<Capture>> {
-        (0..self.level.max(1)).map(|i| self.capture(i, s, e)).collect()
+    /// Every capture of the last match (at least the whole match), without allocating: a
+    /// `Vec` per match showed in profiles of pattern-heavy programs.
+    pub fn captures(&self, s: usize, e: usize) -> MResult<Captures> {
+        let mut out = Captures { items: [Capture::Position(0); MAX_CAPTURES], len: 0 };
+        for i in 0..self.level.max(1) {
+            out.items[i] = self.capture(i, s, e)?;
+            out.len += 1;
+        }
+        Ok(out)
     }
 
     /// Matches the whole pattern at subject position `s` (no anchor handling): the match end.

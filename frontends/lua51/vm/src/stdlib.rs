@@ -2033,19 +2033,22 @@ fn find_aux(c: &mut Call, find: bool) -> NResult {
         }
         Ok(Some((s, e))) => {
             let caps = m.captures(s, e).map_err(|msg| c.error(&msg))?;
-            let mut values = Vec::new();
+            let mut values = [TValue::NIL; crate::lstrlib::MAX_CAPTURES + 2];
+            let mut n = 0;
             if find {
-                values.push(TValue::from_f64((s + 1) as f64));
-                values.push(TValue::from_f64(e as f64));
+                values[0] = TValue::from_f64((s + 1) as f64);
+                values[1] = TValue::from_f64(e as f64);
+                n = 2;
                 // find returns captures only when the pattern has some.
                 if caps.len() == 1 && caps[0] == crate::lstrlib::Capture::Bytes(s, e) && !pattern.contains(&b'(') {
-                    return c.return_values(0, &values);
+                    return c.return_values(0, &values[..n]);
                 }
             }
-            for cap in caps {
-                values.push(capture_value(c, &subject, cap)?);
+            for cap in caps.iter() {
+                values[n] = capture_value(c, &subject, *cap)?;
+                n += 1;
             }
-            c.return_values(0, &values)
+            c.return_values(0, &values[..n])
         }
     }
 }
@@ -2071,11 +2074,11 @@ native!(lua_gmatch_iter, "gmatch", |c| {
             let next = if e == s { e + 1 } else { e };
             unsafe { (*(*me.as_closure()).upvalue(2)).closed = TValue::from_f64(next as f64).raw() };
             let caps = m.captures(s, e).map_err(|msg| c.error(&msg))?;
-            let mut values = Vec::new();
-            for cap in caps {
-                values.push(capture_value(c, subject, cap)?);
+            let mut values = [TValue::NIL; crate::lstrlib::MAX_CAPTURES];
+            for (slot, cap) in values.iter_mut().zip(caps.iter()) {
+                *slot = capture_value(c, subject, *cap)?;
             }
-            return c.return_values(0, &values);
+            return c.return_values(0, &values[..caps.len()]);
         }
         src += 1;
     }
@@ -2175,11 +2178,11 @@ native!(lua_string_gsub, "gsub", |c| {
                         index_value(c, repl, key)?
                     } else {
                         let caps = m.captures(src, e).map_err(|msg| c.error(&msg))?;
-                        let mut args = Vec::new();
-                        for cap in caps {
-                            args.push(capture_value(c, &subject, cap)?);
+                        let mut args = [TValue::NIL; crate::lstrlib::MAX_CAPTURES];
+                        for (slot, cap) in args.iter_mut().zip(caps.iter()) {
+                            *slot = capture_value(c, &subject, *cap)?;
                         }
-                        c.call(repl, &args, c.nargs)?.first().copied().unwrap_or(TValue::NIL)
+                        c.call(repl, &args[..caps.len()], c.nargs)?.first().copied().unwrap_or(TValue::NIL)
                     };
                     if value.is_falsy() {
                         out.extend_from_slice(whole);
