@@ -336,6 +336,14 @@ pub fn lua_jump_if_falsy(src: u64) -> ! {
     branch_if(TValue(src).is_falsy())
 }
 #[no_mangle]
+pub fn lua_jump_if_nil(src: u64) -> ! {
+    branch_if(TValue(src).is_nil())
+}
+#[no_mangle]
+pub fn lua_jump_if_not_nil(src: u64) -> ! {
+    branch_if(!TValue(src).is_nil())
+}
+#[no_mangle]
 pub fn lua_jump() -> ! {
     api::take_branch()
 }

@@ -1264,8 +1264,12 @@ impl<'s> Compiler<'s> {
                     a = Operand::Slot(t);
                 }
                 self.fs().line = e.line;
+                // Against the nil constant, equality is one compare (a nil never calls `__eq`).
+                let nil_const = matches!(b, Operand::Const(k) if self.fs().constants[usize::from(k)].is_nil());
                 let bld = &mut self.fs().b;
                 let em = match (op, when) {
+                    (BinOp::Eq, true) | (BinOp::Ne, false) if nil_const => bld.create_jump_if_nil(a.index()),
+                    (BinOp::Eq, false) | (BinOp::Ne, true) if nil_const => bld.create_jump_if_not_nil(a.index()),
                     (BinOp::Eq, true) | (BinOp::Ne, false) => bld.create_jump_if_eq(a, b),
                     (BinOp::Eq, false) | (BinOp::Ne, true) => bld.create_jump_if_not_eq(a, b),
                     (BinOp::Lt, true) => bld.create_jump_if_lt(a, b),
