@@ -343,6 +343,15 @@ pub fn lua_jump_if_nil(src: u64) -> ! {
 pub fn lua_jump_if_not_nil(src: u64) -> ! {
     branch_if(!TValue(src).is_nil())
 }
+/// `lhs == k` for a string or boolean constant `k`: the same boxed bits.
+#[no_mangle]
+pub fn lua_jump_if_identical(lhs: u64, rhs: u64) -> ! {
+    branch_if(lhs == rhs)
+}
+#[no_mangle]
+pub fn lua_jump_if_not_identical(lhs: u64, rhs: u64) -> ! {
+    branch_if(lhs != rhs)
+}
 #[no_mangle]
 pub fn lua_jump() -> ! {
     api::take_branch()

@@ -128,11 +128,15 @@ pub fn bytecodes() -> Vec<BytecodeSpec> {
         },
         BytecodeSpec { name: "JumpIfTruthy", operands: vec![op("src", Slot)], result: Branch, semantics: "lua_jump_if_truthy", variants: vec![] },
         BytecodeSpec { name: "JumpIfFalsy", operands: vec![op("src", Slot)], result: Branch, semantics: "lua_jump_if_falsy", variants: vec![] },
-        // `x == nil` / `x ~= nil`: the compiler's specialisation of JumpIfEq/JumpIfNotEq on a
+        // `x == nil` / `x ~= nil`: the compiler's specialisations of JumpIfEq/JumpIfNotEq on a
         // nil constant (a nil never calls `__eq`), one compare instead of the number-first
         // equality's detour for every non-number.
         BytecodeSpec { name: "JumpIfNil", operands: vec![op("src", Slot)], result: Branch, semantics: "lua_jump_if_nil", variants: vec![] },
         BytecodeSpec { name: "JumpIfNotNil", operands: vec![op("src", Slot)], result: Branch, semantics: "lua_jump_if_not_nil", variants: vec![] },
+        // Against a string or boolean constant, equality is identity of the boxed bits
+        // (strings are interned; `__eq` needs two tables or two userdata).
+        BytecodeSpec { name: "JumpIfIdentical", operands: vec![op("lhs", Slot), op("rhs", Constant)], result: Branch, semantics: "lua_jump_if_identical", variants: vec![] },
+        BytecodeSpec { name: "JumpIfNotIdentical", operands: vec![op("lhs", Slot), op("rhs", Constant)], result: Branch, semantics: "lua_jump_if_not_identical", variants: vec![] },
         BytecodeSpec { name: "Jump", operands: vec![], result: Branch, semantics: "lua_jump", variants: vec![] },
         BytecodeSpec { name: "ForPrep", operands: vec![op("base", SlotRef)], result: Branch, semantics: "lua_for_prep", variants: vec![] },
         BytecodeSpec { name: "ForLoop", operands: vec![op("base", SlotRef)], result: Branch, semantics: "lua_for_loop", variants: vec![] },

@@ -1264,12 +1264,21 @@ impl<'s> Compiler<'s> {
                     a = Operand::Slot(t);
                 }
                 self.fs().line = e.line;
-                // Against the nil constant, equality is one compare (a nil never calls `__eq`).
-                let nil_const = matches!(b, Operand::Const(k) if self.fs().constants[usize::from(k)].is_nil());
+                // Against a nil, string or boolean constant, equality is identity of the boxed
+                // bits (a nil never calls `__eq`, strings are interned, and `__eq` needs two
+                // tables or two userdata); numbers keep the float compare (`-0 == 0`).
+                let konst = match b {
+                    Operand::Const(k) => Some(self.fs().constants[usize::from(k)]),
+                    Operand::Slot(_) => None,
+                };
+                let nil_const = konst.is_some_and(|k| k.is_nil());
+                let identity = konst.is_some_and(|k| k.is_string() || k.is_bool());
                 let bld = &mut self.fs().b;
                 let em = match (op, when) {
                     (BinOp::Eq, true) | (BinOp::Ne, false) if nil_const => bld.create_jump_if_nil(a.index()),
                     (BinOp::Eq, false) | (BinOp::Ne, true) if nil_const => bld.create_jump_if_not_nil(a.index()),
+                    (BinOp::Eq, true) | (BinOp::Ne, false) if identity => bld.create_jump_if_identical(a.index(), b.index()),
+                    (BinOp::Eq, false) | (BinOp::Ne, true) if identity => bld.create_jump_if_not_identical(a.index(), b.index()),
                     (BinOp::Eq, true) | (BinOp::Ne, false) => bld.create_jump_if_eq(a, b),
                     (BinOp::Eq, false) | (BinOp::Ne, true) => bld.create_jump_if_not_eq(a, b),
                     (BinOp::Lt, true) => bld.create_jump_if_lt(a, b),

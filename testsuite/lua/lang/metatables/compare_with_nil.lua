@@ -1,4 +1,4 @@
--- `x == nil` and `x ~= nil` compile to their own bytecodes (one compare): every kind of value
+-- Equality with a nil, string or boolean constant compiles to one-compare bytecodes: every kind of value
 -- on either side, in conditions and as values, and __eq never called (5.1 calls it only
 -- between two tables or two userdata).
 local calls = 0
@@ -17,3 +17,13 @@ local x, n = nil, 0
 while x == nil do n = n + 1; if n == 3 then x = n end end
 repeat n = n + 1 until x ~= nil
 print(x, n, nil == nil, nil ~= nil, (nil == false))
+
+-- The same for string and boolean constants (compared by identity), against every kind of
+-- value, __eq tables included; number constants keep numeric equality (-0 == 0).
+local res = {}
+for i = 1, #values + 1 do
+  local v = values[i]
+  res[#res + 1] = (v == "nil" and "S" or "s") .. (v ~= "" and "T" or "t") .. (v == true and "B" or "b")
+    .. (false ~= v and "F" or "f") .. (v == 0 and "Z" or "z")
+end
+print(table.concat(res, " "), calls, -0.0 == 0, ("a" .. "b") == "ab")
