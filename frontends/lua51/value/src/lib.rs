@@ -386,6 +386,18 @@ impl TableObject {
         true
     }
 
+    /// `#t` when it needs no search (Lua 5.1's `luaH_getn`): the array part's length when its
+    /// last element is not nil and the hash part holds no key. `None` otherwise (the runtime
+    /// searches for a border).
+    #[inline(always)]
+    pub fn length_fast(&self) -> Option<usize> {
+        let n = self.array_len;
+        if self.used != 0 || (n > 0 && unsafe { *self.array.add(n - 1) }.is_nil()) {
+            return None;
+        }
+        Some(n)
+    }
+
     /// The hash slot of a key that is not a string.
     #[inline(always)]
     pub fn find_non_string(&self, key: TValue) -> Option<*mut TableNode> {
