@@ -56,7 +56,8 @@ pub enum ObjKind {
 #[repr(C)]
 #[derive(Debug)]
 pub struct GcHeader {
-    /// Next object in the collector's list of all objects.
+    /// Unused while the object lives (the heap keeps its objects in a vector); a freed cell's
+    /// free-list link overlays it.
     pub next: *mut GcHeader,
     pub kind: u8,
     pub marked: u8,

@@ -244,23 +244,21 @@ pub fn collect(st: &mut LuaState, top: *mut u64) -> GcStats {
     // Strings die with their table entry first.
     st.heap.strings.retain(&|s| unsafe { (*s).header.marked == 0 });
     let mut stats = GcStats::default();
-    let mut link: *mut *mut GcHeader = &mut st.heap.all;
-    unsafe {
-        while !(*link).is_null() {
-            let h = *link;
-            if (*h).marked == 0 {
-                *link = (*h).next;
-                let mut extra = 0;
-                let size = drop_object(h, &mut extra);
-                st.heap.release(h, size);
-                st.heap.bytes_allocated -= extra;
-                stats.freed_objects += 1;
-            } else {
-                (*h).marked = 0;
-                link = &mut (*h).next;
-            }
+    let mut objects = std::mem::take(&mut st.heap.objects);
+    objects.retain(|&h| unsafe {
+        if (*h).marked == 0 {
+            let mut extra = 0;
+            let size = drop_object(h, &mut extra);
+            st.heap.release(h, size);
+            st.heap.bytes_allocated -= extra;
+            stats.freed_objects += 1;
+            false
+        } else {
+            (*h).marked = 0;
+            true
         }
-    }
+    });
+    st.heap.objects = objects;
     // Stale slots above each live top may point at what was just freed.
     clear_above(&mut st.main, main_top, main_end);
     for t in std::mem::take(&mut m.threads) {

@@ -94,7 +94,11 @@ impl Drop for SmallPool {
 /// Owns every heap object of one Lua state.
 #[derive(Debug)]
 pub struct Heap {
-    pub(crate) all: *mut GcHeader,
+    /// Every object, for the sweep. A vector, not a list through the headers: the sweep reads
+    /// each object's mark, and with a list every read waited for the previous one (a cache
+    /// miss per object, one after another); from a vector the reads are independent, so the
+    /// misses overlap.
+    pub(crate) objects: Vec<*mut GcHeader>,
     small: SmallPool,
     pub(crate) strings: StringTable,
     /// The tables' hidden classes.
@@ -116,7 +120,7 @@ pub const MIN_THRESHOLD: usize = 4 << 20;
 impl Default for Heap {
     fn default() -> Self {
         Self {
-            all: std::ptr::null_mut(),
+            objects: Vec::new(),
             small: SmallPool::default(),
             strings: StringTable::default(),
             shapes: crate::shape::ShapeRegistry::new(),
@@ -251,13 +255,20 @@ impl Heap {
         if p.is_null() {
             return Err(OutOfMemory);
         }
+        if self.objects.try_reserve(1).is_err() {
+            // SAFETY: just allocated with `size`, not yet linked anywhere (`release` takes
+            // back what it is about to count).
+            self.bytes_allocated += size;
+            unsafe { self.release(p, size) };
+            return Err(OutOfMemory);
+        }
         unsafe {
             (*p).kind = kind as u8;
             // No cache matches an object that is not a table (tables set their own key).
             (*p).ic_key = deegen_api::ic::UNCACHEABLE_KEY;
-            (*p).next = self.all;
+            (*p).next = std::ptr::null_mut();
         }
-        self.all = p;
+        self.objects.push(p);
         self.bytes_allocated += size;
         Ok(p)
     }
