@@ -1,6 +1,6 @@
 //! Object allocation and string interning.
 //!
-//! Every object starts with a [`GcHeader`] and is linked into one list, which the collector
+//! Every object starts with a [`GcHeader`] and is recorded in one vector, which the collector
 //! sweeps. Objects up to [`SMALL_MAX`] bytes come from per-size free lists carved out of large
 //! chunks ([`SmallPool`]): allocating and freeing one is a pointer pop or push, where `malloc`
 //! and `free` dominated allocation-heavy programs. Larger objects use the global allocator.
@@ -244,7 +244,7 @@ pub struct OutOfMemory;
 pub const MAX_STRING_LEN: usize = 1 << 31;
 
 impl Heap {
-    /// Allocates `size` zeroed bytes (8-aligned) for an object of `kind` and links it.
+    /// Allocates `size` zeroed bytes (8-aligned) for an object of `kind` and records it.
     pub fn alloc(&mut self, size: usize, kind: ObjKind) -> Result<*mut GcHeader, OutOfMemory> {
         let p = if size <= SMALL_MAX {
             self.small.alloc(size) as *mut GcHeader
@@ -256,7 +256,7 @@ impl Heap {
             return Err(OutOfMemory);
         }
         if self.objects.try_reserve(1).is_err() {
-            // SAFETY: just allocated with `size`, not yet linked anywhere (`release` takes
+            // SAFETY: just allocated with `size`, not yet recorded anywhere (`release` takes
             // back what it is about to count).
             self.bytes_allocated += size;
             unsafe { self.release(p, size) };
@@ -277,7 +277,7 @@ impl Heap {
     /// already dropped).
     ///
     /// # Safety
-    /// `p` came from [`Heap::alloc`] with `size`, is unlinked and never used again.
+    /// `p` came from [`Heap::alloc`] with `size`, is no longer recorded and never used again.
     pub(crate) unsafe fn release(&mut self, p: *mut GcHeader, size: usize) {
         if size <= SMALL_MAX {
             self.small.free(p as *mut u8, size);
