@@ -306,8 +306,8 @@ impl TableObject {
     /// `cache` must be an instruction's 8-byte `ic` operand; `key` must be an interned string.
     #[inline(always)]
     pub unsafe fn string_slot_cached(&self, key: TValue, cache: *mut u8) -> Option<*mut TValue> {
-        let ic = unsafe { deegen_api::ic::InlineCache::at(cache) };
-        ic.run(self.ic_key(), || self.string_slot_body(key), |state| Some(unsafe { self.slots.add(state as usize) }))
+        // SAFETY: a table is a heap value (so the answer is never `NotATable`).
+        unsafe { string_slot_cached_in(TValue::from_ptr(self), key, cache, false) }.unwrap_or(None)
     }
 
     /// What inline caches compare: `(*shape).id`, or for a dictionary an id of its own,
@@ -326,13 +326,8 @@ impl TableObject {
     /// As for [`TableObject::string_slot_cached`].
     #[inline(always)]
     pub unsafe fn string_slot_cached_by_value(&self, key: TValue, cache: *mut u8) -> Option<*mut TValue> {
-        let ic = unsafe { deegen_api::ic::InlineCache::at(cache) };
-        ic.run_checked(
-            self.ic_key(),
-            |state| self.key_at(state) == key,
-            || self.string_slot_body(key),
-            |state| Some(unsafe { self.slots.add(state as usize) }),
-        )
+        // SAFETY: as in `string_slot_cached`.
+        unsafe { string_slot_cached_in(TValue::from_ptr(self), key, cache, true) }.unwrap_or(None)
     }
 
     /// The inline cache's body: the index from `slots` of `key`'s value, when present.
@@ -421,9 +416,10 @@ impl TableObject {
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct NotATable;
 
-/// [`TableObject::string_slot_cached`] (`by_value`: [`TableObject::string_slot_cached_by_value`])
-/// on heap value `v`, testing that `v` is a table only on a miss: a hit on the key in its
-/// header proves it (other objects' key is the uncacheable one, which no entry holds).
+/// The table caches' one implementation: [`TableObject::string_slot_cached`] (`by_value`:
+/// [`TableObject::string_slot_cached_by_value`]) on heap value `v`, testing that `v` is a table
+/// only on a miss: a hit on the key in its header proves it (other objects' key is the
+/// uncacheable one, which no entry holds).
 ///
 /// # Safety
 /// `v` must be a heap value; `key` and `cache` as for [`TableObject::string_slot_cached`].

@@ -117,11 +117,6 @@ impl ShapeRegistry {
         }
         unsafe { (*self.root).marked = 0 };
     }
-
-    /// Live shapes, the root included.
-    pub fn count(&self) -> usize {
-        self.shapes.len() + 1
-    }
 }
 
 impl Drop for ShapeRegistry {

@@ -231,9 +231,15 @@ impl Table {
         unsafe { (self as *const Table).add(1) as *mut TValue }
     }
 
+    /// Whether the named slots live in their own block (not inline, and not a dictionary's
+    /// view of its hash part).
+    fn slots_out_of_line(&self) -> bool {
+        !self.0.shape.is_null() && self.0.slots != self.inline_ptr()
+    }
+
     /// Frees the named slots if they moved out of the object.
     fn free_out_of_line_slots(&mut self) {
-        if !self.0.shape.is_null() && self.0.slots != self.inline_ptr() {
+        if self.slots_out_of_line() {
             account_storage(-(self.0.slot_cap as isize) * 8);
             // SAFETY: out-of-line slots come from a Vec of `slot_cap` (see `add_named`).
             unsafe { drop(Vec::from_raw_parts(self.0.slots, 0, self.0.slot_cap as usize)) };
@@ -660,7 +666,7 @@ impl Table {
     /// Bytes owned outside the object (array part, named slots and hash part), for the
     /// collector's accounting.
     pub fn owned_bytes(&self) -> usize {
-        let out_of_line = if self.0.shape.is_null() || self.0.slots == self.inline_ptr() { 0 } else { self.0.slot_cap as usize };
+        let out_of_line = if self.slots_out_of_line() { self.0.slot_cap as usize } else { 0 };
         (self.out_of_line_array_cap() + out_of_line) * 8 + self.0.node_count * std::mem::size_of::<Node>()
     }
 }
