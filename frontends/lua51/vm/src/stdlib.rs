@@ -1998,6 +1998,14 @@ fn capture_value(c: &mut Call, subject: &[u8], cap: crate::lstrlib::Capture) -> 
     }
 }
 
+/// The values of every capture of a match, stored from `out[0]`; returns how many.
+fn capture_values(c: &mut Call, subject: &[u8], caps: &[crate::lstrlib::Capture], out: &mut [TValue]) -> Result<usize, Raised> {
+    for (slot, cap) in out.iter_mut().zip(caps) {
+        *slot = capture_value(c, subject, *cap)?;
+    }
+    Ok(caps.len())
+}
+
 /// `string.find` and `string.match` (lua5.1's `str_find_aux`).
 fn find_aux(c: &mut Call, find: bool) -> NResult {
     let subject = c.check_bytes(0)?;
@@ -2044,10 +2052,7 @@ fn find_aux(c: &mut Call, find: bool) -> NResult {
                     return c.return_values(0, &values[..n]);
                 }
             }
-            for cap in caps.iter() {
-                values[n] = capture_value(c, &subject, *cap)?;
-                n += 1;
-            }
+            n += capture_values(c, &subject, &caps, &mut values[n..])?;
             c.return_values(0, &values[..n])
         }
     }
@@ -2075,10 +2080,8 @@ native!(lua_gmatch_iter, "gmatch", |c| {
             unsafe { (*(*me.as_closure()).upvalue(2)).closed = TValue::from_f64(next as f64).raw() };
             let caps = m.captures(s, e).map_err(|msg| c.error(&msg))?;
             let mut values = [TValue::NIL; crate::lstrlib::MAX_CAPTURES];
-            for (slot, cap) in values.iter_mut().zip(caps.iter()) {
-                *slot = capture_value(c, subject, *cap)?;
-            }
-            return c.return_values(0, &values[..caps.len()]);
+            let n = capture_values(c, subject, &caps, &mut values)?;
+            return c.return_values(0, &values[..n]);
         }
         src += 1;
     }
@@ -2179,10 +2182,8 @@ native!(lua_string_gsub, "gsub", |c| {
                     } else {
                         let caps = m.captures(src, e).map_err(|msg| c.error(&msg))?;
                         let mut args = [TValue::NIL; crate::lstrlib::MAX_CAPTURES];
-                        for (slot, cap) in args.iter_mut().zip(caps.iter()) {
-                            *slot = capture_value(c, &subject, *cap)?;
-                        }
-                        c.call(repl, &args[..caps.len()], c.nargs)?.first().copied().unwrap_or(TValue::NIL)
+                        let n = capture_values(c, &subject, &caps, &mut args)?;
+                        c.call(repl, &args[..n], c.nargs)?.first().copied().unwrap_or(TValue::NIL)
                     };
                     if value.is_falsy() {
                         out.extend_from_slice(whole);
