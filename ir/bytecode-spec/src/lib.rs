@@ -159,12 +159,29 @@ pub struct Variant {
     pub output_offset: Option<u32>,
     /// Offset of the branch displacement (`i32`) for [`ResultKind::Branch`].
     pub branch_offset: Option<u32>,
+    /// Offset of the call inline cache ([`CALL_IC_BYTES`] at the end of the instruction), for a
+    /// variant whose main component makes a call the generator caches (`interp-call-ic`).
+    pub call_ic_offset: Option<u32>,
     /// Total encoded length in bytes.
     pub length: u32,
 }
 
 /// Width of the opcode field.
 pub const OPCODE_WIDTH: u32 = 2;
+
+/// Bytes of a call inline cache: the boxed callee of the last call (`u64`, zero when empty),
+/// then its code block (`u64`).
+pub const CALL_IC_BYTES: u32 = 16;
+
+impl Variant {
+    /// Gives the variant a call inline cache, appended to its encoding (nothing when it has one).
+    pub fn add_call_ic(&mut self) {
+        if self.call_ic_offset.is_none() {
+            self.call_ic_offset = Some(self.length);
+            self.length += CALL_IC_BYTES;
+        }
+    }
+}
 
 impl BytecodeSpec {
     fn invalid(&self, message: impl Into<String>) -> SpecError {
@@ -264,6 +281,7 @@ impl BytecodeSpec {
             operands,
             output_offset,
             branch_offset,
+            call_ic_offset: None,
             length: offset,
         })
     }
@@ -318,6 +336,9 @@ impl fmt::Display for Variant {
         if let Some(o) = self.branch_offset {
             write!(f, " branch@{o}")?;
         }
+        if let Some(o) = self.call_ic_offset {
+            write!(f, " callic@{o}")?;
+        }
         Ok(())
     }
 }
@@ -335,6 +356,7 @@ impl Variant {
             operands: Vec::new(),
             output_offset: None,
             branch_offset: None,
+            call_ic_offset: None,
             length: 0,
         };
         let mut seen_opcode = false;
@@ -364,6 +386,8 @@ impl Variant {
                 v.output_offset = Some(num(o)?);
             } else if let Some(o) = word.strip_prefix("branch@") {
                 v.branch_offset = Some(num(o)?);
+            } else if let Some(o) = word.strip_prefix("callic@") {
+                v.call_ic_offset = Some(num(o)?);
             } else {
                 let (name, rest) = word.split_once(':').ok_or_else(|| err(&format!("unexpected '{word}'")))?;
                 let (kind, pos) = rest.split_once('@').ok_or_else(|| err("operand needs kind@offset:width"))?;
@@ -404,7 +428,8 @@ impl Variant {
         let end = |o: u32, w: u32| o.checked_add(w).filter(|e| *e <= v.length);
         let fits = v.operands.iter().all(|o| o.offset >= OPCODE_WIDTH && end(o.offset, o.width).is_some())
             && v.output_offset.is_none_or(|o| end(o, 2).is_some())
-            && v.branch_offset.is_none_or(|o| end(o, 4).is_some());
+            && v.branch_offset.is_none_or(|o| end(o, 4).is_some())
+            && v.call_ic_offset.is_none_or(|o| end(o, CALL_IC_BYTES).is_some());
         if !fits {
             return Err(err("a field lies outside the instruction"));
         }
@@ -459,6 +484,19 @@ mod tests {
         for (v, t) in vs.iter().zip(&text) {
             assert_eq!(&Variant::parse(t).unwrap(), v);
         }
+    }
+
+    #[test]
+    fn call_ic_extends_the_encoding_and_round_trips() {
+        let mut v = resolve_variants(&[add()]).unwrap().remove(0);
+        v.add_call_ic();
+        v.add_call_ic();
+        assert_eq!((v.call_ic_offset, v.length), (Some(8), 8 + CALL_IC_BYTES));
+        let text = v.to_string();
+        assert!(text.ends_with("output@6 callic@8"), "{text}");
+        assert_eq!(Variant::parse(&text).unwrap(), v);
+        let outside = text.replace("callic@8", "callic@12");
+        assert!(Variant::parse(&outside).is_err(), "a call IC past the end is rejected");
     }
 
     #[test]

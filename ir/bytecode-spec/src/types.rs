@@ -14,6 +14,10 @@
 //!
 //! A checker with `requires=S` gives a meaningful answer only on values whose type is in `S`
 //! (it may read an object header); without it, on every value.
+//!
+//! An optional `callable T|U` line names the types a callee may have when the semantics call
+//! it (`make_call`): a call inline cache only ever holds such a value, so a hit decides every
+//! check on the callee (`call-ic-check-hoisting`).
 
 use std::fmt;
 
@@ -55,6 +59,9 @@ pub struct TypeChecker {
 pub struct TypeLattice {
     pub types: Vec<String>,
     pub checkers: Vec<TypeChecker>,
+    /// The types of every value the semantics pass to `make_call` as the callee (empty: not
+    /// declared, nothing is assumed).
+    pub callable: TypeMask,
 }
 
 /// What is wrong with a lattice description.
@@ -100,6 +107,12 @@ impl TypeLattice {
         self.validate()
     }
 
+    /// Declares the types a callee has when the semantics call it.
+    pub fn set_callable(&mut self, types: &[&str]) -> Result<(), LatticeError> {
+        self.callable = self.mask(types)?;
+        self.validate()
+    }
+
     /// Checks the invariants the pass relies on.
     pub fn validate(&self) -> Result<(), LatticeError> {
         if self.types.is_empty() || self.types.len() > 64 {
@@ -109,6 +122,9 @@ impl TypeLattice {
             if t.is_empty() || t.contains(|c: char| c.is_whitespace() || c == '|' || c == '=') || self.types[..i].contains(t) {
                 return Err(lattice_error(format!("bad or repeated type name '{t}'")));
             }
+        }
+        if !self.top().contains_all(self.callable) {
+            return Err(lattice_error("the callable types must be types of the lattice"));
         }
         for c in &self.checkers {
             if c.proves.is_empty() || !self.top().contains_all(c.proves) || !self.top().contains_all(c.requires) || c.requires.is_empty() {
@@ -134,6 +150,9 @@ impl TypeLattice {
             }
             line.push_str(&format!(" cost={}", c.cost));
             out.push(line);
+        }
+        if !self.callable.is_empty() {
+            out.push(format!("callable {}", self.names(self.callable)));
         }
         out
     }
@@ -163,7 +182,14 @@ impl TypeLattice {
                     let requires = requires.unwrap_or(lattice.top());
                     lattice.checkers.push(TypeChecker { function: function.to_owned(), proves, requires, cost });
                 }
-                _ => return Err(lattice_error(format!("unexpected line '{line}' (a 'types' line first, then 'checker' lines)"))),
+                Some("callable") if !lattice.types.is_empty() && lattice.callable.is_empty() => {
+                    let names: Vec<&str> = words.flat_map(|w| w.split('|')).collect();
+                    if names.is_empty() {
+                        return Err(lattice_error(format!("'{line}': no types")));
+                    }
+                    lattice.callable = lattice.mask(&names)?;
+                }
+                _ => return Err(lattice_error(format!("unexpected line '{line}' (a 'types' line first, then 'checker' lines and at most one 'callable' line)"))),
             }
         }
         lattice.validate()?;
@@ -185,7 +211,7 @@ mod tests {
     use super::*;
 
     fn sample() -> TypeLattice {
-        let mut l = TypeLattice { types: ["nil", "number", "string", "table"].map(String::from).to_vec(), checkers: vec![] };
+        let mut l = TypeLattice { types: ["nil", "number", "string", "table"].map(String::from).to_vec(), ..Default::default() };
         l.add_checker("v::is_number", &["number"], &[], 1).unwrap();
         l.add_checker("v::is_string", &["string"], &[], 2).unwrap();
         l.add_checker("v::heap_is_string", &["string"], &["string", "table"], 1).unwrap();
@@ -204,6 +230,16 @@ mod tests {
     }
 
     #[test]
+    fn callable_types_round_trip() {
+        let mut l = sample();
+        l.set_callable(&["table", "string"]).unwrap();
+        let text = l.to_string();
+        assert!(text.ends_with("callable string|table\n"), "{text}");
+        assert_eq!(TypeLattice::parse(text.lines()).unwrap(), l);
+        assert!(l.set_callable(&["function"]).is_err());
+    }
+
+    #[test]
     fn bad_descriptions_are_refused() {
         for (text, expected) in [
             ("checker f proves=nil cost=1", "a 'types' line first"),
@@ -212,6 +248,8 @@ mod tests {
             ("types a b\nchecker f proves=a", "no cost="),
             ("types a a", "repeated type name"),
             ("types a\nchecker f proves=a cost=x", "bad cost"),
+            ("types a\ncallable b", "unknown type 'b'"),
+            ("types a\ncallable a\ncallable a", "at most one 'callable'"),
         ] {
             let e = TypeLattice::parse(text.lines()).unwrap_err().to_string();
             assert!(e.contains(expected), "{text}: {e}");
