@@ -24,6 +24,12 @@ pub const HINT_METADATA: &str = "deegen.hint";
 /// `setb`/`and` sequence on the fast path.
 pub const COLD_EDGE_METADATA: &str = "deegen.cold_edge";
 
+/// Generator-internal API markers (`interp-call-ic` writes them, `lower-interp-api` lowers them):
+/// `make_call` / `make_tail_call` with the callee's code block already known, as a fourth
+/// (third) argument, from a call inline cache.
+pub const MAKE_CALL_WITH_CODE_BLOCK: &str = "__deegen_api_make_call_with_code_block";
+pub const MAKE_TAIL_CALL_WITH_CODE_BLOCK: &str = "__deegen_api_make_tail_call_with_code_block";
+
 /// LLVM's number for the GHC calling convention.
 pub const GHC_CALLING_CONV: u32 = 10;
 /// `musttail` in LLVM's C API (`LLVMTailCallKindMustTail`).

@@ -7,6 +7,7 @@
 //! (`!deegen.variants`), so a module dumped at any point is self-contained: `deegen-opt` can run
 //! any generator pass on it.
 
+mod checks;
 mod interp_abi;
 pub mod raw;
 
@@ -22,10 +23,19 @@ use inkwell::targets::{CodeModel, FileType, InitializationConfig, RelocMode, Tar
 use inkwell::values::{CallSiteValue, FunctionValue, InstructionOpcode, InstructionValue};
 use inkwell::OptimizationLevel;
 
+pub use checks::Checkers;
 pub use interp_abi::*;
 
 /// Named metadata holding one [`Variant`] text line per node.
 pub const VARIANTS_METADATA: &str = "deegen.variants";
+
+/// Named metadata listing the opcodes the generator gave a call inline cache (`interp-call-ic`),
+/// one node `!{!"<opcode>"}` each: [`read_variants`] appends the cache to their layout.
+pub const CALL_ICS_METADATA: &str = "deegen.call_ics";
+
+/// Metadata kind marking the compare of a call inline cache's probe (`callee == cached callee`),
+/// written by `interp-call-ic` for `call-ic-check-hoisting`.
+pub const CALL_IC_PROBE_METADATA: &str = "deegen.call_ic_probe";
 
 /// Named metadata holding the language's two tag-register values, one node
 /// `!{!"tag1=0x...", !"tag2=0x..."}` (see the `tag-register-rewrite` pass).
@@ -152,7 +162,36 @@ pub fn read_variants(module: &Module<'_>) -> Result<Vec<Variant>, String> {
             return Err(format!("variant '{}' has opcode {} at position {i}: opcodes must be dense and ordered", v.name, v.opcode));
         }
     }
+    for opcode in call_ic_opcodes(module)? {
+        out.get_mut(usize::from(opcode)).ok_or_else(|| format!("!deegen.call_ics names opcode {opcode}, which has no variant"))?.add_call_ic();
+    }
     Ok(out)
+}
+
+/// The opcodes listed in [`CALL_ICS_METADATA`].
+fn call_ic_opcodes(module: &Module<'_>) -> Result<Vec<u16>, String> {
+    let mut out = Vec::new();
+    for node in module.get_global_metadata(CALL_ICS_METADATA) {
+        let text = node
+            .get_node_values()
+            .and_then(|values| values.first().copied())
+            .and_then(|v| if v.is_metadata_value() { v.into_metadata_value().get_string_value().map(|s| s.to_vec()) } else { None })
+            .ok_or("!deegen.call_ics nodes hold one string each")?;
+        let text = String::from_utf8_lossy(&text).into_owned();
+        out.push(text.parse().map_err(|_| format!("!deegen.call_ics: '{text}' is not an opcode"))?);
+    }
+    Ok(out)
+}
+
+/// Gives `opcode`'s variant a call inline cache (see [`CALL_ICS_METADATA`]); nothing when it has
+/// one.
+pub fn add_call_ic(module: &Module<'_>, opcode: u16) -> Result<(), String> {
+    if call_ic_opcodes(module)?.contains(&opcode) {
+        return Ok(());
+    }
+    let ctx = module.get_context();
+    let node = ctx.metadata_node(&[ctx.metadata_string(&opcode.to_string()).into()]);
+    module.add_global_metadata(CALL_ICS_METADATA, &node).map_err(|e| e.to_string())
 }
 
 /// Embeds the values the tag registers hold (see [`TAG_REGISTERS_METADATA`]).

@@ -186,6 +186,32 @@ impl Value {
         }
     }
 
+    /// The instruction's opcode (`None` for other values).
+    pub fn opcode(self) -> Option<LLVMOpcode> {
+        (!unsafe { LLVMIsAInstruction(self.0) }.is_null()).then(|| unsafe { LLVMGetInstructionOpcode(self.0) })
+    }
+
+    /// Whether the instruction carries metadata of kind `name`.
+    pub fn has_metadata(self, name: &str) -> bool {
+        if unsafe { LLVMIsAInstruction(self.0) }.is_null() {
+            return false;
+        }
+        let ctx = unsafe { LLVMGetTypeContext(LLVMTypeOf(self.0)) };
+        let kind = unsafe { LLVMGetMDKindIDInContext(ctx, name.as_ptr() as *const _, name.len() as u32) };
+        !unsafe { LLVMGetMetadata(self.0, kind) }.is_null()
+    }
+
+    /// Whether the instruction may write memory or have another side effect, counting every call
+    /// but those `pure_call` accepts.
+    pub fn may_write(self, pure_call: &dyn Fn(Value) -> bool) -> bool {
+        match self.opcode() {
+            Some(LLVMOpcode::LLVMStore | LLVMOpcode::LLVMAtomicRMW | LLVMOpcode::LLVMAtomicCmpXchg | LLVMOpcode::LLVMFence | LLVMOpcode::LLVMVAArg) => true,
+            Some(LLVMOpcode::LLVMCall | LLVMOpcode::LLVMInvoke | LLVMOpcode::LLVMCallBr) => !pure_call(self),
+            Some(LLVMOpcode::LLVMLoad) => unsafe { LLVMGetVolatile(self.0) != 0 },
+            _ => false,
+        }
+    }
+
     /// A poison value of this value's type.
     pub fn poison_like(self) -> Value {
         Value(unsafe { LLVMGetPoison(LLVMTypeOf(self.0)) })
@@ -558,6 +584,14 @@ impl Builder {
             let fa = LLVMBuildBitCast(self.raw, a.0, double, c"lhs.as_double".as_ptr());
             let fb = LLVMBuildBitCast(self.raw, b.0, double, c"rhs.as_double".as_ptr());
             Value(LLVMBuildFCmp(self.raw, inkwell::llvm_sys::LLVMRealPredicate::LLVMRealORD, fa, fb, c"both.ordered".as_ptr()))
+        }
+    }
+
+    /// Moves `inst` (out of its block) to the builder's position.
+    pub fn insert_moved(&self, inst: Value) {
+        unsafe {
+            LLVMInstructionRemoveFromParent(inst.0);
+            LLVMInsertIntoBuilder(self.raw, inst.0);
         }
     }
 
