@@ -4,7 +4,7 @@ use std::collections::HashMap;
 
 use deegen_bytecode_spec::{TypeLattice, TypeMask};
 use deegen_llvm_ir::raw::Value;
-use deegen_llvm_ir::{defined_functions, read_type_lattice, type_checker_functions, LlvmModule, COLD_EDGE_METADATA, HINT_METADATA};
+use deegen_llvm_ir::{defined_functions, read_type_lattice, Checkers, LlvmModule, COLD_EDGE_METADATA, HINT_METADATA};
 use deegen_pass::{AnalysisManager, Pass, PassError, PassParams, PipelineError, PreservedAnalyses, RegisteredPass};
 use inkwell::context::ContextRef;
 use inkwell::values::{AsValueRef, BasicMetadataValueEnum, InstructionOpcode, InstructionValue};
@@ -30,9 +30,7 @@ impl<'ctx> Pass<LlvmModule<'ctx>> for TypeHintSlowPaths {
             tracing::debug!("the module declares no type lattice: no hints to weigh");
             return Ok(PreservedAnalyses::all());
         };
-        // Checker function -> the types it proves.
-        let checkers: HashMap<Value, TypeMask> =
-            type_checker_functions(module, &lattice).into_iter().map(|(f, i)| (Value(f.as_value_ref()), lattice.checkers[i].proves)).collect();
+        let checkers = Checkers::of(module, &lattice);
         let ctx = module.get_context();
         let hint_kind = ctx.get_kind_id(HINT_METADATA);
         let mut marked = 0;
@@ -52,10 +50,10 @@ impl<'ctx> Pass<LlvmModule<'ctx>> for TypeHintSlowPaths {
             if hints.is_empty() {
                 continue;
             }
-            let facts = Facts { hints: &hints, checkers: &checkers };
+            let hinted = |v: Value| hints.get(&v).copied();
             for br in branches {
                 let Some(cond) = Value(br.as_value_ref()).parent().branch_condition() else { continue };
-                let Some(taken) = facts.truth(cond, 0) else { continue };
+                let Some(taken) = checkers.outcome(cond, &hinted) else { continue };
                 // `br i1 %c, label %true, label %false`: successor 0 is the true edge.
                 mark_cold_successor(&ctx, br, if taken { 1 } else { 0 }).map_err(err)?;
                 marked += 1;
@@ -92,50 +90,6 @@ fn hint_mask(lattice: &TypeLattice, values: Option<Vec<BasicMetadataValueEnum<'_
         return Err("!deegen.hint names no type".into());
     }
     Ok(mask)
-}
-
-struct Facts<'a> {
-    hints: &'a HashMap<Value, TypeMask>,
-    checkers: &'a HashMap<Value, TypeMask>,
-}
-
-/// How deep `truth` looks through `not`/`and`/`or` (boolean expressions of checks are short).
-const MAX_DEPTH: u32 = 8;
-
-impl Facts<'_> {
-    /// What boolean `v` is when every hinted operand has its hinted types, if that decides it.
-    fn truth(&self, v: Value, depth: u32) -> Option<bool> {
-        if depth > MAX_DEPTH || !v.is_instruction() {
-            return None;
-        }
-        if let Some(callee) = v.callee() {
-            let proves = *self.checkers.get(&callee)?;
-            let [arg] = v.call_args()[..] else { return None };
-            let hint = *self.hints.get(&arg)?;
-            if proves.contains_all(hint) {
-                return Some(true);
-            }
-            if proves.intersect(hint).is_empty() {
-                return Some(false);
-            }
-            return None;
-        }
-        if let Some(x) = v.negated_operand() {
-            return self.truth(x, depth + 1).map(|b| !b);
-        }
-        if let Some((a, b, is_and)) = v.boolean_pair() {
-            let (ta, tb) = (self.truth(a, depth + 1), self.truth(b, depth + 1));
-            // `and` is false when either part is, true when both are; `or` the other way.
-            let decisive = !is_and;
-            if ta == Some(decisive) || tb == Some(decisive) {
-                return Some(decisive);
-            }
-            if ta == Some(!decisive) && tb == Some(!decisive) {
-                return Some(!decisive);
-            }
-        }
-        None
-    }
 }
 
 /// Marks successor `index` of `br` as a slow-path edge.
