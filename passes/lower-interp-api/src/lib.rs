@@ -6,7 +6,7 @@ use deegen_llvm_ir::*;
 use deegen_pass::{AnalysisManager, Pass, PassError, PassParams, PipelineError, PreservedAnalyses, RegisteredPass};
 use inkwell::builder::Builder;
 use inkwell::module::Module;
-use inkwell::values::{BasicValueEnum, CallSiteValue, FunctionValue};
+use inkwell::values::{BasicValueEnum, CallSiteValue, FunctionValue, PointerValue};
 
 /// See the crate documentation.
 #[derive(Debug, Default)]
@@ -156,8 +156,16 @@ impl<'a, 'ctx> Lowerer<'a, 'ctx> {
                 let (value, add_position) = (self.arg(call, 0)?, self.arg(call, 1)?);
                 e(ib.tail_call(TailTarget::Function(throw), &state, state.pc.into(), state.code_block.into(), [Some(value), Some(add_position), None, None]))?;
             }
-            "make_call" => self.lower_make_call(call, &state, &ib)?,
-            "make_tail_call" => self.lower_make_tail_call(call, &state, &ib)?,
+            "make_call" => self.lower_make_call(call, &state, &ib, None)?,
+            "make_tail_call" => self.lower_make_tail_call(call, &state, &ib, None)?,
+            _ if marker == MAKE_CALL_WITH_CODE_BLOCK => {
+                let cb = self.arg(call, 3)?.into_pointer_value();
+                self.lower_make_call(call, &state, &ib, Some(cb))?
+            }
+            _ if marker == MAKE_TAIL_CALL_WITH_CODE_BLOCK => {
+                let cb = self.arg(call, 2)?.into_pointer_value();
+                self.lower_make_tail_call(call, &state, &ib, Some(cb))?
+            }
             "return_from_function" => {
                 let values = self.arg(call, 0)?.into_pointer_value();
                 let count = self.arg(call, 1)?;
@@ -176,8 +184,15 @@ impl<'a, 'ctx> Lowerer<'a, 'ctx> {
     }
 
     /// Moves the callee and its arguments over the current frame (keeping the header, so the
-    /// callee returns to our caller) and jumps to the callee's entry.
-    fn lower_make_tail_call(&self, call: CallSiteValue<'ctx>, state: &PinnedState<'ctx>, ib: &InterpBuilder<'_, 'ctx>) -> Result<(), PassError> {
+    /// callee returns to our caller) and jumps to the callee's entry. `known_cb` is the callee's
+    /// code block when a call inline cache (`interp-call-ic`) already has it.
+    fn lower_make_tail_call(
+        &self,
+        call: CallSiteValue<'ctx>,
+        state: &PinnedState<'ctx>,
+        ib: &InterpBuilder<'_, 'ctx>,
+        known_cb: Option<PointerValue<'ctx>>,
+    ) -> Result<(), PassError> {
         let frame = self.arg(call, 0)?.into_pointer_value();
         let num_args = self.arg(call, 1)?.into_int_value();
         let hook = self.code_block_hook()?;
@@ -219,7 +234,7 @@ impl<'a, 'ctx> Lowerer<'a, 'ctx> {
             let args = ib.slot_address(frame, ib.i64(FRAME_HEADER_SLOTS as u64), "args")?;
             let bytes = b.build_int_mul(num_args, ib.i64(8), "args.bytes").map_err(e)?;
             b.build_memmove(target, 8, args, 8, bytes).map_err(e)?;
-            self.enter_callee(ib, hook, callee, &PinnedState { base: target, ..*state }, num_args.into())
+            self.enter_callee(ib, hook, callee, known_cb, &PinnedState { base: target, ..*state }, num_args.into())
         })()
         .map_err(|m| self.fail(m))
     }
@@ -263,23 +278,28 @@ impl<'a, 'ctx> Lowerer<'a, 'ctx> {
         Ok(())
     }
 
-    /// Tail-calls the entry point of `callee`'s code block with the frame of `state`.
+    /// Tail-calls the entry point of `callee`'s code block (`known_cb`, or the language hook's
+    /// answer) with the frame of `state`.
     fn enter_callee(
         &self,
         ib: &InterpBuilder<'_, 'ctx>,
         hook: FunctionValue<'ctx>,
         callee: inkwell::values::IntValue<'ctx>,
+        known_cb: Option<PointerValue<'ctx>>,
         state: &PinnedState<'ctx>,
         num_args: BasicValueEnum<'ctx>,
     ) -> Result<(), String> {
-        let cb = self
-            .builder
-            .build_call(hook, &[callee.into()], "callee.cb")
-            .map_err(|x| x.to_string())?
-            .try_as_basic_value()
-            .basic()
-            .ok_or("deegen_hook_code_block returns a pointer")?
-            .into_pointer_value();
+        let cb = match known_cb {
+            Some(cb) => cb,
+            None => self
+                .builder
+                .build_call(hook, &[callee.into()], "callee.cb")
+                .map_err(|x| x.to_string())?
+                .try_as_basic_value()
+                .basic()
+                .ok_or("deegen_hook_code_block returns a pointer")?
+                .into_pointer_value(),
+        };
         let entry = ib.load_ptr(cb, "callee.entry")?;
         let poison = self.module.get_context().ptr_type(Default::default()).get_poison();
         // The entry receives the callee's code block in the pinned register.
@@ -293,7 +313,13 @@ impl<'a, 'ctx> Lowerer<'a, 'ctx> {
             .ok_or_else(|| self.fail(format!("the semantics do not define {}", deegen_api::hooks::CODE_BLOCK)))
     }
 
-    fn lower_make_call(&self, call: CallSiteValue<'ctx>, state: &PinnedState<'ctx>, ib: &InterpBuilder<'_, 'ctx>) -> Result<(), PassError> {
+    fn lower_make_call(
+        &self,
+        call: CallSiteValue<'ctx>,
+        state: &PinnedState<'ctx>,
+        ib: &InterpBuilder<'_, 'ctx>,
+        known_cb: Option<PointerValue<'ctx>>,
+    ) -> Result<(), PassError> {
         let frame = self.arg(call, 0)?.into_pointer_value();
         let num_args = self.arg(call, 1)?;
         let k = self.arg(call, 2)?.into_pointer_value();
@@ -318,7 +344,7 @@ impl<'a, 'ctx> Lowerer<'a, 'ctx> {
             b.build_store(hdr(deegen_api::frame::CALLER_PC, "hdr.caller_pc")?, state.pc).map_err(|x| x.to_string())?;
             let callee = ib.load_i64(frame, "callee")?;
             let callee_state = PinnedState { base: new_base, ..*state };
-            self.enter_callee(ib, hook, callee, &callee_state, num_args)
+            self.enter_callee(ib, hook, callee, known_cb, &callee_state, num_args)
         })()
         .map_err(|m| self.fail(m))
     }

@@ -4,7 +4,7 @@
 
 use std::fmt::Write;
 
-use deegen_bytecode_spec::{BytecodeSpec, OperandAccess, OperandKind, ResultKind, Variant};
+use deegen_bytecode_spec::{BytecodeSpec, OperandAccess, OperandKind, ResultKind, Variant, CALL_IC_BYTES};
 
 fn snake(name: &str) -> String {
     let mut out = String::new();
@@ -100,10 +100,25 @@ pub fn builder_source(specs: &[BytecodeSpec], variants: &[Variant]) -> String {
         if spec.result == ResultKind::Value {
             let _ = writeln!(s, "        self.push_u16(output);");
         }
+        // The call inline cache the generator gave the variant (`interp-call-ic`): last.
+        let cached: Vec<String> = mine.iter().filter(|v| v.call_ic_offset.is_some()).map(|v| v.opcode.to_string()).collect();
+        let call_ic = if cached.is_empty() {
+            None
+        } else if cached.len() == mine.len() {
+            Some(format!("        self.push_zeros({CALL_IC_BYTES});"))
+        } else {
+            Some(format!("        if matches!(opcode, {}) {{\n            self.push_zeros({CALL_IC_BYTES});\n        }}", cached.join(" | ")))
+        };
         if spec.result == ResultKind::Branch {
             let _ = writeln!(s, "        let branch_field = self.position();\n        self.push_u32(0);");
+            if let Some(c) = &call_ic {
+                let _ = writeln!(s, "{c}");
+            }
             let _ = writeln!(s, "        Some(Emitted {{ start, branch_field: Some(branch_field) }})");
         } else {
+            if let Some(c) = &call_ic {
+                let _ = writeln!(s, "{c}");
+            }
             let _ = writeln!(s, "        Some(Emitted {{ start, branch_field: None }})");
         }
         let _ = writeln!(s, "    }}\n");

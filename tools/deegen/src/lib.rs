@@ -19,7 +19,7 @@ use std::path::{Path, PathBuf};
 use std::process::Command;
 
 use deegen_bytecode_spec::{resolve_variants, BytecodeSpec, Variant};
-use deegen_llvm_ir::{emit, parse_module, write_nan_boxing, write_tag_registers, write_type_lattice, write_variants, LlvmModule};
+use deegen_llvm_ir::{emit, parse_module, read_variants, write_nan_boxing, write_tag_registers, write_type_lattice, write_variants, LlvmModule};
 use deegen_pass::{AnalysisManager, Instrumentation, IrUnit};
 use inkwell::context::Context;
 use inkwell::targets::FileType;
@@ -178,6 +178,9 @@ pub fn generate_interpreter(bitcode: &Path, specs: &[BytecodeSpec], out_dir: &Pa
     write_atomically(&assembly, &emit(&unit.module, FileType::Assembly).map_err(GenerateError::Llvm)?)?;
     let archive = out_dir.join(format!("lib{ARCHIVE_NAME}.a"));
     make_archive(&archive, &object)?;
+    // Passes extend layouts (a call inline cache is appended to the variants that make calls),
+    // so the builder encodes what the generated handlers decode: the module's final variants.
+    let variants = read_variants(&unit.module).map_err(GenerateError::Llvm)?;
     let builder = out_dir.join("bytecode_builder.rs");
     write_atomically(&builder, builder_source(specs, &variants).as_bytes())?;
     Ok(InterpreterOutputs { variants, input_ir, object, archive, assembly, builder })

@@ -1,0 +1,62 @@
+//! The pass on `tests/fixtures/calls.ll`: which calls get a cache, the IR of one, and the layouts.
+
+use deegen_llvm_ir::{load_module, read_variants, LlvmModule};
+use deegen_pass::{AnalysisManager, IrUnit, PassRegistry};
+use deegen_pass_interp_call_ic::InterpCallIc;
+use inkwell::context::Context;
+
+fn run(unit: &mut LlvmModule<'_>) {
+    let mut r = PassRegistry::new("llvm");
+    r.register::<InterpCallIc>();
+    r.parse_pipeline("interp-call-ic").unwrap().run(unit, &mut AnalysisManager::new()).unwrap();
+    unit.verify().unwrap_or_else(|e| panic!("{}\n{}", e.join("\n"), unit.print()));
+}
+
+fn fixture(context: &Context) -> LlvmModule<'_> {
+    let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/calls.ll");
+    LlvmModule::new(load_module(context, &path).unwrap())
+}
+
+fn function<'a>(ir: &'a str, name: &str) -> &'a str {
+    let start = ir.find(&format!("@{name}(")).unwrap_or_else(|| panic!("no {name}"));
+    let start = ir[..start].rfind("define").unwrap();
+    &ir[start..start + ir[start..].find("\n}\n").unwrap() + 2]
+}
+
+#[test]
+fn hot_calls_of_bytecodes_are_cached_and_layouts_grow() {
+    let context = Context::create();
+    let mut unit = fixture(&context);
+    run(&mut unit);
+    let ir = unit.print();
+    let call = function(&ir, "__deegen_interp_op_Call");
+    assert_eq!(call.matches("!deegen.call_ic_probe").count(), 2, "both calls of Call are cached\n{call}");
+    assert!(!call.contains("@__deegen_api_make_call("), "no uncached call is left\n{call}");
+    let tail = function(&ir, "__deegen_interp_op_TailCall");
+    assert!(tail.contains("@__deegen_api_make_tail_call_with_code_block("), "{tail}");
+    let add = function(&ir, "__deegen_interp_op_Add");
+    assert!(add.contains("@__deegen_api_make_call(") && !add.contains("call_ic"), "a call past a cold edge stays uncached\n{add}");
+    let body = function(&ir, "__deegen_interp_op_Call__ret__continuation__body");
+    assert!(!body.contains("call_ic"), "a continuation's call stays uncached\n{body}");
+
+    let layouts: Vec<String> = read_variants(&unit.module).unwrap().iter().map(ToString::to_string).collect();
+    assert_eq!(
+        layouts,
+        [
+            "opcode=0 name=Call bytecode=Call semantics=call result=none length=20 frame:slotref@2:2 callic@4",
+            "opcode=1 name=TailCall bytecode=TailCall semantics=tail_call result=none length=18 callic@2",
+            "opcode=2 name=Add bytecode=Add semantics=add result=value length=8 lhs:slot@2:2:number rhs:slot@4:2 output@6",
+        ]
+    );
+    insta::assert_snapshot!("call_handler", call);
+}
+
+#[test]
+fn running_twice_changes_nothing() {
+    let context = Context::create();
+    let mut unit = fixture(&context);
+    run(&mut unit);
+    let once = unit.print();
+    run(&mut unit);
+    assert_eq!(unit.print(), once);
+}
