@@ -36,7 +36,7 @@ pub fn type_lattice() -> Result<TypeLattice, LatticeError> {
     const HEAP: &[&str] = &["string", "table", "function", "userdata", "thread"];
     let mut l = TypeLattice {
         types: ["nil", "boolean", "number", "string", "table", "function", "userdata", "thread"].map(String::from).to_vec(),
-        checkers: Vec::new(),
+        ..Default::default()
     };
     l.add_checker("lua51_value::TValue::is_nil", &["nil"], &[], 1)?;
     l.add_checker("lua51_value::TValue::is_bool", &["boolean"], &[], 1)?;
@@ -46,6 +46,8 @@ pub fn type_lattice() -> Result<TypeLattice, LatticeError> {
         l.add_checker(&format!("lua51_value::TValue::is_{kind}"), &[kind], &[], 3)?;
         l.add_checker(&format!("lua51_value::TValue::heap_is_{kind}"), &[kind], HEAP, 2)?;
     }
+    // Only functions reach `make_call`: anything else goes through `__call` first.
+    l.set_callable(&["function"])?;
     Ok(l)
 }
 
