@@ -80,6 +80,13 @@ pub fn variants() -> &'static [Variant] {
     VARIANTS.get_or_init(|| VARIANT_TEXT.iter().map(|t| Variant::parse(t).expect("generated variant text parses")).collect())
 }
 
+/// For each opcode: its length, and the offset of its call inline cache if it has one (what the
+/// collector walks to forget dead callees).
+pub fn call_ic_layouts() -> &'static [(u32, Option<u32>)] {
+    static LAYOUTS: std::sync::OnceLock<Vec<(u32, Option<u32>)>> = std::sync::OnceLock::new();
+    LAYOUTS.get_or_init(|| variants().iter().map(|v| (v.length, v.call_ic_offset)).collect())
+}
+
 fn read(code: &[u8], offset: usize, width: u32, signed: bool) -> i64 {
     let b = &code[offset..offset + width as usize];
     match (width, signed) {
@@ -118,6 +125,11 @@ pub fn disassemble(code: &[u8], describe_constant: &dyn Fn(u16) -> String) -> St
         }
         if let (ResultKind::Branch, Some(o)) = (v.result, v.branch_offset) {
             parts.push(format!("=> {}", pc as i64 + read(code, pc + o as usize, 4, true)));
+        }
+        if let Some(o) = v.call_ic_offset {
+            let callee = read(code, pc + o as usize, 8, false);
+            // Whether it is filled, not the address (which differs from run to run).
+            parts.push(if callee == 0 { "callic:empty" } else { "callic:filled" }.to_owned());
         }
         out.push_str(&format!("{pc:5}  {:<14} {}\n", v.name, parts.join(" ")));
         pc += v.length as usize;

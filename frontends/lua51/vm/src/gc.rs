@@ -12,6 +12,10 @@
 //! entry. Allocation itself only counts bytes.
 //!
 //! Weak tables follow Lua 5.1: `__mode` 'k' and/or 'v'; strings are values, never cleared.
+//!
+//! Call inline caches are weak too: a cache is keyed by its callee's address, which the next
+//! function allocated there would match, so after marking every live prototype forgets the
+//! callees about to be freed (`clear_dead_call_ics`).
 
 use lua51_value::{Closure, GcHeader, LuaContext, LuaString, ObjKind, Shape, TValue, UpVal};
 
@@ -166,6 +170,29 @@ fn weak_mode(st: &LuaState, t: &Table) -> (bool, bool) {
     (m.contains(&b'k'), m.contains(&b'v'))
 }
 
+/// Empties the call inline caches of `p` and its inner functions whose callee is about to be
+/// freed (see the module documentation).
+fn clear_dead_call_ics(p: &mut Proto) {
+    let layouts = crate::bytecode::call_ic_layouts();
+    let code = &mut p.code[..];
+    let mut pc = 0;
+    while pc + 2 <= code.len() {
+        let opcode = usize::from(u16::from_le_bytes([code[pc], code[pc + 1]]));
+        let (length, cache) = layouts[opcode];
+        if let Some(offset) = cache {
+            let at = pc + offset as usize;
+            let key = u64::from_le_bytes(code[at..at + 8].try_into().expect("8 bytes"));
+            if key != 0 && is_dead(TValue(key)) {
+                code[at..at + deegen_bytecode_spec::CALL_IC_BYTES as usize].fill(0);
+            }
+        }
+        pc += length as usize;
+    }
+    for child in &mut p.children {
+        clear_dead_call_ics(child);
+    }
+}
+
 fn is_dead(v: TValue) -> bool {
     v.is_heap() && !v.is_string() && unsafe { (*v.as_ptr::<GcHeader>()).marked == 0 }
 }
@@ -234,7 +261,10 @@ pub fn collect(st: &mut LuaState, top: *mut u64) -> GcStats {
     st.protos.retain(|&p| {
         // SAFETY: every registered chunk is alive until this drops it.
         let live = unsafe { (*p).gc_marked.replace(false) };
-        if !live {
+        if live {
+            // SAFETY: the collector runs alone; frames refer to the code by raw pointers only.
+            clear_dead_call_ics(unsafe { &mut *p });
+        } else {
             // SAFETY: a leaked box of the compiler; no closure or frame refers to it.
             drop(unsafe { Box::from_raw(p) });
         }
