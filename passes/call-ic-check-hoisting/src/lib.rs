@@ -35,6 +35,7 @@ impl<'ctx> Pass<LlvmModule<'ctx>> for CallIcCheckHoisting {
         }
         let checkers = Checkers::of(module, &lattice);
         let builder = Builder::new(module);
+        let hoister = Hoister { checkers: &checkers, callable: lattice.callable, builder: &builder };
         let (mut hoisted, mut kept) = (0, 0);
         for f in defined_functions(module) {
             if function_attr(f, HANDLER_KIND_ATTR).as_deref() != Some(handler_kind::BYTECODE) {
@@ -43,7 +44,6 @@ impl<'ctx> Pass<LlvmModule<'ctx>> for CallIcCheckHoisting {
             let probes: Vec<Value> =
                 Value(f.as_value_ref()).blocks().into_iter().flat_map(Block::instructions).filter(|i| i.has_metadata(CALL_IC_PROBE_METADATA)).collect();
             for probe in probes {
-                let hoister = Hoister { checkers: &checkers, callable: lattice.callable, builder: &builder };
                 match hoister.plan(probe) {
                     Some(plan) => {
                         hoister.apply(plan);

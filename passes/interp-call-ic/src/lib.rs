@@ -30,6 +30,8 @@ impl<'ctx> Pass<LlvmModule<'ctx>> for InterpCallIc {
 
     fn run(&mut self, unit: &mut LlvmModule<'ctx>, _: &mut AnalysisManager<LlvmModule<'ctx>>) -> Result<PreservedAnalyses, PassError> {
         let module = &unit.module;
+        // Parsed once; the layouts grown here are kept in step with `!deegen.call_ics`.
+        let mut variants = read_variants(module).map_err(err)?;
         let mut cached_sites = 0;
         let mut cold_sites = 0;
         for f in defined_functions(module) {
@@ -53,8 +55,9 @@ impl<'ctx> Pass<LlvmModule<'ctx>> for InterpCallIc {
             let opcode: u16 = function_attr(f, VARIANT_ATTR)
                 .and_then(|s| s.parse().ok())
                 .ok_or_else(|| err(format!("'{}' has no valid \"{VARIANT_ATTR}\" attribute", f.get_name().to_string_lossy())))?;
+            let variant = variants.get_mut(usize::from(opcode)).ok_or_else(|| err(format!("opcode {opcode} has no variant")))?;
+            variant.add_call_ic();
             add_call_ic(module, opcode).map_err(err)?;
-            let variant = read_variants(module).map_err(err)?.into_iter().nth(usize::from(opcode)).ok_or_else(|| err(format!("opcode {opcode} has no variant")))?;
             let offset = variant.call_ic_offset.expect("just added");
             let _span = tracing::debug_span!("call-ic", variant = %variant.name, offset).entered();
             for site in sites {
@@ -165,6 +168,8 @@ fn cache<'ctx>(module: &Module<'ctx>, f: FunctionValue<'ctx>, site: CallSiteValu
         .basic()
         .ok_or_else(|| format!("{} returns a pointer", hooks::CODE_BLOCK))?
         .into_pointer_value();
+    // The fill recomputes the cache's address rather than reuse the probe's, so the probe's
+    // block keeps no value the other paths need (`call-ic-check-hoisting` relies on it).
     let key_addr_miss = ib.byte_offset(state.pc, ib.i64(u64::from(offset)), "call_ic.fill.key.addr")?;
     unaligned(b.build_store(key_addr_miss, callee).map_err(e)?)?;
     let cb_addr_miss = ib.byte_offset(state.pc, ib.i64(u64::from(offset) + 8), "call_ic.fill.code_block.addr")?;
