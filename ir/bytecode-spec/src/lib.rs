@@ -37,6 +37,14 @@ pub enum OperandKind {
     /// emitted, then the semantics' to read and write (they receive its address). The cache
     /// must only make an answer faster, never decide it: the semantics validate what it says.
     InlineCache { bytes: u8 },
+    /// An inline cache *fused into the opcode* (the paper's `FuseICIntoInterpreterOpcode`): as
+    /// [`OperandKind::InlineCache`], and the semantics run it with `InlineCache::run_fused`, whose
+    /// effect has `kinds` specialisations. Each variant then gets `kinds` quickened variants (same
+    /// layout, one specialisation each, never emitted by the builder), and filling the cache
+    /// rewrites the instruction's opcode to the one for the cached kind (dynamic quickening), so
+    /// a hit runs its specialisation without testing which one it is. At most one per bytecode,
+    /// and it must not run in a loop (`interp-ic-quickening` checks both).
+    FusedInlineCache { bytes: u8, kinds: u8 },
 }
 
 /// What one resolved operand is in a particular variant.
@@ -162,8 +170,20 @@ pub struct Variant {
     /// Offset of the call inline cache ([`CALL_IC_BYTES`] at the end of the instruction), for a
     /// variant whose main component makes a call the generator caches (`interp-call-ic`).
     pub call_ic_offset: Option<u32>,
+    /// Dynamic quickening: whether this variant has quickened twins or is one.
+    pub quickening: Option<Quickening>,
     /// Total encoded length in bytes.
     pub length: u32,
+}
+
+/// How a variant takes part in dynamic quickening (see [`OperandKind::FusedInlineCache`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Quickening {
+    /// A variant with a fused inline cache: its quickened variants are opcodes
+    /// `first..first + kinds`, kind `k` at `first + k`.
+    Base { first: u16, kinds: u8 },
+    /// The quickened variant of `base` whose cache holds a state of kind `kind`.
+    Quickened { base: u16, kind: u8 },
 }
 
 /// Width of the opcode field.
@@ -174,6 +194,20 @@ pub const OPCODE_WIDTH: u32 = 2;
 pub const CALL_IC_BYTES: u32 = 16;
 
 impl Variant {
+    /// The opcode this variant was quickened from (itself when it is not a quickened variant):
+    /// what the builder emits and later tiers compile.
+    pub fn base_opcode(&self) -> u16 {
+        match self.quickening {
+            Some(Quickening::Quickened { base, .. }) => base,
+            _ => self.opcode,
+        }
+    }
+
+    /// Whether this is a quickened variant (only the interpreter writes its opcode).
+    pub fn is_quickened(&self) -> bool {
+        matches!(self.quickening, Some(Quickening::Quickened { .. }))
+    }
+
     /// Gives the variant a call inline cache, appended to its encoding (nothing when it has one).
     pub fn add_call_ic(&mut self) {
         if self.call_ic_offset.is_none() {
@@ -244,7 +278,7 @@ impl BytecodeSpec {
                     }
                     (OperandAccess::Literal { signed }, u32::from(width))
                 }
-                OperandKind::InlineCache { bytes } => {
+                OperandKind::InlineCache { bytes } | OperandKind::FusedInlineCache { bytes, .. } => {
                     if ![4, 8].contains(&bytes) {
                         return Err(self.invalid(format!("inline cache '{}' has {bytes} bytes; 4 or 8", op.name)));
                     }
@@ -282,14 +316,29 @@ impl BytecodeSpec {
             output_offset,
             branch_offset,
             call_ic_offset: None,
+            quickening: None,
             length: offset,
         })
     }
+
+    /// The kinds of the bytecode's fused inline cache, if it has one.
+    fn fused_kinds(&self) -> Result<Option<u8>, SpecError> {
+        let fused: Vec<u8> = self.operands.iter().filter_map(|o| if let OperandKind::FusedInlineCache { kinds, .. } = o.kind { Some(kinds) } else { None }).collect();
+        match fused[..] {
+            [] => Ok(None),
+            [k] if (2..=16).contains(&k) => Ok(Some(k)),
+            [k] => Err(self.invalid(format!("a fused inline cache has 2 to 16 kinds, not {k}"))),
+            _ => Err(self.invalid("at most one inline cache may be fused into the opcode")),
+        }
+    }
 }
 
-/// Resolves every bytecode into its variants, numbering opcodes densely from 0 in spec order.
+/// Resolves every bytecode into its variants, numbering opcodes densely from 0 in spec order;
+/// the quickened variants of fused inline caches come after all of them (named
+/// `<variant>_fused_ic_<kind>`), so adding a fused cache leaves the other opcodes alone.
 pub fn resolve_variants(specs: &[BytecodeSpec]) -> Result<Vec<Variant>, SpecError> {
     let mut out: Vec<Variant> = Vec::new();
+    let mut fused: Vec<(u16, u8)> = Vec::new();
     for spec in specs {
         if spec.name.is_empty() || !spec.name.chars().all(|c| c.is_ascii_alphanumeric()) {
             return Err(spec.invalid("names are non-empty and alphanumeric"));
@@ -302,12 +351,59 @@ pub fn resolve_variants(specs: &[BytecodeSpec]) -> Result<Vec<Variant>, SpecErro
         if names.windows(2).any(|w| w[0] == w[1]) {
             return Err(spec.invalid("two operands share a name"));
         }
+        let kinds = spec.fused_kinds()?;
         for choice in spec.choices()? {
             let opcode = u16::try_from(out.len()).map_err(|_| spec.invalid("more than 65536 variants"))?;
             out.push(spec.resolve(&choice, opcode)?);
+            if let Some(k) = kinds {
+                fused.push((opcode, k));
+            }
+        }
+    }
+    for (base, kinds) in fused {
+        let first = u16::try_from(out.len()).ok().filter(|f| usize::from(*f) + usize::from(kinds) <= 1 << 16);
+        let first = first.ok_or_else(|| SpecError::Invalid { bytecode: out[usize::from(base)].bytecode.clone(), message: "more than 65536 variants".into() })?;
+        out[usize::from(base)].quickening = Some(Quickening::Base { first, kinds });
+        for kind in 0..kinds {
+            let mut q = out[usize::from(base)].clone();
+            q.opcode = first + u16::from(kind);
+            q.name = format!("{}_fused_ic_{kind}", q.name);
+            q.quickening = Some(Quickening::Quickened { base, kind });
+            out.push(q);
         }
     }
     Ok(out)
+}
+
+/// Checks that quickened variants and their bases point at each other and share one layout
+/// (dispatching an instruction to either must decode the same bytes).
+pub fn check_quickening(variants: &[Variant]) -> Result<(), String> {
+    for v in variants {
+        match v.quickening {
+            None => {}
+            Some(Quickening::Base { first, kinds }) => {
+                for kind in 0..kinds {
+                    let q = usize::from(first) + usize::from(kind);
+                    let ok = variants.get(q).is_some_and(|q| q.quickening == Some(Quickening::Quickened { base: v.opcode, kind }));
+                    if !ok {
+                        return Err(format!("variant '{}' names opcode {q} as its quickened kind {kind}, which is not", v.name));
+                    }
+                }
+            }
+            Some(Quickening::Quickened { base, kind }) => {
+                let b = variants.get(usize::from(base)).ok_or_else(|| format!("variant '{}' is quickened from opcode {base}, which has no variant", v.name))?;
+                let ok = matches!(b.quickening, Some(Quickening::Base { first, kinds }) if kind < kinds && usize::from(first) + usize::from(kind) == usize::from(v.opcode));
+                if !ok {
+                    return Err(format!("variant '{}' claims to be kind {kind} of '{}', which does not list it", v.name, b.name));
+                }
+                let layout = |x: &Variant| (x.result, x.operands.clone(), x.output_offset, x.branch_offset, x.call_ic_offset, x.length);
+                if layout(v) != layout(b) {
+                    return Err(format!("quickened variant '{}' does not have the layout of '{}'", v.name, b.name));
+                }
+            }
+        }
+    }
+    Ok(())
 }
 
 impl fmt::Display for Variant {
@@ -339,6 +435,11 @@ impl fmt::Display for Variant {
         if let Some(o) = self.call_ic_offset {
             write!(f, " callic@{o}")?;
         }
+        match self.quickening {
+            Some(Quickening::Base { first, kinds }) => write!(f, " fused={first}+{kinds}")?,
+            Some(Quickening::Quickened { base, kind }) => write!(f, " quickened={base}.{kind}")?,
+            None => {}
+        }
         Ok(())
     }
 }
@@ -357,6 +458,7 @@ impl Variant {
             output_offset: None,
             branch_offset: None,
             call_ic_offset: None,
+            quickening: None,
             length: 0,
         };
         let mut seen_opcode = false;
@@ -372,6 +474,18 @@ impl Variant {
                     "bytecode" => v.bytecode = val.to_owned(),
                     "semantics" => v.semantics = val.to_owned(),
                     "length" => v.length = num(val)?,
+                    "fused" => {
+                        let (first, kinds) = val.split_once('+').ok_or_else(|| err("fused=<first opcode>+<kinds>"))?;
+                        let first = first.parse().map_err(|_| err("bad first quickened opcode"))?;
+                        let kinds = kinds.parse().ok().filter(|k| (2..=16).contains(k)).ok_or_else(|| err("a fused cache has 2 to 16 kinds"))?;
+                        v.quickening = Some(Quickening::Base { first, kinds });
+                    }
+                    "quickened" => {
+                        let (base, kind) = val.split_once('.').ok_or_else(|| err("quickened=<base opcode>.<kind>"))?;
+                        let base = base.parse().map_err(|_| err("bad base opcode"))?;
+                        let kind = kind.parse().map_err(|_| err("bad quickened kind"))?;
+                        v.quickening = Some(Quickening::Quickened { base, kind });
+                    }
                     "result" => {
                         v.result = match val {
                             "none" => ResultKind::None,
@@ -536,6 +650,66 @@ mod tests {
         let mut odd = get;
         odd.operands[1].kind = OperandKind::InlineCache { bytes: 3 };
         assert!(resolve_variants(&[odd]).unwrap_err().to_string().contains("inline cache 'slot' has 3 bytes"));
+    }
+
+    fn fused_get() -> BytecodeSpec {
+        BytecodeSpec {
+            name: "GetField",
+            operands: vec![
+                OperandSpec::new("table", OperandKind::SlotOrConstant),
+                OperandSpec::new("slot", OperandKind::FusedInlineCache { bytes: 8, kinds: 3 }),
+            ],
+            result: ResultKind::Value,
+            semantics: "get_field",
+            variants: vec![],
+        }
+    }
+
+    #[test]
+    fn fused_caches_get_quickened_variants_after_every_base_opcode() {
+        let vs = resolve_variants(&[fused_get(), add()]).unwrap();
+        let names: Vec<&str> = vs.iter().map(|v| v.name.as_str()).collect();
+        assert_eq!(
+            names,
+            [
+                "GetField_S", "GetField_C", "Add_SS", "Add_SC", "Add_CS",
+                "GetField_S_fused_ic_0", "GetField_S_fused_ic_1", "GetField_S_fused_ic_2",
+                "GetField_C_fused_ic_0", "GetField_C_fused_ic_1", "GetField_C_fused_ic_2",
+            ]
+        );
+        assert_eq!(vs[0].quickening, Some(Quickening::Base { first: 5, kinds: 3 }));
+        assert_eq!(vs[9].quickening, Some(Quickening::Quickened { base: 1, kind: 1 }));
+        assert_eq!((vs[9].base_opcode(), vs[9].is_quickened(), vs[1].base_opcode()), (1, true, 1));
+        check_quickening(&vs).unwrap();
+        for v in &vs {
+            let text = v.to_string();
+            assert_eq!(&Variant::parse(&text).unwrap(), v, "{text}");
+        }
+        assert!(vs[6].to_string().ends_with("output@12 quickened=0.1"), "{}", vs[6]);
+        assert!(vs[0].to_string().ends_with("output@12 fused=5+3"), "{}", vs[0]);
+
+        // Layouts must agree, and the two sides must name each other.
+        let mut bad = vs.clone();
+        bad[6].add_call_ic();
+        assert!(check_quickening(&bad).unwrap_err().contains("layout"));
+        let mut bad = vs.clone();
+        bad[0].quickening = Some(Quickening::Base { first: 6, kinds: 3 });
+        assert!(check_quickening(&bad).is_err());
+        let mut bad = vs;
+        bad[5].quickening = Some(Quickening::Quickened { base: 2, kind: 0 });
+        assert!(check_quickening(&bad).is_err());
+    }
+
+    #[test]
+    fn fused_caches_are_one_per_bytecode_with_a_sane_kind_count() {
+        let mut two = fused_get();
+        two.operands.push(OperandSpec::new("other", OperandKind::FusedInlineCache { bytes: 8, kinds: 2 }));
+        assert!(resolve_variants(&[two]).unwrap_err().to_string().contains("at most one"));
+        let mut one = fused_get();
+        one.operands[1].kind = OperandKind::FusedInlineCache { bytes: 8, kinds: 1 };
+        assert!(resolve_variants(&[one]).unwrap_err().to_string().contains("2 to 16 kinds"));
+        assert!(Variant::parse("opcode=0 name=A bytecode=A semantics=a result=none length=2 fused=1+1").is_err());
+        assert!(Variant::parse("opcode=0 name=A bytecode=A semantics=a result=none length=2 quickened=x").is_err());
     }
 
     #[test]

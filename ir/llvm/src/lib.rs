@@ -13,7 +13,7 @@ pub mod raw;
 
 use std::path::Path;
 
-use deegen_bytecode_spec::{TypeLattice, Variant};
+use deegen_bytecode_spec::{check_quickening, Quickening, TypeLattice, Variant};
 use deegen_pass::IrUnit;
 use inkwell::context::Context;
 use inkwell::memory_buffer::MemoryBuffer;
@@ -163,8 +163,18 @@ pub fn read_variants(module: &Module<'_>) -> Result<Vec<Variant>, String> {
         }
     }
     for opcode in call_ic_opcodes(module)? {
-        out.get_mut(usize::from(opcode)).ok_or_else(|| format!("!deegen.call_ics names opcode {opcode}, which has no variant"))?.add_call_ic();
+        let v = out.get(usize::from(opcode)).ok_or_else(|| format!("!deegen.call_ics names opcode {opcode}, which has no variant"))?;
+        // A variant and its quickened twins share one layout: the cache goes to all of them.
+        let base = usize::from(v.base_opcode());
+        let family: Vec<usize> = match out.get(base).and_then(|b| b.quickening) {
+            Some(Quickening::Base { first, kinds }) => std::iter::once(base).chain((0..kinds).map(|k| usize::from(first) + usize::from(k))).collect(),
+            _ => vec![usize::from(opcode)],
+        };
+        for i in family {
+            out.get_mut(i).ok_or_else(|| format!("opcode {i} has no variant"))?.add_call_ic();
+        }
     }
+    check_quickening(&out)?;
     Ok(out)
 }
 

@@ -49,9 +49,10 @@ pub fn builder_source(specs: &[BytecodeSpec], variants: &[Variant]) -> String {
     }
     let _ = writeln!(s, "}}\n\n#[allow(clippy::too_many_arguments, dead_code)]\nimpl BytecodeBuilder {{");
     for spec in specs {
-        let mine: Vec<&Variant> = variants.iter().filter(|v| v.bytecode == spec.name).collect();
+        // Quickened variants share their base's layout and are written by the interpreter only.
+        let mine: Vec<&Variant> = variants.iter().filter(|v| v.bytecode == spec.name && !v.is_quickened()).collect();
         let mut params = Vec::new();
-        for op in spec.operands.iter().filter(|o| !matches!(o.kind, OperandKind::InlineCache { .. })) {
+        for op in spec.operands.iter().filter(|o| !matches!(o.kind, OperandKind::InlineCache { .. } | OperandKind::FusedInlineCache { .. })) {
             let ty = match op.kind {
                 OperandKind::SlotOrConstant => "Operand".to_owned(),
                 OperandKind::Literal { width, signed } => literal_type(width, signed).to_owned(),
@@ -92,7 +93,7 @@ pub fn builder_source(specs: &[BytecodeSpec], variants: &[Variant]) -> String {
                 OperandKind::Literal { width: 2, signed } => format!("self.push_u16({}{})", op.name, if signed { " as u16" } else { "" }),
                 OperandKind::Literal { signed, .. } => format!("self.push_u32({}{})", op.name, if signed { " as u32" } else { "" }),
                 // An inline cache starts empty (all zero).
-                OperandKind::InlineCache { bytes } => format!("self.push_zeros({bytes})"),
+                OperandKind::InlineCache { bytes } | OperandKind::FusedInlineCache { bytes, .. } => format!("self.push_zeros({bytes})"),
                 _ => format!("self.push_u16({})", op.name),
             };
             let _ = writeln!(s, "        {expr};");
