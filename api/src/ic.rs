@@ -21,6 +21,16 @@
 //! [`UNCACHEABLE_KEY`] is a key the language gives objects it never caches for (the body must
 //! answer `Done` for it), so the key space can run out without a stale hit.
 //!
+//! **Fused into the opcode** ([`InlineCache::run_fused`], the paper's
+//! `FuseICIntoInterpreterOpcode`): the effect is written once over a small *kind* the state
+//! carries (say, where a property lives and whether the object may have a metatable), and the
+//! bytecode declares its cache `OperandKind::FusedInlineCache { kinds }`. The generator
+//! (`interp-ic-quickening`) gives every variant one quickened variant per kind, in which a hit
+//! runs the effect with the kind a constant, so the effect's tests of it fold away; every fill
+//! rewrites the instruction's opcode to the variant of the kind just cached (dynamic
+//! quickening). A fused cache runs once per execution, never in a loop: a hit must find the kind
+//! the opcode was quickened for.
+//!
 //! The baseline JIT will lower the same three parts differently (a polymorphic chain of
 //! patched stubs with the state as constants), which is why semantics state them apart instead
 //! of writing the cache by hand.
@@ -93,4 +103,63 @@ impl InlineCache {
             IcBody::Done(r) => r,
         }
     }
+
+    /// [`InlineCache::run`] for a cache fused into the opcode: `kind_of(state)` (below `KINDS`)
+    /// is the specialisation of `effect` a state needs, passed to it as its second argument. In
+    /// a quickened variant a hit passes the variant's kind as a constant; a fill quickens the
+    /// instruction to the variant of the new state's kind.
+    ///
+    /// Only for semantics compiled by the generator (its markers have no native definition),
+    /// and at most once per execution of a bytecode.
+    #[inline(always)]
+    pub fn run_fused<R, const KINDS: u32>(
+        self,
+        key: u32,
+        kind_of: impl Fn(u32) -> u32,
+        body: impl FnOnce() -> IcBody<R>,
+        effect: impl Fn(u32, u32) -> R,
+    ) -> R {
+        self.run_checked_fused::<R, KINDS>(key, |_| true, kind_of, body, effect)
+    }
+
+    /// [`InlineCache::run_checked`] fused into the opcode (see [`InlineCache::run_fused`]).
+    #[inline(always)]
+    pub fn run_checked_fused<R, const KINDS: u32>(
+        self,
+        key: u32,
+        valid: impl FnOnce(u32) -> bool,
+        kind_of: impl Fn(u32) -> u32,
+        body: impl FnOnce() -> IcBody<R>,
+        effect: impl Fn(u32, u32) -> R,
+    ) -> R {
+        let (cached_key, state) = self.load();
+        if cached_key == key && valid(state) {
+            // SAFETY: a marker the generator lowers (the kind of the opcode, or `computed`).
+            let kind = unsafe { crate::markers::__deegen_api_ic_fused_kind(kind_of(state), KINDS) };
+            return effect(state, kind);
+        }
+        match body() {
+            IcBody::Cache(state) => {
+                let kind = kind_of(state);
+                if key != UNCACHEABLE_KEY && key != IMPOSSIBLE_KEY {
+                    // SAFETY: as in `load`; the quicken marker rewrites this instruction's opcode.
+                    unsafe {
+                        self.entry.write_unaligned(key);
+                        self.entry.add(1).write_unaligned(state);
+                        crate::markers::__deegen_api_ic_quicken(kind, KINDS);
+                    }
+                }
+                effect(state, kind)
+            }
+            IcBody::Done(r) => r,
+        }
+    }
+}
+
+/// Names of the fused-cache markers (`interp-ic-quickening` lowers them).
+pub mod symbols {
+    /// `fn(computed: u32, kinds: u32) -> u32`: the kind of a hit's state.
+    pub const FUSED_KIND: &str = "__deegen_api_ic_fused_kind";
+    /// `fn(kind: u32, kinds: u32)`: the cache now holds a state of `kind`.
+    pub const QUICKEN: &str = "__deegen_api_ic_quicken";
 }

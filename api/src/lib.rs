@@ -131,7 +131,7 @@ pub struct InterpContext {
 pub const STATUS_OK: u64 = 0;
 pub const STATUS_ERROR: u64 = 1;
 
-mod markers {
+pub(crate) mod markers {
     extern "Rust" {
         pub fn __deegen_api_return(value: u64) -> !;
         pub fn __deegen_api_fallthrough() -> !;
@@ -145,6 +145,8 @@ mod markers {
         pub fn __deegen_api_return_values_ptr() -> *mut u64;
         pub fn __deegen_api_return_values_count() -> u64;
         pub fn __deegen_api_return_from_function(values: *mut u64, count: u64) -> !;
+        pub fn __deegen_api_ic_fused_kind(computed: u32, kinds: u32) -> u32;
+        pub fn __deegen_api_ic_quicken(kind: u32, kinds: u32);
     }
 }
 

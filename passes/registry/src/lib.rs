@@ -6,7 +6,7 @@ use deegen_llvm_ir::LlvmModule;
 use deegen_pass::PassRegistry;
 
 /// The pipeline that turns semantics bitcode (with embedded variants) into the interpreter.
-pub const INTERPRETER_PIPELINE: &str = "interp-create-handlers,inline-semantics,type-hint-slow-paths,interp-call-ic,call-ic-check-hoisting,type-check-strength-reduction,lower-interp-api,interp-finalize,nan-check-fusion,hot-cold-split,tag-register-rewrite";
+pub const INTERPRETER_PIPELINE: &str = "interp-create-handlers,inline-semantics,interp-ic-quickening,type-hint-slow-paths,interp-call-ic,call-ic-check-hoisting,type-check-strength-reduction,lower-interp-api,interp-finalize,nan-check-fusion,hot-cold-split,tag-register-rewrite";
 
 /// Every pass over LLVM modules.
 pub fn llvm_registry<'ctx>() -> PassRegistry<LlvmModule<'ctx>> {
@@ -19,6 +19,7 @@ pub fn llvm_registry<'ctx>() -> PassRegistry<LlvmModule<'ctx>> {
         .register::<deegen_pass_nan_check_fusion::NanCheckFusion>()
         .register::<deegen_pass_type_hint_slow_paths::TypeHintSlowPaths>()
         .register::<deegen_pass_interp_call_ic::InterpCallIc>()
+        .register::<deegen_pass_interp_ic_quickening::InterpIcQuickening>()
         .register::<deegen_pass_call_ic_check_hoisting::CallIcCheckHoisting>()
         .register::<deegen_pass_hot_cold_split::HotColdSplit>()
         .register::<deegen_pass_tag_register_rewrite::TagRegisterRewrite>();

@@ -1,0 +1,184 @@
+#![doc = include_str!("../README.md")]
+
+use std::collections::HashSet;
+
+use deegen_api::ic::symbols::{FUSED_KIND, QUICKEN};
+use deegen_bytecode_spec::{Quickening, Variant};
+use deegen_llvm_ir::raw::{Block, Value};
+use deegen_llvm_ir::*;
+use deegen_pass::{AnalysisManager, Pass, PassError, PassParams, PipelineError, PreservedAnalyses, RegisteredPass};
+use inkwell::values::{AsValueRef, CallSiteValue, FunctionValue, InstructionValue, IntValue};
+
+const NAME: &str = "interp-ic-quickening";
+
+/// The cleanup after lowering.
+const CLEANUP: &str = "function(instcombine,simplifycfg)";
+
+/// See the crate documentation.
+#[derive(Debug, Default)]
+pub struct InterpIcQuickening;
+
+fn err(message: impl Into<String>) -> PassError {
+    PassError::new(NAME, message)
+}
+
+/// The fused-cache marker calls of one handler.
+struct Markers<'ctx> {
+    kinds: Vec<CallSiteValue<'ctx>>,
+    quickens: Vec<CallSiteValue<'ctx>>,
+}
+
+impl<'ctx> Markers<'ctx> {
+    fn of(f: FunctionValue<'ctx>) -> Self {
+        let calls = calls_in(f);
+        let named = |n: &str| calls.iter().copied().filter(|c| callee_name(*c).as_deref() == Some(n)).collect::<Vec<_>>();
+        Markers { kinds: named(FUSED_KIND), quickens: named(QUICKEN) }
+    }
+
+    fn is_empty(&self) -> bool {
+        self.kinds.is_empty() && self.quickens.is_empty()
+    }
+
+    fn all(&self) -> impl Iterator<Item = CallSiteValue<'ctx>> + '_ {
+        self.kinds.iter().chain(&self.quickens).copied()
+    }
+}
+
+impl<'ctx> Pass<LlvmModule<'ctx>> for InterpIcQuickening {
+    fn name(&self) -> &'static str {
+        NAME
+    }
+
+    fn run(&mut self, unit: &mut LlvmModule<'ctx>, _: &mut AnalysisManager<LlvmModule<'ctx>>) -> Result<PreservedAnalyses, PassError> {
+        let module = &unit.module;
+        let variants = read_variants(module).map_err(err)?;
+        let mut lowered = 0;
+        for f in defined_functions(module) {
+            let markers = Markers::of(f);
+            if markers.is_empty() {
+                continue;
+            }
+            let fname = f.get_name().to_string_lossy().into_owned();
+            let kind = function_attr(f, HANDLER_KIND_ATTR);
+            let opcode: Option<u16> = function_attr(f, VARIANT_ATTR).and_then(|s| s.parse().ok());
+            // The semantic functions themselves, inlined into the handlers already, keep their
+            // markers until interp-finalize drops them unused.
+            let (Some(kind), Some(opcode)) = (kind, opcode) else { continue };
+            let variant = variants.get(usize::from(opcode)).ok_or_else(|| err(format!("'{fname}': opcode {opcode} has no variant")))?;
+            let _span = tracing::debug_span!("quicken", handler = %fname).entered();
+            lower(module, f, variant, &variants, &kind, &markers).map_err(|m| err(format!("{fname}: {m}")))?;
+            lowered += 1;
+        }
+        tracing::debug!(handlers = lowered, "fused inline caches lowered");
+        if lowered == 0 {
+            return Ok(PreservedAnalyses::all());
+        }
+        // Fold the constant kinds now, so the IR after this pass (and the passes that reason
+        // about type checks) sees each quickened handler's own path.
+        run_llvm_pipeline(module, CLEANUP).map_err(err)?;
+        Ok(PreservedAnalyses::none())
+    }
+}
+
+impl RegisteredPass<LlvmModule<'_>> for InterpIcQuickening {
+    const NAME: &'static str = NAME;
+    const DESCRIPTION: &'static str =
+        "dynamic quickening of inline caches fused into the opcode: a quickened variant's hit runs its kind's effect; every cache fill rewrites the opcode";
+    fn from_params(params: &PassParams) -> Result<Self, PipelineError> {
+        params.expect_only(&[])?;
+        Ok(InterpIcQuickening)
+    }
+}
+
+/// The `kinds` argument of a marker: a constant, equal to what the bytecode declares.
+fn declared_kinds(site: CallSiteValue<'_>, kinds: u8) -> Result<(), String> {
+    let arg = call_instruction(site).get_operand(1).and_then(|o| o.value()).ok_or("a fused-cache marker lacks its kinds argument")?;
+    let given = arg.into_int_value().get_zero_extended_constant().ok_or("the number of kinds of a fused cache must be a constant")?;
+    if given != u64::from(kinds) {
+        return Err(format!("the fused cache is run with {given} kinds; the bytecode declares {kinds}"));
+    }
+    Ok(())
+}
+
+/// The first argument of a marker (the computed kind, or the kind being cached).
+fn kind_argument<'ctx>(site: CallSiteValue<'ctx>) -> Result<IntValue<'ctx>, String> {
+    Ok(call_instruction(site).get_operand(0).and_then(|o| o.value()).ok_or("a fused-cache marker lacks its kind argument")?.into_int_value())
+}
+
+/// Whether `block` lies on a cycle of its function's control flow.
+fn in_loop(block: Block) -> bool {
+    let mut seen = HashSet::new();
+    let mut work = block.successors();
+    while let Some(b) = work.pop() {
+        if b == block {
+            return true;
+        }
+        if seen.insert(b) {
+            work.extend(b.successors());
+        }
+    }
+    false
+}
+
+fn lower<'ctx>(
+    module: &inkwell::module::Module<'ctx>,
+    f: FunctionValue<'ctx>,
+    variant: &Variant,
+    variants: &[Variant],
+    handler_kind: &str,
+    markers: &Markers<'ctx>,
+) -> Result<(), String> {
+    let base = variants.get(usize::from(variant.base_opcode())).ok_or("the base variant is missing")?;
+    let Some(Quickening::Base { first, kinds }) = base.quickening else {
+        return Err(format!(
+            "runs a fused inline cache, but bytecode '{}' declares none (give its cache operand OperandKind::FusedInlineCache)",
+            variant.bytecode
+        ));
+    };
+    if markers.kinds.len() > 1 || markers.quickens.len() > 1 {
+        return Err("a fused inline cache runs at most once per bytecode (more than one use found)".into());
+    }
+    for site in markers.all() {
+        declared_kinds(site, kinds)?;
+        if in_loop(Value(call_instruction(site).as_value_ref()).parent()) {
+            return Err("a fused inline cache must not run in a loop (a hit could find another kind than the opcode's)".into());
+        }
+    }
+    let ctx = module.get_context();
+    let b = ctx.create_builder();
+    let e = |x: inkwell::builder::BuilderError| x.to_string();
+
+    // The kind of a hit: the opcode's in a quickened main component, computed elsewhere.
+    let constant_kind = match variant.quickening {
+        Some(Quickening::Quickened { kind, .. }) if handler_kind == handler_kind::BYTECODE => Some(kind),
+        _ => None,
+    };
+    for &site in &markers.kinds {
+        let inst = call_instruction(site);
+        let with = match constant_kind {
+            Some(k) => ctx.i32_type().const_int(u64::from(k), false),
+            None => kind_argument(site)?,
+        };
+        let result = site.try_as_basic_value().basic().ok_or("the kind marker returns the kind")?.into_int_value();
+        result.replace_all_uses_with(with);
+        erase(inst);
+    }
+
+    // A fill quickens: opcode = first + kind, over the instruction's first two bytes.
+    let pc = PinnedState::of(f).pc;
+    for &site in &markers.quickens {
+        let inst = call_instruction(site);
+        b.position_before(&inst);
+        let kind = kind_argument(site)?;
+        let kind16 = b.build_int_truncate(kind, ctx.i16_type(), "quicken.kind").map_err(e)?;
+        let opcode = b.build_int_add(kind16, ctx.i16_type().const_int(u64::from(first), false), "quicken.opcode").map_err(e)?;
+        let store = b.build_store(pc, opcode).map_err(e)?;
+        store.set_alignment(2).map_err(|x| x.to_string())?;
+        erase(inst);
+    }
+    Ok(())
+}
+
+fn erase(inst: InstructionValue<'_>) {
+    inst.erase_from_basic_block();
+}

@@ -1,0 +1,99 @@
+//! The pass on `tests/fixtures/fused.ll`: the kinds of hits, the quickening stores, and the
+//! errors for caches the lowering would get wrong.
+
+use deegen_llvm_ir::{load_module, parse_module, LlvmModule};
+use deegen_pass::{AnalysisManager, IrUnit, PassRegistry};
+use deegen_pass_interp_ic_quickening::InterpIcQuickening;
+use inkwell::context::Context;
+
+fn fixture_text() -> String {
+    std::fs::read_to_string(std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/fused.ll")).unwrap()
+}
+
+fn run(unit: &mut LlvmModule<'_>) -> Result<(), String> {
+    let mut r = PassRegistry::new("llvm");
+    r.register::<InterpIcQuickening>();
+    r.parse_pipeline("interp-ic-quickening").unwrap().run(unit, &mut AnalysisManager::new()).map_err(|e| e.to_string())?;
+    unit.verify().unwrap_or_else(|e| panic!("{}\n{}", e.join("\n"), unit.print()));
+    Ok(())
+}
+
+fn function<'a>(ir: &'a str, name: &str) -> &'a str {
+    let start = ir.find(&format!("@{name}(")).unwrap_or_else(|| panic!("no {name}"));
+    let start = ir[..start].rfind("define").unwrap();
+    &ir[start..start + ir[start..].find("\n}\n").unwrap() + 2]
+}
+
+#[test]
+fn quickened_hits_run_their_kind_and_every_fill_quickens() {
+    let context = Context::create();
+    let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/fused.ll");
+    let mut unit = LlvmModule::new(load_module(&context, &path).unwrap());
+    run(&mut unit).unwrap();
+    let ir = unit.print();
+    assert!(!ir.contains("call i32 @__deegen_api_ic_fused_kind") && !ir.contains("call void @__deegen_api_ic_quicken"), "markers left\n{ir}");
+
+    let inline = function(&ir, "__deegen_interp_op_GetField_fused_ic_0");
+    let outline = function(&ir, "__deegen_interp_op_GetField_fused_ic_1");
+    let base = function(&ir, "__deegen_interp_op_GetField");
+    let continuation = function(&ir, "__deegen_interp_op_GetField_fused_ic_1__ret__k__body");
+    // Kind 0's hit reads inline, never through the slots pointer; kind 1's the other way round.
+    assert!(!inline.contains("%slots = load"), "{inline}");
+    assert!(!outline.contains("%in.value = load"), "{outline}");
+    // The base variant and the continuation still choose by the cached state.
+    for f in [base, continuation] {
+        assert!(f.contains("%slots = load") && f.contains("%in.value = load"), "{f}");
+    }
+    // Every fill stores opcode 2 + kind over the instruction's opcode.
+    for f in [inline, outline, base, continuation] {
+        assert!(f.contains("%quicken.opcode = or disjoint i16 %quicken.kind, 2") && f.contains("store i16 %quicken.opcode, ptr %pc, align 2"), "{f}");
+    }
+    insta::assert_snapshot!("quickened_kind_0", inline);
+}
+
+#[test]
+fn a_module_without_fused_caches_is_left_alone() {
+    let context = Context::create();
+    let text = fixture_text()
+        .replace("%kind = call i32 @__deegen_api_ic_fused_kind(i32 %computed, i32 2)", "%kind = add i32 %computed, 0")
+        .replace("call void @__deegen_api_ic_quicken(i32 %new.kind, i32 2)", "");
+    let mut unit = LlvmModule::new(parse_module(&context, text.as_bytes(), "plain").unwrap());
+    let before = unit.print();
+    run(&mut unit).unwrap();
+    assert_eq!(unit.print(), before);
+}
+
+#[test]
+fn functions_other_than_handlers_keep_their_markers() {
+    // Semantic functions after inline-semantics: inlined already, dropped by interp-finalize.
+    let context = Context::create();
+    let text = fixture_text().replacen(r#"attributes #1 = { "deegen-handler"="bytecode" "deegen-variant"="0" }"#, "attributes #1 = { nounwind }", 1);
+    let mut unit = LlvmModule::new(parse_module(&context, text.as_bytes(), "semantics").unwrap());
+    run(&mut unit).unwrap();
+    let ir = unit.print();
+    assert!(function(&ir, "__deegen_interp_op_GetField").contains("@__deegen_api_ic_fused_kind"), "{ir}");
+    assert!(!function(&ir, "__deegen_interp_op_GetField_fused_ic_0").contains("@__deegen_api_ic_fused_kind"), "{ir}");
+}
+
+#[test]
+fn caches_the_lowering_would_get_wrong_are_errors() {
+    let cases = [
+        // A bytecode that declares no fused cache.
+        (fixture_text().replace(r#""deegen-variant"="0""#, r#""deegen-variant"="1""#), "declares none"),
+        // A kind count other than the declared one.
+        (fixture_text().replacen("(i32 %computed, i32 2)", "(i32 %computed, i32 3)", 1), "declares 2"),
+        // The cache run in a loop: a hit could see the kind of a fill made earlier in the loop.
+        (fixture_text().replacen("%in.value = load i64, ptr %in.slot\n  br label %done", "%in.value = load i64, ptr %in.slot\n  br i1 %outline, label %hit, label %done", 1), "in a loop"),
+        // Two uses of the cache in one execution.
+        (
+            fixture_text().replacen("  %miss.value = call i64 @effect(ptr %obj, i32 %new)", "  call void @__deegen_api_ic_quicken(i32 %new.kind, i32 2)\n  %miss.value = call i64 @effect(ptr %obj, i32 %new)", 1),
+            "at most once",
+        ),
+    ];
+    for (text, expected) in cases {
+        let context = Context::create();
+        let mut unit = LlvmModule::new(parse_module(&context, text.as_bytes(), "bad").unwrap());
+        let e = run(&mut unit).unwrap_err();
+        assert!(e.contains(expected), "expected '{expected}' in: {e}");
+    }
+}
