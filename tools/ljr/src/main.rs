@@ -9,6 +9,7 @@
 //!   --        stop handling options
 //!   -         execute stdin and stop handling options
 //!   --dump-bytecode      print the bytecode of every compiled function before running
+//!   --dump-bytecode-after  print it after the chunk ran: quickened opcodes, filled caches
 //!   --dump-interpreter   print the generated interpreter (assembly) and exit
 //!   -joff                interpreter only (the only tier so far; accepted for LuaJIT parity)
 //!   --gc-stress          collect garbage at every safe point (finds missing roots)
@@ -27,7 +28,7 @@ const PROGNAME: &str = "ljr";
 fn usage(bad: &str) -> ExitCode {
     eprintln!("{PROGNAME}: unrecognized option '{bad}'");
     eprintln!(
-        "usage: {PROGNAME} [options] [script [args]].\nAvailable options are:\n  -e stat  execute string 'stat'\n  -l name  require library 'name'\n  -i       enter interactive mode after executing 'script'\n  -v       show version information\n  --       stop handling options\n  -        execute stdin and stop handling options\n  --dump-bytecode     print the bytecode of compiled functions\n  --dump-interpreter  print the generated interpreter's assembly\n  --gc-stress         collect garbage at every safe point"
+        "usage: {PROGNAME} [options] [script [args]].\nAvailable options are:\n  -e stat  execute string 'stat'\n  -l name  require library 'name'\n  -i       enter interactive mode after executing 'script'\n  -v       show version information\n  --       stop handling options\n  -        execute stdin and stop handling options\n  --dump-bytecode     print the bytecode of compiled functions\n  --dump-bytecode-after  print it after running (quickened opcodes, filled caches)\n  --dump-interpreter  print the generated interpreter's assembly\n  --gc-stress         collect garbage at every safe point"
     );
     ExitCode::FAILURE
 }
@@ -95,6 +96,9 @@ fn repl(st: &mut LuaState, opts: &Options) {
 
 struct Options {
     dump_bytecode: bool,
+    /// Dump after running: what the interpreter made of the bytecode (dynamic quickening
+    /// rewrote opcodes, inline caches filled).
+    dump_bytecode_after: bool,
 }
 
 /// Reports an error like `lua.c`'s `l_message`, and flushes what the program printed first.
@@ -157,7 +161,14 @@ fn run_chunk(st: &mut LuaState, source: &[u8], chunk_name: &str, skip_shebang: b
         let _ = st.stdout.write_all(text.as_bytes());
     }
     let _span = tracing::info_span!("run", chunk = %display_name).entered();
-    match st.call(f, args) {
+    let result = st.call(f, args);
+    if opts.dump_bytecode_after {
+        let cb = unsafe { (*f.as_closure()).code_block };
+        let mut text = String::new();
+        dump_protos(proto_of(cb), &mut text);
+        let _ = st.stdout.write_all(text.as_bytes());
+    }
+    match result {
         Ok(_) => true,
         Err(e) => {
             // lua.c: a nil error prints nothing; only string (and number) errors get the
@@ -213,7 +224,7 @@ fn real_main() -> ExitCode {
             return ExitCode::FAILURE;
         }
     };
-    let mut opts = Options { dump_bytecode: false };
+    let mut opts = Options { dump_bytecode: false, dump_bytecode_after: false };
     let mut interactive = false;
     let mut show_stats = false;
     let script_index = {
@@ -258,6 +269,7 @@ fn real_main() -> ExitCode {
                 ran_something = true;
             }
             "--dump-bytecode" => opts.dump_bytecode = true,
+            "--dump-bytecode-after" => opts.dump_bytecode_after = true,
             "-i" => {
                 interactive = true;
                 ran_something = true;

@@ -13,7 +13,7 @@
 
 use deegen_api as api;
 use deegen_api::{CodeBlock, InterpContext, FRAME_HEADER_SLOTS};
-use lua51_value::{string_slot_cached_in, LuaContext, NotATable, ObjKind, RtResult, TValue, MULTRET, NIL_BITS, RT_CALL, RT_CALL_NEGATED, RT_VALUE};
+use lua51_value::{string_slot_cached_fused, LuaContext, NotATable, ObjKind, RtResult, TValue, MULTRET, NIL_BITS, RT_CALL, RT_CALL_NEGATED, RT_VALUE};
 
 /// Arithmetic operators, as passed to the runtime's slow path.
 pub mod arith_op {
@@ -675,8 +675,10 @@ pub fn lua_set_table(table: u64, key: u64, value: u64, slot_cache: *mut u8) -> !
     finish_store(r, lua_set_table_mm_continuation as *const ())
 }
 
-/// `table[name]` for an interned string `name`, through the instruction's inline cache: the raw
-/// value, or nil where the table has no metatable; `None` for what needs the runtime.
+/// `table[name]` for an interned string `name`, through the instruction's inline cache (fused
+/// into the opcode: a quickened handler reads the slot where its kind says and knows whether
+/// the table may have a metatable): the raw value, or nil where the table has no metatable;
+/// `None` for what needs the runtime.
 #[inline(always)]
 fn get_string_fast(table: TValue, name: TValue, slot_cache: *mut u8) -> Option<u64> {
     if !table.is_heap() {
@@ -685,31 +687,31 @@ fn get_string_fast(table: TValue, name: TValue, slot_cache: *mut u8) -> Option<u
     // SAFETY: the cache is the instruction's 8 inline-cache bytes; names are interned strings.
     // A hit proves a table (the key is in every object's header), so the kind is tested on a
     // miss only.
-    let value = match unsafe { string_slot_cached_in(table, name, slot_cache, false) } {
-        Ok(Some(slot)) => unsafe { *slot },
-        Ok(None) => TValue::NIL,
-        Err(NotATable) => return None,
-    };
-    let t = unsafe { &*table.as_table() };
-    if !value.is_nil() || t.metatable.is_null() {
-        return Some(value.raw());
+    match unsafe { string_slot_cached_fused(table, name, slot_cache) } {
+        Ok(Some(found)) => {
+            let value = unsafe { *found.slot };
+            if !value.is_nil() || !found.may_have_metatable || unsafe { (*table.as_table()).metatable.is_null() } {
+                return Some(value.raw());
+            }
+            None
+        }
+        Ok(None) => unsafe { (*table.as_table()).metatable.is_null() }.then_some(NIL_BITS),
+        Err(NotATable) => None,
     }
-    None
 }
 
 /// `table[name] = value` in place for an interned string `name` already present, through the
-/// inline cache, or as a new key along the shape's last transition; other new keys, and nil
-/// values under a metatable, need the runtime.
+/// (fused) inline cache, or as a new key along the shape's last transition; other new keys, and
+/// nil values under a metatable, need the runtime.
 #[inline(always)]
 fn set_string_fast(table: TValue, name: TValue, value: u64, slot_cache: *mut u8) -> bool {
     if !table.is_heap() {
         return false;
     }
     // SAFETY: as in `get_string_fast`.
-    let found = unsafe { string_slot_cached_in(table, name, slot_cache, false) };
+    let found = unsafe { string_slot_cached_fused(table, name, slot_cache) };
     let Ok(found) = found else { return false };
-    let t = unsafe { &*table.as_table() };
-    let Some(slot) = found else {
+    let Some(found) = found else {
         // A new key: where no `__newindex` is to be asked (no metatable, or one without it),
         // the shape's last transition may add it here.
         let t = unsafe { &mut *table.as_table() };
@@ -724,8 +726,8 @@ fn set_string_fast(table: TValue, name: TValue, value: u64, slot_cache: *mut u8)
         }
         return t.add_string_fast(name, TValue(value));
     };
-    let slot = unsafe { &mut *slot };
-    if slot.is_nil() && !t.metatable.is_null() {
+    let slot = unsafe { &mut *found.slot };
+    if slot.is_nil() && found.may_have_metatable && unsafe { !(*table.as_table()).metatable.is_null() } {
         return false;
     }
     *slot = TValue(value);

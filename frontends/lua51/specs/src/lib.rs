@@ -56,6 +56,11 @@ pub fn type_lattice() -> Result<TypeLattice, LatticeError> {
 /// table (see `TableObject::string_slot_cached`).
 const SLOT_CACHE: OperandKind = OperandKind::InlineCache { bytes: 8 };
 
+/// [`SLOT_CACHE`] fused into the opcode (GetField, SetField, GetGlobal, SetGlobal): one quickened
+/// variant per kind of state (named slots inline or out of line, metatable or not; see
+/// `lua51_value::string_slot_cached_fused`).
+const FUSED_SLOT_CACHE: OperandKind = OperandKind::FusedInlineCache { bytes: 8, kinds: lua51_value::TABLE_IC_KINDS as u8 };
+
 const S: OperandAccess = OperandAccess::Slot;
 const C: OperandAccess = OperandAccess::Constant;
 
@@ -144,14 +149,14 @@ pub fn bytecodes() -> Vec<BytecodeSpec> {
         BytecodeSpec { name: "ForLoop", operands: vec![op("base", SlotRef)], result: Branch, semantics: "lua_for_loop", variants: vec![] },
         BytecodeSpec {
             name: "GetGlobal",
-            operands: vec![op("name", Constant), op("slot", SLOT_CACHE)],
+            operands: vec![op("name", Constant), op("slot", FUSED_SLOT_CACHE)],
             result: Value,
             semantics: "lua_get_global",
             variants: vec![],
         },
         BytecodeSpec {
             name: "SetGlobal",
-            operands: vec![op("name", Constant), op("value", Slot), op("slot", SLOT_CACHE)],
+            operands: vec![op("name", Constant), op("value", Slot), op("slot", FUSED_SLOT_CACHE)],
             result: None,
             semantics: "lua_set_global",
             variants: vec![],
@@ -224,14 +229,14 @@ pub fn bytecodes() -> Vec<BytecodeSpec> {
         // the array and number paths (and the registers they need).
         BytecodeSpec {
             name: "GetField",
-            operands: vec![op("table", Slot).hinted(TABLE), op("name", Constant), op("slot", SLOT_CACHE)],
+            operands: vec![op("table", Slot).hinted(TABLE), op("name", Constant), op("slot", FUSED_SLOT_CACHE)],
             result: Value,
             semantics: "lua_get_field",
             variants: vec![],
         },
         BytecodeSpec {
             name: "SetField",
-            operands: vec![op("table", Slot).hinted(TABLE), op("name", Constant), op("value", SlotOrConstant), op("slot", SLOT_CACHE)],
+            operands: vec![op("table", Slot).hinted(TABLE), op("name", Constant), op("value", SlotOrConstant), op("slot", FUSED_SLOT_CACHE)],
             result: None,
             semantics: "lua_set_field",
             variants: vec![],

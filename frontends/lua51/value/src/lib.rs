@@ -311,9 +311,12 @@ impl TableObject {
     }
 
     /// What inline caches compare: `(*shape).id`, or for a dictionary an id of its own,
-    /// renewed whenever its hash part is rebuilt (keys move then). Ids are never reused;
-    /// `deegen_api::ic::UNCACHEABLE_KEY` once they ran out. Kept in the header
-    /// ([`GcHeader::ic_key`]).
+    /// renewed whenever its hash part is rebuilt (keys move then), shifted left by
+    /// [`IC_KEY_ID_SHIFT`] above two bits that make where the named slots live and whether
+    /// there is a metatable part of the hidden class ([`IC_KEY_OUT_OF_LINE`],
+    /// [`IC_KEY_HAS_METATABLE`]). A hit thus knows both, and a cache fused into the opcode can
+    /// quicken on them. Ids are never reused; `deegen_api::ic::UNCACHEABLE_KEY` once they ran out
+    /// ([`table_ic_key`]). Kept in the header ([`GcHeader::ic_key`]).
     #[inline(always)]
     pub fn ic_key(&self) -> u32 {
         self.header.ic_key
@@ -330,26 +333,28 @@ impl TableObject {
         unsafe { string_slot_cached_in(TValue::from_ptr(self), key, cache, true) }.unwrap_or(None)
     }
 
-    /// The inline cache's body: the index from `slots` of `key`'s value, when present.
+    /// The inline cache's body: the state of `key`'s value, when present: its index from
+    /// `slots` above the key's two bits (the kind of the state).
     #[inline(always)]
-    fn string_slot_body(&self, key: TValue) -> deegen_api::ic::IcBody<Option<*mut TValue>> {
+    fn string_slot_body(&self, key: TValue) -> deegen_api::ic::IcBody<Option<FoundSlot>> {
         use deegen_api::ic::IcBody;
-        if !self.shape.is_null() {
-            return match unsafe { &*self.shape }.find(key) {
-                Some(i) => IcBody::Cache(i as u32),
-                None => IcBody::Done(None),
-            };
-        }
-        match self.probe(key, unsafe { (*key.as_string()).hash } as usize) {
+        let kind = self.header.ic_key & (IC_KEY_OUT_OF_LINE | IC_KEY_HAS_METATABLE);
+        let index = if !self.shape.is_null() {
+            unsafe { &*self.shape }.find(key)
+        } else {
             // A dictionary's `slots` is its first node's value: node i's is 2i further.
-            Ok(i) => IcBody::Cache(2 * i as u32),
-            Err(_) => IcBody::Done(None),
+            self.probe(key, unsafe { (*key.as_string()).hash } as usize).ok().map(|i| 2 * i)
+        };
+        match index {
+            Some(i) => IcBody::Cache((i as u32) << IC_KEY_ID_SHIFT | kind),
+            None => IcBody::Done(None),
         }
     }
 
-    /// The key whose value is at `slots[index]` (an inline-cache state of this table).
+    /// The key whose value is at the slot a state of this table names.
     #[inline(always)]
-    fn key_at(&self, index: u32) -> TValue {
+    fn key_at(&self, state: u32) -> TValue {
+        let index = state >> IC_KEY_ID_SHIFT;
         // SAFETY: states come from `string_slot_body` on a table with this `ic_key`.
         unsafe {
             if !self.shape.is_null() {
@@ -376,7 +381,8 @@ impl TableObject {
         let next = shape.last_transition;
         unsafe {
             self.slots.add(shape.len as usize).write(value);
-            self.header.ic_key = (*next).id;
+            let bits = self.header.ic_key & (IC_KEY_OUT_OF_LINE | IC_KEY_HAS_METATABLE);
+            self.header.ic_key = table_ic_key((*next).id, bits & IC_KEY_OUT_OF_LINE != 0, bits & IC_KEY_HAS_METATABLE != 0);
         }
         self.shape = next;
         true
@@ -412,6 +418,37 @@ impl TableObject {
     }
 }
 
+/// Key bit: the table has a metatable.
+pub const IC_KEY_HAS_METATABLE: u32 = 1;
+/// Key bit: the named slots are out of the object (a block of their own, or a dictionary's
+/// hash part); clear when `slots` points at the inline slots right after the [`TableObject`].
+pub const IC_KEY_OUT_OF_LINE: u32 = 2;
+/// The shape's or dictionary's id sits above the two bits.
+pub const IC_KEY_ID_SHIFT: u32 = 2;
+/// The largest id a key can hold.
+pub const MAX_IC_ID: u32 = (u32::MAX >> IC_KEY_ID_SHIFT) - 1;
+/// The kinds of the fused table cache's effect: the two key bits, which every state repeats in
+/// its low bits (`state = index << IC_KEY_ID_SHIFT | kind`).
+pub const TABLE_IC_KINDS: u32 = 4;
+
+/// A table's inline-cache key (see [`TableObject::ic_key`]): the uncacheable key for an id out of
+/// range.
+#[inline(always)]
+pub fn table_ic_key(id: u32, out_of_line: bool, has_metatable: bool) -> u32 {
+    if id == 0 || id > MAX_IC_ID {
+        return deegen_api::ic::UNCACHEABLE_KEY;
+    }
+    id << IC_KEY_ID_SHIFT | if out_of_line { IC_KEY_OUT_OF_LINE } else { 0 } | if has_metatable { IC_KEY_HAS_METATABLE } else { 0 }
+}
+
+/// Where a string key's value lives, as a cache hit or the lookup found it.
+#[derive(Debug, Clone, Copy)]
+pub struct FoundSlot {
+    pub slot: *mut TValue,
+    /// Whether the table may have a metatable (a constant in a quickened handler).
+    pub may_have_metatable: bool,
+}
+
 /// Not a table: what [`string_slot_cached_in`] found instead of a table.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct NotATable;
@@ -425,26 +462,61 @@ pub struct NotATable;
 /// `v` must be a heap value; `key` and `cache` as for [`TableObject::string_slot_cached`].
 #[inline(always)]
 pub unsafe fn string_slot_cached_in(v: TValue, key: TValue, cache: *mut u8, by_value: bool) -> Result<Option<*mut TValue>, NotATable> {
-    use deegen_api::ic::IcBody;
     let ic_key = unsafe { (*v.as_ptr::<GcHeader>()).ic_key };
     let t = v.as_table();
     let ic = unsafe { deegen_api::ic::InlineCache::at(cache) };
-    let body = || {
-        if !v.heap_is_table() {
-            return IcBody::Done(Err(NotATable));
-        }
-        match unsafe { &*t }.string_slot_body(key) {
-            IcBody::Cache(state) => IcBody::Cache(state),
-            IcBody::Done(r) => IcBody::Done(Ok(r)),
-        }
-    };
+    let body = || unsafe { string_slot_ic_body(v, key) };
+    // `slots` addresses inline and out-of-line slots alike: no need for the kind here.
     // SAFETY: a hit means `v` is a table of this key, whose `slots` holds the state's index.
-    let effect = |state: u32| Ok(Some(unsafe { (*t).slots.add(state as usize) }));
-    if by_value {
+    let effect = |state: u32| Ok(Some(FoundSlot { slot: unsafe { (*t).slots.add((state >> IC_KEY_ID_SHIFT) as usize) }, may_have_metatable: true }));
+    let found = if by_value {
         ic.run_checked(ic_key, |state| unsafe { &*t }.key_at(state) == key, body, effect)
     } else {
         ic.run(ic_key, body, effect)
+    };
+    found.map(|f| f.map(|f| f.slot))
+}
+
+/// The body of the string-key caches: `NotATable`, or where `key` is (absent: `None`).
+#[inline(always)]
+unsafe fn string_slot_ic_body(v: TValue, key: TValue) -> deegen_api::ic::IcBody<Result<Option<FoundSlot>, NotATable>> {
+    use deegen_api::ic::IcBody;
+    if !v.heap_is_table() {
+        return IcBody::Done(Err(NotATable));
     }
+    match unsafe { &*v.as_table() }.string_slot_body(key) {
+        IcBody::Cache(state) => IcBody::Cache(state),
+        IcBody::Done(r) => IcBody::Done(Ok(r)),
+    }
+}
+
+/// [`string_slot_cached_in`] for a bytecode whose cache is fused into its opcode
+/// (`OperandKind::FusedInlineCache` of [`TABLE_IC_KINDS`] kinds): the effect is specialised on the
+/// state's kind, so a quickened handler reads an inline slot straight off the object (no load
+/// of `slots`) and knows whether the table may have a metatable. Only for the generated
+/// interpreter (it runs `InlineCache::run_fused`).
+///
+/// # Safety
+/// As for [`string_slot_cached_in`].
+#[inline(always)]
+pub unsafe fn string_slot_cached_fused(v: TValue, key: TValue, cache: *mut u8) -> Result<Option<FoundSlot>, NotATable> {
+    let ic_key = unsafe { (*v.as_ptr::<GcHeader>()).ic_key };
+    let t = v.as_table();
+    let ic = unsafe { deegen_api::ic::InlineCache::at(cache) };
+    let effect = |state: u32, kind: u32| {
+        let index = (state >> IC_KEY_ID_SHIFT) as usize;
+        // SAFETY: a hit (or a fill) means `v` is a table of this key: its slots live where the
+        // kind says, and `index` is within them.
+        let slot = unsafe {
+            if kind & IC_KEY_OUT_OF_LINE != 0 {
+                (*t).slots.add(index)
+            } else {
+                (t.add(1) as *mut TValue).add(index)
+            }
+        };
+        Ok(Some(FoundSlot { slot, may_have_metatable: kind & IC_KEY_HAS_METATABLE != 0 }))
+    };
+    ic.run_fused::<_, TABLE_IC_KINDS>(ic_key, |state| state & (IC_KEY_OUT_OF_LINE | IC_KEY_HAS_METATABLE), || unsafe { string_slot_ic_body(v, key) }, effect)
 }
 
 /// The hash part's hash of a (normalised) key: strings carry theirs, others mix their bits.

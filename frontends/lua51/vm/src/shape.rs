@@ -14,7 +14,7 @@ use std::hash::{BuildHasherDefault, Hasher};
 use std::sync::atomic::{AtomicU32, Ordering};
 
 use deegen_api::ic::{IMPOSSIBLE_KEY, UNCACHEABLE_KEY};
-use lua51_value::{Shape, TValue, SHAPE_LINEAR_LOOKUP};
+use lua51_value::{Shape, TValue, MAX_IC_ID, SHAPE_LINEAR_LOOKUP};
 
 /// A table with more string keys than this becomes a dictionary (its string keys move to the
 /// hash part): shapes are for objects, module tables and records, not for maps, and the
@@ -30,11 +30,12 @@ pub struct ShapeRegistry {
     shapes: Vec<*mut Shape>,
 }
 
-/// The next inline-cache key (a shape's or a dictionary's id): unique over the process, so a
-/// cache never matches an object it did not see; [`UNCACHEABLE_KEY`] once they ran out.
+/// The next inline-cache id (a shape's or a dictionary's; a table's key is made of it, see
+/// `lua51_value::table_ic_key`): unique over the process, so a cache never matches an object it
+/// did not see; [`UNCACHEABLE_KEY`] once they ran out (past [`MAX_IC_ID`]).
 pub fn next_ic_id() -> u32 {
     static NEXT: AtomicU32 = AtomicU32::new(IMPOSSIBLE_KEY + 1);
-    NEXT.fetch_update(Ordering::Relaxed, Ordering::Relaxed, |n| (n != UNCACHEABLE_KEY).then_some(n + 1)).unwrap_or(UNCACHEABLE_KEY)
+    NEXT.fetch_update(Ordering::Relaxed, Ordering::Relaxed, |n| (n <= MAX_IC_ID).then_some(n + 1)).ok().filter(|&n| n <= MAX_IC_ID).unwrap_or(UNCACHEABLE_KEY)
 }
 
 impl ShapeRegistry {

@@ -13,7 +13,7 @@
 
 use std::mem::ManuallyDrop;
 
-use lua51_value::{key_hash, normalize_key as normalize, GcHeader, ObjKind, Shape, TValue, TableNode as Node, TableObject};
+use lua51_value::{key_hash, normalize_key as normalize, table_ic_key, GcHeader, ObjKind, Shape, TValue, TableNode as Node, TableObject, IC_KEY_ID_SHIFT};
 
 use crate::heap::{Heap, OutOfMemory};
 use crate::shape::{registry_of, MAX_SHAPE_SLOTS};
@@ -143,7 +143,7 @@ impl Table {
             std::ptr::addr_of_mut!((*t).header.flags).write((inline_named | inline_array << 8) as u16);
             std::ptr::addr_of_mut!((*t).metatable).write(std::ptr::null_mut());
             std::ptr::addr_of_mut!((*t).shape).write(shape);
-            std::ptr::addr_of_mut!((*t).header.ic_key).write((*shape).id);
+            std::ptr::addr_of_mut!((*t).header.ic_key).write(table_ic_key((*shape).id, false, false));
             std::ptr::addr_of_mut!((*t).slots).write(inline);
             std::ptr::addr_of_mut!((*t).slot_cap).write(inline_named as u32);
             std::ptr::addr_of_mut!((*t).array).write(array_ptr);
@@ -165,8 +165,26 @@ impl Table {
         self.0.metatable as *mut Table
     }
 
+    /// Sets the metatable; the inline-cache key says whether there is one (a cache hit relies
+    /// on it, see `TableObject::ic_key`).
     pub fn set_metatable(&mut self, mt: *mut Table) {
         self.0.metatable = mt as *mut TableObject;
+        self.renew_ic_key_bits();
+    }
+
+    /// Recomputes the inline-cache key's bits (slots inline or not, metatable or not) under the
+    /// same id.
+    fn renew_ic_key_bits(&mut self) {
+        let key = self.0.header.ic_key;
+        if key != deegen_api::ic::UNCACHEABLE_KEY {
+            self.0.header.ic_key = table_ic_key(key >> IC_KEY_ID_SHIFT, self.slots_not_inline(), !self.0.metatable.is_null());
+        }
+    }
+
+    /// Whether `slots` points elsewhere than at the inline slots (an out-of-line block, or a
+    /// dictionary's hash part).
+    fn slots_not_inline(&self) -> bool {
+        self.0.slots != self.inline_ptr()
     }
 
     /// The hidden class, or null for a dictionary.
@@ -294,7 +312,7 @@ impl Table {
         // SAFETY: len < slot_cap.
         unsafe { self.0.slots.add(len).write(value) };
         self.0.shape = next;
-        self.0.header.ic_key = unsafe { (*next).id };
+        self.0.header.ic_key = table_ic_key(unsafe { (*next).id }, self.slots_not_inline(), !self.0.metatable.is_null());
         true
     }
 
@@ -313,9 +331,9 @@ impl Table {
     /// A dictionary's inline-cache key and `slots` after its hash part moved (see
     /// `TableObject::ic_key`): caches of the old places must not match.
     fn renew_dictionary_ic_key(&mut self) {
-        self.0.header.ic_key = crate::shape::next_ic_id();
         // SAFETY: one past the first node's key, within (or one past) the hash part.
         self.0.slots = unsafe { (self.0.nodes as *mut TValue).add(1) };
+        self.0.header.ic_key = table_ic_key(crate::shape::next_ic_id(), true, !self.0.metatable.is_null());
     }
 
     fn array(&self) -> &[TValue] {
