@@ -101,16 +101,26 @@ pub struct OperandSpec {
     /// (`type-hint-slow-paths`, then `hot-cold-split`). Only for operands the semantics receive as
     /// values (slots and constants).
     pub hint: &'static [&'static str],
+    /// For a literal: values to specialise on (the paper's `Op(..).HasValue(v)`). Each gets
+    /// variants of its own in which the literal is a constant of the handler and takes no bytes
+    /// of the instruction; the general variants stay for every other value, and the builder
+    /// picks the specialised one whenever the value matches.
+    pub values: &'static [i64],
 }
 
 impl OperandSpec {
     pub const fn new(name: &'static str, kind: OperandKind) -> Self {
-        OperandSpec { name, kind, hint: &[] }
+        OperandSpec { name, kind, hint: &[], values: &[] }
     }
 
     /// The same operand with a type hint.
     pub const fn hinted(self, types: &'static [&'static str]) -> Self {
         OperandSpec { hint: types, ..self }
+    }
+
+    /// The same literal operand specialised on `values` (see [`OperandSpec::values`]).
+    pub const fn specialized(self, values: &'static [i64]) -> Self {
+        OperandSpec { values, ..self }
     }
 }
 
@@ -150,6 +160,9 @@ pub struct ResolvedOperand {
     pub width: u32,
     /// The operand's type hint (type names of the lattice; empty: none).
     pub hint: Vec<String>,
+    /// A literal this variant is specialised on: the value every instruction of the variant
+    /// has, which takes no bytes (`width` 0; `name:lit=value` in the text form).
+    pub fixed: Option<i64>,
 }
 
 /// One generated variant of a bytecode: an opcode, a handler, a layout.
@@ -257,12 +270,47 @@ impl BytecodeSpec {
         Ok(out)
     }
 
-    fn resolve(&self, choice: &[OperandAccess], opcode: u16) -> Result<Variant, SpecError> {
+    /// The combinations of literal specialisations: for each literal with [`OperandSpec::values`],
+    /// in declaration order, `None` (the general case) or one of its values.
+    fn literal_choices(&self) -> Result<Vec<Vec<Option<i64>>>, SpecError> {
+        let mut all = vec![Vec::new()];
+        for op in self.operands.iter().filter(|o| !o.values.is_empty()) {
+            let OperandKind::Literal { width, signed } = op.kind else {
+                return Err(self.invalid(format!("operand '{}' is specialised on values but is not a literal", op.name)));
+            };
+            let bits = 8 * u32::from(width);
+            let (lo, hi) = if signed { (-(1i64 << (bits - 1)), (1i64 << (bits - 1)) - 1) } else { (0, (1i64 << bits) - 1) };
+            for (i, v) in op.values.iter().enumerate() {
+                if !(lo..=hi).contains(v) {
+                    return Err(self.invalid(format!("literal '{}' cannot hold the value {v} it is specialised on", op.name)));
+                }
+                if op.values[..i].contains(v) {
+                    return Err(self.invalid(format!("literal '{}' is specialised on {v} twice", op.name)));
+                }
+            }
+            all = all
+                .into_iter()
+                .flat_map(|prefix: Vec<Option<i64>>| {
+                    std::iter::once(None).chain(op.values.iter().copied().map(Some)).map(move |v| {
+                        let mut p = prefix.clone();
+                        p.push(v);
+                        p
+                    })
+                })
+                .collect();
+        }
+        Ok(all)
+    }
+
+    fn resolve(&self, choice: &[OperandAccess], literals: &[Option<i64>], opcode: u16) -> Result<Variant, SpecError> {
         let mut offset = OPCODE_WIDTH;
         let mut operands = Vec::new();
         let mut choice = choice.iter();
+        let mut literals = literals.iter();
         let mut suffix = String::new();
+        let mut fixed_suffix = String::new();
         for op in &self.operands {
+            let fixed = if op.values.is_empty() { None } else { *literals.next().expect("one choice per specialised literal") };
             let (access, width) = match op.kind {
                 OperandKind::Slot => (OperandAccess::Slot, 2),
                 OperandKind::SlotRef => (OperandAccess::SlotRef, 2),
@@ -276,7 +324,10 @@ impl BytecodeSpec {
                     if ![1, 2, 4].contains(&width) {
                         return Err(self.invalid(format!("literal '{}' has width {width}; 1, 2 or 4 bytes", op.name)));
                     }
-                    (OperandAccess::Literal { signed }, u32::from(width))
+                    if let Some(v) = fixed {
+                        fixed_suffix.push_str(&format!("_{}{}", op.name, if v < 0 { format!("m{}", v.unsigned_abs()) } else { v.to_string() }));
+                    }
+                    (OperandAccess::Literal { signed }, if fixed.is_some() { 0 } else { u32::from(width) })
                 }
                 OperandKind::InlineCache { bytes } | OperandKind::FusedInlineCache { bytes, .. } => {
                     if ![4, 8].contains(&bytes) {
@@ -292,9 +343,10 @@ impl BytecodeSpec {
                 return Err(self.invalid(format!("operand '{}' has a malformed type hint", op.name)));
             }
             let hint = op.hint.iter().map(|t| (*t).to_owned()).collect();
-            operands.push(ResolvedOperand { name: op.name.to_owned(), access, offset, width, hint });
+            operands.push(ResolvedOperand { name: op.name.to_owned(), access, offset, width, hint, fixed });
             offset += width;
         }
+        suffix = if suffix.is_empty() { fixed_suffix.trim_start_matches('_').to_owned() } else { suffix + &fixed_suffix };
         let output_offset = (self.result == ResultKind::Value).then(|| {
             let o = offset;
             offset += 2;
@@ -352,11 +404,14 @@ pub fn resolve_variants(specs: &[BytecodeSpec]) -> Result<Vec<Variant>, SpecErro
             return Err(spec.invalid("two operands share a name"));
         }
         let kinds = spec.fused_kinds()?;
+        let literals = spec.literal_choices()?;
         for choice in spec.choices()? {
-            let opcode = u16::try_from(out.len()).map_err(|_| spec.invalid("more than 65536 variants"))?;
-            out.push(spec.resolve(&choice, opcode)?);
-            if let Some(k) = kinds {
-                fused.push((opcode, k));
+            for fixed in &literals {
+                let opcode = u16::try_from(out.len()).map_err(|_| spec.invalid("more than 65536 variants"))?;
+                out.push(spec.resolve(&choice, fixed, opcode)?);
+                if let Some(k) = kinds {
+                    fused.push((opcode, k));
+                }
             }
         }
     }
@@ -421,6 +476,10 @@ impl fmt::Display for Variant {
             self.length
         )?;
         for o in &self.operands {
+            if let Some(v) = o.fixed {
+                write!(f, " {}:{}={v}", o.name, o.access.keyword())?;
+                continue;
+            }
             write!(f, " {}:{}@{}:{}", o.name, o.access.keyword(), o.offset, o.width)?;
             if !o.hint.is_empty() {
                 write!(f, ":{}", o.hint.join("|"))?;
@@ -504,6 +563,17 @@ impl Variant {
                 v.call_ic_offset = Some(num(o)?);
             } else {
                 let (name, rest) = word.split_once(':').ok_or_else(|| err(&format!("unexpected '{word}'")))?;
+                if let Some((kind, value)) = rest.split_once('=').filter(|(k, _)| !k.contains('@')) {
+                    let access = match kind {
+                        "lit" => OperandAccess::Literal { signed: true },
+                        "ulit" => OperandAccess::Literal { signed: false },
+                        _ => return Err(err("only literals have fixed values (name:lit=value)")),
+                    };
+                    let value: i64 = value.parse().map_err(|_| err(&format!("'{value}' is not a literal value")))?;
+                    let offset = v.operands.last().map_or(OPCODE_WIDTH, |o| o.offset + o.width);
+                    v.operands.push(ResolvedOperand { name: name.to_owned(), access, offset, width: 0, hint: Vec::new(), fixed: Some(value) });
+                    continue;
+                }
                 let (kind, pos) = rest.split_once('@').ok_or_else(|| err("operand needs kind@offset:width"))?;
                 let (offset, rest) = pos.split_once(':').ok_or_else(|| err("operand needs kind@offset:width"))?;
                 let (width, hint) = match rest.split_once(':') {
@@ -530,7 +600,7 @@ impl Variant {
                 if !widths.contains(&width) {
                     return Err(err("operand width is 1, 2 or 4 (4 or 8 for an inline cache)"));
                 }
-                v.operands.push(ResolvedOperand { name: name.to_owned(), access, offset: num(offset)?, width, hint });
+                v.operands.push(ResolvedOperand { name: name.to_owned(), access, offset: num(offset)?, width, hint, fixed: None });
             }
         }
         if !seen_opcode || v.name.is_empty() || v.semantics.is_empty() || v.length == 0 {
@@ -540,7 +610,7 @@ impl Variant {
             return Err(err("output@ goes with result=value and branch@ with result=branch"));
         }
         let end = |o: u32, w: u32| o.checked_add(w).filter(|e| *e <= v.length);
-        let fits = v.operands.iter().all(|o| o.offset >= OPCODE_WIDTH && end(o.offset, o.width).is_some())
+        let fits = v.operands.iter().all(|o| o.fixed.is_some() || (o.offset >= OPCODE_WIDTH && end(o.offset, o.width).is_some()))
             && v.output_offset.is_none_or(|o| end(o, 2).is_some())
             && v.branch_offset.is_none_or(|o| end(o, 4).is_some())
             && v.call_ic_offset.is_none_or(|o| end(o, CALL_IC_BYTES).is_some());
@@ -710,6 +780,45 @@ mod tests {
         assert!(resolve_variants(&[one]).unwrap_err().to_string().contains("2 to 16 kinds"));
         assert!(Variant::parse("opcode=0 name=A bytecode=A semantics=a result=none length=2 fused=1+1").is_err());
         assert!(Variant::parse("opcode=0 name=A bytecode=A semantics=a result=none length=2 quickened=x").is_err());
+    }
+
+    #[test]
+    fn literals_specialised_on_values_get_variants_without_their_bytes() {
+        let call = BytecodeSpec {
+            name: "Call",
+            operands: vec![
+                OperandSpec::new("frame", OperandKind::SlotRef),
+                OperandSpec::new("args", OperandKind::Literal { width: 2, signed: false }),
+                OperandSpec::new("results", OperandKind::Literal { width: 1, signed: true }).specialized(&[1, -1]),
+            ],
+            result: ResultKind::None,
+            semantics: "call",
+            variants: vec![],
+        };
+        let vs = resolve_variants(std::slice::from_ref(&call)).unwrap();
+        let text: Vec<String> = vs.iter().map(ToString::to_string).collect();
+        assert_eq!(
+            text,
+            [
+                "opcode=0 name=Call bytecode=Call semantics=call result=none length=7 frame:slotref@2:2 args:ulit@4:2 results:lit@6:1",
+                "opcode=1 name=Call_results1 bytecode=Call semantics=call result=none length=6 frame:slotref@2:2 args:ulit@4:2 results:lit=1",
+                "opcode=2 name=Call_resultsm1 bytecode=Call semantics=call result=none length=6 frame:slotref@2:2 args:ulit@4:2 results:lit=-1",
+            ]
+        );
+        for (v, t) in vs.iter().zip(&text) {
+            assert_eq!(&Variant::parse(t).unwrap(), v, "{t}");
+        }
+        assert!(Variant::parse("opcode=0 name=A bytecode=A semantics=a result=none length=2 x:slot=1").is_err());
+
+        let mut wide = call.clone();
+        wide.operands[2] = wide.operands[2].clone().specialized(&[200]);
+        assert!(resolve_variants(&[wide]).unwrap_err().to_string().contains("cannot hold the value 200"));
+        let mut twice = call.clone();
+        twice.operands[2] = twice.operands[2].clone().specialized(&[1, 1]);
+        assert!(resolve_variants(&[twice]).unwrap_err().to_string().contains("twice"));
+        let mut slot = call;
+        slot.operands[0] = slot.operands[0].clone().specialized(&[1]);
+        assert!(resolve_variants(&[slot]).unwrap_err().to_string().contains("not a literal"));
     }
 
     #[test]

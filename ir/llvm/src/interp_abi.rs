@@ -207,6 +207,10 @@ impl<'a, 'ctx> InterpBuilder<'a, 'ctx> {
             // The cache's address in the instruction (the semantics read and write it).
             return Ok(self.byte_offset(state.pc, self.i64(u64::from(op.offset)), &format!("{}.ic", op.name))?.into());
         }
+        if let Some(v) = op.fixed {
+            // A literal the variant is specialised on: a constant of the handler.
+            return Ok(self.ctx().i64_type().const_int(v as u64, true).into());
+        }
         let signed = matches!(op.access, OperandAccess::Literal { signed: true });
         let raw = self.load_field(state.pc, op.offset, op.width, signed, &op.name)?;
         let value = match op.access {

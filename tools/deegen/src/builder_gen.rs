@@ -70,18 +70,26 @@ pub fn builder_source(specs: &[BytecodeSpec], variants: &[Variant]) -> String {
         });
         let _ = writeln!(s, "    pub fn create_{}(&mut self, {}) -> Option<Emitted> {{", snake(spec.name), params.join(", "));
         let choosers: Vec<&str> = spec.operands.iter().filter(|o| o.kind == OperandKind::SlotOrConstant).map(|o| o.name).collect();
-        if choosers.is_empty() {
+        let specialised: Vec<&str> = spec.operands.iter().filter(|o| !o.values.is_empty()).map(|o| o.name).collect();
+        if choosers.is_empty() && specialised.is_empty() {
             let _ = writeln!(s, "        let opcode = {};", mine[0].opcode);
         } else {
-            let _ = writeln!(s, "        let opcode = match ({},) {{", choosers.iter().map(|n| format!("{n}.is_const()")).collect::<Vec<_>>().join(", "));
-            for v in &mine {
-                let key: Vec<&str> = v
-                    .operands
-                    .iter()
-                    .filter(|o| choosers.contains(&o.name.as_str()))
-                    .map(|o| if o.access == OperandAccess::Constant { "true" } else { "false" })
-                    .collect();
-                let _ = writeln!(s, "            ({},) => {},", key.join(", "), v.opcode);
+            // The most specialised variant that takes these operands: arms with fixed literal
+            // values come before the general ones they refine.
+            let scrutinee: Vec<String> = choosers.iter().map(|n| format!("{n}.is_const()")).chain(specialised.iter().map(|n| (*n).to_owned())).collect();
+            let _ = writeln!(s, "        let opcode = match ({},) {{", scrutinee.join(", "));
+            let mut arms: Vec<(usize, String)> = mine
+                .iter()
+                .map(|v| {
+                    let access = v.operands.iter().filter(|o| choosers.contains(&o.name.as_str())).map(|o| (if o.access == OperandAccess::Constant { "true" } else { "false" }).to_owned());
+                    let fixed: Vec<String> = v.operands.iter().filter(|o| specialised.contains(&o.name.as_str())).map(|o| o.fixed.map_or("_".to_owned(), |x| x.to_string())).collect();
+                    let wildcards = fixed.iter().filter(|p| *p == "_").count();
+                    (wildcards, format!("            ({},) => {},", access.chain(fixed).collect::<Vec<_>>().join(", "), v.opcode))
+                })
+                .collect();
+            arms.sort_by_key(|(wildcards, _)| *wildcards);
+            for (_, arm) in arms {
+                let _ = writeln!(s, "{arm}");
             }
             let _ = writeln!(s, "            #[allow(unreachable_patterns)]\n            _ => return None,\n        }};");
         }
@@ -96,7 +104,14 @@ pub fn builder_source(specs: &[BytecodeSpec], variants: &[Variant]) -> String {
                 OperandKind::InlineCache { bytes } | OperandKind::FusedInlineCache { bytes, .. } => format!("self.push_zeros({bytes})"),
                 _ => format!("self.push_u16({})", op.name),
             };
-            let _ = writeln!(s, "        {expr};");
+            // A literal fixed by the variant takes no bytes.
+            let fixed_in: Vec<String> =
+                mine.iter().filter(|v| v.operands.iter().any(|o| o.name == op.name && o.fixed.is_some())).map(|v| v.opcode.to_string()).collect();
+            if fixed_in.is_empty() {
+                let _ = writeln!(s, "        {expr};");
+            } else {
+                let _ = writeln!(s, "        if !matches!(opcode, {}) {{\n            {expr};\n        }}", fixed_in.join(" | "));
+            }
         }
         if spec.result == ResultKind::Value {
             let _ = writeln!(s, "        self.push_u16(output);");

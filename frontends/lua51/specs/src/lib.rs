@@ -163,7 +163,9 @@ pub fn bytecodes() -> Vec<BytecodeSpec> {
         },
         BytecodeSpec {
             name: "Call",
-            operands: vec![op("frame", SlotRef), op("num_args", u16_lit()), op("num_results", u16_lit())],
+            // A call keeping no result or one (a statement, an expression) gets its own
+            // variants: the return continuation's copy loop folds to nothing or one store.
+            operands: vec![op("frame", SlotRef), op("num_args", u16_lit()), op("num_results", u16_lit()).specialized(&[0, 1])],
             result: None,
             semantics: "lua_call",
             variants: vec![],

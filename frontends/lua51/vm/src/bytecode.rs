@@ -112,6 +112,10 @@ pub fn disassemble(code: &[u8], describe_constant: &dyn Fn(u16) -> String) -> St
         };
         let mut parts = Vec::new();
         for o in &v.operands {
+            if let Some(value) = o.fixed {
+                parts.push(format!("{}={value}", o.name));
+                continue;
+            }
             let raw = read(code, pc + o.offset as usize, o.width, matches!(o.access, OperandAccess::Literal { signed: true }));
             parts.push(match o.access {
                 OperandAccess::Slot | OperandAccess::SlotRef => format!("{}=r{raw}", o.name),
