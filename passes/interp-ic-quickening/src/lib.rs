@@ -12,7 +12,7 @@ use inkwell::values::{AsValueRef, CallSiteValue, FunctionValue, InstructionValue
 const NAME: &str = "interp-ic-quickening";
 
 /// The cleanup after lowering.
-const CLEANUP: &str = "function(instcombine,simplifycfg)";
+const CLEANUP: &str = "function(instcombine<no-verify-fixpoint>,simplifycfg)";
 
 /// See the crate documentation.
 #[derive(Debug, Default)]
