@@ -106,11 +106,23 @@ pub struct OperandSpec {
     /// of the instruction; the general variants stay for every other value, and the builder
     /// picks the specialised one whenever the value matches.
     pub values: &'static [i64],
+    /// For a constant (or a slot-or-constant given as a constant): type sets to specialise on
+    /// (the paper's `Op(..).IsConstant<tMask>()`). Each gets variants in which the constant is
+    /// known to have one of the set's types (`type-check-strength-reduction` starts from that
+    /// fact); the general variants stay for other constants, and the builder picks the
+    /// specialised one from the constant's type.
+    pub constant_types: &'static [&'static [&'static str]],
 }
 
 impl OperandSpec {
     pub const fn new(name: &'static str, kind: OperandKind) -> Self {
-        OperandSpec { name, kind, hint: &[], values: &[] }
+        OperandSpec { name, kind, hint: &[], values: &[], constant_types: &[] }
+    }
+
+    /// The same constant operand specialised on the types of its constant (see
+    /// [`OperandSpec::constant_types`]).
+    pub const fn specialized_constant(self, types: &'static [&'static [&'static str]]) -> Self {
+        OperandSpec { constant_types: types, ..self }
     }
 
     /// The same operand with a type hint.
@@ -163,6 +175,9 @@ pub struct ResolvedOperand {
     /// A literal this variant is specialised on: the value every instruction of the variant
     /// has, which takes no bytes (`width` 0; `name:lit=value` in the text form).
     pub fixed: Option<i64>,
+    /// A constant this variant knows the type of: the lattice types it may have (empty: any;
+    /// `name:const@off:w=types` in the text form).
+    pub known: Vec<String>,
 }
 
 /// One generated variant of a bytecode: an opcode, a handler, a layout.
@@ -302,15 +317,59 @@ impl BytecodeSpec {
         Ok(all)
     }
 
-    fn resolve(&self, choice: &[OperandAccess], literals: &[Option<i64>], opcode: u16) -> Result<Variant, SpecError> {
+    /// The combinations of constant-type specialisations for one slot-or-constant choice: for
+    /// each operand with [`OperandSpec::constant_types`], in declaration order, `None` (general)
+    /// or one of its type sets; only `None` where the choice makes the operand a slot.
+    fn constant_type_choices(&self, choice: &[OperandAccess]) -> Result<Vec<Vec<Option<&'static [&'static str]>>>, SpecError> {
+        let mut all = vec![Vec::new()];
+        let mut choice = choice.iter();
+        for op in &self.operands {
+            let access = match op.kind {
+                OperandKind::SlotOrConstant => *choice.next().expect("choice length checked"),
+                OperandKind::Constant => OperandAccess::Constant,
+                _ if !op.constant_types.is_empty() => {
+                    return Err(self.invalid(format!("operand '{}' is specialised on constant types but is not a constant", op.name)));
+                }
+                _ => continue,
+            };
+            if op.constant_types.is_empty() {
+                continue;
+            }
+            for (i, set) in op.constant_types.iter().enumerate() {
+                if set.is_empty() || set.iter().any(|t| t.is_empty() || !t.chars().all(|c| c.is_ascii_alphanumeric() || c == '_')) {
+                    return Err(self.invalid(format!("operand '{}' is specialised on a malformed type set", op.name)));
+                }
+                if op.constant_types[..i].iter().any(|other| other.iter().any(|t| set.contains(t))) {
+                    return Err(self.invalid(format!("operand '{}' is specialised on overlapping type sets", op.name)));
+                }
+            }
+            let options: Vec<Option<&'static [&'static str]>> =
+                if access == OperandAccess::Constant { std::iter::once(None).chain(op.constant_types.iter().copied().map(Some)).collect() } else { vec![None] };
+            all = all
+                .into_iter()
+                .flat_map(|prefix: Vec<Option<&'static [&'static str]>>| {
+                    options.iter().map(move |o| {
+                        let mut p = prefix.clone();
+                        p.push(*o);
+                        p
+                    })
+                })
+                .collect();
+        }
+        Ok(all)
+    }
+
+    fn resolve(&self, choice: &[OperandAccess], literals: &[Option<i64>], known: &[Option<&'static [&'static str]>], opcode: u16) -> Result<Variant, SpecError> {
         let mut offset = OPCODE_WIDTH;
         let mut operands = Vec::new();
         let mut choice = choice.iter();
         let mut literals = literals.iter();
+        let mut known = known.iter();
         let mut suffix = String::new();
         let mut fixed_suffix = String::new();
         for op in &self.operands {
             let fixed = if op.values.is_empty() { None } else { *literals.next().expect("one choice per specialised literal") };
+            let constant_is_constant = matches!(op.kind, OperandKind::Constant | OperandKind::SlotOrConstant) && !op.constant_types.is_empty();
             let (access, width) = match op.kind {
                 OperandKind::Slot => (OperandAccess::Slot, 2),
                 OperandKind::SlotRef => (OperandAccess::SlotRef, 2),
@@ -343,7 +402,14 @@ impl BytecodeSpec {
                 return Err(self.invalid(format!("operand '{}' has a malformed type hint", op.name)));
             }
             let hint = op.hint.iter().map(|t| (*t).to_owned()).collect();
-            operands.push(ResolvedOperand { name: op.name.to_owned(), access, offset, width, hint, fixed });
+            let mut known_types = Vec::new();
+            if constant_is_constant {
+                if let Some(Some(set)) = known.next() {
+                    fixed_suffix.push_str(&format!("_{}_{}", op.name, set.join("_")));
+                    known_types = set.iter().map(|t| (*t).to_owned()).collect();
+                }
+            }
+            operands.push(ResolvedOperand { name: op.name.to_owned(), access, offset, width, hint, fixed, known: known_types });
             offset += width;
         }
         suffix = if suffix.is_empty() { fixed_suffix.trim_start_matches('_').to_owned() } else { suffix + &fixed_suffix };
@@ -407,10 +473,12 @@ pub fn resolve_variants(specs: &[BytecodeSpec]) -> Result<Vec<Variant>, SpecErro
         let literals = spec.literal_choices()?;
         for choice in spec.choices()? {
             for fixed in &literals {
-                let opcode = u16::try_from(out.len()).map_err(|_| spec.invalid("more than 65536 variants"))?;
-                out.push(spec.resolve(&choice, fixed, opcode)?);
-                if let Some(k) = kinds {
-                    fused.push((opcode, k));
+                for known in spec.constant_type_choices(&choice)? {
+                    let opcode = u16::try_from(out.len()).map_err(|_| spec.invalid("more than 65536 variants"))?;
+                    out.push(spec.resolve(&choice, fixed, &known, opcode)?);
+                    if let Some(k) = kinds {
+                        fused.push((opcode, k));
+                    }
                 }
             }
         }
@@ -483,6 +551,9 @@ impl fmt::Display for Variant {
             write!(f, " {}:{}@{}:{}", o.name, o.access.keyword(), o.offset, o.width)?;
             if !o.hint.is_empty() {
                 write!(f, ":{}", o.hint.join("|"))?;
+            }
+            if !o.known.is_empty() {
+                write!(f, "={}", o.known.join("|"))?;
             }
         }
         if let Some(o) = self.output_offset {
@@ -571,10 +642,20 @@ impl Variant {
                     };
                     let value: i64 = value.parse().map_err(|_| err(&format!("'{value}' is not a literal value")))?;
                     let offset = v.operands.last().map_or(OPCODE_WIDTH, |o| o.offset + o.width);
-                    v.operands.push(ResolvedOperand { name: name.to_owned(), access, offset, width: 0, hint: Vec::new(), fixed: Some(value) });
+                    v.operands.push(ResolvedOperand { name: name.to_owned(), access, offset, width: 0, hint: Vec::new(), fixed: Some(value), known: Vec::new() });
                     continue;
                 }
                 let (kind, pos) = rest.split_once('@').ok_or_else(|| err("operand needs kind@offset:width"))?;
+                let (pos, known) = match pos.split_once('=') {
+                    Some((p, k)) => {
+                        let types: Vec<String> = k.split('|').map(str::to_owned).collect();
+                        if types.iter().any(|t| t.is_empty()) {
+                            return Err(err("known constant types are type names separated by '|'"));
+                        }
+                        (p, types)
+                    }
+                    None => (pos, Vec::new()),
+                };
                 let (offset, rest) = pos.split_once(':').ok_or_else(|| err("operand needs kind@offset:width"))?;
                 let (width, hint) = match rest.split_once(':') {
                     Some((w, h)) => {
@@ -600,7 +681,10 @@ impl Variant {
                 if !widths.contains(&width) {
                     return Err(err("operand width is 1, 2 or 4 (4 or 8 for an inline cache)"));
                 }
-                v.operands.push(ResolvedOperand { name: name.to_owned(), access, offset: num(offset)?, width, hint, fixed: None });
+                if !known.is_empty() && access != OperandAccess::Constant {
+                    return Err(err("only constants have known types"));
+                }
+                v.operands.push(ResolvedOperand { name: name.to_owned(), access, offset: num(offset)?, width, hint, fixed: None, known });
             }
         }
         if !seen_opcode || v.name.is_empty() || v.semantics.is_empty() || v.length == 0 {
@@ -819,6 +903,42 @@ mod tests {
         let mut slot = call;
         slot.operands[0] = slot.operands[0].clone().specialized(&[1]);
         assert!(resolve_variants(&[slot]).unwrap_err().to_string().contains("not a literal"));
+    }
+
+    #[test]
+    fn constants_specialised_on_their_type_get_variants_that_know_it() {
+        let eq = BytecodeSpec {
+            name: "JumpIfEq",
+            operands: vec![
+                OperandSpec::new("lhs", OperandKind::Slot),
+                OperandSpec::new("rhs", OperandKind::SlotOrConstant).specialized_constant(&[&["nil"], &["boolean", "string"]]),
+            ],
+            result: ResultKind::Branch,
+            semantics: "eq",
+            variants: vec![],
+        };
+        let vs = resolve_variants(std::slice::from_ref(&eq)).unwrap();
+        let text: Vec<String> = vs.iter().map(ToString::to_string).collect();
+        assert_eq!(
+            text,
+            [
+                "opcode=0 name=JumpIfEq_S bytecode=JumpIfEq semantics=eq result=branch length=10 lhs:slot@2:2 rhs:slot@4:2 branch@6",
+                "opcode=1 name=JumpIfEq_C bytecode=JumpIfEq semantics=eq result=branch length=10 lhs:slot@2:2 rhs:const@4:2 branch@6",
+                "opcode=2 name=JumpIfEq_C_rhs_nil bytecode=JumpIfEq semantics=eq result=branch length=10 lhs:slot@2:2 rhs:const@4:2=nil branch@6",
+                "opcode=3 name=JumpIfEq_C_rhs_boolean_string bytecode=JumpIfEq semantics=eq result=branch length=10 lhs:slot@2:2 rhs:const@4:2=boolean|string branch@6",
+            ]
+        );
+        for (v, t) in vs.iter().zip(&text) {
+            assert_eq!(&Variant::parse(t).unwrap(), v, "{t}");
+        }
+        assert!(Variant::parse(&text[2].replace("rhs:const", "rhs:slot")).unwrap_err().to_string().contains("only constants"));
+
+        let mut overlapping = eq.clone();
+        overlapping.operands[1] = overlapping.operands[1].clone().specialized_constant(&[&["nil"], &["nil", "string"]]);
+        assert!(resolve_variants(&[overlapping]).unwrap_err().to_string().contains("overlapping"));
+        let mut slot = eq;
+        slot.operands[0] = slot.operands[0].clone().specialized_constant(&[&["nil"]]);
+        assert!(resolve_variants(&[slot]).unwrap_err().to_string().contains("not a constant"));
     }
 
     #[test]

@@ -18,6 +18,28 @@ use inkwell::AddressSpace;
 /// Metadata kind on the load of an operand with a type hint: a node of the hinted type names.
 pub const HINT_METADATA: &str = "deegen.hint";
 
+/// Metadata kind on the load of a constant whose type the variant knows (a constant-type
+/// specialisation): a node of the type names it may have. A fact, unlike a hint:
+/// `type-check-strength-reduction` starts from it.
+pub const KNOWN_TYPES_METADATA: &str = "deegen.known_types";
+
+/// The lattice mask of a node of type names (`what` names the metadata in errors).
+pub fn type_names_mask(lattice: &deegen_bytecode_spec::TypeLattice, values: Option<Vec<BasicMetadataValueEnum<'_>>>, what: &str) -> Result<deegen_bytecode_spec::TypeMask, String> {
+    let values = values.ok_or_else(|| format!("!{what} must be a node of type names"))?;
+    let mut names = Vec::new();
+    for v in values {
+        let BasicMetadataValueEnum::MetadataValue(m) = v else { return Err(format!("!{what} must hold strings")) };
+        let s = m.get_string_value().ok_or_else(|| format!("!{what} must hold strings"))?;
+        names.push(String::from_utf8_lossy(s).into_owned());
+    }
+    let refs: Vec<&str> = names.iter().map(String::as_str).collect();
+    let mask = lattice.mask(&refs).map_err(|e| format!("!{what}: {e}"))?;
+    if mask.is_empty() {
+        return Err(format!("!{what} names no type"));
+    }
+    Ok(mask)
+}
+
 /// Metadata kind on a conditional branch: a node holding the index of the successor whose edge
 /// is a slow path (`type-hint-slow-paths` sets it, `hot-cold-split` reads it). Not LLVM's branch
 /// weights, on purpose: those made SimplifyCFG merge a handler's two type checks into one
@@ -228,12 +250,16 @@ impl<'a, 'ctx> InterpBuilder<'a, 'ctx> {
                 self.load_i64(addr, &format!("{}.value", op.name))?
             }
         };
-        if !op.hint.is_empty() {
-            // The operand's type hint rides on the load that decodes it (`type-hint-slow-paths`).
+        // The operand's type hint (`type-hint-slow-paths`) and known types
+        // (`type-check-strength-reduction`) ride on the load that decodes it.
+        for (types, kind) in [(&op.hint, HINT_METADATA), (&op.known, KNOWN_TYPES_METADATA)] {
+            if types.is_empty() {
+                continue;
+            }
             let ctx = self.ctx();
-            let types: Vec<_> = op.hint.iter().map(|t| ctx.metadata_string(t).into()).collect();
+            let names: Vec<_> = types.iter().map(|t| ctx.metadata_string(t).into()).collect();
             let inst = value.as_instruction().ok_or("a decoded operand is a load")?;
-            inst.set_metadata(ctx.metadata_node(&types), ctx.get_kind_id(HINT_METADATA)).map_err(|e| e.to_string())?;
+            inst.set_metadata(ctx.metadata_node(&names), ctx.get_kind_id(kind)).map_err(|e| e.to_string())?;
         }
         Ok(value.into())
     }

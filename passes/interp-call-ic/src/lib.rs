@@ -81,14 +81,21 @@ impl RegisteredPass<LlvmModule<'_>> for InterpCallIc {
 }
 
 /// The blocks reachable from the entry without crossing an edge marked cold
-/// (`!deegen.cold_edge`, from `type-hint-slow-paths`): where a call is worth a cache.
+/// (`!deegen.cold_edge`, from `type-hint-slow-paths`) or the untaken edge of a branch on a
+/// constant (a check `type-check-strength-reduction` decided, e.g. in a variant that knows a
+/// constant's type): where a call is worth a cache.
 fn hot_blocks(f: Value) -> HashSet<Block> {
     let Some(&entry) = f.blocks().first() else { return HashSet::new() };
     let mut seen = HashSet::from([entry]);
     let mut work = vec![entry];
     while let Some(b) = work.pop() {
         let cold = b.cold_successors();
-        for s in b.successors() {
+        let mut successors = b.successors();
+        // `br i1 true, %a, %b` goes to %a only.
+        if let Some(taken) = b.branch_condition().and_then(|c| c.const_u64()) {
+            successors = vec![successors[if taken != 0 { 0 } else { 1 }]];
+        }
+        for s in successors {
             if !cold.contains(&s) && seen.insert(s) {
                 work.push(s);
             }

@@ -60,3 +60,20 @@ fn running_twice_changes_nothing() {
     run(&mut unit);
     assert_eq!(unit.print(), once);
 }
+
+#[test]
+fn calls_behind_a_decided_check_get_no_cache() {
+    // `Add` with its metamethod edge no longer marked cold, but the check decided (as
+    // type-check-strength-reduction leaves a check a variant's known types answer): the call
+    // can never run, so its instruction gets no cache; undecided, it would.
+    let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/calls.ll");
+    let text = std::fs::read_to_string(path).unwrap();
+    for (branch, cached) in [("br i1 true, label %fast, label %metamethod", false), ("br i1 %num, label %fast, label %metamethod", true)] {
+        let context = Context::create();
+        let edited = text.replace("br i1 %num, label %fast, label %metamethod, !deegen.cold_edge !10", branch);
+        let mut unit = LlvmModule::new(deegen_llvm_ir::parse_module(&context, edited.as_bytes(), "calls").unwrap());
+        run(&mut unit);
+        let add = read_variants(&unit.module).unwrap().remove(2);
+        assert_eq!(add.call_ic_offset.is_some(), cached, "{branch}: {add}");
+    }
+}

@@ -6,7 +6,7 @@ use deegen_llvm_ir::LlvmModule;
 use deegen_pass::PassRegistry;
 
 /// The pipeline that turns semantics bitcode (with embedded variants) into the interpreter.
-pub const INTERPRETER_PIPELINE: &str = "interp-create-handlers,inline-semantics,interp-ic-quickening,type-hint-slow-paths,interp-call-ic,call-ic-check-hoisting,type-check-strength-reduction,lower-interp-api,interp-finalize,nan-check-fusion,hot-cold-split,tag-register-rewrite";
+pub const INTERPRETER_PIPELINE: &str = "interp-create-handlers,inline-semantics,interp-ic-quickening,type-hint-slow-paths,type-check-strength-reduction<keep-checkers>,interp-call-ic,call-ic-check-hoisting,type-check-strength-reduction,lower-interp-api,interp-finalize,nan-check-fusion,hot-cold-split,tag-register-rewrite";
 
 /// Every pass over LLVM modules.
 pub fn llvm_registry<'ctx>() -> PassRegistry<LlvmModule<'ctx>> {

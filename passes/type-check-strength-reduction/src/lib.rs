@@ -4,7 +4,7 @@ use std::collections::HashMap;
 
 use deegen_bytecode_spec::{TypeLattice, TypeMask};
 use deegen_llvm_ir::raw::{Block, Value};
-use deegen_llvm_ir::{defined_functions, read_type_lattice, run_llvm_pipeline, type_checker_functions, LlvmModule};
+use deegen_llvm_ir::{defined_functions, read_type_lattice, run_llvm_pipeline, type_checker_functions, type_names_mask, LlvmModule, KNOWN_TYPES_METADATA};
 use inkwell::attributes::{Attribute, AttributeLoc};
 use deegen_pass::{AnalysisManager, Pass, PassError, PassParams, PipelineError, PreservedAnalyses, RegisteredPass};
 use inkwell::values::AsValueRef;
@@ -13,7 +13,11 @@ const NAME: &str = "type-check-strength-reduction";
 
 /// See the crate documentation.
 #[derive(Debug, Default)]
-pub struct TypeCheckStrengthReduction;
+pub struct TypeCheckStrengthReduction {
+    /// `keep-checkers`: leave the checkers calls (not inlined) for passes that still reason
+    /// about them; a later run without it inlines them.
+    keep_checkers: bool,
+}
 
 /// What the pass did to one function's checks.
 #[derive(Debug, Default, Clone, Copy, PartialEq, Eq)]
@@ -25,6 +29,10 @@ pub struct Counts {
 impl<'ctx> Pass<LlvmModule<'ctx>> for TypeCheckStrengthReduction {
     fn name(&self) -> &'static str {
         NAME
+    }
+
+    fn params(&self) -> String {
+        if self.keep_checkers { "keep-checkers".into() } else { String::new() }
     }
 
     fn run(&mut self, unit: &mut LlvmModule<'ctx>, _: &mut AnalysisManager<LlvmModule<'ctx>>) -> Result<PreservedAnalyses, PassError> {
@@ -41,7 +49,8 @@ impl<'ctx> Pass<LlvmModule<'ctx>> for TypeCheckStrengthReduction {
                 continue;
             }
             let _span = tracing::debug_span!("reduce", function = %f.get_name().to_string_lossy()).entered();
-            let c = reduce_function(fv, &lattice, &checkers);
+            let known = known_types(f, &lattice).map_err(|e| PassError::new(NAME, e))?;
+            let c = reduce_function(fv, &lattice, &checkers, known);
             if c != Counts::default() {
                 tracing::debug!(removed = c.removed, reduced = c.reduced, "type checks rewritten");
             }
@@ -49,7 +58,9 @@ impl<'ctx> Pass<LlvmModule<'ctx>> for TypeCheckStrengthReduction {
             total.reduced += c.reduced;
         }
         tracing::debug!(removed = total.removed, reduced = total.reduced, "type-check strength reduction done");
-        release_checkers(module, &lattice)?;
+        if !self.keep_checkers {
+            release_checkers(module, &lattice)?;
+        }
         Ok(PreservedAnalyses::none())
     }
 }
@@ -58,9 +69,10 @@ impl RegisteredPass<LlvmModule<'_>> for TypeCheckStrengthReduction {
     const NAME: &'static str = NAME;
     const DESCRIPTION: &'static str =
         "SCCP over the language's type lattice (!deegen.type_lattice): removes type checks whose answer is known, replaces others by cheaper equivalent checkers";
+    const PARAMS: &'static str = "keep-checkers: leave the checkers calls (for passes that still reason about type checks; run again without it)";
     fn from_params(params: &PassParams) -> Result<Self, PipelineError> {
-        params.expect_only(&[])?;
-        Ok(TypeCheckStrengthReduction)
+        params.expect_only(&["keep-checkers"])?;
+        Ok(TypeCheckStrengthReduction { keep_checkers: params.flag("keep-checkers") })
     }
 }
 
@@ -225,10 +237,25 @@ fn narrow(facts: &Facts, narrowing: &[(Value, TypeMask)], lattice: &TypeLattice)
 }
 
 /// Runs the propagation on one function and rewrites its checks.
-fn reduce_function(f: Value, lattice: &TypeLattice, checkers: &Checkers) -> Counts {
+/// The values a variant knows the types of (loads tagged `!deegen.known_types`): facts from the
+/// entry on, since a load dominates every use of its value.
+fn known_types(f: inkwell::values::FunctionValue<'_>, lattice: &TypeLattice) -> Result<Facts, String> {
+    let kind = f.get_type().get_context().get_kind_id(KNOWN_TYPES_METADATA);
+    let mut facts = Facts::new();
+    for bb in f.get_basic_blocks() {
+        for inst in bb.get_instructions() {
+            if let Some(md) = inst.get_metadata(kind) {
+                facts.insert(Value(inst.as_value_ref()), type_names_mask(lattice, md.get_node_values(), KNOWN_TYPES_METADATA)?);
+            }
+        }
+    }
+    Ok(facts)
+}
+
+fn reduce_function(f: Value, lattice: &TypeLattice, checkers: &Checkers, known: Facts) -> Counts {
     let blocks = f.blocks();
     let mut state: HashMap<Block, Option<Facts>> = blocks.iter().map(|b| (*b, None)).collect();
-    state.insert(blocks[0], Some(Facts::new()));
+    state.insert(blocks[0], Some(known));
     let mut work = vec![blocks[0]];
     while let Some(b) = work.pop() {
         let Some(facts) = state[&b].clone() else { continue };

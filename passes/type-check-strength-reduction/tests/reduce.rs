@@ -48,6 +48,17 @@ fn what_each_case_becomes() {
     assert!(c.contains("yes:") && c.split("no:").next().unwrap().matches("call void @use(i1 true)").count() == 2, "{c}");
     assert!(c.contains("%a3 = call i1 @is_number(i64 %v)") && c.split("neither:").nth(1).unwrap().contains("call void @use(i1 false)"), "{c}");
     assert!(f("untouched").contains("%b = call i1 @is_number(i64 %w)"), "{}", f("untouched"));
+    let k = f("known_constant");
+    assert!(k.contains("call void @use(i1 false)") && k.contains("call void @use(i1 true)") && k.contains("call i1 @is_heap(i64 %c)"), "{k}");
+}
+
+#[test]
+fn known_types_must_name_lattice_types() {
+    let context = Context::create();
+    let text = std::fs::read_to_string(fixture()).unwrap().replace(r#"!1 = !{!"nil", !"string"}"#, r#"!1 = !{!"nil", !"strong"}"#);
+    let mut unit = LlvmModule::new(parse_module(&context, text.as_bytes(), "m").unwrap());
+    let e = run(&mut unit).unwrap_err();
+    assert!(e.contains("deegen.known_types") && e.contains("strong"), "{e}");
 }
 
 #[test]

@@ -2,12 +2,12 @@
 
 use std::collections::HashMap;
 
-use deegen_bytecode_spec::{TypeLattice, TypeMask};
+use deegen_bytecode_spec::TypeMask;
 use deegen_llvm_ir::raw::Value;
-use deegen_llvm_ir::{defined_functions, read_type_lattice, Checkers, LlvmModule, COLD_EDGE_METADATA, HINT_METADATA};
+use deegen_llvm_ir::{defined_functions, read_type_lattice, type_names_mask, Checkers, LlvmModule, COLD_EDGE_METADATA, HINT_METADATA};
 use deegen_pass::{AnalysisManager, Pass, PassError, PassParams, PipelineError, PreservedAnalyses, RegisteredPass};
 use inkwell::context::ContextRef;
-use inkwell::values::{AsValueRef, BasicMetadataValueEnum, InstructionOpcode, InstructionValue};
+use inkwell::values::{AsValueRef, InstructionOpcode, InstructionValue};
 
 const NAME: &str = "type-hint-slow-paths";
 
@@ -40,7 +40,7 @@ impl<'ctx> Pass<LlvmModule<'ctx>> for TypeHintSlowPaths {
             for bb in f.get_basic_blocks() {
                 for inst in bb.get_instructions() {
                     if let Some(md) = inst.get_metadata(hint_kind) {
-                        hints.insert(Value(inst.as_value_ref()), hint_mask(&lattice, md.get_node_values()).map_err(err)?);
+                        hints.insert(Value(inst.as_value_ref()), type_names_mask(&lattice, md.get_node_values(), HINT_METADATA).map_err(err)?);
                     }
                     if inst.get_opcode() == InstructionOpcode::Br && inst.get_num_operands() == 3 {
                         branches.push(inst);
@@ -73,23 +73,6 @@ impl RegisteredPass<LlvmModule<'_>> for TypeHintSlowPaths {
         params.expect_only(&[])?;
         Ok(TypeHintSlowPaths)
     }
-}
-
-/// The lattice mask of a `!deegen.hint` node's type names.
-fn hint_mask(lattice: &TypeLattice, values: Option<Vec<BasicMetadataValueEnum<'_>>>) -> Result<TypeMask, String> {
-    let values = values.ok_or("!deegen.hint must be a node of type names")?;
-    let mut names = Vec::new();
-    for v in values {
-        let BasicMetadataValueEnum::MetadataValue(m) = v else { return Err("!deegen.hint must hold strings".into()) };
-        let s = m.get_string_value().ok_or("!deegen.hint must hold strings")?;
-        names.push(String::from_utf8_lossy(s).into_owned());
-    }
-    let refs: Vec<&str> = names.iter().map(String::as_str).collect();
-    let mask = lattice.mask(&refs).map_err(|e| format!("!deegen.hint: {e}"))?;
-    if mask.is_empty() {
-        return Err("!deegen.hint names no type".into());
-    }
-    Ok(mask)
 }
 
 /// Marks successor `index` of `br` as a slow-path edge.
