@@ -315,11 +315,17 @@ ordered_jump!(lua_jump_if_not_le, true, lua_rt_less_equal, |a, b| a <= b);
 #[inline(always)]
 fn equal_jump(lhs: u64, rhs: u64, negate: bool) -> ! {
     let (l, r) = (TValue(lhs), TValue(rhs));
+    // Against nil: one compare with the nil immediate (in the variant for a nil constant, the
+    // constant is not even loaded).
+    if r.is_nil() {
+        branch_if(l.is_nil() != negate)
+    }
     if l.raw_equals(r) {
         branch_if(!negate)
     }
-    // Same kind of object (both tables or both userdata), compared by `__eq`.
-    if l.is_heap() && r.is_heap() && l.heap_kind() == r.heap_kind() && (l.is_table() || l.is_kind(ObjKind::Userdata)) {
+    // Same kind of object (both tables or both userdata), compared by `__eq`. `rhs` is tested
+    // first, so a variant that knows it is a boolean or a string drops the whole test.
+    if r.is_heap() && !r.heap_is_string() && l.is_heap() && l.heap_kind() == r.heap_kind() && (l.is_table() || l.is_kind(ObjKind::Userdata)) {
         compare_slow(unsafe { lua_rt_equal(ctx(), lhs, rhs, api::stack_base(), api::code_block()) }, negate)
     }
     branch_if(negate)
@@ -340,23 +346,6 @@ pub fn lua_jump_if_truthy(src: u64) -> ! {
 #[no_mangle]
 pub fn lua_jump_if_falsy(src: u64) -> ! {
     branch_if(TValue(src).is_falsy())
-}
-#[no_mangle]
-pub fn lua_jump_if_nil(src: u64) -> ! {
-    branch_if(TValue(src).is_nil())
-}
-#[no_mangle]
-pub fn lua_jump_if_not_nil(src: u64) -> ! {
-    branch_if(!TValue(src).is_nil())
-}
-/// `lhs == k` for a string or boolean constant `k`: the same boxed bits.
-#[no_mangle]
-pub fn lua_jump_if_identical(lhs: u64, rhs: u64) -> ! {
-    branch_if(lhs == rhs)
-}
-#[no_mangle]
-pub fn lua_jump_if_not_identical(lhs: u64, rhs: u64) -> ! {
-    branch_if(lhs != rhs)
 }
 #[no_mangle]
 pub fn lua_jump() -> ! {

@@ -85,6 +85,21 @@ fn binary(name: &'static str, semantics: &'static str, result: ResultKind) -> By
     }
 }
 
+/// `lhs == rhs` as a branch. A constant `rhs` of type nil, boolean or string, or number gets a
+/// variant of its own: knowing the type, `type-check-strength-reduction` folds the equality to
+/// one compare (against the nil immediate, or the constant: a nil never calls `__eq`, strings
+/// are interned, and `__eq` needs two tables or two userdata), and the dead `__eq` call takes
+/// no call cache.
+fn equality(name: &'static str, semantics: &'static str) -> BytecodeSpec {
+    BytecodeSpec {
+        name,
+        operands: vec![op("lhs", OperandKind::SlotOrConstant), op("rhs", OperandKind::SlotOrConstant).specialized_constant(&[&["nil"], &["boolean", "string"], &["number"]])],
+        result: ResultKind::Branch,
+        semantics,
+        variants: vec![&[S, S], &[S, C]],
+    }
+}
+
 fn unary(name: &'static str, semantics: &'static str) -> BytecodeSpec {
     BytecodeSpec { name, operands: vec![op("src", OperandKind::Slot)], result: ResultKind::Value, semantics, variants: vec![] }
 }
@@ -125,25 +140,10 @@ pub fn bytecodes() -> Vec<BytecodeSpec> {
         numeric(binary("JumpIfNotLt", "lua_jump_if_not_lt", Branch)),
         numeric(binary("JumpIfLe", "lua_jump_if_le", Branch)),
         numeric(binary("JumpIfNotLe", "lua_jump_if_not_le", Branch)),
-        BytecodeSpec {
-            variants: vec![&[S, S], &[S, C]],
-            ..binary("JumpIfEq", "lua_jump_if_eq", Branch)
-        },
-        BytecodeSpec {
-            variants: vec![&[S, S], &[S, C]],
-            ..binary("JumpIfNotEq", "lua_jump_if_not_eq", Branch)
-        },
+        equality("JumpIfEq", "lua_jump_if_eq"),
+        equality("JumpIfNotEq", "lua_jump_if_not_eq"),
         BytecodeSpec { name: "JumpIfTruthy", operands: vec![op("src", Slot)], result: Branch, semantics: "lua_jump_if_truthy", variants: vec![] },
         BytecodeSpec { name: "JumpIfFalsy", operands: vec![op("src", Slot)], result: Branch, semantics: "lua_jump_if_falsy", variants: vec![] },
-        // `x == nil` / `x ~= nil`: the compiler's specialisations of JumpIfEq/JumpIfNotEq on a
-        // nil constant (a nil never calls `__eq`), one compare instead of the number-first
-        // equality's detour for every non-number.
-        BytecodeSpec { name: "JumpIfNil", operands: vec![op("src", Slot)], result: Branch, semantics: "lua_jump_if_nil", variants: vec![] },
-        BytecodeSpec { name: "JumpIfNotNil", operands: vec![op("src", Slot)], result: Branch, semantics: "lua_jump_if_not_nil", variants: vec![] },
-        // Against a string or boolean constant, equality is identity of the boxed bits
-        // (strings are interned; `__eq` needs two tables or two userdata).
-        BytecodeSpec { name: "JumpIfIdentical", operands: vec![op("lhs", Slot), op("rhs", Constant)], result: Branch, semantics: "lua_jump_if_identical", variants: vec![] },
-        BytecodeSpec { name: "JumpIfNotIdentical", operands: vec![op("lhs", Slot), op("rhs", Constant)], result: Branch, semantics: "lua_jump_if_not_identical", variants: vec![] },
         BytecodeSpec { name: "Jump", operands: vec![], result: Branch, semantics: "lua_jump", variants: vec![] },
         BytecodeSpec { name: "ForPrep", operands: vec![op("base", SlotRef)], result: Branch, semantics: "lua_for_prep", variants: vec![] },
         BytecodeSpec { name: "ForLoop", operands: vec![op("base", SlotRef)], result: Branch, semantics: "lua_for_loop", variants: vec![] },

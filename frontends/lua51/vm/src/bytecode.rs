@@ -32,6 +32,9 @@ pub struct Emitted {
 #[derive(Debug, Default)]
 pub struct BytecodeBuilder {
     code: Vec<u8>,
+    /// The type of each constant of the function (lattice names), so the generated `create_*`
+    /// methods can pick variants specialised on a constant's type.
+    constant_types: Vec<&'static str>,
 }
 
 impl BytecodeBuilder {
@@ -40,6 +43,18 @@ impl BytecodeBuilder {
     }
     pub fn position(&self) -> u32 {
         self.code.len() as u32
+    }
+    /// Records the type of constant `index` (the compiler calls it as it adds constants).
+    pub fn note_constant(&mut self, index: u16, type_name: &'static str) {
+        let i = usize::from(index);
+        if self.constant_types.len() <= i {
+            self.constant_types.resize(i + 1, "");
+        }
+        self.constant_types[i] = type_name;
+    }
+    /// The type of constant `index` as noted ("" when unknown: the general variant).
+    fn constant_type_name(&self, index: u16) -> &'static str {
+        self.constant_types.get(usize::from(index)).copied().unwrap_or("")
     }
     fn begin(&mut self, opcode: u16) -> u32 {
         let start = self.position();

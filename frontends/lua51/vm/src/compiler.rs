@@ -267,6 +267,8 @@ impl<'s> Compiler<'s> {
         let fs = self.fs();
         fs.constants.push(v);
         fs.const_map.insert(key, k);
+        // Variants specialised on a constant's type are chosen from it.
+        fs.b.note_constant(k, crate::runtime::type_name(v));
         Ok(k)
     }
 
@@ -1264,21 +1266,10 @@ impl<'s> Compiler<'s> {
                     a = Operand::Slot(t);
                 }
                 self.fs().line = e.line;
-                // Against a nil, string or boolean constant, equality is identity of the boxed
-                // bits (a nil never calls `__eq`, strings are interned, and `__eq` needs two
-                // tables or two userdata); numbers keep the float compare (`-0 == 0`).
-                let konst = match b {
-                    Operand::Const(k) => Some(self.fs().constants[usize::from(k)]),
-                    Operand::Slot(_) => None,
-                };
-                let nil_const = konst.is_some_and(|k| k.is_nil());
-                let identity = konst.is_some_and(|k| k.is_string() || k.is_bool());
+                // Against a nil, boolean or string constant the builder picks the equality's
+                // variant specialised on that type (see the JumpIfEq spec).
                 let bld = &mut self.fs().b;
                 let em = match (op, when) {
-                    (BinOp::Eq, true) | (BinOp::Ne, false) if nil_const => bld.create_jump_if_nil(a.index()),
-                    (BinOp::Eq, false) | (BinOp::Ne, true) if nil_const => bld.create_jump_if_not_nil(a.index()),
-                    (BinOp::Eq, true) | (BinOp::Ne, false) if identity => bld.create_jump_if_identical(a.index(), b.index()),
-                    (BinOp::Eq, false) | (BinOp::Ne, true) if identity => bld.create_jump_if_not_identical(a.index(), b.index()),
                     (BinOp::Eq, true) | (BinOp::Ne, false) => bld.create_jump_if_eq(a, b),
                     (BinOp::Eq, false) | (BinOp::Ne, true) => bld.create_jump_if_not_eq(a, b),
                     (BinOp::Lt, true) => bld.create_jump_if_lt(a, b),
