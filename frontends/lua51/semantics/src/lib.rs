@@ -619,10 +619,17 @@ fn raw_set_fast(table: TValue, key: TValue, value: u64, cache: *mut u8) -> bool 
     if !table.is_table() {
         return false;
     }
-    let t = unsafe { &*table.as_table() };
-    let slot = if let Some(slot) = t.array_slot(key) {
-        slot
-    } else if key.is_string() {
+    let t = unsafe { &mut *table.as_table() };
+    if let Some(slot) = t.array_slot(key) {
+        if unsafe { (*slot).is_nil() } && !t.metatable.is_null() {
+            return false;
+        }
+        unsafe { *slot = TValue(value) };
+        // The array part's element kind follows every store into it.
+        t.note_array_store(TValue(value));
+        return true;
+    }
+    let slot = if key.is_string() {
         // SAFETY: as in `get_fast`.
         match unsafe { t.string_slot_cached_by_value(key, cache) } {
             Some(slot) => slot,

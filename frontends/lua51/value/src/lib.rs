@@ -199,7 +199,10 @@ pub struct TableObject {
     pub metatable: *mut TableObject,
     /// Capacity of `slots`.
     pub slot_cap: u32,
-    pub _pad: u32,
+    /// What the array part holds ([`ElementKind`] as a byte): only ever generalises while the
+    /// table lives.
+    pub array_kind: u8,
+    pub _pad: [u8; 3],
     /// The named slots' values, in the shape's slot order (`(*shape).len` of them): the
     /// inline slots after the object while they suffice, then an out-of-line block. In a
     /// dictionary, the first hash node's value, so cached indices address both alike.
@@ -215,7 +218,45 @@ pub struct TableObject {
     pub used: usize,
 }
 
+/// The element kind of a table's array part (`1..=array_len`), V8-style: a chain that only
+/// generalises (numbers, then any non-nil value, then maybe holes). Every store into the array
+/// part goes through [`TableObject::note_array_store`]. The interpreter uses it for `#t`
+/// (an array without holes ends at its length); the optimizing tier will speculate on it (a
+/// load from a numbers array is a number, and never nil).
+#[repr(u8)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+pub enum ElementKind {
+    /// Every element is a number.
+    Numbers = 0,
+    /// Every element is a value other than nil.
+    Values = 1,
+    /// Elements may be nil.
+    Holes = 2,
+}
+
 impl TableObject {
+    /// The kind of the array part's elements.
+    #[inline(always)]
+    pub fn element_kind(&self) -> ElementKind {
+        match self.array_kind {
+            0 => ElementKind::Numbers,
+            1 => ElementKind::Values,
+            _ => ElementKind::Holes,
+        }
+    }
+
+    /// Records that `value` was stored into the array part (or that `Holes` nil slots were
+    /// added). Numbers, the common case, cost one test.
+    #[inline(always)]
+    pub fn note_array_store(&mut self, value: TValue) {
+        if !value.is_double() {
+            let kind = if value.is_nil() { ElementKind::Holes } else { ElementKind::Values } as u8;
+            if self.array_kind < kind {
+                self.array_kind = kind;
+            }
+        }
+    }
+
     /// The array slot of `key` if it is an integer in `1..=array_len`.
     #[inline(always)]
     pub fn array_slot(&self, key: TValue) -> Option<*mut TValue> {
@@ -394,7 +435,8 @@ impl TableObject {
     #[inline(always)]
     pub fn length_fast(&self) -> Option<usize> {
         let n = self.array_len;
-        if self.used != 0 || (n > 0 && unsafe { *self.array.add(n - 1) }.is_nil()) {
+        // Without holes, the last element is not nil: no need to look.
+        if self.used != 0 || (n > 0 && self.element_kind() == ElementKind::Holes && unsafe { *self.array.add(n - 1) }.is_nil()) {
             return None;
         }
         Some(n)

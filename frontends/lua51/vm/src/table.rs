@@ -13,7 +13,7 @@
 
 use std::mem::ManuallyDrop;
 
-use lua51_value::{key_hash, normalize_key as normalize, table_ic_key, GcHeader, ObjKind, Shape, TValue, TableNode as Node, TableObject, IC_KEY_ID_SHIFT};
+use lua51_value::{key_hash, normalize_key as normalize, table_ic_key, ElementKind, GcHeader, ObjKind, Shape, TValue, TableNode as Node, TableObject, IC_KEY_ID_SHIFT};
 
 use crate::heap::{Heap, OutOfMemory};
 use crate::shape::{registry_of, MAX_SHAPE_SLOTS};
@@ -146,6 +146,8 @@ impl Table {
             std::ptr::addr_of_mut!((*t).header.ic_key).write(table_ic_key((*shape).id, false, false));
             std::ptr::addr_of_mut!((*t).slots).write(inline);
             std::ptr::addr_of_mut!((*t).slot_cap).write(inline_named as u32);
+            std::ptr::addr_of_mut!((*t).array_kind).write(ElementKind::Numbers as u8);
+            std::ptr::addr_of_mut!((*t)._pad).write([0; 3]);
             std::ptr::addr_of_mut!((*t).array).write(array_ptr);
             std::ptr::addr_of_mut!((*t).array_len).write(0);
             std::ptr::addr_of_mut!((*t).array_cap).write(array_cap);
@@ -222,6 +224,7 @@ impl Table {
 
     /// Appends to the array part, in place while it has room.
     fn array_push(&mut self, value: TValue) {
+        self.0.note_array_store(value);
         if self.0.array_len < self.0.array_cap {
             // SAFETY: len < cap.
             unsafe { self.0.array.add(self.0.array_len).write(value) };
@@ -233,6 +236,9 @@ impl Table {
 
     /// Grows the array part to `n` elements (nil-filled), in place while it has room.
     fn array_grow_to(&mut self, n: usize) {
+        if n > self.0.array_len {
+            self.0.note_array_store(TValue::NIL);
+        }
         if n <= self.0.array_cap {
             for i in self.0.array_len..n {
                 // SAFETY: i < n <= cap.
@@ -412,6 +418,7 @@ impl Table {
         }
         if let Some(slot) = self.0.array_slot(key) {
             unsafe { *slot = value };
+            self.0.note_array_store(value);
             return Ok(());
         }
         if key.is_string() && !self.0.shape.is_null() {
@@ -462,10 +469,19 @@ impl Table {
     /// `#{nil, 2}` is 2 as in 5.1.
     pub fn set_list(&mut self, first: usize, values: &[TValue]) {
         let Some(last) = (first + values.len()).checked_sub(1).filter(|_| !values.is_empty()) else { return };
-        if last > self.0.array_len {
+        let (kind_before, len_before) = (self.0.array_kind, self.0.array_len);
+        if last > len_before {
             self.grow_array(last);
         }
         self.array_mut()[first - 1..last].copy_from_slice(values);
+        if first - 1 <= len_before {
+            // The values cover every slot the growth added (no gap before `first`): the
+            // growth's interim nils are gone again.
+            self.0.array_kind = kind_before;
+        }
+        for v in values {
+            self.0.note_array_store(*v);
+        }
     }
 
     /// Grows the array part to `n` slots, moving the hash part's entries it now covers.
@@ -484,6 +500,17 @@ impl Table {
             let slot = self.0.array_slot(k).expect("key within the grown array part");
             unsafe { *slot = v };
         }
+        self.recompute_element_kind();
+    }
+
+    /// Sets the element kind from the elements themselves (after the array part was rebuilt;
+    /// everywhere else a store only generalises it).
+    fn recompute_element_kind(&mut self) {
+        let mut kind = ElementKind::Numbers as u8;
+        for v in self.array() {
+            kind = kind.max(if v.is_double() { 0 } else if v.is_nil() { 2 } else { 1 });
+        }
+        self.0.array_kind = kind;
     }
 
     fn remove_from_hash(&mut self, key: TValue) {
@@ -539,6 +566,8 @@ impl Table {
             let slot = self.0.array_slot(n.key).expect("partitioned by array_slot");
             unsafe { *slot = n.value };
         }
+        // The array part was just rebuilt (visiting every element already): its exact kind.
+        self.recompute_element_kind();
         let cap = ((to_hash.len() + 1) * 2).next_power_of_two().max(4);
         self.set_nodes(vec![EMPTY; cap].into_boxed_slice());
         self.0.used = 0;
@@ -661,10 +690,15 @@ impl Table {
 
     /// Removes entries whose key or value `is_dead` says was collected (weak tables).
     pub fn clear_dead(&mut self, is_dead: &dyn Fn(TValue) -> bool) {
+        let mut cleared = false;
         for v in self.array_mut() {
             if is_dead(*v) {
                 *v = TValue::NIL;
+                cleared = true;
             }
+        }
+        if cleared {
+            self.0.note_array_store(TValue::NIL);
         }
         // Named keys are strings, never dead; their slots keep their place with nil values.
         for v in self.named_mut() {
@@ -706,6 +740,66 @@ mod tests {
     /// The value a GetField-style lookup finds through inline cache `cache`.
     fn cached(t: &Table, k: TValue, cache: &mut [u8; 8]) -> Option<TValue> {
         unsafe { t.0.string_slot_cached(k, cache.as_mut_ptr()) }.map(|v| unsafe { *v })
+    }
+
+    /// Every element of the array part, checked against the kind the table claims.
+    fn kind_holds(t: &Table) -> bool {
+        let claim = t.0.element_kind();
+        t.array().iter().all(|v| match claim {
+            ElementKind::Numbers => v.is_double(),
+            ElementKind::Values => !v.is_nil(),
+            ElementKind::Holes => true,
+        })
+    }
+
+    #[test]
+    fn element_kinds_generalise_with_every_way_into_the_array_part() {
+        let mut heap = Heap::default();
+        let s = heap.intern(b"s").unwrap();
+        let t = table_mut(Table::new_in(&mut heap).unwrap());
+        assert_eq!(t.0.element_kind(), ElementKind::Numbers);
+        for i in 1..=8 {
+            t.set(num(i as f64), num(i as f64 * 0.5)).unwrap();
+        }
+        assert_eq!((t.0.element_kind(), t.length()), (ElementKind::Numbers, 8));
+        t.set(num(3.0), s).unwrap();
+        assert_eq!(t.0.element_kind(), ElementKind::Values);
+        t.set(num(8.0), TValue::NIL).unwrap();
+        assert_eq!(t.0.element_kind(), ElementKind::Holes);
+        assert_eq!(t.0.length_fast(), None, "a nil at the end is looked at");
+        t.set(num(8.0), num(1.0)).unwrap();
+        assert_eq!(t.0.element_kind(), ElementKind::Holes, "kinds only generalise");
+        assert!(kind_holds(t));
+
+        // Keys stored out of order reach the array part at a rehash, from the hash part (the
+        // kind is recomputed then; holes filled later keep it `Holes`, as in V8).
+        let u = table_mut(Table::new_in(&mut heap).unwrap());
+        for i in (1..=20).rev() {
+            u.set(num(i as f64), if i == 7 { s } else { num(1.0) }).unwrap();
+            assert!(kind_holds(u), "after storing {i}");
+        }
+        let r = table_mut(Table::new_in(&mut heap).unwrap());
+        for i in [2.0, 3.0, 4.0, 1.0, 5.0] {
+            r.set(num(i), num(i)).unwrap();
+            assert!(kind_holds(r), "after storing {i}");
+        }
+        assert_eq!((r.0.element_kind(), r.length()), (ElementKind::Numbers, 5), "migrated whole, without holes");
+
+        // A constructor's list, nils included; growth past the end fills with nil.
+        let v = table_mut(Table::new_in(&mut heap).unwrap());
+        v.set_list(1, &[num(1.0), num(2.0)]);
+        assert_eq!(v.0.element_kind(), ElementKind::Numbers);
+        v.set_list(3, &[TValue::NIL, num(4.0)]);
+        assert_eq!(v.0.element_kind(), ElementKind::Holes);
+        assert!(kind_holds(v));
+
+        // Weak values cleared by the collector leave holes.
+        let w = table_mut(Table::new_in(&mut heap).unwrap());
+        w.set(num(1.0), s).unwrap();
+        w.set(num(2.0), s).unwrap();
+        w.clear_dead(&|x| x == s);
+        assert_eq!(w.0.element_kind(), ElementKind::Holes);
+        assert!(kind_holds(w));
     }
 
     #[test]
