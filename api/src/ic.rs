@@ -156,6 +156,20 @@ impl InlineCache {
     }
 }
 
+/// Range annotation of an inline-cache state (the paper's `IcAnnotateRange`): inside an effect,
+/// states that `state` lies in `lo..=hi` and returns it. Undefined behaviour otherwise, so the
+/// generator may rely on it: the interpreter's LLVM code takes it as an assumption (a narrower
+/// index, folded bounds), and a JIT that burns states into its code as constants knows how
+/// many bits they need.
+#[inline(always)]
+pub fn annotate_range(state: u32, lo: u32, hi: u32) -> u32 {
+    // An `llvm.assume`, not a branch to `unreachable`: the generator's passes see no path to
+    // split out.
+    // SAFETY: the caller's contract: the body never caches a state outside the range.
+    unsafe { core::hint::assert_unchecked(state >= lo && state <= hi) };
+    state
+}
+
 /// Names of the fused-cache markers (`interp-ic-quickening` lowers them).
 pub mod symbols {
     /// `fn(computed: u32, kinds: u32) -> u32`: the kind of a hit's state.

@@ -460,6 +460,10 @@ impl TableObject {
     }
 }
 
+/// At most this many named slots live inside a table object (the runtime's constructors
+/// respect it; the fused cache's range annotation relies on it).
+pub const MAX_INLINE_SLOTS: usize = 8;
+
 /// Key bit: the table has a metatable.
 pub const IC_KEY_HAS_METATABLE: u32 = 1;
 /// Key bit: the named slots are out of the object (a block of their own, or a dictionary's
@@ -553,6 +557,8 @@ pub unsafe fn string_slot_cached_fused(v: TValue, key: TValue, cache: *mut u8) -
             if kind & IC_KEY_OUT_OF_LINE != 0 {
                 (*t).slots.add(index)
             } else {
+                // Inline slots are few (a constructor's named keys, at most MAX_INLINE_SLOTS).
+                let index = deegen_api::ic::annotate_range(index as u32, 0, MAX_INLINE_SLOTS as u32 - 1) as usize;
                 (t.add(1) as *mut TValue).add(index)
             }
         };

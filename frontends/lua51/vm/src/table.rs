@@ -44,7 +44,7 @@ pub const DEFAULT_INLINE_SLOTS: usize = 0;
 pub const MAX_INLINE_ARRAY: usize = 4;
 /// At most this many named slots are inline; a constructor naming more gets the rest out of
 /// line.
-pub const MAX_INLINE_SLOTS: usize = 8;
+pub const MAX_INLINE_SLOTS: usize = lua51_value::MAX_INLINE_SLOTS;
 
 /// Lua 5.1's largest array part (`MAXASIZE`, 2^26).
 const MAX_ARRAY: usize = 1 << 26;
