@@ -929,16 +929,22 @@ fn close_upvalues_from(from: *mut u64) {
     }
 }
 
+/// `return first[0 .. count]`; `close` is 0 in a function that makes no closures (no local of
+/// its frame can be captured, so there is nothing to close).
 #[no_mangle]
-pub fn lua_return(first: *mut u64, count: u64) -> ! {
-    close_upvalues_from(api::stack_base());
+pub fn lua_return(first: *mut u64, count: u64, close: u64) -> ! {
+    if close != 0 {
+        close_upvalues_from(api::stack_base());
+    }
     api::return_from_function(first, count)
 }
 
 #[no_mangle]
-pub fn lua_return_var_args(first: *mut u64, num_fixed: u64) -> ! {
+pub fn lua_return_var_args(first: *mut u64, num_fixed: u64, close: u64) -> ! {
     let count = num_fixed + unsafe { (*ctx()).var_results };
-    close_upvalues_from(api::stack_base());
+    if close != 0 {
+        close_upvalues_from(api::stack_base());
+    }
     api::return_from_function(first, count)
 }
 

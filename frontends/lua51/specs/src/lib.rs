@@ -71,6 +71,11 @@ fn op(name: &'static str, kind: OperandKind) -> OperandSpec {
     OperandSpec::new(name, kind)
 }
 
+/// The returns' `close` literal: 1 where the function may have captured locals to close (it
+/// makes closures), 0 where it cannot. Both values get variants without the byte, so the
+/// compiler can switch a return between them in place once it knows the function.
+const CLOSE: OperandSpec = OperandSpec::new("close", OperandKind::Literal { width: 1, signed: false }).specialized(&[0, 1]);
+
 fn u16_lit() -> OperandKind {
     OperandKind::Literal { width: 2, signed: false }
 }
@@ -193,14 +198,14 @@ pub fn bytecodes() -> Vec<BytecodeSpec> {
         },
         BytecodeSpec {
             name: "ReturnVarArgs",
-            operands: vec![op("first", SlotRef), op("num_fixed", u16_lit())],
+            operands: vec![op("first", SlotRef), op("num_fixed", u16_lit()), CLOSE],
             result: None,
             semantics: "lua_return_var_args",
             variants: vec![],
         },
         BytecodeSpec {
             name: "Return",
-            operands: vec![op("first", SlotRef), op("count", u16_lit())],
+            operands: vec![op("first", SlotRef), op("count", u16_lit()), CLOSE],
             result: None,
             semantics: "lua_return",
             variants: vec![],

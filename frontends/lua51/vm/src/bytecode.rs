@@ -82,6 +82,17 @@ impl BytecodeBuilder {
         let delta = target as i64 - i64::from(at.start);
         self.code[field..field + 4].copy_from_slice(&(delta as i32).to_le_bytes());
     }
+    /// Switches the instruction at `at` to `opcode`, a variant of the same bytecode with the
+    /// same layout (e.g. a literal fixed by both; the caller guarantees it).
+    pub fn set_opcode(&mut self, at: u32, opcode: u16) {
+        let at = at as usize;
+        debug_assert_eq!(
+            variants()[usize::from(u16::from_le_bytes([self.code[at], self.code[at + 1]]))].length,
+            variants()[usize::from(opcode)].length,
+            "set_opcode keeps the layout"
+        );
+        self.code[at..at + 2].copy_from_slice(&opcode.to_le_bytes());
+    }
     pub fn finish(self) -> Vec<u8> {
         self.code
     }

@@ -70,6 +70,9 @@ struct FuncState {
     #[allow(clippy::vec_box)]
     children: Vec<Box<Proto>>,
     line: u32,
+    /// Where the returns are (and whether each is a ReturnVarArgs): they close captured
+    /// locals, unless the function turns out to make no closures.
+    returns: Vec<(u32, bool)>,
 }
 
 /// Where an assignment stores.
@@ -147,6 +150,7 @@ impl<'s> Compiler<'s> {
             upvalues: Vec::new(),
             children: Vec::new(),
             line: body.line_defined,
+            returns: Vec::new(),
         });
         let params: Vec<&[u8]> = self_param.into_iter().chain(body.params.iter().map(|p| p.as_bytes())).collect();
         for p in &params {
@@ -161,7 +165,14 @@ impl<'s> Compiler<'s> {
         self.close_block()?;
         self.fs().line = body.last_line_defined;
         self.emit_return(0, 0)?;
-        let fs = self.funcs.pop().expect("pushed above");
+        let mut fs = self.funcs.pop().expect("pushed above");
+        if fs.children.is_empty() {
+            // No closures: no local of this function's frames is ever captured, so its returns
+            // have nothing to close.
+            for &(at, var_args) in &fs.returns {
+                fs.b.set_opcode(at, if var_args { crate::bytecode::opcode::RETURNVARARGS_CLOSE0 } else { crate::bytecode::opcode::RETURN_CLOSE0 });
+            }
+        }
         let locvars = fs.locvars;
         let mut proto = Proto::new(
             self.source.clone(),
@@ -383,8 +394,10 @@ impl<'s> Compiler<'s> {
     }
 
     fn emit_return(&mut self, first: u16, count: u16) -> Result<()> {
-        let e = self.fs().b.create_return(first, count);
-        self.mark(e, "Return").map(|_| ())
+        let e = self.fs().b.create_return(first, count, 1);
+        let e = self.mark(e, "Return")?;
+        self.fs().returns.push((e.start, false));
+        Ok(())
     }
 
     fn emit_nil(&mut self, dst: u16) -> Result<()> {
@@ -798,8 +811,10 @@ impl<'s> Compiler<'s> {
                     let at = self.fs().free_reg;
                     self.multi_values(&last[0], at)?;
                     self.fs().line = line;
-                    let e = self.fs().b.create_return_var_args(base, fixed.len() as u16);
-                    return self.mark(e, "ReturnVarArgs").map(|_| ());
+                    let e = self.fs().b.create_return_var_args(base, fixed.len() as u16, 1);
+                    let e = self.mark(e, "ReturnVarArgs")?;
+                    self.fs().returns.push((e.start, true));
+                    return Ok(());
                 }
                 self.exp_to_next_reg(&last[0])?;
                 self.fs().line = line;
