@@ -250,7 +250,7 @@ pub fn bytecodes() -> Vec<BytecodeSpec> {
         },
         BytecodeSpec {
             name: "GetMethod",
-            operands: vec![op("object", Slot), op("name", Constant), op("frame", SlotRef), op("method", SLOT_CACHE)],
+            operands: vec![op("object", Slot), op("name", Constant), op("frame", SlotRef), op("receiver", SLOT_CACHE), op("method", SLOT_CACHE)],
             result: None,
             semantics: "lua_get_method",
             variants: vec![],

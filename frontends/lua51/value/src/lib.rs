@@ -216,7 +216,16 @@ pub struct TableObject {
     pub node_count: usize,
     /// Hash slots holding a key (live or dead).
     pub used: usize,
+    /// This table's own cache of where its `__index` lives, for when it serves as a metatable
+    /// ([`TableObject::index_handler`]): the `ic_key` it was filled under (0: empty) and the
+    /// slot state (or [`ABSENT_STATE`]).
+    pub index_cache_key: core::cell::Cell<u32>,
+    pub index_cache_state: core::cell::Cell<u32>,
 }
+
+/// A cache state saying the key is absent: only for shaped tables, whose shape fixes the keys
+/// they hold (a dictionary may gain a key without a new `ic_key`).
+pub const ABSENT_STATE: u32 = u32::MAX;
 
 /// The element kind of a table's array part (`1..=array_len`), V8-style: a chain that only
 /// generalises (numbers, then any non-nil value, then maybe holes). Every store into the array
@@ -392,6 +401,46 @@ impl TableObject {
         }
     }
 
+    /// Raw `self.__index` (`index_event` is the interned `"__index"`), for a table serving as a
+    /// metatable: every method call on an instance asks its metatable for it. A cache in the
+    /// object, keyed by its own `ic_key`, remembers where the field lives (or, in a shaped
+    /// table, that it is absent), so a hit is a compare and a load; the value is read afresh,
+    /// so assigning `__index` needs no invalidation, and adding or moving it changes the key.
+    #[inline(always)]
+    pub fn index_handler(&self, index_event: TValue) -> TValue {
+        let key = self.header.ic_key;
+        if self.index_cache_key.get() == key {
+            let state = self.index_cache_state.get();
+            if state == ABSENT_STATE {
+                return TValue::NIL;
+            }
+            // SAFETY: filled below under this key: a slot index of this table's `slots`.
+            return unsafe { *self.slots.add(state as usize) };
+        }
+        self.index_handler_miss(index_event, key)
+    }
+
+    // Inline like every function here: a non-inline one would be compiled in this crate, and
+    // the semantics' bitcode (built alone) would call it and the generics it instantiates.
+    #[inline(always)]
+    fn index_handler_miss(&self, index_event: TValue, key: u32) -> TValue {
+        let state = match self.string_slot_body(index_event) {
+            deegen_api::ic::IcBody::Cache(state) => state >> IC_KEY_ID_SHIFT,
+            deegen_api::ic::IcBody::Done(_) if !self.shape.is_null() => ABSENT_STATE,
+            deegen_api::ic::IcBody::Done(_) => return TValue::NIL,
+        };
+        if key != deegen_api::ic::UNCACHEABLE_KEY {
+            self.index_cache_key.set(key);
+            self.index_cache_state.set(state);
+        }
+        if state == ABSENT_STATE {
+            TValue::NIL
+        } else {
+            // SAFETY: the body's index is within `slots`.
+            unsafe { *self.slots.add(state as usize) }
+        }
+    }
+
     /// The key whose value is at the slot a state of this table names.
     #[inline(always)]
     fn key_at(&self, state: u32) -> TValue {
@@ -521,6 +570,42 @@ pub unsafe fn string_slot_cached_in(v: TValue, key: TValue, cache: *mut u8, by_v
         ic.run(ic_key, body, effect)
     };
     found.map(|f| f.map(|f| f.slot))
+}
+
+/// What a receiver-level method lookup found ([`method_receiver_cached`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ReceiverLookup {
+    /// The receiver's own slot for the name (its value may be nil).
+    Slot(*mut TValue),
+    /// The receiver has no such key: look in its metatable's `__index`.
+    Absent,
+}
+
+/// The first step of `obj:name(...)` on a table: `name` in the receiver itself, through a cache
+/// of its own that also remembers absence in a shaped table (instances rarely hold their
+/// methods, and their shape says so), so the usual case goes to the metatable after one compare.
+///
+/// # Safety
+/// `v` must be a table; `key` an interned string; `cache` an instruction's 8-byte `ic` operand.
+#[inline(always)]
+pub unsafe fn method_receiver_cached(v: TValue, key: TValue, cache: *mut u8) -> ReceiverLookup {
+    use deegen_api::ic::IcBody;
+    let t = v.as_table();
+    let ic_key = unsafe { (*t).header.ic_key };
+    let ic = unsafe { deegen_api::ic::InlineCache::at(cache) };
+    ic.run(
+        ic_key,
+        || {
+            let tab = unsafe { &*t };
+            match tab.string_slot_body(key) {
+                IcBody::Cache(state) => IcBody::Cache(state),
+                IcBody::Done(_) if !tab.shape.is_null() => IcBody::Cache(ABSENT_STATE),
+                IcBody::Done(_) => IcBody::Done(ReceiverLookup::Absent),
+            }
+        },
+        // SAFETY: a hit means a table of this key: the state is absence or a slot index.
+        |state| if state == ABSENT_STATE { ReceiverLookup::Absent } else { ReceiverLookup::Slot(unsafe { (*t).slots.add((state >> IC_KEY_ID_SHIFT) as usize) }) },
+    )
 }
 
 /// The body of the string-key caches: `NotATable`, or where `key` is (absent: `None`).

@@ -154,6 +154,8 @@ impl Table {
             std::ptr::addr_of_mut!((*t).nodes).write(nodes);
             std::ptr::addr_of_mut!((*t).node_count).write(0);
             std::ptr::addr_of_mut!((*t).used).write(0);
+            std::ptr::addr_of_mut!((*t).index_cache_key).write(std::cell::Cell::new(deegen_api::ic::IMPOSSIBLE_KEY));
+            std::ptr::addr_of_mut!((*t).index_cache_state).write(std::cell::Cell::new(0));
         }
         Ok(TValue::from_ptr(p))
     }
