@@ -273,17 +273,18 @@ impl TableObject {
             return None;
         }
         let x = key.as_f64();
-        // Range test first (NaN fails it), so the conversion is a plain cvttsd2si: `as usize`
-        // costs a saturating sequence that dominated array-heavy loops.
-        if !(x >= 1.0 && x <= self.array_len as i64 as f64) {
-            return None;
-        }
-        // SAFETY: 1 <= x <= array_len < 2^63, in range for i64.
-        let i = unsafe { x.to_int_unchecked::<i64>() };
+        let i = truncate_to_i64(x);
+        // Integral (NaN and out-of-range doubles truncate to i64::MIN, which fails this or the
+        // bounds test), then `1 <= i <= array_len` as one unsigned compare.
         if i as f64 != x {
             return None;
         }
-        Some(unsafe { self.array.add(i as usize - 1) })
+        let index = (i as u64).wrapping_sub(1);
+        if index >= self.array_len as u64 {
+            return None;
+        }
+        // SAFETY: index < array_len.
+        Some(unsafe { self.array.add(index as usize) })
     }
 
     /// The hash slot holding `key` (live or dead), probing from `hash`; `key` must be
@@ -512,6 +513,22 @@ impl TableObject {
 /// At most this many named slots live inside a table object (the runtime's constructors
 /// respect it; the fused cache's range annotation relies on it).
 pub const MAX_INLINE_SLOTS: usize = 8;
+
+/// `x` truncated toward zero, as the hardware does it: one `cvttsd2si`, which gives
+/// `i64::MIN` for NaN and doubles out of range (Rust's `as` saturates instead, in a longer
+/// sequence that dominated array-heavy loops).
+#[inline(always)]
+pub fn truncate_to_i64(x: f64) -> i64 {
+    #[cfg(target_arch = "x86_64")]
+    {
+        // SAFETY: SSE2 is part of x86-64.
+        unsafe { core::arch::x86_64::_mm_cvttsd_si64(core::arch::x86_64::_mm_set_sd(x)) }
+    }
+    #[cfg(not(target_arch = "x86_64"))]
+    {
+        if x.is_nan() || !(-9.223_372_036_854_776e18..9.223_372_036_854_776e18).contains(&x) { i64::MIN } else { x as i64 }
+    }
+}
 
 /// Key bit: the table has a metatable.
 pub const IC_KEY_HAS_METATABLE: u32 = 1;
