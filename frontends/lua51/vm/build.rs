@@ -24,6 +24,10 @@ fn main() {
         .unwrap_or_else(|e| panic!("generating the interpreter failed: {e}"));
     println!("cargo:rustc-link-search=native={}", generated.archive.parent().expect("archive dir").display());
     println!("cargo:rustc-link-lib=static={}", deegen::ARCHIVE_NAME);
+    // The generated code addresses its tables absolutely (see deegen_llvm_ir::target_machine):
+    // this package's tests link non-PIE, and so must every package that links it (their build
+    // scripts say so too: `tools/ljr/build.rs`).
+    println!("cargo:rustc-link-arg=-no-pie");
     println!("cargo:rustc-env=DEEGEN_INTERPRETER_ASM={}", generated.assembly.display());
     println!("cargo:rustc-env=DEEGEN_INTERPRETER_IR={}", generated.input_ir.display());
 }

@@ -337,14 +337,17 @@ pub fn read_tag_registers(module: &Module<'_>) -> Result<Option<[u64; 2]>, Strin
     }
 }
 
-/// The target machine for generated code (see [`TARGET_CPU`]). Code is position-independent
-/// so it links into PIE executables.
+/// The target machine for generated code (see [`TARGET_CPU`]). Code uses absolute 32-bit
+/// addresses (static relocation model, small code model): a dispatch is then one
+/// `jmp *table(,%rax,8)`-style load instead of a `lea` of the table and a load, as in the paper's
+/// Figure 15. Executables linking it must be non-PIE (the language's build script passes
+/// `-no-pie`, see `frontends/lua51/vm/build.rs`).
 pub fn target_machine(opt: OptimizationLevel) -> Result<TargetMachine, String> {
     Target::initialize_x86(&InitializationConfig::default());
     let triple = TargetTriple::create(TARGET_TRIPLE);
     let target = Target::from_triple(&triple).map_err(|e| e.to_string())?;
     target
-        .create_target_machine(&triple, TARGET_CPU, "", opt, RelocMode::PIC, CodeModel::Small)
+        .create_target_machine(&triple, TARGET_CPU, "", opt, RelocMode::Static, CodeModel::Small)
         .ok_or_else(|| "LLVM could not create an x86-64 target machine".to_owned())
 }
 
