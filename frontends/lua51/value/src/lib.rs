@@ -197,12 +197,17 @@ pub struct TableObject {
     pub header: GcHeader,
     /// The metatable, or null.
     pub metatable: *mut TableObject,
-    /// Capacity of `slots`.
-    pub slot_cap: u32,
+    /// Capacity of `slots` (at most `MAX_SHAPE_SLOTS`).
+    pub slot_cap: u16,
     /// What the array part holds ([`ElementKind`] as a byte): only ever generalises while the
     /// table lives.
     pub array_kind: u8,
-    pub _pad: [u8; 3],
+    /// This table's own cache of where its `__index` lives, for when it serves as a metatable
+    /// ([`TableObject::index_handler`]): the slot index (or [`INDEX_ABSENT`]), valid while the
+    /// table's `ic_key` is `index_cache_key` (0: empty). Packed beside the fields above so the
+    /// object does not grow (table-allocating programs felt 8 more bytes).
+    pub index_cache_state: core::cell::Cell<u8>,
+    pub index_cache_key: core::cell::Cell<u32>,
     /// The named slots' values, in the shape's slot order (`(*shape).len` of them): the
     /// inline slots after the object while they suffice, then an out-of-line block. In a
     /// dictionary, the first hash node's value, so cached indices address both alike.
@@ -216,12 +221,14 @@ pub struct TableObject {
     pub node_count: usize,
     /// Hash slots holding a key (live or dead).
     pub used: usize,
-    /// This table's own cache of where its `__index` lives, for when it serves as a metatable
-    /// ([`TableObject::index_handler`]): the `ic_key` it was filled under (0: empty) and the
-    /// slot state (or [`ABSENT_STATE`]).
-    pub index_cache_key: core::cell::Cell<u32>,
-    pub index_cache_state: core::cell::Cell<u32>,
 }
+
+// Every table allocation pays for this header: growing it showed in table-allocating programs
+// (binarytrees +9% for 8 bytes), so a change must be deliberate.
+const _: () = assert!(core::mem::size_of::<TableObject>() == 96);
+
+/// [`TableObject::index_cache_state`] for a shaped table without `__index`.
+pub const INDEX_ABSENT: u8 = u8::MAX;
 
 /// A cache state saying the key is absent: only for shaped tables, whose shape fixes the keys
 /// they hold (a dictionary may gain a key without a new `ic_key`).
@@ -274,13 +281,11 @@ impl TableObject {
         }
         let x = key.as_f64();
         let i = truncate_to_i64(x);
-        // Integral (NaN and out-of-range doubles truncate to i64::MIN, which fails this or the
-        // bounds test), then `1 <= i <= array_len` as one unsigned compare.
-        if i as f64 != x {
-            return None;
-        }
+        // `1 <= i <= array_len` as one unsigned compare first (NaN and out-of-range doubles
+        // truncate to i64::MIN and fail it; so does an append's `len + 1`, without the
+        // conversion back), then integrality.
         let index = (i as u64).wrapping_sub(1);
-        if index >= self.array_len as u64 {
+        if index >= self.array_len as u64 || i as f64 != x {
             return None;
         }
         // SAFETY: index < array_len.
@@ -412,11 +417,11 @@ impl TableObject {
         let key = self.header.ic_key;
         if self.index_cache_key.get() == key {
             let state = self.index_cache_state.get();
-            if state == ABSENT_STATE {
+            if state == INDEX_ABSENT {
                 return TValue::NIL;
             }
             // SAFETY: filled below under this key: a slot index of this table's `slots`.
-            return unsafe { *self.slots.add(state as usize) };
+            return unsafe { *self.slots.add(usize::from(state)) };
         }
         self.index_handler_miss(index_event, key)
     }
@@ -425,21 +430,21 @@ impl TableObject {
     // the semantics' bitcode (built alone) would call it and the generics it instantiates.
     #[inline(always)]
     fn index_handler_miss(&self, index_event: TValue, key: u32) -> TValue {
-        let state = match self.string_slot_body(index_event) {
-            deegen_api::ic::IcBody::Cache(state) => state >> IC_KEY_ID_SHIFT,
-            deegen_api::ic::IcBody::Done(_) if !self.shape.is_null() => ABSENT_STATE,
-            deegen_api::ic::IcBody::Done(_) => return TValue::NIL,
+        let (state, value) = match self.string_slot_body(index_event) {
+            deegen_api::ic::IcBody::Cache(state) => {
+                let index = state >> IC_KEY_ID_SHIFT;
+                // SAFETY: the body's index is within `slots`.
+                (u8::try_from(index).ok().filter(|&i| i != INDEX_ABSENT), unsafe { *self.slots.add(index as usize) })
+            }
+            deegen_api::ic::IcBody::Done(_) if !self.shape.is_null() => (Some(INDEX_ABSENT), TValue::NIL),
+            deegen_api::ic::IcBody::Done(_) => (None, TValue::NIL),
         };
-        if key != deegen_api::ic::UNCACHEABLE_KEY {
+        // (A dictionary's far slots and its absence are not cached.)
+        if let Some(state) = state.filter(|_| key != deegen_api::ic::UNCACHEABLE_KEY) {
             self.index_cache_key.set(key);
             self.index_cache_state.set(state);
         }
-        if state == ABSENT_STATE {
-            TValue::NIL
-        } else {
-            // SAFETY: the body's index is within `slots`.
-            unsafe { *self.slots.add(state as usize) }
-        }
+        value
     }
 
     /// The key whose value is at the slot a state of this table names.
@@ -466,7 +471,7 @@ impl TableObject {
         }
         // SAFETY: a shaped table's shape is alive, and so is the child its cache names.
         let shape = unsafe { &*self.shape };
-        if shape.last_transition_key != key || shape.last_transition.is_null() || shape.len >= self.slot_cap {
+        if shape.last_transition_key != key || shape.last_transition.is_null() || shape.len >= u32::from(self.slot_cap) {
             return false;
         }
         let next = shape.last_transition;

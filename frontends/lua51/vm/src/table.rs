@@ -145,9 +145,8 @@ impl Table {
             std::ptr::addr_of_mut!((*t).shape).write(shape);
             std::ptr::addr_of_mut!((*t).header.ic_key).write(table_ic_key((*shape).id, false, false));
             std::ptr::addr_of_mut!((*t).slots).write(inline);
-            std::ptr::addr_of_mut!((*t).slot_cap).write(inline_named as u32);
+            std::ptr::addr_of_mut!((*t).slot_cap).write(inline_named as u16);
             std::ptr::addr_of_mut!((*t).array_kind).write(ElementKind::Numbers as u8);
-            std::ptr::addr_of_mut!((*t)._pad).write([0; 3]);
             std::ptr::addr_of_mut!((*t).array).write(array_ptr);
             std::ptr::addr_of_mut!((*t).array_len).write(0);
             std::ptr::addr_of_mut!((*t).array_cap).write(array_cap);
@@ -315,7 +314,7 @@ impl Table {
             self.free_out_of_line_slots();
             account_storage(v.capacity() as isize * 8);
             self.0.slots = v.as_mut_ptr();
-            self.0.slot_cap = v.capacity() as u32;
+            self.0.slot_cap = v.capacity() as u16;
         }
         // SAFETY: len < slot_cap.
         unsafe { self.0.slots.add(len).write(value) };
