@@ -69,7 +69,7 @@ impl RegisteredPass<LlvmModule<'_>> for TypeCheckStrengthReduction {
     const NAME: &'static str = NAME;
     const DESCRIPTION: &'static str =
         "SCCP over the language's type lattice (!deegen.type_lattice): removes type checks whose answer is known, replaces others by cheaper equivalent checkers";
-    const PARAMS: &'static str = "keep-checkers: leave the checkers calls (for passes that still reason about type checks; run again without it)";
+    const PARAMS: &'static str = "keep-checkers";
     fn from_params(params: &PassParams) -> Result<Self, PipelineError> {
         params.expect_only(&["keep-checkers"])?;
         Ok(TypeCheckStrengthReduction { keep_checkers: params.flag("keep-checkers") })
