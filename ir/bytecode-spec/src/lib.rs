@@ -245,6 +245,20 @@ impl Variant {
     }
 }
 
+/// One more position of a cartesian product: every combination in `all`, extended by each of
+/// `options` in turn.
+fn extend_each<T: Clone>(all: Vec<Vec<T>>, options: &[T]) -> Vec<Vec<T>> {
+    all.into_iter()
+        .flat_map(|prefix| {
+            options.iter().map(move |o| {
+                let mut p = prefix.clone();
+                p.push(o.clone());
+                p
+            })
+        })
+        .collect()
+}
+
 impl BytecodeSpec {
     fn invalid(&self, message: impl Into<String>) -> SpecError {
         SpecError::Invalid { bytecode: self.name.to_owned(), message: message.into() }
@@ -256,16 +270,7 @@ impl BytecodeSpec {
             // Every combination, slots first.
             let mut all = vec![Vec::new()];
             for _ in 0..n {
-                all = all
-                    .into_iter()
-                    .flat_map(|prefix: Vec<OperandAccess>| {
-                        [OperandAccess::Slot, OperandAccess::Constant].into_iter().map(move |a| {
-                            let mut p = prefix.clone();
-                            p.push(a);
-                            p
-                        })
-                    })
-                    .collect();
+                all = extend_each(all, &[OperandAccess::Slot, OperandAccess::Constant]);
             }
             return Ok(all);
         }
@@ -303,16 +308,8 @@ impl BytecodeSpec {
                     return Err(self.invalid(format!("literal '{}' is specialised on {v} twice", op.name)));
                 }
             }
-            all = all
-                .into_iter()
-                .flat_map(|prefix: Vec<Option<i64>>| {
-                    std::iter::once(None).chain(op.values.iter().copied().map(Some)).map(move |v| {
-                        let mut p = prefix.clone();
-                        p.push(v);
-                        p
-                    })
-                })
-                .collect();
+            let options: Vec<Option<i64>> = std::iter::once(None).chain(op.values.iter().copied().map(Some)).collect();
+            all = extend_each(all, &options);
         }
         Ok(all)
     }
@@ -345,16 +342,7 @@ impl BytecodeSpec {
             }
             let options: Vec<Option<&'static [&'static str]>> =
                 if access == OperandAccess::Constant { std::iter::once(None).chain(op.constant_types.iter().copied().map(Some)).collect() } else { vec![None] };
-            all = all
-                .into_iter()
-                .flat_map(|prefix: Vec<Option<&'static [&'static str]>>| {
-                    options.iter().map(move |o| {
-                        let mut p = prefix.clone();
-                        p.push(*o);
-                        p
-                    })
-                })
-                .collect();
+            all = extend_each(all, &options);
         }
         Ok(all)
     }
