@@ -430,14 +430,14 @@ impl TableObject {
     // the semantics' bitcode (built alone) would call it and the generics it instantiates.
     #[inline(always)]
     fn index_handler_miss(&self, index_event: TValue, key: u32) -> TValue {
-        let (state, value) = match self.string_slot_body(index_event) {
-            deegen_api::ic::IcBody::Cache(state) => {
+        let (state, value) = match self.string_slot_state_or_absent(index_event) {
+            Some(ABSENT_STATE) => (Some(INDEX_ABSENT), TValue::NIL),
+            Some(state) => {
                 let index = state >> IC_KEY_ID_SHIFT;
                 // SAFETY: the body's index is within `slots`.
                 (u8::try_from(index).ok().filter(|&i| i != INDEX_ABSENT), unsafe { *self.slots.add(index as usize) })
             }
-            deegen_api::ic::IcBody::Done(_) if !self.shape.is_null() => (Some(INDEX_ABSENT), TValue::NIL),
-            deegen_api::ic::IcBody::Done(_) => (None, TValue::NIL),
+            None => (None, TValue::NIL),
         };
         // (A dictionary's far slots and its absence are not cached.)
         if let Some(state) = state.filter(|_| key != deegen_api::ic::UNCACHEABLE_KEY) {
@@ -445,6 +445,18 @@ impl TableObject {
             self.index_cache_state.set(state);
         }
         value
+    }
+
+    /// [`TableObject::string_slot_body`]'s state, or [`ABSENT_STATE`] where the key is absent
+    /// from a shaped table (whose shape fixes its keys, so absence is cacheable); `None` where
+    /// it is absent from a dictionary (which may gain it under the same `ic_key`).
+    #[inline(always)]
+    fn string_slot_state_or_absent(&self, key: TValue) -> Option<u32> {
+        match self.string_slot_body(key) {
+            deegen_api::ic::IcBody::Cache(state) => Some(state),
+            deegen_api::ic::IcBody::Done(_) if !self.shape.is_null() => Some(ABSENT_STATE),
+            deegen_api::ic::IcBody::Done(_) => None,
+        }
     }
 
     /// The key whose value is at the slot a state of this table names.
@@ -617,13 +629,9 @@ pub unsafe fn method_receiver_cached(v: TValue, key: TValue, cache: *mut u8) -> 
     let ic = unsafe { deegen_api::ic::InlineCache::at(cache) };
     ic.run(
         ic_key,
-        || {
-            let tab = unsafe { &*t };
-            match tab.string_slot_body(key) {
-                IcBody::Cache(state) => IcBody::Cache(state),
-                IcBody::Done(_) if !tab.shape.is_null() => IcBody::Cache(ABSENT_STATE),
-                IcBody::Done(_) => IcBody::Done(ReceiverLookup::Absent),
-            }
+        || match unsafe { &*t }.string_slot_state_or_absent(key) {
+            Some(state) => IcBody::Cache(state),
+            None => IcBody::Done(ReceiverLookup::Absent),
         },
         // SAFETY: a hit means a table of this key: the state is absence or a slot index.
         |state| if state == ABSENT_STATE { ReceiverLookup::Absent } else { ReceiverLookup::Slot(unsafe { (*t).slots.add((state >> IC_KEY_ID_SHIFT) as usize) }) },
