@@ -118,6 +118,14 @@ fn value_message(v: TValue) -> String {
     }
 }
 
+/// Prints the bytecode of chunk `f` and every function inside it.
+fn dump_chunk(st: &mut LuaState, f: TValue) {
+    let cb = unsafe { (*f.as_closure()).code_block };
+    let mut text = String::new();
+    dump_protos(proto_of(cb), &mut text);
+    let _ = st.stdout.write_all(text.as_bytes());
+}
+
 fn dump_protos(p: &Proto, out: &mut String) {
     out.push_str(&format!("function <{}:{}> ({} bytes, {} slots, {} constants)\n", p.source, p.line_defined, p.code.len(), p.frame_slots, p.constants.len()));
     // A `NewClosure` constant is the address of a child prototype, not a Lua value.
@@ -155,18 +163,12 @@ fn run_chunk(st: &mut LuaState, source: &[u8], chunk_name: &str, skip_shebang: b
         }
     };
     if opts.dump_bytecode {
-        let cb = unsafe { (*f.as_closure()).code_block };
-        let mut text = String::new();
-        dump_protos(proto_of(cb), &mut text);
-        let _ = st.stdout.write_all(text.as_bytes());
+        dump_chunk(st, f);
     }
     let _span = tracing::info_span!("run", chunk = %display_name).entered();
     let result = st.call(f, args);
     if opts.dump_bytecode_after {
-        let cb = unsafe { (*f.as_closure()).code_block };
-        let mut text = String::new();
-        dump_protos(proto_of(cb), &mut text);
-        let _ = st.stdout.write_all(text.as_bytes());
+        dump_chunk(st, f);
     }
     match result {
         Ok(_) => true,
