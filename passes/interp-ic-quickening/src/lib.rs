@@ -7,7 +7,7 @@ use deegen_bytecode_spec::{Quickening, Variant};
 use deegen_llvm_ir::raw::{Block, Value};
 use deegen_llvm_ir::*;
 use deegen_pass::{AnalysisManager, Pass, PassError, PassParams, PipelineError, PreservedAnalyses, RegisteredPass};
-use inkwell::values::{AsValueRef, CallSiteValue, FunctionValue, InstructionValue, IntValue};
+use inkwell::values::{AsValueRef, CallSiteValue, FunctionValue, IntValue};
 
 const NAME: &str = "interp-ic-quickening";
 
@@ -162,7 +162,7 @@ fn lower<'ctx>(
         };
         let result = site.try_as_basic_value().basic().filter(|v| v.is_int_value()).ok_or("the kind marker returns the (i32) kind")?.into_int_value();
         result.replace_all_uses_with(with);
-        erase(inst);
+        inst.erase_from_basic_block();
     }
 
     // A fill quickens: opcode = first + kind, over the instruction's first two bytes.
@@ -175,11 +175,7 @@ fn lower<'ctx>(
         let opcode = b.build_int_add(kind16, ctx.i16_type().const_int(u64::from(first), false), "quicken.opcode").map_err(e)?;
         let store = b.build_store(pc, opcode).map_err(e)?;
         store.set_alignment(2).map_err(|x| x.to_string())?;
-        erase(inst);
+        inst.erase_from_basic_block();
     }
     Ok(())
-}
-
-fn erase(inst: InstructionValue<'_>) {
-    inst.erase_from_basic_block();
 }
