@@ -47,8 +47,10 @@ extern "C" {
     /// `obj[key] = value` with `__newindex`.
     fn lua_rt_newindex(ctx: *mut LuaContext, obj: u64, key: u64, value: u64, base: *mut u64, cb: *const CodeBlock) -> RtResult;
     /// A non-function callee: its `__call` handler is put in `frame[0]` and the callee becomes
-    /// the first argument (shifting the others up by one), or the error message.
-    fn lua_rt_call_handler(ctx: *mut LuaContext, frame: *mut u64, num_args: u64) -> RtResult;
+    /// the first argument (shifting the others up by one), or the error message. `named` says
+    /// whether the callee is the bytecode's own operand (a call the program wrote, whose error
+    /// names it) or a metamethod handler (whose error names nothing, as in 5.1).
+    fn lua_rt_call_handler(ctx: *mut LuaContext, frame: *mut u64, num_args: u64, named: u64) -> RtResult;
     fn lua_rt_new_table(ctx: *mut LuaContext, array: u64, hash: u64, base: *mut u64, cb: *const CodeBlock) -> u64;
     fn lua_rt_set_list(ctx: *mut LuaContext, table: u64, values: *mut u64, count: u64, first_index: u64);
     /// Concatenates `first[..count]` right to left (`total` is the bytecode's count); a pair
@@ -71,6 +73,8 @@ extern "C" {
     fn lua_rt_new_closure(ctx: *mut LuaContext, proto: u64, base: *mut u64, cb: *const CodeBlock) -> u64;
     fn lua_rt_close_upvalues(ctx: *mut LuaContext, from: *mut u64);
     fn lua_rt_stack_overflow(ctx: *mut LuaContext) -> u64;
+    /// The error of nesting more runtime calls (`LuaContext::c_calls`) than 5.1 allows.
+    fn lua_rt_c_stack_overflow(ctx: *mut LuaContext) -> u64;
     /// A function ran out of its hotness countdown (a tier-up request).
     fn lua_rt_tier_up(ctx: *mut LuaContext, cb: *mut CodeBlock);
     /// `next` for the generic `for`: 1 with the entry in `out[0..2]`, 0 at the end, 2 for an
@@ -113,6 +117,14 @@ pub fn lua_mov(src: u64) -> ! {
     api::ret(src)
 }
 
+/// A Lua function the runtime called has returned to its continuation: a metamethod handler
+/// or a `for` iterator (see `LuaContext::c_calls`). Every continuation of such a call starts
+/// with this.
+#[inline(always)]
+fn runtime_call_returned() {
+    unsafe { (*ctx()).c_calls -= 1 }
+}
+
 /// Acts on a runtime helper's answer: a value for the output, a prepared metamethod call whose
 /// first result becomes the output (through `continuation`), or an error.
 #[inline(always)]
@@ -121,7 +133,7 @@ fn finish(r: RtResult, num_args: u64, continuation: *const ()) -> ! {
         api::ret(r.value)
     }
     if r.kind == RT_CALL {
-        api::make_call(r.value as *mut u64, num_args, continuation)
+        call_unnamed(r.value as *mut u64, num_args, continuation)
     }
     api::throw_runtime_error(r.value)
 }
@@ -134,7 +146,7 @@ fn finish_store(r: RtResult, continuation: *const ()) -> ! {
         api::fallthrough()
     }
     if r.kind == RT_CALL {
-        api::make_call(r.value as *mut u64, 3, continuation)
+        call_unnamed(r.value as *mut u64, 3, continuation)
     }
     api::throw_runtime_error(r.value)
 }
@@ -159,12 +171,14 @@ fn arith_slow(op: u64, lhs: u64, rhs: u64) -> ! {
 /// Output of a binary operator's metamethod.
 #[no_mangle]
 pub fn lua_binary_mm_continuation(_lhs: u64, _rhs: u64) -> ! {
+    runtime_call_returned();
     api::ret(first_result())
 }
 
 /// Output of a unary operator's metamethod.
 #[no_mangle]
 pub fn lua_unary_mm_continuation(_src: u64) -> ! {
+    runtime_call_returned();
     api::ret(first_result())
 }
 
@@ -241,6 +255,7 @@ pub fn lua_concat(first: *mut u64, count: u64) -> ! {
 /// values that remain (their number was parked in the last slot of the range).
 #[no_mangle]
 pub fn lua_concat_mm_continuation(first: *mut u64, count: u64) -> ! {
+    runtime_call_returned();
     unsafe {
         let remaining = TValue(*first.add(count as usize - 1)).as_f64() as u64;
         *first.add(remaining as usize - 1) = first_result();
@@ -272,9 +287,9 @@ fn compare_slow(r: RtResult, negate: bool) -> ! {
         // Continuations are named directly at each make_call: the generator makes one
         // handler per continuation it can see.
         if negate != (r.kind == RT_CALL_NEGATED) {
-            api::make_call(r.value as *mut u64, 2, lua_branch_if_mm_falsy as *const ())
+            call_unnamed(r.value as *mut u64, 2, lua_branch_if_mm_falsy as *const ())
         }
-        api::make_call(r.value as *mut u64, 2, lua_branch_if_mm_truthy as *const ())
+        call_unnamed(r.value as *mut u64, 2, lua_branch_if_mm_truthy as *const ())
     }
     api::throw_runtime_error(r.value)
 }
@@ -282,12 +297,14 @@ fn compare_slow(r: RtResult, negate: bool) -> ! {
 /// Takes the branch when a comparison metamethod returned a truthy value.
 #[no_mangle]
 pub fn lua_branch_if_mm_truthy(_lhs: u64, _rhs: u64) -> ! {
+    runtime_call_returned();
     branch_if(!TValue(first_result()).is_falsy())
 }
 
 /// Takes the branch when a comparison metamethod returned a falsy value.
 #[no_mangle]
 pub fn lua_branch_if_mm_falsy(_lhs: u64, _rhs: u64) -> ! {
+    runtime_call_returned();
     branch_if(TValue(first_result()).is_falsy())
 }
 
@@ -424,6 +441,7 @@ pub fn lua_get_global(name: u64, slot_cache: *mut u8) -> ! {
 
 #[no_mangle]
 pub fn lua_get_global_mm_continuation(_name: u64, _slot_cache: *mut u8) -> ! {
+    runtime_call_returned();
     api::ret(first_result())
 }
 
@@ -438,6 +456,7 @@ pub fn lua_set_global(name: u64, value: u64, slot_cache: *mut u8) -> ! {
 
 #[no_mangle]
 pub fn lua_set_global_mm_continuation(_name: u64, _value: u64, _slot_cache: *mut u8) -> ! {
+    runtime_call_returned();
     api::fallthrough()
 }
 
@@ -454,11 +473,26 @@ fn current_env() -> u64 {
 /// metamethod.
 #[inline(always)]
 fn call_value(frame: *mut u64, num_args: u64, continuation: *const ()) -> ! {
+    call_resolved(frame, num_args, continuation, true)
+}
+
+/// A call of a value the program did not name at this instruction: a metamethod handler the
+/// runtime prepared in `frame`, or a generic `for`'s iterator (called from a copy). The
+/// handler can be any value (5.1 calls whatever is not nil): a table or userdata with
+/// `__call`, or a boolean whose type has a `__call` metamethod, are called like the callee of
+/// a `Call`; anything else is "attempt to call a ... value", naming no variable.
+#[inline(always)]
+fn call_unnamed(frame: *mut u64, num_args: u64, continuation: *const ()) -> ! {
+    call_resolved(frame, num_args, continuation, false)
+}
+
+#[inline(always)]
+fn call_resolved(frame: *mut u64, num_args: u64, continuation: *const (), named: bool) -> ! {
     let callee = TValue(unsafe { *frame });
     if callee.is_function() {
         api::make_call(frame, num_args, continuation)
     }
-    let r = unsafe { lua_rt_call_handler(ctx(), frame, num_args) };
+    let r = unsafe { lua_rt_call_handler(ctx(), frame, num_args, named as u64) };
     if r.kind == RT_CALL {
         api::make_call(frame, num_args + 1, continuation)
     }
@@ -483,7 +517,7 @@ pub fn lua_tail_call(frame: *mut u64, num_args: u64) -> ! {
     let mut num_args = num_args;
     if !TValue(unsafe { *frame }).is_function() {
         // `__call`: the handler replaces the callee, which becomes its first argument.
-        let r = unsafe { lua_rt_call_handler(ctx(), frame, num_args) };
+        let r = unsafe { lua_rt_call_handler(ctx(), frame, num_args, 1) };
         if r.kind != RT_CALL {
             api::throw_runtime_error(r.value)
         }
@@ -708,6 +742,7 @@ pub fn lua_get_table(table: u64, key: u64, slot_cache: *mut u8) -> ! {
 
 #[no_mangle]
 pub fn lua_get_table_mm_continuation(_table: u64, _key: u64, _slot_cache: *mut u8) -> ! {
+    runtime_call_returned();
     api::ret(first_result())
 }
 
@@ -791,6 +826,7 @@ pub fn lua_get_field(table: u64, name: u64, slot_cache: *mut u8) -> ! {
 
 #[no_mangle]
 pub fn lua_get_field_mm_continuation(_table: u64, _name: u64, _slot_cache: *mut u8) -> ! {
+    runtime_call_returned();
     api::ret(first_result())
 }
 
@@ -806,11 +842,13 @@ pub fn lua_set_field(table: u64, name: u64, value: u64, slot_cache: *mut u8) -> 
 
 #[no_mangle]
 pub fn lua_set_field_mm_continuation(_table: u64, _name: u64, _value: u64, _slot_cache: *mut u8) -> ! {
+    runtime_call_returned();
     api::fallthrough()
 }
 
 #[no_mangle]
 pub fn lua_set_table_mm_continuation(_table: u64, _key: u64, _value: u64, _slot_cache: *mut u8) -> ! {
+    runtime_call_returned();
     api::fallthrough()
 }
 
@@ -828,13 +866,14 @@ pub fn lua_get_method(obj: u64, name: u64, frame: *mut u64, receiver_cache: *mut
         api::fallthrough()
     }
     if r.kind == RT_CALL {
-        api::make_call(r.value as *mut u64, 2, lua_get_method_continuation as *const ())
+        call_unnamed(r.value as *mut u64, 2, lua_get_method_continuation as *const ())
     }
     api::throw_runtime_error(r.value)
 }
 
 #[no_mangle]
 pub fn lua_get_method_continuation(_obj: u64, _name: u64, frame: *mut u64, _receiver_cache: *mut u8, _method_cache: *mut u8) -> ! {
+    runtime_call_returned();
     unsafe { *frame = first_result() };
     api::fallthrough()
 }
@@ -893,7 +932,13 @@ pub fn lua_for_in(base: *mut u64, num_vars: u64) -> ! {
         *frame = *base;
         *frame.add(FRAME_HEADER_SLOTS) = *base.add(1);
         *frame.add(FRAME_HEADER_SLOTS + 1) = *base.add(2);
-        call_value(frame, 2, lua_for_in_continuation as *const ())
+        // 5.1 calls the iterator like a metamethod (`luaD_call`): it counts as a runtime call.
+        let c_calls = (*ctx()).c_calls + 1;
+        if c_calls >= lua51_value::MAX_C_CALLS {
+            api::throw_runtime_error(lua_rt_c_stack_overflow(ctx()))
+        }
+        (*ctx()).c_calls = c_calls;
+        call_unnamed(frame, 2, lua_for_in_continuation as *const ())
     }
 }
 
@@ -951,6 +996,7 @@ fn for_in_builtin_step(base: *mut u64, num_vars: u64) -> Option<bool> {
 /// Stores the iterator's results in the loop variables; loops while the first is not nil.
 #[no_mangle]
 pub fn lua_for_in_continuation(base: *mut u64, num_vars: u64) -> ! {
+    runtime_call_returned();
     let (values, count) = api::return_values();
     unsafe {
         let vars = base.add(3);

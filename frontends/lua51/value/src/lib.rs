@@ -754,6 +754,13 @@ pub struct LuaContext {
     /// How many values the last call with a variable number of results left (Lua's `top`):
     /// consumed by the next `CallVarArgs` or `ReturnVarArgs`.
     pub var_results: u64,
+    /// Lua functions the runtime called on this coroutine that have not returned: metamethod
+    /// handlers and generic `for` iterators (5.1 calls both through `luaD_call`, counting them
+    /// in `nCcalls`). A coroutine cannot yield while any is active ("attempt to yield across
+    /// metamethod/C-call boundary"), and their nesting is limited like native calls ("C stack
+    /// overflow"). The runtime counts a call when it prepares it, the call's continuation
+    /// uncounts it, and a protected call restores the count an error unwound past.
+    pub c_calls: u32,
     /// The runtime's own state (opaque to the semantics).
     pub runtime: *mut (),
     /// What handlers read of the state every coroutine shares.
@@ -945,6 +952,10 @@ impl RtResult {
         RtResult { value: msg, kind: RT_ERROR }
     }
 }
+
+/// Lua 5.1's `LUAI_MAXCCALLS`: how deeply native calls and the Lua functions the runtime calls
+/// (metamethods, `for` iterators) may nest before "C stack overflow".
+pub const MAX_C_CALLS: u32 = 200;
 
 /// `num_results` of a call that keeps every result (Lua's `LUA_MULTRET`).
 pub const MULTRET: u64 = 0xFFFF;

@@ -113,6 +113,18 @@ pub fn call_ic_layouts() -> &'static [(u32, Option<u32>)] {
     LAYOUTS.get_or_init(|| variants().iter().map(|v| (v.length, v.call_ic_offset)).collect())
 }
 
+/// Whether the instruction at `offset` calls the value in its first operand's slot (a call, a
+/// tail call or a generic `for`'s iterator call), as opposed to calling a metamethod.
+pub fn is_call_instruction(code: &[u8], offset: usize) -> bool {
+    if offset + 2 > code.len() {
+        return false;
+    }
+    let opcode = read(code, offset, 2, false) as usize;
+    variants()
+        .get(opcode)
+        .is_some_and(|v| matches!(v.bytecode.as_str(), "Call" | "CallVarArgs" | "TailCall" | "TailCallVarArgs" | "ForIn"))
+}
+
 fn read(code: &[u8], offset: usize, width: u32, signed: bool) -> i64 {
     let b = &code[offset..offset + width as usize];
     match (width, signed) {

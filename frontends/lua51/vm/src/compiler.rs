@@ -780,6 +780,9 @@ impl<'s> Compiler<'s> {
         self.fs().line = iter_line;
         let back = self.fs().b.create_for_in(base, vars.len() as u16);
         let back = self.mark(back, "ForIn")?;
+        // 5.1 names a native iterator after the generator's hidden local (`bad argument #1 to
+        // '(for generator)'`); the call itself is of a copy, so its type error names nothing.
+        self.name_operand(back, 0, Some(VarInfo::Local("(for generator)".to_owned())));
         self.fs().b.patch_branch(back, body_start);
         self.patch_here(block.breaks);
         self.end_locals(block.first_local - 3);

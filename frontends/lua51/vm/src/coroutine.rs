@@ -190,7 +190,8 @@ pub unsafe fn resume(st: *mut LuaState, co_value: TValue, args: &[TValue], top: 
             CoStatus::Normal => return Err("cannot resume normal coroutine"),
             CoStatus::Suspended => {}
         }
-        // Every resume nests an interpreter entry, like 5.1's nCcalls.
+        // Every resume nests an interpreter entry, like 5.1's nCcalls (whose check in
+        // `lua_resume`, unlike `luaD_call`'s, comes before the increment).
         if (*st).native_depth >= crate::state::MAX_NATIVE_DEPTH {
             return Err("C stack overflow");
         }
@@ -282,7 +283,10 @@ pub(crate) fn yield_from(st: &mut LuaState, base: *mut u64, count: usize) -> Res
     }
     let co: *mut Thread = st.current_thread.as_ptr();
     unsafe {
-        if st.native_depth != (*co).entry_depth {
+        // A native frame (`pcall`, `table.sort`'s comparator, `load`'s reader) or a Lua function
+        // the runtime called (a metamethod, a `for` iterator) lies between the yield and the
+        // resume.
+        if st.native_depth != (*co).entry_depth || (*co).ctx.c_calls != 0 {
             return Err(BOUNDARY);
         }
         (*co).yield_base = base;

@@ -71,17 +71,32 @@ fn type_error(st: &mut LuaState, verb: &'static str, operand: u8, value: TValue)
     message(st, &text)
 }
 
-/// Writes a call of `f` with `args` in a frame right past the current one (`base` + the code
-/// block's frame size), and returns the frame for the semantics to call.
-pub(crate) fn prepare_call(base: *mut u64, cb: *const CodeBlock, f: TValue, args: &[TValue]) -> *mut u64 {
+/// Writes a call of the metamethod handler `f` with `args` in a frame right past the current
+/// one (`base` + the code block's frame size), for the semantics to call (resolving `__call`
+/// if `f` is not a function). The call counts as one of the coroutine's runtime calls
+/// (`LuaContext::c_calls`) until its continuation runs; past 5.1's nesting limit of such
+/// calls and native ones, it is "C stack overflow" instead.
+pub(crate) fn metamethod_call(st: &mut LuaState, base: *mut u64, cb: *const CodeBlock, f: TValue, args: &[TValue]) -> RtResult {
+    if st.native_depth + st.cur().c_calls as usize + 1 >= crate::state::MAX_NATIVE_DEPTH {
+        return RtResult::error(message(st, "C stack overflow"));
+    }
+    st.cur().c_calls += 1;
     unsafe {
         let frame = frame_top(base, cb);
         *frame = f.raw();
         for (i, a) in args.iter().enumerate() {
             *frame.add(FRAME_HEADER_SLOTS + i) = a.raw();
         }
-        frame
+        RtResult::call(frame)
     }
+}
+
+/// A generic `for` has nested more iterator calls than 5.1 allows (see
+/// [`LuaContext::c_calls`]): the error to throw.
+#[no_mangle]
+pub unsafe extern "C" fn lua_rt_c_stack_overflow(ctx: *mut LuaContext) -> u64 {
+    let st = unsafe { state_of(ctx) };
+    message(st, "C stack overflow")
 }
 
 /// The metatable of any value (tables have their own; strings share one).
@@ -142,7 +157,7 @@ pub unsafe extern "C" fn lua_rt_arith(ctx: *mut LuaContext, op: u64, lhs: u64, r
             tm = metamethod(st, TValue(rhs), event);
         }
         if !tm.is_nil() {
-            return RtResult::call(prepare_call(base, cb, tm, &[TValue(lhs), TValue(rhs)]));
+            return metamethod_call(st, base, cb, tm, &[TValue(lhs), TValue(rhs)]);
         }
         return RtResult::error(unsafe { arith_error(ctx, lhs, rhs) });
     };
@@ -187,7 +202,7 @@ pub unsafe extern "C" fn lua_rt_index(ctx: *mut LuaContext, obj: u64, key: u64, 
             tm
         };
         if tm.is_function() {
-            return RtResult::call(prepare_call(base, cb, tm, &[t, key]));
+            return metamethod_call(st, base, cb, tm, &[t, key]);
         }
         t = tm;
     }
@@ -220,7 +235,7 @@ pub unsafe extern "C" fn lua_rt_newindex(ctx: *mut LuaContext, obj: u64, key: u6
             tm
         };
         if tm.is_function() {
-            return RtResult::call(prepare_call(base, cb, tm, &[t, key, value]));
+            return metamethod_call(st, base, cb, tm, &[t, key, value]);
         }
         t = tm;
     }
@@ -228,12 +243,14 @@ pub unsafe extern "C" fn lua_rt_newindex(ctx: *mut LuaContext, obj: u64, key: u6
 }
 
 #[no_mangle]
-pub unsafe extern "C" fn lua_rt_call_handler(ctx: *mut LuaContext, frame: *mut u64, num_args: u64) -> RtResult {
+pub unsafe extern "C" fn lua_rt_call_handler(ctx: *mut LuaContext, frame: *mut u64, num_args: u64, named: u64) -> RtResult {
     let st = unsafe { state_of(ctx) };
     let callee = TValue(unsafe { *frame });
     let tm = metamethod(st, callee, crate::state::Event::Call);
     if !tm.is_function() {
-        return RtResult::error(type_error(st, "call", 0, callee));
+        // 5.1 follows one `__call` only: a handler that is itself callable only through its
+        // own `__call` is an error about the original callee.
+        return RtResult::error(if named != 0 { type_error(st, "call", 0, callee) } else { untracked_type_error(st, "call", callee) });
     }
     unsafe {
         let args = frame.add(FRAME_HEADER_SLOTS);
@@ -340,9 +357,11 @@ pub unsafe extern "C" fn lua_rt_concat(ctx: *mut LuaContext, first: *mut u64, co
         let blamed = if ok(left) { acc } else { left };
         return RtResult::error(type_error(st, "concatenate", culprit as u8, blamed));
     }
-    let frame = prepare_call(base, cb, tm, &[left, acc]);
-    unsafe { *first.add(total as usize - 1) = TValue::from_f64(acc_start as f64).raw() };
-    RtResult::call(frame)
+    let r = metamethod_call(st, base, cb, tm, &[left, acc]);
+    if r.kind == lua51_value::RT_CALL {
+        unsafe { *first.add(total as usize - 1) = TValue::from_f64(acc_start as f64).raw() };
+    }
+    r
 }
 
 #[no_mangle]
@@ -384,7 +403,7 @@ pub unsafe extern "C" fn lua_rt_len_metamethod(ctx: *mut LuaContext, v: u64, bas
     if tm.is_nil() {
         return RtResult::error(type_error(st, "get length of", 0, v));
     }
-    RtResult::call(prepare_call(base, cb, tm, &[v, TValue::NIL]))
+    metamethod_call(st, base, cb, tm, &[v, TValue::NIL])
 }
 
 fn compare_strings(a: TValue, b: TValue) -> Option<std::cmp::Ordering> {
@@ -420,7 +439,7 @@ pub unsafe extern "C" fn lua_rt_less_than(ctx: *mut LuaContext, lhs: u64, rhs: u
     }
     if type_name(l) == type_name(r) {
         if let Some(tm) = order_metamethod(st, l, r, crate::state::Event::Lt) {
-            return RtResult::call(prepare_call(base, cb, tm, &[l, r]));
+            return metamethod_call(st, base, cb, tm, &[l, r]);
         }
     }
     compare_error(st, l, r)
@@ -436,10 +455,11 @@ pub unsafe extern "C" fn lua_rt_less_equal(ctx: *mut LuaContext, lhs: u64, rhs: 
     }
     if type_name(l) == type_name(r) {
         if let Some(tm) = order_metamethod(st, l, r, Event::Le) {
-            return RtResult::call(prepare_call(base, cb, tm, &[l, r]));
+            return metamethod_call(st, base, cb, tm, &[l, r]);
         }
         if let Some(tm) = order_metamethod(st, r, l, Event::Lt) {
-            return RtResult { value: prepare_call(base, cb, tm, &[r, l]) as u64, kind: lua51_value::RT_CALL_NEGATED };
+            let call = metamethod_call(st, base, cb, tm, &[r, l]);
+            return if call.kind == lua51_value::RT_CALL { RtResult { kind: lua51_value::RT_CALL_NEGATED, ..call } } else { call };
         }
     }
     compare_error(st, l, r)
@@ -461,7 +481,7 @@ pub unsafe extern "C" fn lua_rt_equal(ctx: *mut LuaContext, lhs: u64, rhs: u64, 
     if mt1 != mt2 && !tm1.raw_equals(metamethod(st, r, crate::state::Event::Eq)) {
         return bool_result(false);
     }
-    RtResult::call(prepare_call(base, cb, tm1, &[l, r]))
+    metamethod_call(st, base, cb, tm1, &[l, r])
 }
 
 #[no_mangle]
@@ -627,7 +647,9 @@ unsafe fn run_message_handler(st: &mut LuaState, base: *mut u64, value: TValue) 
             let outermost = !st.protected[..idx].iter().any(|p| p.state == HandlerState::Running);
             let raised = if outermost { unsafe { limit.add(crate::state::HANDLER_RESERVE) } } else { limit };
             unsafe { (*ctx).interp.stack_limit = raised };
-            let result = if unsafe { frame.add(FRAME_HEADER_SLOTS + 1) } >= raised {
+            // 5.1 calls only a function as the handler (`luaG_errormsg`): anything else, even a
+            // value with `__call`, is "error in error handling".
+            let result = if !top.handler.is_function() || unsafe { frame.add(FRAME_HEADER_SLOTS + 1) } >= raised {
                 Err(())
             } else {
                 unsafe {

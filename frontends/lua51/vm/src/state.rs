@@ -22,8 +22,10 @@ pub const STACK_SLOTS: usize = 1 << 20;
 /// Slots kept free above the limit for native functions' results.
 pub(crate) const STACK_RESERVE: usize = 256;
 /// Lua 5.1's `LUAI_MAXCCALLS`: nested native/interpreter entries (calls from native code and
-/// coroutine resumes).
-pub(crate) const MAX_NATIVE_DEPTH: usize = 200;
+/// coroutine resumes), which together with the runtime's calls of metamethods and iterators
+/// (`LuaContext::c_calls`) make 5.1's `nCcalls`.
+/// As in 5.1 (`++nCcalls >= LUAI_MAXCCALLS`), the entry that would reach the limit fails.
+pub(crate) const MAX_NATIVE_DEPTH: usize = lua51_value::MAX_C_CALLS as usize;
 /// Slots below the reserve kept free for `xpcall` message handlers: the limit rises by this
 /// much while one runs, so a handler still works after a stack overflow (5.1 grows its stack
 /// for the same reason).
@@ -195,7 +197,9 @@ impl LuaState {
             ipairs_aux_fn: TValue::NIL,
             event_names,
             pending: None,
-            native_depth: 0,
+            // The host's own entry: `lua.c` runs everything inside `lua_cpcall`, so a 5.1 main
+            // chunk starts one native call deep.
+            native_depth: 1,
             current_thread: TValue::NIL,
             protected: Vec::new(),
             resume_values: Vec::new(),
@@ -256,7 +260,7 @@ impl LuaState {
 
     /// [`Self::load`] of source text. The chunk keeps its text, for `string.dump`.
     pub(crate) fn load_text(&mut self, source: &[u8], source_name: &str, skip_shebang: bool) -> Result<TValue, String> {
-        let options = lua51_syntax::ParseOptions { skip_shebang, c_calls: 1 + self.native_depth as u32 };
+        let options = lua51_syntax::ParseOptions { skip_shebang, c_calls: self.native_depth as u32 };
         let chunk = lua51_syntax::parse_chunk_with(source, &lua51_syntax::chunk_id_for_syntax_error(source_name), &options)
             .map_err(|e| e.to_string())?;
         let f = crate::compiler::compile_chunk(self, &chunk, &lua51_syntax::chunk_id(source_name)).map_err(|e| e.message)?;
@@ -288,7 +292,7 @@ impl LuaState {
             let ctx = (*st).current;
             let base = frame.add(FRAME_HEADER_SLOTS);
             let error = |st: *mut LuaState, msg: &str| LuaError { value: (*st).intern(msg.as_bytes()).unwrap_or(TValue::NIL) };
-            if (*st).native_depth >= MAX_NATIVE_DEPTH {
+            if (*st).native_depth + 1 >= MAX_NATIVE_DEPTH {
                 return Err(error(st, "C stack overflow"));
             }
             if base.add(num_args) >= (*ctx).interp.stack_limit {
@@ -313,10 +317,13 @@ impl LuaState {
             *base.offset(frame::CALLEE as isize) = f.raw();
             (*st).native_depth += 1;
             let saved_var_results = (*ctx).var_results;
+            // An error unwinds past the continuations that would uncount metamethod calls.
+            let saved_c_calls = (*ctx).c_calls;
             (*ctx).interp.status = STATUS_OK;
             __deegen_interp_enter(std::ptr::addr_of_mut!((*ctx).interp), base, num_args as u64);
             (*st).native_depth -= 1;
             (*ctx).var_results = saved_var_results;
+            (*ctx).c_calls = saved_c_calls;
             if (*ctx).interp.status != STATUS_OK {
                 // An error (a yield cannot cross this entry: `yield` refuses it).
                 (*ctx).interp.status = STATUS_OK;
@@ -409,6 +416,11 @@ impl LuaState {
         }
         let proto = proto_of(cb);
         let offset = unsafe { pc.offset_from(proto.code.as_ptr()) } as u32;
+        // As 5.1's `getfuncname`: only a call instruction names its callee. A metamethod or
+        // an `__index` handler called from an arithmetic or indexing instruction has no name.
+        if !crate::bytecode::is_call_instruction(&proto.code, offset as usize) {
+            return None;
+        }
         proto.operand_name(offset, 0).cloned()
     }
 
@@ -469,6 +481,7 @@ pub(crate) fn new_context(stack: &mut [u64], runtime: *mut LuaState, shared: *co
         },
         open_upvalues: std::ptr::null_mut(),
         var_results: 0,
+        c_calls: 0,
         runtime: runtime as *mut (),
         shared,
     }
