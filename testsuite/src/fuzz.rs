@@ -6,7 +6,13 @@
 //! concatenation, logic, indexing, calls, control flow and closures. Every top-level statement
 //! runs under `pcall` and prints what it got, errors included, so one error does not end the
 //! program and error messages (with their variable names and positions) are compared too.
-//! Values without a stable text (tables, functions) print as their type.
+//! Values without a stable text (tables, functions, userdata, threads) print as their type.
+//!
+//! Crashes hide where values meet the runtime's calls of Lua code, so programs also use
+//! metatables whose handlers are every kind of value (functions, native functions, tables and
+//! userdata with `__call`, callable booleans and numbers, values that cannot be called), yield
+//! inside and outside 5.1's C-call boundary, raise errors whose values are not strings under
+//! message handlers of every kind, and recurse past the stack's and 5.1's nesting limits.
 //!
 //! A program is a pure function of its seed: a failure is reproduced from its seed alone.
 
@@ -44,6 +50,92 @@ const LITERALS: &[&str] = &[
 ];
 const LOCALS: &[&str] = &["a", "b", "c", "d", "s", "t", "u", "m"];
 const BINARY: &[&str] = &["+", "-", "*", "/", "%", "^", "..", "==", "~=", "<", "<=", ">", ">=", "and", "or"];
+
+/// Handler values for metamethods and message handlers (see `Gen::handler`). `CT`, `CU` and
+/// the callable booleans and numbers are set up by the program's prelude.
+const HANDLERS: &[&str] = &[
+    "function(...) return select('#', ...), ... end",
+    "function(a) return a end",
+    "function() error('in handler') end",
+    "function() error({}) end",
+    "type",
+    "select",
+    "math.max",
+    "rawequal",
+    "CT",
+    "CU",
+    "true",
+    "7",
+    "false",
+    "nil",
+    "{}",
+    "setmetatable({}, {__call = CT})",
+    "'str'",
+];
+
+/// An event and a use of it on `o`/`o2` (two objects sharing the metatable), `ud` (a userdata
+/// with the same handler) and `x` (a random value).
+const METAMETHOD_USES: &[(&str, &str)] = &[
+    ("__add", "return o + x"),
+    ("__add", "return x + o"),
+    ("__sub", "return o - o2"),
+    ("__mul", "return 2 * o"),
+    ("__div", "return o / x"),
+    ("__mod", "return o % 3"),
+    ("__pow", "return x ^ o"),
+    ("__unm", "return -o"),
+    ("__concat", "return o .. x"),
+    ("__concat", "return 'a' .. o .. 'b'"),
+    ("__len", "return #ud"),
+    ("__eq", "return o == o2, o ~= o2"),
+    ("__lt", "return o < o2, o > o2"),
+    ("__lt", "return o <= o2"),
+    ("__le", "return o <= o2, o >= o2"),
+    ("__lt", "if o < o2 then return 'then' else return 'else' end"),
+    ("__index", "return o.key, o[x]"),
+    ("__index", "return o:method(x)"),
+    ("__index", "return ud.key"),
+    ("__index", "setfenv(1, o) return missing_global"),
+    ("__newindex", "o.key = x return rawget(o, 'key')"),
+    ("__newindex", "o[1] = x return rawget(o, 1)"),
+    ("__newindex", "ud.key = x"),
+    ("__call", "return o(x, 2)"),
+    ("__call", "return select('#', o(x))"),
+    ("__call", "return (o(x))"),
+    ("__call", "for k in o do return k end"),
+    ("__call", "return pcall(o, x)"),
+    ("__tostring", "return tostring(o)"),
+    ("__index", "return rawget(o, 'key'), rawequal(o, o2)"),
+];
+
+/// Where a coroutine body yields (see `Gen::coroutine_statement`).
+const YIELD_PLACES: &[&str] = &[
+    "return coroutine.yield(1)",
+    "return setmetatable({}, {__call = function(_, v) return coroutine.yield(v) end})('c')",
+    "return setmetatable({}, {__index = function(_, k) return coroutine.yield(k) end}).k",
+    "return setmetatable({}, {__add = function() return coroutine.yield('add') end}) + 1",
+    "return setmetatable({}, {__concat = function() return coroutine.yield('cat') end}) .. 'x'",
+    "return setmetatable({}, {__lt = function() return coroutine.yield('lt') end}) < setmetatable({}, getmetatable(CT))",
+    "for v in function() return coroutine.yield('iter') end do return v end",
+    "return pcall(coroutine.yield, 'in pcall')",
+    "return table.sort({3, 1, 2}, function(a, b) coroutine.yield('sort') return a < b end)",
+    "return string.gsub('ab', '%w', function(c) return coroutine.yield(c) end)",
+    "local t = setmetatable({}, {__index = function() error('e') end}) pcall(function() return t.x end) return coroutine.yield('after')",
+];
+
+/// Recursive functions `r(n)` (see `Gen::recursion_statement`).
+const RECURSIONS: &[&str] = &[
+    "function(n) return 1 + r(n + 1) end",
+    "function(n) local t = setmetatable({}, {__index = function() return r(n + 1) end}) return t.x end",
+    "function(n) return setmetatable({}, {__add = function() return r(n + 1) end}) + 1 end",
+    "function(n) for v in function() return r(n + 1) end do return v end end",
+    "function(n) return pcall(r, n + 1) end",
+    "function(n) return (select(2, pcall(r, n + 1))) end",
+    "function(n) local s = string.gsub('x', 'x', function() return r(n + 1) end) return s end",
+    "function(n) return tostring(setmetatable({}, {__tostring = function() return r(n + 1) end})) end",
+    "function(n) if n > 100000 then return n end return r(n + 1) end",
+    "function(n) local co = coroutine.wrap(r) return co(n + 1) end",
+];
 
 struct Gen {
     rng: Rng,
@@ -94,7 +186,7 @@ impl Gen {
     }
 
     fn statement(&mut self, depth: usize) {
-        match self.rng.below(if depth == 0 { 4 } else { 15 }) {
+        match self.rng.below(if depth == 0 { 4 } else { 19 }) {
             0 | 1 => {
                 let (e1, e2) = (self.expr(3), self.expr(2));
                 self.line(&format!("P({e1}, {e2})"));
@@ -199,11 +291,59 @@ impl Gen {
                 self.line(&format!("P(pcall(string.gsub, show({x}) .. \" (a1) b2\", \"{pat}\", \"<%0>\"))"));
                 self.line(&format!("P(pcall(string.match, show({y}), \"{pat}\", 2))"));
             }
+            15 => self.metamethod_statement(),
+            16 => self.coroutine_statement(),
+            17 => self.error_value_statement(),
+            18 => self.recursion_statement(),
             _ => {
                 let (x, y) = (self.expr(1), self.expr(1));
                 self.line(&format!("P(m + {x}, {x} .. m, m.key, m({y}), m == m, pcall(function() return m < {y} end))"));
             }
         }
+    }
+
+    /// A value a metatable may hold as a handler: every kind 5.1 distinguishes when it calls
+    /// one (Lua and native functions, a table or userdata with `__call`, values of types whose
+    /// shared metatable may have `__call`, and values that cannot be called).
+    fn handler(&mut self) -> &'static str {
+        self.rng.pick(HANDLERS)
+    }
+
+    /// One metamethod event of a fresh object with a random handler.
+    fn metamethod_statement(&mut self) {
+        let (event, op) = METAMETHOD_USES[self.rng.below(METAMETHOD_USES.len())];
+        let (h, x) = (self.handler(), self.expr(1));
+        self.line(&format!("do local mt = {{{event} = {h}}} local o, o2 = setmetatable({{}}, mt), setmetatable({{}}, mt)"));
+        self.line(&format!("  local ud = newproxy(true) getmetatable(ud).{event} = mt.{event} local x = {x}"));
+        self.line(&format!("  P(pcall(function() {op} end)) end"));
+    }
+
+    /// A coroutine that yields in places 5.1 allows (plain calls, `__call` handlers) and in
+    /// places it refuses (metamethods, iterators, native callbacks), then is resumed again.
+    fn coroutine_statement(&mut self) {
+        let place = self.rng.pick(YIELD_PLACES);
+        let x = self.expr(1);
+        self.line("do local co = coroutine.create(function(q)");
+        self.line(&format!("  local r = {{pcall(function() {place} end)}} P(unpack(r, 1, 3)) return 'end', coroutine.yield('again', q)"));
+        self.line(&format!("end) P(coroutine.resume(co, {x})) P(coroutine.resume(co, 1)) P(coroutine.resume(co, 2)) P(coroutine.status(co)) end"));
+    }
+
+    /// Errors whose values are not strings, levels, and message handlers of every kind.
+    fn error_value_statement(&mut self) {
+        let (x, h) = (self.expr(1), self.handler());
+        let level = self.rng.below(4);
+        match self.rng.below(3) {
+            0 => self.line(&format!("P(pcall(error, {x}, {level})) P(pcall(error)) P(select('#', pcall(error, nil)))")),
+            1 => self.line(&format!("P(xpcall(function() error({x}, {level}) end, {h}))")),
+            _ => self.line(&format!("P(pcall(function() local t = setmetatable({{}}, {{__index = function() error({x}) end}}) return t.k end))")),
+        }
+    }
+
+    /// Recursion past the stack's or 5.1's nesting limits, through Lua calls, metamethods,
+    /// iterators and native callbacks; the program goes on afterwards.
+    fn recursion_statement(&mut self) {
+        let body = self.rng.pick(RECURSIONS);
+        self.line(&format!("do local r r = {body} P(pcall(r, 1)) P(pcall(r, 1)) end"));
     }
 
     fn block(&mut self, depth: usize) {
@@ -219,7 +359,7 @@ impl Gen {
 pub fn program(seed: u64) -> String {
     let mut g = Gen { rng: Rng::new(seed), out: String::new(), indent: 0 };
     g.out.push_str(
-        "local function show(v) local ty = type(v) if ty == 'table' or ty == 'function' then return ty end return tostring(v) end\n\
+        "local function show(v) local ty = type(v) if ty == 'table' or ty == 'function' or ty == 'userdata' or ty == 'thread' then return ty end return tostring(v) end\n\
          local function P(...) local n = select('#', ...) local o = {} for i = 1, n do o[i] = show((select(i, ...))) end print(n, table.concat(o, ' ')) end\n\
          local function f1(x) return x, x end\n\
          local function f2(x) if x then return end return 1, 2, 3 end\n\
@@ -228,8 +368,17 @@ pub fn program(seed: u64) -> String {
          local function v(...) return select('#', ...), ... end\n\
          local m = setmetatable({}, {__add = function(x, y) return 'add' end, __concat = function(x, y) return 'cat' end,\n\
            __index = function(_, k) return k end, __call = function(self, z) return 'called', z end,\n\
-           __lt = function() return true end, __eq = function() return false end})\n",
+           __lt = function() return true end, __eq = function() return false end})\n\
+         local CT = setmetatable({}, {__call = function(self, ...) return 'CT', ... end, __lt = function() return true end})\n\
+         local CU = newproxy(true) getmetatable(CU).__call = function(self, ...) return 'CU', ... end\n",
     );
+    // Half the programs make booleans and numbers callable, as `debug.setmetatable` allows.
+    if g.rng.below(2) == 0 {
+        g.out.push_str(
+            "debug.setmetatable(true, {__call = function(self, ...) return 'bool', self, ... end})\n\
+             debug.setmetatable(0, {__call = function(self, ...) return 'num', self, ... end})\n",
+        );
+    }
     let inits: Vec<String> = LOCALS.iter().filter(|l| **l != "t").map(|_| g.leaf()).collect();
     let _ = writeln!(g.out, "local a, b, c, d, s, u = {}, {}, {}, {}, {}, {}", inits[0], inits[1], inits[2], inits[3], inits[4], inits[5]);
     for _ in 0..12 {
