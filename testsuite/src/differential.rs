@@ -241,6 +241,7 @@ impl Case {
             cwd: self.dir.clone(),
             stdin: settings.stdin.as_ref().map(|s| self.dir.join(s)),
             timeout: settings.timeout.unwrap_or(self.default_timeout),
+            env: Vec::new(),
         }
     }
 

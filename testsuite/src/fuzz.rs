@@ -441,6 +441,7 @@ pub fn check_seed(ljr: &Path, workdir: &Path, seed: u64) -> Result<(), String> {
             cwd: workdir.to_path_buf(),
             stdin: None,
             timeout: Duration::from_secs(20),
+            env: Vec::new(),
         })
         .map_err(|e| e.to_string())
     };

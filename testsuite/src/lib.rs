@@ -9,6 +9,9 @@
 //! * [`differential_trials`] builds the `libtest-mimic` trials used by
 //!   `tools/ljr/tests/differential.rs`; [`differential::trials`] takes a full
 //!   [`DifferentialConfig`] (other binary, other corpus, other tiers).
+//! * [`conformance`] runs the third-party suites (the official Lua 5.1 suite and LuaJIT's) from
+//!   `../shared/conformance` against `lua5.1`, with the list of known failures
+//!   (`tools/ljr/tests/conformance.rs`).
 //! * [`tiers`] holds the table of execution tiers (`LJR_TIERS`).
 //! * [`header`] documents the `-- ljr-test:` settings a test file may carry.
 //! * [`bench`] is the library side of the `lua-bench` binary.
@@ -18,6 +21,7 @@
 //! See `testsuite/README.md` for how to run everything.
 
 pub mod bench;
+pub mod conformance;
 pub mod diff;
 pub mod differential;
 pub mod fuzz;

@@ -35,6 +35,9 @@ pub struct Invocation {
     pub stdin: Option<PathBuf>,
     /// Wall-clock limit; the child is killed when it is exceeded.
     pub timeout: Duration,
+    /// Environment variables set for the child on top of the inherited ones (a suite's
+    /// `LUA_PATH`, say).
+    pub env: Vec<(OsString, OsString)>,
 }
 
 /// How a finished (or abandoned) child ended.
@@ -151,6 +154,7 @@ pub fn run(inv: &Invocation) -> Result<Outcome, RunError> {
     let mut cmd = Command::new(anchored(&inv.program));
     cmd.args(&inv.args)
         .current_dir(&inv.cwd)
+        .envs(inv.env.iter().map(|(k, v)| (k, v)))
         .stdin(stdin)
         .stdout(Stdio::piped())
         .stderr(Stdio::piped());
@@ -280,6 +284,7 @@ mod tests {
             cwd: std::env::temp_dir(),
             stdin: None,
             timeout,
+            env: Vec::new(),
         })
     }
 
@@ -342,6 +347,7 @@ mod tests {
             cwd: cwd.clone(),
             stdin: None,
             timeout: Duration::from_secs(10),
+            env: Vec::new(),
         });
         let _ = std::fs::remove_dir_all(
             std::env::temp_dir().join(format!("anchor-{}", std::process::id())),
@@ -358,6 +364,7 @@ mod tests {
             cwd: std::env::temp_dir(),
             stdin: None,
             timeout: Duration::from_secs(1),
+            env: Vec::new(),
         })
         .unwrap_err();
         assert!(matches!(err, RunError::NotFound { .. }), "{err:?}");

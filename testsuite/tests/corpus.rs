@@ -32,6 +32,7 @@ fn expectation(rel: &Path) -> Result<(), String> {
         cwd: dir.clone(),
         stdin: settings.stdin.as_ref().map(|s| dir.join(s)),
         timeout: Duration::from_secs(60),
+        env: Vec::new(),
     })
     .map_err(|e| match e {
         RunError::NotFound { .. } => {

@@ -438,6 +438,7 @@ fn run_once(
         cwd: opts.bench_dir.clone(),
         stdin: None,
         timeout: opts.timeout,
+        env: Vec::new(),
     };
     let out = process::run(&inv).map_err(|e| e.to_string())?;
     match out.exit {
