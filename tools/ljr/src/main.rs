@@ -11,10 +11,15 @@
 //!   --dump-bytecode      print the bytecode of every compiled function before running
 //!   --dump-bytecode-after  print it after the chunk ran: quickened opcodes, filled caches
 //!   --dump-interpreter   print the generated interpreter (assembly) and exit
-//!   -joff                interpreter only (the only tier so far; accepted for LuaJIT parity)
+//!   -joff, -jon          interpreter only (the only tier so far; accepted for LuaJIT parity)
 //!   --gc-stress          collect garbage at every safe point (finds missing roots)
 //!   --stats              print tier-up requests and collections at exit
 //! ```
+//!
+//! The order of events is `lua.c`'s (`pmain`): `LUA_INIT` (a chunk, or `@file`), then the
+//! whole command line is checked (a malformed one prints the usage and runs nothing), then
+//! `-v`, the `-e` and `-l` options in order, the script with `arg` (which does not exist
+//! before it), and the interactive loop (`-i`, or no script on a terminal) or stdin.
 
 use std::io::{Read, Write};
 use std::process::ExitCode;
@@ -25,16 +30,85 @@ use lua51_vm::LuaState;
 
 const PROGNAME: &str = "ljr";
 
-fn usage(bad: &str) -> ExitCode {
-    eprintln!("{PROGNAME}: unrecognized option '{bad}'");
+/// lua.c's `print_usage`, on stderr.
+fn print_usage() {
     eprintln!(
-        "usage: {PROGNAME} [options] [script [args]].\nAvailable options are:\n  -e stat  execute string 'stat'\n  -l name  require library 'name'\n  -i       enter interactive mode after executing 'script'\n  -v       show version information\n  --       stop handling options\n  -        execute stdin and stop handling options\n  --dump-bytecode     print the bytecode of compiled functions\n  --dump-bytecode-after  print it after running (quickened opcodes, filled caches)\n  --dump-interpreter  print the generated interpreter's assembly\n  --gc-stress         collect garbage at every safe point"
+        "usage: {PROGNAME} [options] [script [args]].\nAvailable options are:\n  -e stat  execute string 'stat'\n  -l name  require library 'name'\n  -i       enter interactive mode after executing 'script'\n  -v       show version information\n  --       stop handling options\n  -        execute stdin and stop handling options\nljr's own options:\n  -joff, -jon            accepted for LuaJIT parity (the interpreter is the only tier so far)\n  --dump-bytecode        print the bytecode of compiled functions\n  --dump-bytecode-after  print it after running (quickened opcodes, filled caches)\n  --dump-interpreter     print the generated interpreter's assembly and exit\n  --gc-stress            collect garbage at every safe point\n  --stats                print tier-up requests and collections at exit"
     );
-    ExitCode::FAILURE
 }
 
-/// The global `arg` table, as lua.c builds it: the script at 0, its arguments from 1, the
-/// interpreter and its options at negative indices.
+/// lua.c's `print_version`, on stderr.
+fn print_version() {
+    eprintln!("ljr 0.1.0 (Lua 5.1 on a Deegen-generated interpreter)");
+}
+
+/// `ljr`'s own options, which lua.c does not have: they may stand anywhere among the options
+/// and take no argument.
+const LJR_OPTIONS: &[&str] = &["--dump-bytecode", "--dump-bytecode-after", "--dump-interpreter", "--gc-stress", "--stats", "-joff", "-jon"];
+
+/// What lua.c's `collectargs` finds before running anything.
+#[derive(Debug, Default)]
+struct Args {
+    /// The index of the script (`-` for stdin), if any.
+    script: Option<usize>,
+    interactive: bool,
+    version: bool,
+    has_e: bool,
+}
+
+/// lua.c's `collectargs`: `Err(())` for a malformed command line (an unknown option, `-e` or
+/// `-l` without its argument, a tail after `--`, `-i` or `-v`).
+fn collect_args(argv: &[String]) -> Result<Args, ()> {
+    let mut args = Args::default();
+    let mut i = 1;
+    while i < argv.len() {
+        let a = argv[i].as_bytes();
+        if a.first() != Some(&b'-') {
+            args.script = Some(i);
+            return Ok(args);
+        }
+        if LJR_OPTIONS.contains(&argv[i].as_str()) {
+            i += 1;
+            continue;
+        }
+        match a.get(1) {
+            None => {
+                args.script = Some(i);
+                return Ok(args);
+            }
+            Some(b'-') => {
+                if a.len() > 2 {
+                    return Err(());
+                }
+                args.script = (i + 1 < argv.len()).then_some(i + 1);
+                return Ok(args);
+            }
+            Some(b'i') | Some(b'v') => {
+                if a.len() > 2 {
+                    return Err(());
+                }
+                // `-i` implies `-v`, as in lua.c.
+                args.interactive |= a[1] == b'i';
+                args.version = true;
+            }
+            Some(b'e') | Some(b'l') => {
+                args.has_e |= a[1] == b'e';
+                if a.len() == 2 {
+                    i += 1;
+                    if i >= argv.len() {
+                        return Err(());
+                    }
+                }
+            }
+            _ => return Err(()),
+        }
+        i += 1;
+    }
+    Ok(args)
+}
+
+/// The global `arg` table, as lua.c builds it for a script: the script at 0, its arguments
+/// from 1, the interpreter and its options at negative indices.
 fn set_arg_table(st: &mut LuaState, argv: &[String], script: usize) {
     let Ok(t) = lua51_vm::table::Table::new_in(&mut st.heap) else { return };
     for (i, a) in argv.iter().enumerate() {
@@ -55,43 +129,88 @@ extern "C" {
     fn isatty(fd: std::ffi::c_int) -> std::ffi::c_int;
 }
 
-/// The interactive loop of lua.c: `> ` and `>> ` prompts, statements continued while they end
-/// in an incomplete chunk, `=expr` for `return expr`, and results printed.
-fn repl(st: &mut LuaState, opts: &Options) {
-    use std::io::BufRead;
+/// The prompt lua.c shows: the global `_PROMPT` (first line) or `_PROMPT2` (continuation)
+/// when it is a string or number, else `> ` and `>> `.
+fn prompt(st: &mut LuaState, first_line: bool) -> String {
+    let (name, default) = if first_line { ("_PROMPT", "> ") } else { ("_PROMPT2", ">> ") };
+    let v = st.intern(name.as_bytes()).map(|k| lua51_vm::table::table_mut(st.globals).get(k)).unwrap_or(TValue::NIL);
+    if v.is_string() || v.is_double() {
+        let mut out = Vec::new();
+        lua51_vm::stdlib::tostring_bytes(v, &mut out);
+        String::from_utf8_lossy(&out).into_owned()
+    } else {
+        default.to_owned()
+    }
+}
+
+/// Reads one line of stdin (without its newline) after showing `prompt`; `None` at the end.
+fn read_line(st: &mut LuaState, prompt: &str, input: &mut impl std::io::BufRead) -> Option<Vec<u8>> {
+    st.flush();
+    print!("{prompt}");
+    let _ = std::io::stdout().flush();
+    let mut line = Vec::new();
+    match input.read_until(b'\n', &mut line) {
+        Ok(0) | Err(_) => None,
+        Ok(_) => {
+            if line.last() == Some(&b'\n') {
+                line.pop();
+            }
+            Some(line)
+        }
+    }
+}
+
+/// lua.c's `dotty`: reads statements with prompts, continues a statement while it is an
+/// incomplete chunk, takes `=expr` on a first line as `return expr`, runs each and prints its
+/// results with the global `print`.
+fn dotty(st: &mut LuaState, opts: &Options) {
     let stdin = std::io::stdin();
-    let mut lines = stdin.lock().lines();
+    let mut input = stdin.lock();
     loop {
-        st.flush();
-        print!("> ");
-        let _ = std::io::stdout().flush();
-        let Some(Ok(first)) = lines.next() else { break };
-        let mut code = match first.strip_prefix('=') {
-            Some(rest) => format!("return {rest}"),
+        let p = prompt(st, true);
+        let Some(first) = read_line(st, &p, &mut input) else { break };
+        let mut code = match first.strip_prefix(b"=") {
+            Some(rest) => [b"return ".as_slice(), rest].concat(),
             None => first,
         };
-        loop {
-            match lua51_syntax::parse_chunk(code.as_bytes(), "stdin") {
-                Err(e) if e.to_string().ends_with("'<eof>'") => {
-                    print!(">> ");
-                    let _ = std::io::stdout().flush();
-                    match lines.next() {
-                        Some(Ok(more)) => {
-                            code.push('\n');
-                            code.push_str(&more);
+        let f = loop {
+            match st.load(&code, "=stdin", false) {
+                Err(e) if e.ends_with("'<eof>'") => {
+                    let p = prompt(st, false);
+                    match read_line(st, &p, &mut input) {
+                        Some(more) => {
+                            code.push(b'\n');
+                            code.extend_from_slice(&more);
                         }
-                        _ => break,
+                        None => break Err(e),
                     }
                 }
-                _ => break,
+                other => break other,
             }
+        };
+        let f = match f {
+            Ok(f) => f,
+            Err(message) => {
+                report(st, &message);
+                continue;
+            }
+        };
+        if opts.dump_bytecode {
+            dump_chunk(st, f);
         }
-        let print_results = format!("local r = {{ (function(...) {code}\n end)() }} if #r > 0 then print(unpack(r)) end");
-        let wraps = lua51_syntax::parse_chunk(print_results.as_bytes(), "stdin").is_ok() && code.starts_with("return ");
-        let chunk = if wraps { print_results } else { code };
-        run_chunk(st, chunk.as_bytes(), "=stdin", false, opts, &[]);
+        let Some(results) = docall(st, f, &[]) else { continue };
+        if results.is_empty() {
+            continue;
+        }
+        let print = st.intern(b"print").map(|k| lua51_vm::table::table_mut(st.globals).get(k)).unwrap_or(TValue::NIL);
+        if let Err(e) = st.call(print, &results) {
+            let msg = format!("error calling 'print' ({})", value_message(e.value));
+            report(st, &msg);
+        }
     }
+    st.flush();
     println!();
+    let _ = std::io::stdout().flush();
 }
 
 struct Options {
@@ -166,12 +285,18 @@ fn run_chunk(st: &mut LuaState, source: &[u8], chunk_name: &str, skip_shebang: b
         dump_chunk(st, f);
     }
     let _span = tracing::info_span!("run", chunk = %display_name).entered();
-    let result = st.call(f, args);
+    let ok = docall(st, f, args).is_some();
     if opts.dump_bytecode_after {
         dump_chunk(st, f);
     }
-    match result {
-        Ok(_) => true,
+    ok
+}
+
+/// lua.c's `docall` and `report`: calls `f`, and reports an error the way lua.c's message
+/// handler and `l_message` do. `None` after an error.
+fn docall(st: &mut LuaState, f: TValue, args: &[TValue]) -> Option<Vec<TValue>> {
+    match st.call(f, args) {
+        Ok(results) => Some(results),
         Err(e) => {
             // lua.c: a nil error prints nothing; only string (and number) errors get the
             // traceback its message handler appends.
@@ -183,9 +308,76 @@ fn run_chunk(st: &mut LuaState, source: &[u8], chunk_name: &str, skip_shebang: b
             } else {
                 report(st, &value_message(e.value));
             }
+            None
+        }
+    }
+}
+
+/// Reads all of stdin, or reports why not.
+fn read_stdin(st: &mut LuaState) -> Option<Vec<u8>> {
+    let mut buf = Vec::new();
+    match std::io::stdin().read_to_end(&mut buf) {
+        Ok(_) => Some(buf),
+        Err(e) => {
+            report(st, &format!("cannot read stdin: {}", lua51_vm::stdlib::os_error_text(&e)));
+            None
+        }
+    }
+}
+
+/// lua.c's `handle_luainit`: runs `LUA_INIT`, a chunk, or `@file` to run a file.
+fn handle_luainit(st: &mut LuaState, opts: &Options) -> bool {
+    let Some(init) = std::env::var_os("LUA_INIT") else { return true };
+    let init = init.into_encoded_bytes();
+    match init.strip_prefix(b"@") {
+        Some(file) => run_file(st, &String::from_utf8_lossy(file), opts, &[]),
+        None => run_chunk(st, &init, "=LUA_INIT", false, opts, &[]),
+    }
+}
+
+/// Runs a Lua file as `luaL_loadfile` loads it (a first line starting with `#` skipped).
+fn run_file(st: &mut LuaState, name: &str, opts: &Options, args: &[TValue]) -> bool {
+    match std::fs::read(name) {
+        Ok(source) => run_chunk(st, &source, &format!("@{name}"), true, opts, args),
+        Err(e) => {
+            report(st, &format!("cannot open {name}: {}", lua51_vm::stdlib::os_error_text(&e)));
             false
         }
     }
+}
+
+/// lua.c's `runargs`: the `-e` and `-l` options before the script, in order.
+fn run_args(st: &mut LuaState, argv: &[String], end: usize, opts: &Options) -> bool {
+    let mut i = 1;
+    while i < end {
+        let a = argv[i].as_str();
+        if let Some(rest) = a.strip_prefix("-e").or_else(|| a.strip_prefix("-l")) {
+            let value = if rest.is_empty() {
+                i += 1;
+                argv[i].as_str()
+            } else {
+                rest
+            };
+            let ok = if a.starts_with("-e") { run_chunk(st, value.as_bytes(), "=(command line)", false, opts, &[]) } else { require(st, value, opts) };
+            if !ok {
+                return false;
+            }
+        }
+        i += 1;
+    }
+    true
+}
+
+/// lua.c's `handle_script`: the `arg` table, then the script (`-` is stdin unless it came
+/// after `--`) with the arguments after it.
+fn handle_script(st: &mut LuaState, argv: &[String], script: usize, opts: &Options) -> bool {
+    set_arg_table(st, argv, script);
+    let extra: Vec<TValue> = argv[script + 1..].iter().filter_map(|s| st.intern(s.as_bytes()).ok()).collect();
+    if argv[script] == "-" && argv[script - 1] != "--" {
+        let Some(source) = read_stdin(st) else { return false };
+        return run_chunk(st, &source, "=stdin", true, opts, &extra);
+    }
+    run_file(st, &argv[script], opts, &extra)
 }
 
 /// Stack of the thread that parses, compiles and runs: the compiler recurses on the AST, and a
@@ -226,149 +418,71 @@ fn real_main() -> ExitCode {
             return ExitCode::FAILURE;
         }
     };
+    let ok = run(&mut st, &argv);
+    st.flush();
+    if ok {
+        ExitCode::SUCCESS
+    } else {
+        ExitCode::FAILURE
+    }
+}
+
+/// lua.c's `pmain`, with ljr's own options applied before anything runs.
+fn run(st: &mut LuaState, argv: &[String]) -> bool {
     let mut opts = Options { dump_bytecode: false, dump_bytecode_after: false };
-    let mut interactive = false;
     let mut show_stats = false;
-    let script_index = {
-        // lua.c finds the script before running any option, to build `arg` first.
-        let mut j = 1;
-        while j < argv.len() {
-            let a = argv[j].as_str();
-            if a == "--" {
-                j += 1;
-                break;
-            }
-            if a == "-" || !a.starts_with('-') {
-                break;
-            }
-            if a == "-e" || a == "-l" {
-                j += 1;
-            }
-            j += 1;
-        }
-        j.min(argv.len())
+    let Ok(args) = collect_args(argv) else {
+        print_usage();
+        return false;
     };
-    set_arg_table(&mut st, &argv, script_index);
-    let mut i = 1;
-    let mut ran_something = false;
-    let mut script: Option<usize> = None;
-    while i < argv.len() {
-        let a = argv[i].as_str();
-        match a {
-            "--" => {
-                i += 1;
-                if i < argv.len() {
-                    script = Some(i);
-                }
-                break;
-            }
-            "-" => {
-                script = Some(i);
-                break;
-            }
-            "-v" => {
-                println!("ljr 0.1.0 (Lua 5.1 on a Deegen-generated interpreter)");
-                ran_something = true;
-            }
+    let end = args.script.unwrap_or(argv.len());
+    for a in &argv[1..end] {
+        match a.as_str() {
             "--dump-bytecode" => opts.dump_bytecode = true,
             "--dump-bytecode-after" => opts.dump_bytecode_after = true,
-            "-i" => {
-                interactive = true;
-                ran_something = true;
-            }
-            "-l" => {
-                i += 1;
-                let Some(name) = argv.get(i) else { return usage("-l") };
-                ran_something = true;
-                if !require(&mut st, name, &opts) {
-                    return ExitCode::FAILURE;
-                }
-            }
-            _ if a.starts_with("-l") && a.len() > 2 => {
-                ran_something = true;
-                if !require(&mut st, &a[2..], &opts) {
-                    return ExitCode::FAILURE;
-                }
-            }
             "--gc-stress" => st.heap.threshold_floor = 0,
             "--stats" => show_stats = true,
             "--dump-interpreter" => {
                 return match std::fs::read_to_string(lua51_vm::INTERPRETER_ASSEMBLY_PATH) {
                     Ok(text) => {
                         print!("{text}");
-                        ExitCode::SUCCESS
+                        true
                     }
                     Err(e) => {
                         eprintln!("{PROGNAME}: cannot read {}: {e}", lua51_vm::INTERPRETER_ASSEMBLY_PATH);
-                        ExitCode::FAILURE
+                        false
                     }
                 };
             }
-            "-joff" | "-jon" => {}
-            "-e" => {
-                i += 1;
-                let Some(code) = argv.get(i) else { return usage("-e") };
-                ran_something = true;
-                if !run_chunk(&mut st, code.as_bytes(), "=(command line)", false, &opts, &[]) {
-                    return ExitCode::FAILURE;
-                }
-            }
-            _ if a.starts_with("-e") => {
-                ran_something = true;
-                if !run_chunk(&mut st, &a.as_bytes()[2..], "=(command line)", false, &opts, &[]) {
-                    return ExitCode::FAILURE;
-                }
-            }
-            _ if a.starts_with('-') && a.len() > 1 => return usage(a),
-            _ => {
-                script = Some(i);
-                break;
-            }
+            _ => {}
         }
-        i += 1;
     }
-    let ok = match script {
-        Some(idx) => {
-            let name = &argv[idx];
-            let extra: Vec<TValue> = argv[idx + 1..].iter().filter_map(|s| st.intern(s.as_bytes()).ok()).collect();
-            let (source, chunk_name) = if name == "-" {
-                let mut buf = Vec::new();
-                if std::io::stdin().read_to_end(&mut buf).is_err() {
-                    report(&mut st, "cannot read stdin");
-                    return ExitCode::FAILURE;
+    let ok = handle_luainit(st, &opts)
+        && {
+            if args.version {
+                print_version();
+            }
+            run_args(st, argv, end, &opts)
+        }
+        && args.script.is_none_or(|script| handle_script(st, argv, script, &opts));
+    if ok {
+        if args.interactive {
+            dotty(st, &opts);
+        } else if args.script.is_none() && !args.has_e && !args.version {
+            if unsafe { isatty(0) } != 0 {
+                print_version();
+                dotty(st, &opts);
+            } else if let Some(source) = read_stdin(st) {
+                if !run_chunk(st, &source, "=stdin", true, &opts, &[]) {
+                    return false;
                 }
-                (buf, "=stdin".to_owned())
             } else {
-                match std::fs::read(name) {
-                    Ok(b) => (b, format!("@{name}")),
-                    Err(e) => {
-                        report(&mut st, &format!("cannot open {name}: {}", lua51_vm::stdlib::os_error_text(&e)));
-                        return ExitCode::FAILURE;
-                    }
-                }
-            };
-            run_chunk(&mut st, &source, &chunk_name, true, &opts, &extra)
-        }
-        None if !ran_something && unsafe { isatty(0) } != 0 => {
-            println!("ljr 0.1.0 (Lua 5.1 on a Deegen-generated interpreter)");
-            interactive = true;
-            true
-        }
-        None if !ran_something => {
-            let mut buf = Vec::new();
-            if std::io::stdin().read_to_end(&mut buf).is_err() {
-                report(&mut st, "cannot read stdin");
-                return ExitCode::FAILURE;
+                return false;
             }
-            run_chunk(&mut st, &buf, "=stdin", true, &opts, &[])
         }
-        None => true,
-    };
-    if ok && interactive {
-        repl(&mut st, &opts);
     }
-    st.flush();
     if show_stats {
+        st.flush();
         eprintln!(
             "ljr stats: {} tier-up requests (no tier above the interpreter yet), {} collections, {} KiB allocated",
             st.stats.tier_up_requests,
@@ -376,9 +490,5 @@ fn real_main() -> ExitCode {
             st.heap.bytes_allocated / 1024
         );
     }
-    if ok {
-        ExitCode::SUCCESS
-    } else {
-        ExitCode::FAILURE
-    }
+    ok
 }
