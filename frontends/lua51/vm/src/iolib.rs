@@ -377,7 +377,7 @@ fn flush_file(c: &mut Call, f: &mut LuaFile) -> NResult {
 native!(file_seek, "seek", |c| {
     let f = open_file_of(c, 0)?;
     let whence = if c.arg(1).is_nil() { Cow::Borrowed(&b"cur"[..]) } else { c.check_bytes(1)? };
-    let offset = c.opt_int(2, 0)?;
+    let offset = c.opt_integer(2, 0)?;
     let pos = match &whence[..] {
         // fseek refuses a negative position with EINVAL.
         b"set" if offset < 0 => return fail(c, &std::io::Error::from_raw_os_error(22), None),
@@ -409,7 +409,7 @@ native!(file_setvbuf, "setvbuf", |c| {
     if !matches!(&mode[..], b"no" | b"full" | b"line") {
         return Err(c.arg_error(1, &format!("invalid option '{}'", String::from_utf8_lossy(&mode))));
     }
-    c.opt_int(2, 8192)?;
+    c.opt_integer(2, 8192)?;
     c.set(0, TValue::TRUE);
     Ok(1)
 });

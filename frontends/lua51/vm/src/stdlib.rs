@@ -129,11 +129,31 @@ impl<'a> Call<'a> {
         }
     }
 
-    /// A `lua_Integer` argument (truncated toward zero, like a C cast).
-    pub(crate) fn check_int(&mut self, i: usize) -> Result<i64, Raised> {
-        self.check_number(i).map(|x| x as i64)
+    /// `luaL_checkinteger`: a `lua_Integer` (`ptrdiff_t`) argument, converted as C converts a
+    /// double on x86-64 (`cvttsd2si`: toward zero; NaN and out-of-range values become
+    /// `i64::MIN`).
+    pub(crate) fn check_integer(&mut self, i: usize) -> Result<i64, Raised> {
+        self.check_number(i).map(c_long)
     }
 
+    /// `luaL_optinteger`.
+    pub(crate) fn opt_integer(&mut self, i: usize, default: i64) -> Result<i64, Raised> {
+        if self.arg(i).is_nil() {
+            Ok(default)
+        } else {
+            self.check_integer(i)
+        }
+    }
+
+    /// `luaL_checkint`: `(int)luaL_checkinteger`, the low 32 bits of the `lua_Integer`. What a
+    /// library function does with `2^31`, `1e15` or `inf` follows from this (`select(1e15)`
+    /// is out of range, `string.rep('x', 2^32)` is empty), so each function uses the
+    /// conversion its 5.1 counterpart uses.
+    pub(crate) fn check_int(&mut self, i: usize) -> Result<i64, Raised> {
+        self.check_integer(i).map(|x| i64::from(x as i32))
+    }
+
+    /// `luaL_optint`.
     pub(crate) fn opt_int(&mut self, i: usize, default: i64) -> Result<i64, Raised> {
         if self.arg(i).is_nil() {
             Ok(default)
@@ -787,8 +807,8 @@ native!(lua_string_len, "len", |c| {
 native!(lua_string_sub, "sub", |c| {
     let s = c.check_bytes(0)?;
     let len = s.len();
-    let mut start = posrelat(c.check_int(1)?, len);
-    let mut end = posrelat(c.opt_int(2, -1)?, len);
+    let mut start = posrelat(c.check_integer(1)?, len);
+    let mut end = posrelat(c.opt_integer(2, -1)?, len);
     if start < 1 {
         start = 1;
     }
@@ -835,8 +855,8 @@ native!(lua_string_byte, "byte", |c| {
     let s = c.check_bytes(0)?;
     let len = s.len();
     // As 5.1's str_byte: the end defaults to the start before the start is clamped.
-    let posi = posrelat(c.opt_int(1, 1)?, len);
-    let end = posrelat(c.opt_int(2, posi)?, len).min(len as i64);
+    let posi = posrelat(c.opt_integer(1, 1)?, len);
+    let end = posrelat(c.opt_integer(2, posi)?, len).min(len as i64);
     let start = posi.max(1);
     if start > end {
         return Ok(0);
@@ -1147,8 +1167,10 @@ native!(lua_os_exit, "exit", |c| {
 });
 
 native!(lua_os_difftime, "difftime", |c| {
-    let (a, b) = (c.check_number(0)?, c.opt_int(1, 0)? as f64);
-    c.set(0, TValue::from_f64(a - b));
+    // 5.1: difftime((time_t)a, (time_t)b).
+    let a = c_long(c.check_number(0)?);
+    let b = if c.arg(1).is_nil() { 0 } else { c_long(c.check_number(1)?) };
+    c.set(0, TValue::from_f64(a as f64 - b as f64));
     Ok(1)
 });
 
@@ -1188,7 +1210,8 @@ fn time_field(c: &mut Call, t: TValue, key: &str, default: Option<i32>) -> Resul
     let v = table_mut(t).get(k);
     // lua_isnumber: numeric strings count.
     if let Some(x) = to_number(v) {
-        return Ok(x as i64 as i32);
+        // 5.1: (int)lua_tointeger.
+        return Ok(c_long(x) as i32);
     }
     match default {
         Some(d) => Ok(d),
@@ -2011,7 +2034,7 @@ fn find_aux(c: &mut Call, find: bool) -> NResult {
     let subject = c.check_bytes(0)?;
     let pattern = c.check_bytes(1)?;
     let len = subject.len() as i64;
-    let mut init = posrelat(c.opt_int(2, 1)?, subject.len()) - 1;
+    let mut init = posrelat(c.opt_integer(2, 1)?, subject.len()) - 1;
     if init < 0 {
         init = 0;
     } else if init > len {
@@ -2216,7 +2239,7 @@ native!(lua_string_gsub, "gsub", |c| {
 
 /// C's `(long)x` on x86-64 (`cvttsd2si`): NaN and out-of-range values become the "integer
 /// indefinite" `i64::MIN` (Rust's `as` saturates instead).
-fn c_long(x: f64) -> i64 {
+pub(crate) fn c_long(x: f64) -> i64 {
     if (-9_223_372_036_854_775_808.0..9_223_372_036_854_775_808.0).contains(&x) {
         x as i64
     } else {
