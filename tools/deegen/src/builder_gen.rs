@@ -4,7 +4,7 @@
 
 use std::fmt::Write;
 
-use deegen_bytecode_spec::{BytecodeSpec, OperandAccess, OperandKind, OperandSpec, ResultKind, Variant, CALL_IC_BYTES};
+use deegen_bytecode_spec::{BytecodeSpec, OperandAccess, OperandKind, OperandSpec, ResultKind, Variant};
 
 fn snake(name: &str) -> String {
     let mut out = String::new();
@@ -139,9 +139,9 @@ pub fn builder_source(specs: &[BytecodeSpec], variants: &[Variant]) -> String {
         let call_ic = if cached.is_empty() {
             None
         } else if cached.len() == mine.len() {
-            Some(format!("        self.push_zeros({CALL_IC_BYTES});"))
+            Some("        self.push_empty_call_ic();".to_owned())
         } else {
-            Some(format!("        if matches!(opcode, {}) {{\n            self.push_zeros({CALL_IC_BYTES});\n        }}", cached.join(" | ")))
+            Some(format!("        if matches!(opcode, {}) {{\n            self.push_empty_call_ic();\n        }}", cached.join(" | ")))
         };
         if spec.result == ResultKind::Branch {
             let _ = writeln!(s, "        let branch_field = self.position();\n        self.push_u32(0);");

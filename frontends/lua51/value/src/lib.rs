@@ -953,6 +953,12 @@ impl RtResult {
     }
 }
 
+/// The key of an empty call inline cache: a bit pattern no value boxes to (above the doubles,
+/// below nil), so no callee, whatever it is, can hit a cache that holds none. (Zero, the
+/// number `+0`, once was the empty key: calling a variable holding 0 then hit the empty cache
+/// and jumped through a null code block.)
+pub const CALL_IC_EMPTY: u64 = 0xFFF9_0000_0000_0000;
+
 /// Lua 5.1's `LUAI_MAXCCALLS`: how deeply native calls and the Lua functions the runtime calls
 /// (metamethods, `for` iterators) may nest before "C stack overflow".
 pub const MAX_C_CALLS: u32 = 200;

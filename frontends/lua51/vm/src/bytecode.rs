@@ -1,7 +1,7 @@
 //! The bytecode stream: the builder the generated `create_*` methods extend, and a disassembler
 //! driven by the same variant layouts the interpreter decodes.
 
-use deegen_bytecode_spec::{OperandAccess, ResultKind, Variant};
+pub use deegen_bytecode_spec::{OperandAccess, ResultKind, Variant};
 
 /// An operand that may be a slot or a constant (chosen per variant).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -76,6 +76,10 @@ impl BytecodeBuilder {
     fn push_zeros(&mut self, n: usize) {
         self.code.resize(self.code.len() + n, 0);
     }
+    /// An empty call inline cache (`interp-call-ic`): a key no callee can equal, no code block.
+    fn push_empty_call_ic(&mut self) {
+        self.code.extend_from_slice(&EMPTY_CALL_IC);
+    }
     /// Points the branch of `at` to the instruction starting at `target`.
     pub fn patch_branch(&mut self, at: Emitted, target: u32) {
         let field = at.branch_field.expect("patching a bytecode that does not branch") as usize;
@@ -99,6 +103,19 @@ impl BytecodeBuilder {
 }
 
 include!(concat!(env!("OUT_DIR"), "/interpreter/bytecode_builder.rs"));
+
+/// The bytes of an empty call inline cache: the key [`lua51_value::CALL_IC_EMPTY`], then a null
+/// code block.
+pub const EMPTY_CALL_IC: [u8; deegen_bytecode_spec::CALL_IC_BYTES as usize] = {
+    let mut b = [0u8; deegen_bytecode_spec::CALL_IC_BYTES as usize];
+    let key = lua51_value::CALL_IC_EMPTY.to_le_bytes();
+    let mut i = 0;
+    while i < 8 {
+        b[i] = key[i];
+        i += 1;
+    }
+    b
+};
 
 /// The variants, parsed once from the generated table.
 pub fn variants() -> &'static [Variant] {
@@ -169,9 +186,9 @@ pub fn disassemble(code: &[u8], describe_constant: &dyn Fn(u16) -> String) -> St
             parts.push(format!("=> {}", pc as i64 + read(code, pc + o as usize, 4, true)));
         }
         if let Some(o) = v.call_ic_offset {
-            let callee = read(code, pc + o as usize, 8, false);
+            let callee = read(code, pc + o as usize, 8, false) as u64;
             // Whether it is filled, not the address (which differs from run to run).
-            parts.push(if callee == 0 { "callic:empty" } else { "callic:filled" }.to_owned());
+            parts.push(if callee == lua51_value::CALL_IC_EMPTY { "callic:empty" } else { "callic:filled" }.to_owned());
         }
         out.push_str(&format!("{pc:5}  {:<14} {}\n", v.name, parts.join(" ")));
         pc += v.length as usize;

@@ -182,8 +182,8 @@ fn clear_dead_call_ics(p: &mut Proto) {
         if let Some(offset) = cache {
             let at = pc + offset as usize;
             let key = u64::from_le_bytes(code[at..at + 8].try_into().expect("8 bytes"));
-            if key != 0 && is_dead(TValue(key)) {
-                code[at..at + deegen_bytecode_spec::CALL_IC_BYTES as usize].fill(0);
+            if key != lua51_value::CALL_IC_EMPTY && is_dead(TValue(key)) {
+                code[at..at + deegen_bytecode_spec::CALL_IC_BYTES as usize].copy_from_slice(&crate::bytecode::EMPTY_CALL_IC);
             }
         }
         pc += length as usize;
