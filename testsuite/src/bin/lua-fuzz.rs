@@ -5,6 +5,9 @@
 use std::path::PathBuf;
 use std::process::ExitCode;
 
+/// Programs between two progress lines on stderr.
+const PROGRESS_EVERY: u64 = 10_000;
+
 fn main() -> ExitCode {
     let mut ljr = PathBuf::from("target/release/ljr");
     let mut cases = 1000u64;
@@ -30,11 +33,17 @@ fn main() -> ExitCode {
         return ExitCode::FAILURE;
     }
     let mut failures = 0;
+    let start = std::time::Instant::now();
     for s in seed..seed + cases {
         if let Err(report) = lua51_testsuite::fuzz::check_seed(&ljr, &work, s) {
             failures += 1;
             eprintln!("{report}");
             let _ = std::fs::write(out.join(format!("seed-{s}.lua")), lua51_testsuite::fuzz::program(s));
+        }
+        // A campaign stopped early (a time limit) still says how far it got.
+        let done = s - seed + 1;
+        if done % PROGRESS_EVERY == 0 {
+            eprintln!("lua-fuzz: {done} programs (seeds {seed}..={s}), {failures} differ, {:.0} s", start.elapsed().as_secs_f64());
         }
     }
     let _ = std::fs::remove_dir_all(&work);

@@ -243,6 +243,8 @@ fn dump_chunk(st: &mut LuaState, f: TValue) {
     let mut text = String::new();
     dump_protos(proto_of(cb), &mut text);
     let _ = st.stdout.write_all(text.as_bytes());
+    // Before the chunk runs: the listing is what one reads when it goes wrong.
+    st.flush();
 }
 
 fn dump_protos(p: &Proto, out: &mut String) {

@@ -52,7 +52,9 @@ extern "C" {
     /// names it) or a metamethod handler (whose error names nothing, as in 5.1).
     fn lua_rt_call_handler(ctx: *mut LuaContext, frame: *mut u64, num_args: u64, named: u64) -> RtResult;
     fn lua_rt_new_table(ctx: *mut LuaContext, array: u64, hash: u64, base: *mut u64, cb: *const CodeBlock) -> u64;
-    fn lua_rt_set_list(ctx: *mut LuaContext, table: u64, values: *mut u64, count: u64, first_index: u64);
+    /// Stores a table constructor's list; a non-zero result is the error to throw (only
+    /// bytecode from outside the compiler can aim a list at something that is not a table).
+    fn lua_rt_set_list(ctx: *mut LuaContext, table: u64, values: *mut u64, count: u64, first_index: u64) -> u64;
     /// Concatenates `first[..count]` right to left (`total` is the bytecode's count); a pair
     /// that needs `__concat` becomes a prepared call, with how many values remain parked in
     /// `first[total - 1]` for the continuation. Allocating helpers take the frame (`base`,
@@ -881,7 +883,10 @@ pub fn lua_get_method_continuation(_obj: u64, _name: u64, frame: *mut u64, _rece
 /// Stores `count` values from `values` into `table[first_index ..]` (table constructors).
 #[no_mangle]
 pub fn lua_set_list(table: u64, values: *mut u64, count: u64, first_index: u64) -> ! {
-    unsafe { lua_rt_set_list(ctx(), table, values, count, first_index) };
+    let error = unsafe { lua_rt_set_list(ctx(), table, values, count, first_index) };
+    if error != 0 {
+        api::throw_runtime_error(error)
+    }
     api::fallthrough()
 }
 
@@ -889,7 +894,10 @@ pub fn lua_set_list(table: u64, values: *mut u64, count: u64, first_index: u64) 
 #[no_mangle]
 pub fn lua_set_list_var_args(table: u64, values: *mut u64, num_fixed: u64, first_index: u64) -> ! {
     let count = num_fixed + unsafe { (*ctx()).var_results };
-    unsafe { lua_rt_set_list(ctx(), table, values, count, first_index) };
+    let error = unsafe { lua_rt_set_list(ctx(), table, values, count, first_index) };
+    if error != 0 {
+        api::throw_runtime_error(error)
+    }
     api::fallthrough()
 }
 

@@ -1,33 +1,79 @@
-//! `string.dump` and loading what it wrote (5.1's precompiled chunks).
+//! `string.dump` and loading what it wrote: binary chunks of this VM's bytecode.
 //!
-//! A dump carries the source text of the chunk the function was compiled in, the name that
-//! chunk was loaded under, and the function's position in it (the child indices from the
-//! chunk's main function down). Loading compiles that source again (compilation is
-//! deterministic, so the function, its constants and its debug info come out the same) and
-//! closes the function over fresh upvalues holding nil, as 5.1's `lua_load` does.
+//! A dump is the function's prototype and every prototype inside it, as the compiler built
+//! them: bytecode, constants, upvalue descriptions and all the debug information 5.1 keeps
+//! (line numbers, local variables, upvalue names) plus the operand names this VM's error
+//! messages use. The bytecode is written in its pristine form: quickened opcodes go back to
+//! their base opcode and inline caches are emptied, so a function dumps to the same bytes
+//! before and after it ran.
 //!
-//! Why source rather than bytecode: the generated handlers trust their operands (slots, constant
-//! indices, jump targets, the results a call leaves behind), so bytecode from outside would need
-//! a verifier as strong as the compiler's invariants before it could run; 5.1 itself can be
-//! crashed by crafted bytecode. A recompiled dump is checked by the parser like any chunk, and a
-//! damaged one is an error, never a crash. The price is size (the whole chunk's source) and a
-//! compilation at load time.
+//! Header: `ESC "Lua"`, `0x51`, [`FORMAT`] (PUC Lua's official format is 0, so `lua5.1`
+//! refuses these chunks), then the name and version of the VM that wrote the chunk and the
+//! fingerprint of its bytecode set (a hash of the generated variant table: opcode numbers and
+//! layouts change from build to build). A chunk of PUC Lua or LuaJIT, or of another build of
+//! this VM, is refused with a message naming what it is.
 //!
-//! Format: `ESC "Lua" 0x51`, then [`FORMAT`] (5.1's official format is 0, so `lua5.1` refuses
-//! these chunks and this loader refuses 5.1's), a flags byte, then the chunk name, the source
-//! and the path as LEB128 lengths/indices followed by their bytes.
+//! Loading verifies everything the generated handlers take on trust before anything runs: the
+//! handlers index the frame, the constants and the upvalues with their operands unchecked and
+//! follow branch offsets blindly, so bytecode from outside could otherwise read or write any
+//! memory (5.1 itself can be crashed by crafted bytecode; this VM cannot). [`verify`] checks
+//! every instruction against its variant's layout and the rules of its bytecode: slots and slot
+//! ranges inside the frame, constants in range and of the type the variant assumes, closures
+//! only of child prototypes, upvalue indices, branch targets on instruction starts, no way to
+//! run off the end, empty inline and call caches, and the variable-results protocol (an instruction
+//! that consumes a call's variable results directly follows the call that produced them, in
+//! the same slots). A chunk that fails is "bad code in precompiled chunk", and nothing of it
+//! runs.
 
 use lua51_value::TValue;
 
-use crate::function::{new_closure, proto_of, Proto};
+use crate::bytecode::variants;
+use crate::function::{new_closure, proto_of, LocalVarInfo, Proto, UpvalDesc, VarInfo};
+use crate::heap::string_bytes;
 use crate::state::LuaState;
 
-/// First byte of every precompiled chunk (5.1's `LUA_SIGNATURE[0]`).
+/// First bytes of every precompiled chunk (5.1's `LUA_SIGNATURE`).
 pub const SIGNATURE: &[u8] = b"\x1bLua";
 const VERSION: u8 = 0x51;
-/// This project's format: the chunk's source plus a path to the function.
-const FORMAT: u8 = 0xD5;
-const FLAG_SKIP_SHEBANG: u8 = 1;
+/// This VM's format: its own bytecode (PUC Lua's is 0).
+const FORMAT: u8 = 0xD6;
+/// The VM that writes and reads these chunks.
+const VM_NAME: &str = concat!("ljr ", env!("CARGO_PKG_VERSION"));
+/// Deepest nesting of functions a chunk may have (the parser's own limit is lower).
+const MAX_DEPTH: usize = 200;
+/// Largest frame a function may declare (the compiler's register limit is far lower).
+const MAX_FRAME_SLOTS: u64 = 1 << 16;
+/// `num_results`/`count` of an instruction that keeps every value (Lua's `LUA_MULTRET`).
+const MULTRET: i64 = lua51_value::MULTRET as i64;
+
+/// The hash of the bytecode set this build's interpreter runs (FNV-1a over the variant table's
+/// text form): two builds agree on it exactly when they encode every instruction alike.
+pub fn bytecode_fingerprint() -> u64 {
+    let mut h: u64 = 0xcbf2_9ce4_8422_2325;
+    for line in crate::bytecode::VARIANT_TEXT.iter() {
+        for &b in line.as_bytes().iter().chain(b"\n") {
+            h = (h ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3);
+        }
+    }
+    h
+}
+
+// ---------------------------------------------------------------------------------------------
+// Writing
+// ---------------------------------------------------------------------------------------------
+
+const K_NIL: u8 = 0;
+const K_FALSE: u8 = 1;
+const K_TRUE: u8 = 2;
+const K_NUMBER: u8 = 3;
+const K_STRING: u8 = 4;
+const K_CHILD: u8 = 5;
+
+const VAR_LOCAL: u8 = 0;
+const VAR_GLOBAL: u8 = 1;
+const VAR_UPVALUE: u8 = 2;
+const VAR_FIELD: u8 = 3;
+const VAR_METHOD: u8 = 4;
 
 /// The dump of Lua function `f`, or `None` for a native function (5.1: "unable to dump given
 /// function").
@@ -36,96 +82,100 @@ pub fn dump(f: TValue) -> Option<Vec<u8>> {
     if crate::function::is_native(cb) {
         return None;
     }
-    let proto: *const Proto = proto_of(cb);
-    let root = unsafe { &*(*proto).root };
-    let mut path = Vec::new();
-    if !find_path(root, proto, &mut path) {
-        return None;
-    }
-    let mut out = Vec::with_capacity(root.chunk_text.len() + root.chunkname.len() + 16);
+    let proto = proto_of(cb);
+    let root = unsafe { &*proto.root };
+    let mut out = Vec::with_capacity(256 + proto.code.len() * 2);
     out.extend_from_slice(SIGNATURE);
     out.push(VERSION);
     out.push(FORMAT);
-    out.push(if root.skip_shebang { FLAG_SKIP_SHEBANG } else { 0 });
+    put_bytes(&mut out, VM_NAME.as_bytes());
+    out.extend_from_slice(&bytecode_fingerprint().to_le_bytes());
     put_bytes(&mut out, root.chunkname.as_bytes());
-    put_bytes(&mut out, &root.chunk_text);
-    put_uint(&mut out, path.len() as u64);
-    for i in path {
-        put_uint(&mut out, i as u64);
-    }
+    write_proto(&mut out, proto);
     Some(out)
 }
 
-/// Loads a precompiled chunk (`bytes` starts with ESC). `source_name` is the name the loader
-/// was given, used only in error messages, as 5.1's `luaU_undump` does.
-pub fn undump(st: &mut LuaState, bytes: &[u8], source_name: &str) -> Result<TValue, String> {
-    let shown = match source_name.as_bytes().first() {
-        Some(b'@' | b'=') => &source_name[1..],
-        Some(0x1b) => "binary string",
-        _ => source_name,
-    };
-    let fail = |why: &str| format!("{shown}: {why} in precompiled chunk");
-    let mut r = Reader { bytes, at: 0 };
-    let header = r.take(SIGNATURE.len() + 2).ok_or_else(|| fail("unexpected end"))?;
-    if &header[..SIGNATURE.len()] != SIGNATURE || header[4] != VERSION || header[5] != FORMAT {
-        return Err(fail("bad header"));
+fn write_proto(out: &mut Vec<u8>, p: &Proto) {
+    put_bytes(out, p.source.as_bytes());
+    for v in [p.line_defined, p.last_line_defined, p.num_params, u32::from(p.is_vararg), p.frame_slots] {
+        put_uint(out, u64::from(v));
     }
-    let flags = r.take(1).ok_or_else(|| fail("unexpected end"))?[0];
-    if flags & !FLAG_SKIP_SHEBANG != 0 {
-        return Err(fail("bad header"));
-    }
-    let chunkname = r.bytes().ok_or_else(|| fail("unexpected end"))?;
-    let chunkname = std::str::from_utf8(chunkname).map_err(|_| fail("bad header"))?.to_owned();
-    let text = r.bytes().ok_or_else(|| fail("unexpected end"))?;
-    let depth = r.uint().ok_or_else(|| fail("unexpected end"))?;
-    let mut path = Vec::new();
-    for _ in 0..depth {
-        path.push(r.uint().ok_or_else(|| fail("unexpected end"))?);
-    }
-    // What follows is ignored, as 5.1's undump ignores it.
-    // A dump holds source that compiled once; if it no longer does, it was damaged.
-    let chunk = st.load_text(text, &chunkname, flags & FLAG_SKIP_SHEBANG != 0).map_err(|_| fail("bad code"))?;
-    let mut proto: &Proto = proto_of(unsafe { (*chunk.as_closure()).code_block });
-    for i in path {
-        proto = usize::try_from(i).ok().and_then(|i| proto.children.get(i)).ok_or_else(|| fail("bad code"))?;
-    }
-    if path_is_root(proto) {
-        return Ok(chunk);
-    }
-    closure_with_fresh_upvalues(st, proto).ok_or_else(|| "not enough memory".to_owned())
-}
-
-fn path_is_root(p: &Proto) -> bool {
-    std::ptr::eq(p, p.root)
-}
-
-/// A closure of `proto` over the globals whose upvalues are new and hold nil.
-fn closure_with_fresh_upvalues(st: &mut LuaState, proto: &Proto) -> Option<TValue> {
-    let c = new_closure(&mut st.heap, proto.code_block(), proto.upvalues.len(), st.globals).ok()?;
-    for i in 0..proto.upvalues.len() {
-        let u = crate::function::new_upval(&mut st.heap, std::ptr::null_mut()).ok()?;
-        unsafe {
-            (*u).closed = TValue::NIL.raw();
-            (*u).value = &mut (*u).closed;
-            *(*c).upvalues().add(i) = u;
+    put_bytes(out, &pristine_code(&p.code));
+    // A `NewClosure` constant is the address of a child prototype, not a Lua value.
+    put_uint(out, p.constants.len() as u64);
+    for k in &p.constants {
+        if let Some(i) = p.children.iter().position(|c| &**c as *const Proto as u64 == k.raw()) {
+            out.push(K_CHILD);
+            put_uint(out, i as u64);
+        } else if k.is_nil() {
+            out.push(K_NIL);
+        } else if k.is_bool() {
+            out.push(if *k == TValue::TRUE { K_TRUE } else { K_FALSE });
+        } else if k.is_double() {
+            out.push(K_NUMBER);
+            out.extend_from_slice(&k.raw().to_le_bytes());
+        } else {
+            out.push(K_STRING);
+            put_bytes(out, string_bytes(*k));
         }
     }
-    Some(TValue::from_ptr(c))
+    put_uint(out, p.lines.len() as u64);
+    for &(offset, line) in &p.lines {
+        put_uint(out, u64::from(offset));
+        put_uint(out, u64::from(line));
+    }
+    put_uint(out, p.operand_names.len() as u64);
+    for (offset, operand, info) in &p.operand_names {
+        put_uint(out, u64::from(*offset));
+        out.push(*operand);
+        let (kind, name) = match info {
+            VarInfo::Local(n) => (VAR_LOCAL, n),
+            VarInfo::Global(n) => (VAR_GLOBAL, n),
+            VarInfo::Upvalue(n) => (VAR_UPVALUE, n),
+            VarInfo::Field(n) => (VAR_FIELD, n),
+            VarInfo::Method(n) => (VAR_METHOD, n),
+        };
+        out.push(kind);
+        put_bytes(out, name.as_bytes());
+    }
+    put_uint(out, p.upvalues.len() as u64);
+    for (d, name) in p.upvalues.iter().zip(&p.upvalue_names) {
+        out.push(u8::from(d.in_stack));
+        put_uint(out, u64::from(d.index));
+        put_bytes(out, name.as_bytes());
+    }
+    put_uint(out, p.locvars.len() as u64);
+    for v in &p.locvars {
+        put_bytes(out, v.name.as_bytes());
+        put_uint(out, u64::from(v.slot));
+        put_uint(out, u64::from(v.start));
+        put_uint(out, u64::from(v.end));
+    }
+    put_uint(out, p.children.len() as u64);
+    for c in &p.children {
+        write_proto(out, c);
+    }
 }
 
-/// The child indices leading from `from` to `target`.
-fn find_path(from: &Proto, target: *const Proto, path: &mut Vec<usize>) -> bool {
-    if std::ptr::eq(from, target) {
-        return true;
-    }
-    for (i, child) in from.children.iter().enumerate() {
-        path.push(i);
-        if find_path(child, target, path) {
-            return true;
+/// The bytecode as the compiler emitted it: quickened opcodes back to their base variant (same
+/// layout), inline caches and call caches zero.
+fn pristine_code(code: &[u8]) -> Vec<u8> {
+    let mut out = code.to_vec();
+    let mut pc = 0;
+    while pc + 2 <= out.len() {
+        let Some(v) = variants().get(usize::from(u16::from_le_bytes([out[pc], out[pc + 1]]))) else { break };
+        out[pc..pc + 2].copy_from_slice(&v.base_opcode().to_le_bytes());
+        let end = (pc + v.length as usize).min(out.len());
+        for o in v.operands.iter().filter(|o| o.access == crate::bytecode::OperandAccess::InlineCache) {
+            let start = pc + o.offset as usize;
+            out[start..(start + o.width as usize).min(end)].fill(0);
         }
-        path.pop();
+        if let Some(ic) = v.call_ic_offset {
+            out[pc + ic as usize..end].copy_from_slice(&crate::bytecode::EMPTY_CALL_IC);
+        }
+        pc = end;
     }
-    false
+    out
 }
 
 fn put_uint(out: &mut Vec<u8>, mut v: u64) {
@@ -143,6 +193,469 @@ fn put_uint(out: &mut Vec<u8>, mut v: u64) {
 fn put_bytes(out: &mut Vec<u8>, bytes: &[u8]) {
     put_uint(out, bytes.len() as u64);
     out.extend_from_slice(bytes);
+}
+
+// ---------------------------------------------------------------------------------------------
+// Reading
+// ---------------------------------------------------------------------------------------------
+
+/// A constant as the chunk holds it.
+#[derive(Debug, Clone, PartialEq)]
+enum Const {
+    Nil,
+    Bool(bool),
+    Number(u64),
+    String(Vec<u8>),
+    Child(usize),
+}
+
+impl Const {
+    /// The name of its type in the type lattice (what variants specialised on a constant's
+    /// type list).
+    fn type_name(&self) -> &'static str {
+        match self {
+            Const::Nil => "nil",
+            Const::Bool(_) => "boolean",
+            Const::Number(_) => "number",
+            Const::String(_) => "string",
+            Const::Child(_) => "proto",
+        }
+    }
+}
+
+/// A prototype as read, before it is verified and built.
+#[derive(Debug, Default)]
+struct ProtoData {
+    source: String,
+    line_defined: u32,
+    last_line_defined: u32,
+    num_params: u32,
+    is_vararg: bool,
+    frame_slots: u32,
+    code: Vec<u8>,
+    constants: Vec<Const>,
+    lines: Vec<(u32, u32)>,
+    operand_names: Vec<(u32, u8, VarInfo)>,
+    upvalues: Vec<(String, UpvalDesc)>,
+    locvars: Vec<LocalVarInfo>,
+    children: Vec<ProtoData>,
+}
+
+/// Loads a precompiled chunk (`bytes` starts with ESC). `source_name` is the name the loader
+/// was given, used only in error messages, as 5.1's `luaU_undump` does.
+pub fn undump(st: &mut LuaState, bytes: &[u8], source_name: &str) -> Result<TValue, String> {
+    let shown = match source_name.as_bytes().first() {
+        Some(b'@' | b'=') => &source_name[1..],
+        Some(0x1b) => "binary string",
+        _ => source_name,
+    };
+    let fail = |why: &str| format!("{shown}: {why} in precompiled chunk");
+    let mut r = Reader { bytes, at: 0 };
+    if bytes.starts_with(b"\x1bLJ") {
+        return Err(fail("bad header (LuaJIT bytecode; ljr loads only its own)"));
+    }
+    let header = r.take(SIGNATURE.len() + 2).ok_or_else(|| fail("unexpected end"))?;
+    if &header[..SIGNATURE.len()] != SIGNATURE {
+        return Err(fail("bad header"));
+    }
+    if header[4] != VERSION {
+        return Err(fail("version mismatch"));
+    }
+    match header[5] {
+        FORMAT => {}
+        0 => return Err(fail("bad header (PUC Lua 5.1 bytecode; ljr loads only its own)")),
+        _ => return Err(fail("bad header")),
+    }
+    let vm = r.bytes().ok_or_else(|| fail("unexpected end"))?;
+    let fingerprint = r.take(8).ok_or_else(|| fail("unexpected end"))?;
+    if vm != VM_NAME.as_bytes() || fingerprint != bytecode_fingerprint().to_le_bytes() {
+        return Err(fail(&format!("bad header (written by {} with another bytecode set; this is {VM_NAME})", String::from_utf8_lossy(vm))));
+    }
+    let chunkname = String::from_utf8_lossy(r.bytes().ok_or_else(|| fail("unexpected end"))?).into_owned();
+    let data = read_proto(&mut r, 0).map_err(|e| fail(e))?;
+    // What follows is ignored, as 5.1's undump ignores it.
+    verify(&data, None).map_err(|e| fail(&format!("bad code ({e})")))?;
+    let mut proto = build(st, &data).map_err(|_| "not enough memory".to_owned())?;
+    proto.chunkname = chunkname;
+    let proto = Box::leak(proto);
+    let root: *const Proto = proto;
+    proto.set_root(root);
+    // Owned by the state from here, as a compiled chunk is.
+    st.protos.push(root as *mut Proto);
+    closure_with_fresh_upvalues(st, proto).ok_or_else(|| "not enough memory".to_owned())
+}
+
+fn read_proto(r: &mut Reader, depth: usize) -> Result<ProtoData, &'static str> {
+    const END: &str = "unexpected end";
+    if depth > MAX_DEPTH {
+        return Err("bad code (functions nested too deeply)");
+    }
+    let u32_of = |v: u64| u32::try_from(v).map_err(|_| "bad code (number out of range)");
+    let mut p = ProtoData { source: String::from_utf8_lossy(r.bytes().ok_or(END)?).into_owned(), ..ProtoData::default() };
+    p.line_defined = u32_of(r.uint().ok_or(END)?)?;
+    p.last_line_defined = u32_of(r.uint().ok_or(END)?)?;
+    p.num_params = u32_of(r.uint().ok_or(END)?)?;
+    p.is_vararg = match r.uint().ok_or(END)? {
+        0 => false,
+        1 => true,
+        _ => return Err("bad code (vararg flag)"),
+    };
+    p.frame_slots = u32_of(r.uint().ok_or(END)?)?;
+    p.code = r.bytes().ok_or(END)?.to_vec();
+    for _ in 0..r.count()? {
+        let k = match r.take(1).ok_or(END)?[0] {
+            K_NIL => Const::Nil,
+            K_FALSE => Const::Bool(false),
+            K_TRUE => Const::Bool(true),
+            K_NUMBER => Const::Number(u64::from_le_bytes(r.take(8).ok_or(END)?.try_into().expect("8 bytes"))),
+            K_STRING => Const::String(r.bytes().ok_or(END)?.to_vec()),
+            K_CHILD => Const::Child(usize::try_from(r.uint().ok_or(END)?).map_err(|_| "bad code (child index)")?),
+            _ => return Err("bad code (constant tag)"),
+        };
+        p.constants.push(k);
+    }
+    for _ in 0..r.count()? {
+        p.lines.push((u32_of(r.uint().ok_or(END)?)?, u32_of(r.uint().ok_or(END)?)?));
+    }
+    for _ in 0..r.count()? {
+        let offset = u32_of(r.uint().ok_or(END)?)?;
+        let operand = r.take(1).ok_or(END)?[0];
+        let kind = r.take(1).ok_or(END)?[0];
+        let name = String::from_utf8_lossy(r.bytes().ok_or(END)?).into_owned();
+        let info = match kind {
+            VAR_LOCAL => VarInfo::Local(name),
+            VAR_GLOBAL => VarInfo::Global(name),
+            VAR_UPVALUE => VarInfo::Upvalue(name),
+            VAR_FIELD => VarInfo::Field(name),
+            VAR_METHOD => VarInfo::Method(name),
+            _ => return Err("bad code (operand name kind)"),
+        };
+        p.operand_names.push((offset, operand, info));
+    }
+    for _ in 0..r.count()? {
+        let in_stack = match r.take(1).ok_or(END)?[0] {
+            0 => false,
+            1 => true,
+            _ => return Err("bad code (upvalue kind)"),
+        };
+        let index = u16::try_from(r.uint().ok_or(END)?).map_err(|_| "bad code (upvalue index)")?;
+        let name = String::from_utf8_lossy(r.bytes().ok_or(END)?).into_owned();
+        p.upvalues.push((name, UpvalDesc { in_stack, index }));
+    }
+    for _ in 0..r.count()? {
+        let name = String::from_utf8_lossy(r.bytes().ok_or(END)?).into_owned();
+        let slot = u16::try_from(r.uint().ok_or(END)?).map_err(|_| "bad code (local slot)")?;
+        let (start, end) = (u32_of(r.uint().ok_or(END)?)?, u32_of(r.uint().ok_or(END)?)?);
+        p.locvars.push(LocalVarInfo { name, slot, start, end });
+    }
+    for _ in 0..r.count()? {
+        p.children.push(read_proto(r, depth + 1)?);
+    }
+    Ok(p)
+}
+
+/// Builds the prototypes of a verified chunk, children first (a parent's `NewClosure`
+/// constants are their addresses).
+fn build(st: &mut LuaState, d: &ProtoData) -> Result<Box<Proto>, crate::heap::OutOfMemory> {
+    let mut children = Vec::with_capacity(d.children.len());
+    for c in &d.children {
+        children.push(build(st, c)?);
+    }
+    let mut constants = Vec::with_capacity(d.constants.len());
+    for k in &d.constants {
+        constants.push(match k {
+            Const::Nil => TValue::NIL,
+            Const::Bool(b) => TValue::from_bool(*b),
+            // Canonical NaN payloads: no bit pattern from outside may pose as a boxed value.
+            Const::Number(bits) => TValue::from_f64_canonical(f64::from_bits(*bits)),
+            Const::String(s) => st.intern(s)?,
+            Const::Child(i) => TValue(&*children[*i] as *const Proto as u64),
+        });
+    }
+    let mut p = Proto::new(
+        d.source.clone(),
+        d.line_defined,
+        d.last_line_defined,
+        d.num_params,
+        d.is_vararg,
+        d.frame_slots,
+        d.code.clone(),
+        constants,
+        d.lines.clone(),
+        d.operand_names.clone(),
+        d.upvalues.clone(),
+        children,
+    );
+    p.locvars = d.locvars.clone();
+    Ok(p)
+}
+
+/// A closure of `proto` over the globals whose upvalues are new and hold nil, as 5.1's
+/// `lua_load` makes one.
+fn closure_with_fresh_upvalues(st: &mut LuaState, proto: &Proto) -> Option<TValue> {
+    let c = new_closure(&mut st.heap, proto.code_block(), proto.upvalues.len(), st.globals).ok()?;
+    for i in 0..proto.upvalues.len() {
+        let u = crate::function::new_upval(&mut st.heap, std::ptr::null_mut()).ok()?;
+        unsafe {
+            (*u).closed = TValue::NIL.raw();
+            (*u).value = &mut (*u).closed;
+            *(*c).upvalues().add(i) = u;
+        }
+    }
+    Some(TValue::from_ptr(c))
+}
+
+// ---------------------------------------------------------------------------------------------
+// Verifying
+// ---------------------------------------------------------------------------------------------
+
+/// One decoded instruction.
+struct Insn<'v> {
+    pc: usize,
+    v: &'v crate::bytecode::Variant,
+}
+
+impl Insn<'_> {
+    /// The value of operand `name` (a literal the variant is specialised on included).
+    fn operand(&self, code: &[u8], name: &str) -> Option<i64> {
+        let o = self.v.operands.iter().find(|o| o.name == name)?;
+        if let Some(v) = o.fixed {
+            return Some(v);
+        }
+        let at = self.pc + o.offset as usize;
+        Some(read_uint(code, at, o.width, matches!(o.access, crate::bytecode::OperandAccess::Literal { signed: true })))
+    }
+}
+
+fn read_uint(code: &[u8], at: usize, width: u32, signed: bool) -> i64 {
+    let b = &code[at..at + width as usize];
+    match (width, signed) {
+        (1, false) => i64::from(b[0]),
+        (1, true) => i64::from(b[0] as i8),
+        (2, false) => i64::from(u16::from_le_bytes([b[0], b[1]])),
+        (2, true) => i64::from(i16::from_le_bytes([b[0], b[1]])),
+        (4, false) => i64::from(u32::from_le_bytes([b[0], b[1], b[2], b[3]])),
+        (4, true) => i64::from(i32::from_le_bytes([b[0], b[1], b[2], b[3]])),
+        _ => i64::from_le_bytes(b[..8].try_into().expect("8 bytes")),
+    }
+}
+
+/// Checks that `p` (whose enclosing prototype is `parent`) can run without trusting anything
+/// it says: see the module documentation. The error says what is wrong and where.
+fn verify(p: &ProtoData, parent: Option<&ProtoData>) -> Result<(), String> {
+    use crate::bytecode::OperandAccess;
+    let slots = i64::from(p.frame_slots);
+    if u64::from(p.frame_slots) > MAX_FRAME_SLOTS || p.num_params > p.frame_slots {
+        return Err(format!("frame of {} slots for {} parameters", p.frame_slots, p.num_params));
+    }
+    for (i, k) in p.constants.iter().enumerate() {
+        if let Const::Child(c) = k {
+            if *c >= p.children.len() || p.constants[..i].contains(k) {
+                return Err(format!("constant {i} names no child function, or one named before"));
+            }
+        }
+    }
+    // Upvalues are captured by the enclosing function's `NewClosure`; a chunk's own are fresh.
+    if let Some(parent) = parent {
+        for (name, d) in &p.upvalues {
+            let limit = if d.in_stack { parent.frame_slots as usize } else { parent.upvalues.len() };
+            if usize::from(d.index) >= limit {
+                return Err(format!("upvalue '{name}' captures {} {} of its enclosing function", if d.in_stack { "slot" } else { "upvalue" }, d.index));
+            }
+        }
+    }
+    for v in &p.locvars {
+        if i64::from(v.slot) >= slots || v.start > v.end {
+            return Err(format!("local '{}' in slot {}", v.name, v.slot));
+        }
+    }
+
+    // Decode: every instruction starts where the previous one ends, with a known base opcode.
+    let code = &p.code;
+    let mut insns = Vec::new();
+    let mut is_start = vec![false; code.len() + 1];
+    let mut pc = 0;
+    while pc < code.len() {
+        let opcode = if pc + 2 <= code.len() { u16::from_le_bytes([code[pc], code[pc + 1]]) } else { return Err(format!("truncated instruction at {pc}")) };
+        let v = variants().get(usize::from(opcode)).ok_or_else(|| format!("unknown opcode {opcode} at {pc}"))?;
+        if v.is_quickened() {
+            return Err(format!("quickened opcode {} at {pc}", v.name));
+        }
+        if pc + v.length as usize > code.len() {
+            return Err(format!("truncated {} at {pc}", v.name));
+        }
+        is_start[pc] = true;
+        insns.push(Insn { pc, v });
+        pc += v.length as usize;
+    }
+    let Some(last) = insns.last() else { return Err("no code".to_owned()) };
+    if !matches!(last.v.bytecode.as_str(), "Return" | "ReturnVarArgs" | "TailCall" | "TailCallVarArgs" | "Jump") {
+        return Err(format!("the code ends in {}, which falls through", last.v.name));
+    }
+
+    let mut branch_targets = vec![false; code.len() + 1];
+    for insn in &insns {
+        let (pc, v) = (insn.pc, insn.v);
+        let at = |what: &str| format!("{what} in {} at {pc}", v.name);
+        for o in &v.operands {
+            if o.fixed.is_some() {
+                continue;
+            }
+            let raw = || read_uint(code, pc + o.offset as usize, o.width, false);
+            match o.access {
+                OperandAccess::Slot if raw() >= slots => return Err(at(&format!("slot {} outside the frame", raw()))),
+                OperandAccess::SlotRef if raw() > slots => return Err(at(&format!("slot {} outside the frame", raw()))),
+                OperandAccess::Constant => {
+                    let k = p.constants.get(raw() as usize).ok_or_else(|| at(&format!("constant {} out of range", raw())))?;
+                    // Only `NewClosure` takes a child, and it takes nothing else.
+                    if matches!(k, Const::Child(_)) != (v.bytecode == "NewClosure") {
+                        return Err(at(&format!("constant {} of the wrong kind", raw())));
+                    }
+                    if !o.known.is_empty() && !o.known.iter().any(|t| t == k.type_name()) {
+                        return Err(at(&format!("constant {} is a {}, not {}", raw(), k.type_name(), o.known.join("/"))));
+                    }
+                    // String-keyed caches and global lookups assume a string name.
+                    if o.name == "name" && !matches!(k, Const::String(_)) {
+                        return Err(at("a name that is not a string"));
+                    }
+                }
+                OperandAccess::InlineCache => {
+                    let start = pc + o.offset as usize;
+                    if code[start..start + o.width as usize].iter().any(|&b| b != 0) {
+                        return Err(at("a filled inline cache"));
+                    }
+                }
+                _ => {}
+            }
+        }
+        if let Some(o) = v.output_offset {
+            let out = read_uint(code, pc + o as usize, 2, false);
+            if out >= slots {
+                return Err(at(&format!("output slot {out} outside the frame")));
+            }
+        }
+        if let Some(o) = v.branch_offset {
+            let target = pc as i64 + read_uint(code, pc + o as usize, 4, true);
+            if target < 0 || target as usize >= code.len() || !is_start[target as usize] {
+                return Err(at(&format!("branch to {target}, not an instruction")));
+            }
+            branch_targets[target as usize] = true;
+        }
+        if let Some(ic) = v.call_ic_offset {
+            if code[pc + ic as usize..pc + v.length as usize] != crate::bytecode::EMPTY_CALL_IC {
+                return Err(at("a filled call cache"));
+            }
+        }
+    }
+
+    // What each bytecode does with its slot ranges, literals and the variable results.
+    let header = deegen_api::FRAME_HEADER_SLOTS as i64;
+    for (i, insn) in insns.iter().enumerate() {
+        let (pc, v) = (insn.pc, insn.v);
+        let at = |what: &str| format!("{what} in {} at {pc}", v.name);
+        let op = |name: &str| insn.operand(code, name).ok_or_else(|| at(&format!("no operand '{name}'")));
+        let within = |first: i64, count: i64| -> Result<(), String> {
+            if first + count > slots {
+                return Err(at(&format!("slots {first}..{} outside the frame of {slots}", first + count)));
+            }
+            Ok(())
+        };
+        // Where the variable results of the instruction before this one are (None: it left
+        // none). A consumer must follow its producer directly, and not be a branch target.
+        let produced = || -> Option<i64> {
+            let prev = insns[..i].last()?;
+            let operand = |name: &str| prev.operand(code, name);
+            match prev.v.bytecode.as_str() {
+                "Call" | "CallVarArgs" if operand("num_results") == Some(MULTRET) => operand("frame"),
+                "VarArg" if operand("count") == Some(MULTRET) => operand("dst"),
+                _ => None,
+            }
+        };
+        let consumes = |at_slot: i64| -> Result<(), String> {
+            if branch_targets[pc] || produced() != Some(at_slot) {
+                return Err(at("variable results no call or vararg left in these slots"));
+            }
+            Ok(())
+        };
+        let results = |frame: i64| -> Result<(), String> {
+            match op("num_results")? {
+                MULTRET => Ok(()),
+                n => within(frame, n),
+            }
+        };
+        match v.bytecode.as_str() {
+            "Concat" => {
+                let count = op("count")?;
+                if count < 2 {
+                    return Err(at("fewer than two values to concatenate"));
+                }
+                within(op("first")?, count)?;
+            }
+            "ForPrep" | "ForLoop" => within(op("base")?, 4)?,
+            "ForIn" => {
+                let n = op("num_vars")?;
+                if n < 1 {
+                    return Err(at("no loop variable"));
+                }
+                within(op("base")?, 3 + n.max(header + 2))?;
+            }
+            "Call" => {
+                within(op("frame")?, header + op("num_args")?)?;
+                results(op("frame")?)?;
+            }
+            "CallVarArgs" => {
+                let (frame, fixed) = (op("frame")?, op("num_fixed_args")?);
+                within(frame, header + fixed)?;
+                results(frame)?;
+                consumes(frame + header + fixed)?;
+            }
+            "TailCall" => within(op("frame")?, header + op("num_args")?)?,
+            "TailCallVarArgs" => {
+                let (frame, fixed) = (op("frame")?, op("num_fixed_args")?);
+                within(frame, header + fixed)?;
+                consumes(frame + header + fixed)?;
+            }
+            "Return" | "ReturnVarArgs" => {
+                let (first, n) = (op("first")?, if v.bytecode == "Return" { op("count")? } else { op("num_fixed")? });
+                within(first, n)?;
+                if v.bytecode == "ReturnVarArgs" {
+                    consumes(first + n)?;
+                }
+                // Only a function that makes no closures may skip closing its upvalues.
+                if op("close")? == 0 && !p.children.is_empty() {
+                    return Err(at("a return that closes no upvalues in a function that makes closures"));
+                }
+            }
+            "GetMethod" => within(op("frame")?, header + 1)?,
+            "SetList" | "SetListVarArgs" if op("first_index")? < 1 => return Err(at("a list stored from index 0")),
+            "SetList" => within(op("values")?, op("count")?)?,
+            "SetListVarArgs" => {
+                let (values, fixed) = (op("values")?, op("num_fixed")?);
+                within(values, fixed)?;
+                consumes(values + fixed)?;
+            }
+            "VarArg" => {
+                if !p.is_vararg {
+                    return Err(at("varargs in a function without them"));
+                }
+                match op("count")? {
+                    MULTRET => within(op("dst")?, 0)?,
+                    n => within(op("dst")?, n)?,
+                }
+            }
+            "GetUpval" | "SetUpval" => {
+                if op("index")? as usize >= p.upvalues.len() {
+                    return Err(at("upvalue out of range"));
+                }
+            }
+            "Close" => within(op("from")?, 0)?,
+            _ => {}
+        }
+    }
+    for c in &p.children {
+        verify(c, Some(p))?;
+    }
+    Ok(())
 }
 
 struct Reader<'a> {
@@ -174,6 +687,13 @@ impl<'a> Reader<'a> {
         let n = usize::try_from(self.uint()?).ok()?;
         self.take(n)
     }
+
+    /// A count of items that follow, each at least one byte long: no larger than what is left
+    /// (so a damaged count cannot make the reader reserve or loop for nothing).
+    fn count(&mut self) -> Result<usize, &'static str> {
+        let n = self.uint().ok_or("unexpected end")?;
+        usize::try_from(n).ok().filter(|&n| n <= self.bytes.len() - self.at).ok_or("unexpected end")
+    }
 }
 
 #[cfg(test)]
@@ -194,5 +714,184 @@ mod tests {
         assert_eq!(Reader { bytes: &[0x80], at: 0 }.uint(), None);
         assert_eq!(Reader { bytes: &[0xff; 11], at: 0 }.uint(), None);
         assert_eq!(Reader { bytes: &[5, 1, 2], at: 0 }.bytes(), None);
+        assert!(Reader { bytes: &[200, 1, 0], at: 0 }.count().is_err());
+    }
+}
+
+/// Every function the compiler makes passes the verifier, and a dump loads back to the same
+/// dump: over the project's corpus, its benchmarks and (when present) the conformance suites.
+#[cfg(test)]
+mod corpus_tests {
+    use super::*;
+    use std::path::{Path, PathBuf};
+
+    fn lua_files(dir: &Path, out: &mut Vec<PathBuf>) {
+        let Ok(entries) = std::fs::read_dir(dir) else { return };
+        for e in entries.flatten() {
+            let p = e.path();
+            if p.is_dir() {
+                lua_files(&p, out);
+            } else if p.extension().is_some_and(|x| x == "lua") {
+                out.push(p);
+            }
+        }
+    }
+
+    /// Dumps `f`, loads the dump, checks the reload dumps alike, and does the same for every
+    /// function inside.
+    fn round_trip(st: &mut LuaState, f: TValue, what: &str) -> usize {
+        let d = dump(f).expect("a Lua function dumps");
+        let g = undump(st, &d, "=test").unwrap_or_else(|e| panic!("{what}: the verifier refuses compiler output: {e}"));
+        assert_eq!(dump(g).as_deref(), Some(&d[..]), "{what}: a reloaded function dumps differently");
+        let proto = proto_of(unsafe { (*f.as_closure()).code_block });
+        let mut n = 1;
+        for (i, child) in proto.children.iter().enumerate() {
+            let c = closure_with_fresh_upvalues(st, child).expect("memory");
+            n += round_trip(st, c, &format!("{what}/{i}"));
+        }
+        n
+    }
+
+    #[test]
+    fn compiler_output_verifies_and_round_trips() {
+        let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../..");
+        let mut files = Vec::new();
+        for dir in ["testsuite/lua", "testsuite/bench", "../shared/conformance"] {
+            lua_files(&root.join(dir), &mut files);
+        }
+        assert!(files.len() > 100, "the corpus is missing: {}", root.display());
+        let mut functions = 0;
+        for file in &files {
+            let source = std::fs::read(file).unwrap();
+            let mut st = LuaState::new().unwrap();
+            // Files that do not compile (syntax error tests) have nothing to dump.
+            if let Ok(f) = st.load(&source, &format!("@{}", file.display()), true) {
+                functions += round_trip(&mut st, f, &file.display().to_string());
+            }
+        }
+        assert!(functions > 1000, "only {functions} functions");
+    }
+
+    /// Damaged chunks are refused or load, never crash the loader: every byte of a dump flipped
+    /// in turn, and every truncation.
+    #[test]
+    fn damaged_chunks_are_refused_without_crashing() {
+        let mut st = LuaState::new().unwrap();
+        let src = b"local t = {} for i, v in ipairs({...}) do t[#t + 1] = function() return v .. i end end return t, select('#', ...)";
+        let f = st.load(src, "=damaged", false).unwrap();
+        let d = dump(f).unwrap();
+        let mut refused = 0;
+        for i in 0..d.len() {
+            for bit in [0x01u8, 0x10, 0x80] {
+                let mut bad = d.clone();
+                bad[i] ^= bit;
+                refused += usize::from(undump(&mut st, &bad, "=damaged").is_err());
+            }
+        }
+        for n in 0..d.len() {
+            assert!(undump(&mut st, &d[..n], "=damaged").is_err(), "a dump cut at {n} loads");
+        }
+        assert!(refused > d.len(), "only {refused} of {} damaged dumps refused", 3 * d.len());
+    }
+
+    /// The verifier's data for a function compiled from `src` (its first child when `child`).
+    fn data_of(src: &str, child: bool) -> ProtoData {
+        let mut st = LuaState::new().unwrap();
+        let f = st.load(src.as_bytes(), "=t", false).unwrap();
+        let d = dump(f).unwrap();
+        let mut r = Reader { bytes: &d, at: 6 };
+        r.bytes().unwrap();
+        r.take(8).unwrap();
+        r.bytes().unwrap();
+        let p = read_proto(&mut r, 0).unwrap();
+        assert_eq!(verify(&p, None), Ok(()));
+        if child {
+            p.children.into_iter().next().unwrap()
+        } else {
+            p
+        }
+    }
+
+    /// The instructions of `p`: (offset, variant).
+    fn insns(p: &ProtoData) -> Vec<(usize, &'static crate::bytecode::Variant)> {
+        let mut out = Vec::new();
+        let mut pc = 0;
+        while pc < p.code.len() {
+            let v = &variants()[usize::from(u16::from_le_bytes([p.code[pc], p.code[pc + 1]]))];
+            out.push((pc, v));
+            pc += v.length as usize;
+        }
+        out
+    }
+
+    fn refused(p: &ProtoData, parent: Option<&ProtoData>, expect: &str) {
+        match verify(p, parent) {
+            Ok(()) => panic!("accepted; expected an error about '{expect}'"),
+            Err(e) => assert!(e.contains(expect), "{e:?} does not mention '{expect}'"),
+        }
+    }
+
+    #[test]
+    fn the_verifier_refuses_what_handlers_would_trust() {
+        let src = "local a, b = ... local t = {a, b, ...} for i = 1, #t do b = (b or 0) .. t[i] end return function() return a end, select('#', ...)";
+        // A frame too small for the slots the code uses.
+        let mut p = data_of(src, false);
+        p.frame_slots = 2;
+        refused(&p, None, "local 't' in slot");
+        p.locvars.clear();
+        refused(&p, None, "outside the frame");
+        // A branch into the middle of an instruction.
+        let mut p = data_of(src, false);
+        let (pc, v) = insns(&p).into_iter().find(|(_, v)| v.branch_offset.is_some()).unwrap();
+        let o = pc + v.branch_offset.unwrap() as usize;
+        let disp = i32::from_le_bytes(p.code[o..o + 4].try_into().unwrap()) + 1;
+        p.code[o..o + 4].copy_from_slice(&disp.to_le_bytes());
+        refused(&p, None, "not an instruction");
+        // Code that runs off its end.
+        let mut p = data_of(src, false);
+        let (last, _) = *insns(&p).last().unwrap();
+        p.code.truncate(last);
+        refused(&p, None, "falls through");
+        // A filled inline cache.
+        let mut p = data_of("local t = {} return t.x", false);
+        let (pc, v) = insns(&p).into_iter().find(|(_, v)| v.operands.iter().any(|o| o.access == crate::bytecode::OperandAccess::InlineCache)).unwrap();
+        let o = v.operands.iter().find(|o| o.access == crate::bytecode::OperandAccess::InlineCache).unwrap();
+        p.code[pc + o.offset as usize] = 1;
+        refused(&p, None, "inline cache");
+        // Varargs read by a function that has none.
+        let mut p = data_of("return function(...) return ... end", true);
+        p.is_vararg = false;
+        refused(&p, None, "varargs");
+        // Variable results consumed where no call left them: the producer is gone.
+        let mut p = data_of("return f(g())", false);
+        let list = insns(&p);
+        let i = list.iter().position(|(_, v)| v.bytecode == "TailCallVarArgs").unwrap();
+        let (pc, v) = list[i - 1];
+        let o = v.operands.iter().find(|o| o.name == "num_results").unwrap();
+        if o.fixed.is_none() {
+            p.code[pc + o.offset as usize..pc + o.offset as usize + 2].copy_from_slice(&1u16.to_le_bytes());
+            refused(&p, None, "variable results");
+        }
+        // A constant index past the table, and a closure of something that is not a child.
+        let mut p = data_of(src, false);
+        p.constants.truncate(1);
+        refused(&p, None, "constant");
+        let mut p = data_of(src, false);
+        let k = p.constants.iter().position(|k| matches!(k, Const::Child(_))).unwrap();
+        p.constants[k] = Const::Number(0);
+        refused(&p, None, "wrong kind");
+        // An upvalue captured from outside its enclosing function's frame.
+        let parent = data_of(src, false);
+        let mut child = data_of(src, true);
+        child.upvalues[0].1 = UpvalDesc { in_stack: true, index: 250 };
+        refused(&child, Some(&parent), "captures slot 250");
+        // A function with closures whose return does not close upvalues.
+        let mut p = data_of("local x return function() return x end", false);
+        let (pc, _) = *insns(&p).iter().rev().find(|(_, v)| v.bytecode == "Return").unwrap();
+        let close0 = variants().iter().find(|v| v.bytecode == "Return" && v.operands.iter().any(|o| o.name == "close" && o.fixed == Some(0))).unwrap();
+        let close1 = &variants()[usize::from(u16::from_le_bytes([p.code[pc], p.code[pc + 1]]))];
+        assert_eq!(close0.length, close1.length);
+        p.code[pc..pc + 2].copy_from_slice(&close0.opcode.to_le_bytes());
+        refused(&p, None, "closes no upvalues");
     }
 }

@@ -86,10 +86,6 @@ pub struct Proto {
     /// For a chunk, the name its loader was given (`debug.getinfo`'s `source`); empty
     /// elsewhere.
     pub chunkname: String,
-    /// For a chunk, the source text it was compiled from and whether its loader skipped a
-    /// `#` first line (`string.dump` writes them; see `dump.rs`); empty elsewhere.
-    pub chunk_text: Box<[u8]>,
-    pub skip_shebang: bool,
     /// The top-level prototype of the chunk this one was compiled in (itself for a chunk):
     /// the collector keeps or frees whole chunks, since a live inner function needs its
     /// enclosing prototypes' memory (they own it).
@@ -140,8 +136,6 @@ impl Proto {
             children,
             locvars: Vec::new(),
             chunkname: String::new(),
-            chunk_text: Box::default(),
-            skip_shebang: false,
             root: std::ptr::null(),
             gc_marked: std::cell::Cell::new(false),
             block,

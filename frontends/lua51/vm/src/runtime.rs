@@ -272,9 +272,16 @@ pub unsafe extern "C" fn lua_rt_new_table(ctx: *mut LuaContext, array: u64, hash
 }
 
 #[no_mangle]
-pub unsafe extern "C" fn lua_rt_set_list(_ctx: *mut LuaContext, table: u64, values: *mut u64, count: u64, first_index: u64) {
+pub unsafe extern "C" fn lua_rt_set_list(ctx: *mut LuaContext, table: u64, values: *mut u64, count: u64, first_index: u64) -> u64 {
+    // The compiler aims every list at the table it just made, from index 1 on; a precompiled
+    // chunk is verified for its slots, not for what they hold.
+    if !TValue(table).is_table() || first_index == 0 {
+        let st = unsafe { state_of(ctx) };
+        return untracked_type_error(st, "index", TValue(table));
+    }
     let values = unsafe { std::slice::from_raw_parts(values as *const TValue, count as usize) };
     table_mut(TValue(table)).set_list(first_index as usize, values);
+    0
 }
 
 /// The message for arithmetic on a non-number.

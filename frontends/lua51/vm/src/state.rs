@@ -258,7 +258,7 @@ impl LuaState {
         self.load_text(source, source_name, skip_shebang)
     }
 
-    /// [`Self::load`] of source text. The chunk keeps its text, for `string.dump`.
+    /// [`Self::load`] of source text.
     pub(crate) fn load_text(&mut self, source: &[u8], source_name: &str, skip_shebang: bool) -> Result<TValue, String> {
         let options = lua51_syntax::ParseOptions { skip_shebang, c_calls: self.native_depth as u32 };
         let chunk = lua51_syntax::parse_chunk_with(source, &lua51_syntax::chunk_id_for_syntax_error(source_name), &options)
@@ -268,8 +268,6 @@ impl LuaState {
         unsafe {
             let proto = crate::function::proto_of((*f.as_closure()).code_block) as *const crate::function::Proto as *mut crate::function::Proto;
             (*proto).chunkname = source_name.to_owned();
-            (*proto).chunk_text = source.into();
-            (*proto).skip_shebang = skip_shebang;
         }
         Ok(f)
     }

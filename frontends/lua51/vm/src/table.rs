@@ -471,6 +471,15 @@ impl Table {
     pub fn set_list(&mut self, first: usize, values: &[TValue]) {
         let Some(last) = (first + values.len()).checked_sub(1).filter(|_| !values.is_empty()) else { return };
         let (kind_before, len_before) = (self.0.array_kind, self.0.array_len);
+        if first - 1 > len_before {
+            // A constructor's lists continue the array part; a list that leaves a gap (only
+            // bytecode from outside writes one, say at index 2^32) is stored key by key, so
+            // the hash part takes what the array part should not cover.
+            for (i, v) in values.iter().enumerate() {
+                let _ = self.set(TValue::from_f64((first + i) as f64), *v);
+            }
+            return;
+        }
         if last > len_before {
             self.grow_array(last);
         }
