@@ -5,7 +5,7 @@
 //! with `LJR_CONFORMANCE_DIR`):
 //!
 //! * `lua-5.1-tests/`, the official PUC-Rio suite: one trial per file, run alone from inside
-//!   the suite's folder with the `LUA_PATH`/`LUA_INIT` its README asks for. A file passes when
+//!   a private copy of the suite's folder (the files write next to themselves) with the `LUA_PATH`/`LUA_INIT` its README asks for. A file passes when
 //!   it exits with status 0 (the files assert; they print progress, not answers).
 //! * `luajit-tests/`, LuaJIT's suite: its own runner (`test.lua`) runs every test in one
 //!   process; the report is parsed into one trial per test (`file --- name`).
@@ -26,7 +26,7 @@ use std::time::Duration;
 
 use libtest_mimic::{Failed, Trial};
 
-use crate::process::{self, Exit, Invocation, Outcome, RunError};
+use crate::process::{self, Exit, Invocation, Outcome};
 use crate::tiers::{self, Tier};
 use crate::REFERENCE_LUA;
 
@@ -229,13 +229,56 @@ fn make_trial(config: &ConformanceConfig, test: &str, tier: &'static Tier, ignor
 // The official suite
 // ---------------------------------------------------------------------------------------------
 
-fn official_run(program: &Path, flags: &[&str], dir: &Path, file: &str) -> Result<Outcome, RunError> {
+/// A private copy of a suite's folder for one run, removed when dropped. The suites write
+/// files next to themselves (`attrib.lua` creates modules in `libs/`, `files.lua` temporary
+/// files), so runs that share the folder (two tiers of one file, in parallel) would trample
+/// each other, and the shared copy must stay as it was shipped.
+struct Scratch(PathBuf);
+
+impl Scratch {
+    fn of(suite: &Path, label: &str) -> Result<Scratch, String> {
+        static NEXT: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
+        let n = NEXT.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+        let safe: String = label.chars().map(|c| if c.is_ascii_alphanumeric() { c } else { '_' }).collect();
+        let dir = std::env::temp_dir().join(format!("ljr-conformance-{}-{n}-{safe}", std::process::id()));
+        copy_dir(suite, &dir).map_err(|e| format!("cannot copy {} to {}: {e}", suite.display(), dir.display()))?;
+        Ok(Scratch(dir))
+    }
+}
+
+impl Drop for Scratch {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_dir_all(&self.0);
+    }
+}
+
+fn copy_dir(from: &Path, to: &Path) -> std::io::Result<()> {
+    std::fs::create_dir_all(to)?;
+    for entry in std::fs::read_dir(from)? {
+        let entry = entry?;
+        let target = to.join(entry.file_name());
+        if entry.file_type()?.is_dir() {
+            copy_dir(&entry.path(), &target)?;
+        } else {
+            std::fs::copy(entry.path(), &target)?;
+            // Copies of read-only files stay writable: the suites rewrite some of them.
+            let mut perms = std::fs::metadata(&target)?.permissions();
+            #[allow(clippy::permissions_set_readonly_false)]
+            perms.set_readonly(false);
+            std::fs::set_permissions(&target, perms)?;
+        }
+    }
+    Ok(())
+}
+
+fn official_run(program: &Path, flags: &[&str], suite: &Path, file: &str) -> Result<Outcome, String> {
+    let scratch = Scratch::of(suite, file)?;
     let mut args: Vec<OsString> = flags.iter().map(OsString::from).collect();
     args.push(file.into());
     process::run(&Invocation {
         program: program.to_path_buf(),
         args,
-        cwd: dir.to_path_buf(),
+        cwd: scratch.0.clone(),
         stdin: None,
         timeout: OFFICIAL_TIMEOUT,
         env: vec![
@@ -243,6 +286,7 @@ fn official_run(program: &Path, flags: &[&str], dir: &Path, file: &str) -> Resul
             ("LUA_INIT".into(), "package.path = '?;'..package.path".into()),
         ],
     })
+    .map_err(|e| e.to_string())
 }
 
 /// The end of a run's output, for a failure report.
@@ -294,7 +338,7 @@ fn official_trials(config: &ConformanceConfig) -> Vec<(String, Trial)> {
                 make_trial(config, &test, tier, ignored, move || match official_run(&program, tier.flags, &dir, &file) {
                     Ok(o) if o.exit == Exit::Code(0) => Verdict::Passed,
                     Ok(o) => Verdict::Failed(report(&o)),
-                    Err(e) => Verdict::Failed(e.to_string()),
+                    Err(e) => Verdict::Failed(e),
                 }),
             ));
         }
@@ -371,10 +415,12 @@ fn is_summary(line: &str) -> bool {
     matches!((words.next().map(|w| w.parse::<usize>().is_ok()), words.next()), (Some(true), Some(w)) if w.starts_with("passed"))
 }
 
-fn luajit_run(program: &Path, flags: &[&str], dir: &Path) -> Result<Outcome, RunError> {
+fn luajit_run(program: &Path, flags: &[&str], suite: &Path) -> Result<Outcome, String> {
+    let scratch = Scratch::of(suite, "luajit")?;
     let mut args: Vec<OsString> = flags.iter().map(OsString::from).collect();
     args.push("test.lua".into());
-    process::run(&Invocation { program: program.to_path_buf(), args, cwd: dir.to_path_buf(), stdin: None, timeout: LUAJIT_TIMEOUT, env: Vec::new() })
+    process::run(&Invocation { program: program.to_path_buf(), args, cwd: scratch.0.clone(), stdin: None, timeout: LUAJIT_TIMEOUT, env: Vec::new() })
+        .map_err(|e| e.to_string())
 }
 
 /// The implementation's run of the suite under one tier, shared by that tier's trials: the
@@ -404,7 +450,7 @@ fn luajit_trials(config: &ConformanceConfig) -> Vec<(String, Trial)> {
                 test.clone(),
                 make_trial(config, &test, tier, ignored, move || {
                     let result = run.get_or_init(|| {
-                        let outcome = luajit_run(&program, tier.flags, &dir).map_err(|e| e.to_string())?;
+                        let outcome = luajit_run(&program, tier.flags, &dir)?;
                         Ok((LuajitReport::parse(&String::from_utf8_lossy(&outcome.stdout)), outcome))
                     });
                     match result {
