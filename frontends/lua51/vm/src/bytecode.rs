@@ -136,13 +136,14 @@ pub fn is_call_instruction(code: &[u8], offset: usize) -> bool {
     if offset + 2 > code.len() {
         return false;
     }
-    let opcode = read(code, offset, 2, false) as usize;
+    let opcode = read_operand(code, offset, 2, false) as usize;
     variants()
         .get(opcode)
         .is_some_and(|v| matches!(v.bytecode.as_str(), "Call" | "CallVarArgs" | "TailCall" | "TailCallVarArgs" | "ForIn"))
 }
 
-fn read(code: &[u8], offset: usize, width: u32, signed: bool) -> i64 {
+/// The `width`-byte little-endian field at `offset`, sign-extended when `signed`.
+pub(crate) fn read_operand(code: &[u8], offset: usize, width: u32, signed: bool) -> i64 {
     let b = &code[offset..offset + width as usize];
     match (width, signed) {
         (1, false) => i64::from(b[0]),
@@ -160,7 +161,7 @@ pub fn disassemble(code: &[u8], describe_constant: &dyn Fn(u16) -> String) -> St
     let mut out = String::new();
     let mut pc = 0usize;
     while pc + 2 <= code.len() {
-        let opcode = read(code, pc, 2, false) as usize;
+        let opcode = read_operand(code, pc, 2, false) as usize;
         let Some(v) = variants().get(opcode) else {
             out.push_str(&format!("{pc:5}  <bad opcode {opcode}>\n"));
             break;
@@ -171,7 +172,7 @@ pub fn disassemble(code: &[u8], describe_constant: &dyn Fn(u16) -> String) -> St
                 parts.push(format!("{}={value}", o.name));
                 continue;
             }
-            let raw = read(code, pc + o.offset as usize, o.width, matches!(o.access, OperandAccess::Literal { signed: true }));
+            let raw = read_operand(code, pc + o.offset as usize, o.width, matches!(o.access, OperandAccess::Literal { signed: true }));
             parts.push(match o.access {
                 OperandAccess::Slot | OperandAccess::SlotRef => format!("{}=r{raw}", o.name),
                 OperandAccess::Constant => format!("{}={}", o.name, describe_constant(raw as u16)),
@@ -180,13 +181,13 @@ pub fn disassemble(code: &[u8], describe_constant: &dyn Fn(u16) -> String) -> St
             });
         }
         if let Some(o) = v.output_offset {
-            parts.push(format!("-> r{}", read(code, pc + o as usize, 2, false)));
+            parts.push(format!("-> r{}", read_operand(code, pc + o as usize, 2, false)));
         }
         if let (ResultKind::Branch, Some(o)) = (v.result, v.branch_offset) {
-            parts.push(format!("=> {}", pc as i64 + read(code, pc + o as usize, 4, true)));
+            parts.push(format!("=> {}", pc as i64 + read_operand(code, pc + o as usize, 4, true)));
         }
         if let Some(o) = v.call_ic_offset {
-            let callee = read(code, pc + o as usize, 8, false) as u64;
+            let callee = read_operand(code, pc + o as usize, 8, false) as u64;
             // Whether it is filled, not the address (which differs from run to run).
             parts.push(if callee == lua51_value::CALL_IC_EMPTY { "callic:empty" } else { "callic:filled" }.to_owned());
         }

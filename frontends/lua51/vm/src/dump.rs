@@ -432,22 +432,10 @@ impl Insn<'_> {
             return Some(v);
         }
         let at = self.pc + o.offset as usize;
-        Some(read_uint(code, at, o.width, matches!(o.access, crate::bytecode::OperandAccess::Literal { signed: true })))
+        Some(crate::bytecode::read_operand(code, at, o.width, matches!(o.access, crate::bytecode::OperandAccess::Literal { signed: true })))
     }
 }
 
-fn read_uint(code: &[u8], at: usize, width: u32, signed: bool) -> i64 {
-    let b = &code[at..at + width as usize];
-    match (width, signed) {
-        (1, false) => i64::from(b[0]),
-        (1, true) => i64::from(b[0] as i8),
-        (2, false) => i64::from(u16::from_le_bytes([b[0], b[1]])),
-        (2, true) => i64::from(i16::from_le_bytes([b[0], b[1]])),
-        (4, false) => i64::from(u32::from_le_bytes([b[0], b[1], b[2], b[3]])),
-        (4, true) => i64::from(i32::from_le_bytes([b[0], b[1], b[2], b[3]])),
-        _ => i64::from_le_bytes(b[..8].try_into().expect("8 bytes")),
-    }
-}
 
 /// Checks that `p` (whose enclosing prototype is `parent`) can run without trusting anything
 /// it says: see the module documentation. The error says what is wrong and where.
@@ -514,7 +502,7 @@ fn verify(p: &ProtoData, parent: Option<&ProtoData>) -> Result<(), String> {
             if o.fixed.is_some() {
                 continue;
             }
-            let raw = || read_uint(code, pc + o.offset as usize, o.width, false);
+            let raw = || crate::bytecode::read_operand(code, pc + o.offset as usize, o.width, false);
             match o.access {
                 OperandAccess::Slot if raw() >= slots => return Err(at(&format!("slot {} outside the frame", raw()))),
                 OperandAccess::SlotRef if raw() > slots => return Err(at(&format!("slot {} outside the frame", raw()))),
@@ -542,13 +530,13 @@ fn verify(p: &ProtoData, parent: Option<&ProtoData>) -> Result<(), String> {
             }
         }
         if let Some(o) = v.output_offset {
-            let out = read_uint(code, pc + o as usize, 2, false);
+            let out = crate::bytecode::read_operand(code, pc + o as usize, 2, false);
             if out >= slots {
                 return Err(at(&format!("output slot {out} outside the frame")));
             }
         }
         if let Some(o) = v.branch_offset {
-            let target = pc as i64 + read_uint(code, pc + o as usize, 4, true);
+            let target = pc as i64 + crate::bytecode::read_operand(code, pc + o as usize, 4, true);
             if target < 0 || target as usize >= code.len() || !is_start[target as usize] {
                 return Err(at(&format!("branch to {target}, not an instruction")));
             }
