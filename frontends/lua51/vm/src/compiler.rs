@@ -105,7 +105,8 @@ pub fn compile_chunk(st: &mut LuaState, chunk: &Chunk, chunk_name: &str) -> Resu
     proto.set_root(root);
     // Owned by the state from here: the collector frees the chunk once no closure of it lives.
     c.st.protos.push(root as *mut Proto);
-    let globals = c.st.globals;
+    // 5.1's lua_load: a chunk's environment is the loading thread's global table.
+    let globals = c.st.thread_globals();
     let closure = new_closure(&mut c.st.heap, proto.code_block(), 0, globals).map_err(|_| oom())?;
     Ok(TValue::from_ptr(closure))
 }

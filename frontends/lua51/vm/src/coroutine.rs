@@ -109,8 +109,8 @@ pub struct Thread {
     pub(crate) stack: StackMemory,
     pub status: CoStatus,
     pub(crate) func: TValue,
-    /// `debug.getfenv`/`setfenv` on the coroutine (5.1's per-thread globals); nil means the
-    /// state's globals.
+    /// The coroutine's global table (5.1's per-thread `gt`: `getfenv(0)` inside it,
+    /// `debug.getfenv`/`setfenv` on it), its creator's when it is made; nil means the state's.
     pub(crate) env: TValue,
     started: bool,
     /// The suspended `yield` call's frame and argument count.
@@ -124,7 +124,7 @@ pub struct Thread {
 
 impl Thread {
     /// `shared` is the state's [`lua51_value::SharedState`], which every context points at.
-    pub fn new_in(heap: &mut Heap, st_ptr: *mut LuaState, shared: *const lua51_value::SharedState, func: TValue) -> Result<TValue, OutOfMemory> {
+    pub fn new_in(heap: &mut Heap, st_ptr: *mut LuaState, shared: *const lua51_value::SharedState, func: TValue, env: TValue) -> Result<TValue, OutOfMemory> {
         // The stack first: a failure must not leave a half-made object in the heap.
         let mut stack = StackMemory::new(THREAD_STACK_SLOTS).ok_or(OutOfMemory)?;
         let p = heap.alloc(std::mem::size_of::<Thread>(), ObjKind::Thread)? as *mut Thread;
@@ -134,7 +134,7 @@ impl Thread {
             std::ptr::addr_of_mut!((*p).stack).write(stack);
             std::ptr::addr_of_mut!((*p).status).write(CoStatus::Suspended);
             std::ptr::addr_of_mut!((*p).func).write(func);
-            std::ptr::addr_of_mut!((*p).env).write(TValue::NIL);
+            std::ptr::addr_of_mut!((*p).env).write(env);
             std::ptr::addr_of_mut!((*p).started).write(false);
             std::ptr::addr_of_mut!((*p).yield_base).write(std::ptr::null_mut());
             std::ptr::addr_of_mut!((*p).yield_count).write(0);

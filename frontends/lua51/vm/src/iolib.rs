@@ -678,7 +678,9 @@ native!(io_output, "output", |c| { default_file(c, true) });
 
 /// Installs `io` and the file metatable.
 pub fn open(st: &mut LuaState) -> Result<(), OutOfMemory> {
-    let methods = Table::new_in(&mut st.heap)?;
+    // As liolib's `createmeta`: the methods live in the file handles' metatable, whose
+    // `__index` is itself (`getmetatable(io.stdin).read` is the method).
+    let mt = Table::new_in(&mut st.heap)?;
     for (n, f) in [
         ("write", file_write as crate::function::NativeFn),
         ("read", file_read),
@@ -688,11 +690,10 @@ pub fn open(st: &mut LuaState) -> Result<(), OutOfMemory> {
         ("lines", file_lines),
         ("setvbuf", file_setvbuf),
     ] {
-        register(st, methods, n, f)?;
+        register(st, mt, n, f)?;
     }
-    let mt = Table::new_in(&mut st.heap)?;
     let index = st.event_names[Event::Index as usize];
-    table_mut(mt).set(index, methods).expect("string keys are valid");
+    table_mut(mt).set(index, mt).expect("string keys are valid");
     let tostring = crate::function::new_native(&mut st.heap, "tostring", file_tostring, st.globals)?;
     let ts = st.event_names[Event::ToString as usize];
     table_mut(mt).set(ts, tostring).expect("string keys are valid");

@@ -28,6 +28,7 @@ pub mod table;
 pub mod userdata;
 pub mod iolib;
 pub mod lstrlib;
+pub(crate) mod loadlib;
 
 pub use compiler::{compile_chunk, CompileError};
 pub use state::{LuaError, LuaState};

@@ -446,6 +446,26 @@ impl LuaState {
         Some(format!("{}:{}:", proto.source, proto.line_at(offset)))
     }
 
+    /// The running thread's global table (5.1's `gt(L)`): what `getfenv(0)` returns, where
+    /// `print` finds `tostring` and what chunks loaded now get as their environment. Each
+    /// coroutine has its own, copied from its creator's when it is made.
+    pub fn thread_globals(&self) -> TValue {
+        if self.current_thread.is_nil() {
+            return self.globals;
+        }
+        let env = crate::coroutine::thread_mut(self.current_thread).env;
+        if env.is_nil() { self.globals } else { env }
+    }
+
+    /// `setfenv(0, t)`: replaces the running thread's global table.
+    pub(crate) fn set_thread_globals(&mut self, t: TValue) {
+        if self.current_thread.is_nil() {
+            self.globals = t;
+        } else {
+            crate::coroutine::thread_mut(self.current_thread).env = t;
+        }
+    }
+
     /// The running coroutine's context.
     #[inline]
     pub fn cur(&mut self) -> &mut LuaContext {

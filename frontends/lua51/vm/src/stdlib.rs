@@ -268,7 +268,8 @@ native!(lua_print, "print", |c| {
     // 5.1 converts through whatever the global `tostring` is now; the built-in one runs
     // without a call.
     let key = c.string(b"tostring")?;
-    let globals = c.st.globals;
+    // 5.1's lua_getglobal: the running thread's globals.
+    let globals = c.st.thread_globals();
     let tostring = index_value(c, globals, key)?;
     let builtin = tostring.is_function() && unsafe { (*(*tostring.as_closure()).code_block).native } == lua_tostring as *const ();
     let mut line = Vec::new();
@@ -1488,7 +1489,7 @@ native!(lua_xpcall, "xpcall", |c| {
 
 /// The function `level` levels up from a native function (1: its caller): nil for a tail
 /// call's level (5.1's `getinfo(level, "f")`), `None` past the outermost level.
-fn function_at_level(c: &Call, level: usize) -> Option<TValue> {
+pub(crate) fn function_at_level(c: &Call, level: usize) -> Option<TValue> {
     c.level(level).map(|l| l.frame().map_or(TValue::NIL, |f| f.callee()))
 }
 
@@ -1514,7 +1515,7 @@ fn env_target(c: &mut Call) -> Result<Option<TValue>, Raised> {
 
 native!(lua_getfenv, "getfenv", |c| {
     let env = match env_target(c)? {
-        None => c.st.globals,
+        None => c.st.thread_globals(),
         Some(f) => unsafe { (*f.as_closure()).env },
     };
     c.set(0, env);
@@ -1525,7 +1526,7 @@ native!(lua_setfenv, "setfenv", |c| {
     let t = c.check_table(1)?;
     match env_target(c)? {
         None => {
-            c.st.globals = t;
+            c.st.set_thread_globals(t);
             Ok(0)
         }
         Some(f) if crate::function::is_native(unsafe { (*f.as_closure()).code_block }) => {
@@ -1541,7 +1542,7 @@ native!(lua_setfenv, "setfenv", |c| {
 
 /// The table at dotted path `name` under `root`, creating missing levels (5.1's
 /// `luaL_findtable`); `Ok(None)` when a level exists but is not a table.
-fn find_table(c: &mut Call, root: TValue, name: &[u8]) -> Result<Option<TValue>, Raised> {
+pub(crate) fn find_table(c: &mut Call, root: TValue, name: &[u8]) -> Result<Option<TValue>, Raised> {
     let mut t = root;
     for part in name.split(|&b| b == b'.') {
         let key = c.string(part)?;
@@ -1556,128 +1557,6 @@ fn find_table(c: &mut Call, root: TValue, name: &[u8]) -> Result<Option<TValue>,
     }
     Ok(Some(t))
 }
-
-// `module(name, ...)`: 5.1's module system. The module table is `package.loaded[name]`, or
-// the global at the dotted `name`, created if needed; it gets `_M`, `_NAME` and `_PACKAGE`,
-// becomes the calling function's environment, and each option is called with it.
-native!(lua_module, "module", |c| {
-    let name = c.check_bytes(0)?.into_owned();
-    let package = c.st.package;
-    let loaded_key = c.string(b"loaded")?;
-    let loaded = table_mut(package).get(loaded_key);
-    if !loaded.is_table() {
-        return Err(c.error("package.loaded is not a table"));
-    }
-    let key = c.string(&name)?;
-    let mut module = table_mut(loaded).get(key);
-    if !module.is_table() {
-        let globals = c.st.globals;
-        module = match find_table(c, globals, &name)? {
-            Some(t) => t,
-            None => return Err(c.error(&format!("name conflict for module '{}'", String::from_utf8_lossy(&name)))),
-        };
-        let _ = table_mut(loaded).set(key, module);
-    }
-    let name_key = c.string(b"_NAME")?;
-    if table_mut(module).get(name_key).is_nil() {
-        let m_key = c.string(b"_M")?;
-        let _ = table_mut(module).set(m_key, module);
-        let _ = table_mut(module).set(name_key, key);
-        let package_name = match name.iter().rposition(|&b| b == b'.') {
-            Some(dot) => &name[..=dot],
-            None => &name[..0],
-        };
-        let p_key = c.string(b"_PACKAGE")?;
-        let p_val = c.string(package_name)?;
-        let _ = table_mut(module).set(p_key, p_val);
-    }
-    // The function that called `module` runs in the module from now on.
-    let caller = function_at_level(c, 1).unwrap_or(TValue::NIL);
-    if caller.is_function() && !crate::function::is_native(unsafe { (*caller.as_closure()).code_block }) {
-        unsafe { (*caller.as_closure()).env = module };
-    } else {
-        return Err(c.error("'module' not called from a Lua function"));
-    }
-    for i in 1..c.nargs {
-        let option = c.arg(i);
-        c.call(option, &[module], c.nargs)?;
-    }
-    Ok(0)
-});
-
-native!(lua_package_seeall, "seeall", |c| {
-    let module = c.check_table(0)?;
-    let mut mt = table_mut(module).metatable();
-    if mt.is_null() {
-        mt = Table::new_in(&mut c.st.heap).map_err(|_| c.raise_oom())?.as_ptr::<Table>();
-        table_mut(module).set_metatable(mt);
-    }
-    let index = c.st.event_names[Event::Index as usize];
-    let globals = c.st.globals;
-    let _ = table_mut(TValue::from_ptr(mt)).set(index, globals);
-    Ok(0)
-});
-
-// `require`: `package.loaded`, then `package.preload`, then a Lua file found on
-// `package.path` (C modules need the C API, which this VM does not have).
-native!(lua_require, "require", |c| {
-    let name_bytes = c.check_bytes(0)?;
-    let name = c.string(&name_bytes)?;
-    let package = c.st.package;
-    let field = |c: &mut Call, key: &str| -> Result<TValue, Raised> {
-        let k = c.string(key.as_bytes())?;
-        Ok(table_mut(package).get(k))
-    };
-    let loaded = field(c, "loaded")?;
-    if loaded.is_table() {
-        let v = table_mut(loaded).get(name);
-        if !v.is_falsy() {
-            c.set(0, v);
-            return Ok(1);
-        }
-    }
-    let preload = field(c, "preload")?;
-    let mut loader = if preload.is_table() { table_mut(preload).get(name) } else { TValue::NIL };
-    let module = String::from_utf8_lossy(&name_bytes).into_owned();
-    let mut tried = format!("\n\tno field package.preload['{module}']");
-    if loader.is_nil() {
-        let path = field(c, "path")?;
-        if !path.is_string() {
-            return Err(c.error("'package.path' must be a string"));
-        }
-        let path = String::from_utf8_lossy(string_bytes(path)).into_owned();
-        let file_part = module.replace('.', "/");
-        for template in path.split(';').filter(|t| !t.is_empty()) {
-            let candidate = template.replace('?', &file_part);
-            match std::fs::read(&candidate) {
-                Ok(source) => {
-                    match c.st.load(&source, &format!("@{candidate}"), true) {
-                        Ok(f) => loader = f,
-                        Err(msg) => {
-                            return Err(c.error(&format!("error loading module '{module}' from file '{candidate}':\n\t{msg}")));
-                        }
-                    }
-                    break;
-                }
-                Err(_) => tried.push_str(&format!("\n\tno file '{candidate}'")),
-            }
-        }
-    }
-    if loader.is_nil() {
-        return Err(c.error(&format!("module '{module}' not found:{tried}")));
-    }
-    let result = c.call(loader, &[name], 2)?.first().copied().unwrap_or(TValue::NIL);
-    let loaded = field(c, "loaded")?;
-    if loaded.is_table() {
-        let existing = table_mut(loaded).get(name);
-        let value = if !result.is_nil() { result } else if existing.is_nil() { TValue::TRUE } else { existing };
-        let _ = table_mut(loaded).set(name, value);
-        c.set(0, value);
-    } else {
-        c.set(0, result);
-    }
-    Ok(1)
-});
 
 /// Local `n` (1-based) of the function running at `level`: its name and slot among the
 /// locals in scope at the current instruction (5.1's `findlocal`). 5.1 also numbers the other
@@ -2387,7 +2266,8 @@ native!(lua_co_create, "create", |c| {
     }
     let st_ptr: *mut LuaState = &mut *c.st;
     let shared: *const lua51_value::SharedState = &*c.st.shared;
-    let t = match crate::coroutine::Thread::new_in(&mut c.st.heap, st_ptr, shared, f) {
+    let env = c.st.thread_globals();
+    let t = match crate::coroutine::Thread::new_in(&mut c.st.heap, st_ptr, shared, f, env) {
         Ok(t) => t,
         Err(OutOfMemory) => return Err(c.raise_oom()),
     };
@@ -2501,7 +2381,8 @@ native!(lua_co_wrap, "wrap", |c| {
     let st_ptr: *mut LuaState = &mut *c.st;
     let globals = c.st.globals;
     let shared: *const lua51_value::SharedState = &*c.st.shared;
-    let made = crate::coroutine::Thread::new_in(&mut c.st.heap, st_ptr, shared, f)
+    let env = c.st.thread_globals();
+    let made = crate::coroutine::Thread::new_in(&mut c.st.heap, st_ptr, shared, f, env)
         .and_then(|t| crate::function::new_native_closure(&mut c.st.heap, "wrap", lua_co_wrapped, globals, &[t]));
     match made {
         Ok(w) => {
@@ -2585,8 +2466,6 @@ pub fn open_libs(st: &mut LuaState) -> Result<(), OutOfMemory> {
         ("xpcall", lua_xpcall),
         ("getfenv", lua_getfenv),
         ("setfenv", lua_setfenv),
-        ("require", lua_require),
-        ("module", lua_module),
         ("gcinfo", lua_gcinfo),
     ] {
         register(st, g, name, f)?;
@@ -2634,31 +2513,12 @@ pub fn open_libs(st: &mut LuaState) -> Result<(), OutOfMemory> {
     for (name, f) in [("getfenv", lua_debug_getfenv as NativeFn), ("setfenv", lua_debug_setfenv)] {
         register(st, debug, name, f)?;
     }
-    let package = library(st, "package", &[("seeall", lua_package_seeall)])?;
-    st.package = package;
-    let loaded = Table::new_in(&mut st.heap)?;
-    let preload = Table::new_in(&mut st.heap)?;
-    // LUA_PATH as lua5.1 reads it (";;" stands for the default path).
-    let default_path = "./?.lua;/usr/local/share/lua/5.1/?.lua;/usr/local/share/lua/5.1/?/init.lua;/usr/local/lib/lua/5.1/?.lua;/usr/local/lib/lua/5.1/?/init.lua;/usr/share/lua/5.1/?.lua;/usr/share/lua/5.1/?/init.lua";
-    let path = match std::env::var("LUA_PATH") {
-        Ok(p) => p.replace(";;", &format!(";{default_path};")),
-        Err(_) => default_path.to_owned(),
-    };
-    for (k, v) in [("loaded", loaded), ("preload", preload)] {
-        let key = st.intern(k.as_bytes())?;
-        table_mut(package).set(key, v).expect("string keys are valid");
-    }
     let registry = Table::new_in(&mut st.heap)?;
     st.registry = registry;
-    let key = st.intern(b"_LOADED")?;
-    table_mut(registry).set(key, loaded).expect("string keys are valid");
     // liolib registers the file handles' metatable as "FILE*".
     let key = st.intern(b"FILE*")?;
     table_mut(registry).set(key, TValue::from_ptr(st.file_metatable)).expect("string keys are valid");
-    let (pkey, pval) = (st.intern(b"path")?, st.intern(path.as_bytes())?);
-    table_mut(package).set(pkey, pval).expect("string keys are valid");
-    let (ckey, cval) = (st.intern(b"cpath")?, st.intern(b"")?);
-    table_mut(package).set(ckey, cval).expect("string keys are valid");
+    crate::loadlib::open(st)?;
     library(
         st,
         "coroutine",
