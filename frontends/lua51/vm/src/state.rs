@@ -256,10 +256,21 @@ impl LuaState {
 
     /// [`Self::load`] of source text. The chunk keeps its text, for `string.dump`.
     pub(crate) fn load_text(&mut self, source: &[u8], source_name: &str, skip_shebang: bool) -> Result<TValue, String> {
-        let options = lua51_syntax::ParseOptions { skip_shebang, c_calls: 1 + self.native_depth as u32 };
+        let options = self.parse_options(skip_shebang);
         let chunk = lua51_syntax::parse_chunk_with(source, &lua51_syntax::chunk_id_for_syntax_error(source_name), &options)
             .map_err(|e| e.to_string())?;
-        let f = crate::compiler::compile_chunk(self, &chunk, &lua51_syntax::chunk_id(source_name)).map_err(|e| e.message)?;
+        self.compile_parsed(&chunk, source, source_name, skip_shebang)
+    }
+
+    /// How a chunk loaded now is parsed: its nesting limit counts from the native calls under way.
+    pub(crate) fn parse_options(&self, skip_shebang: bool) -> lua51_syntax::ParseOptions {
+        lua51_syntax::ParseOptions { skip_shebang, c_calls: 1 + self.native_depth as u32 }
+    }
+
+    /// Compiles a parsed chunk of text `source` into a function (the end of [`Self::load_text`],
+    /// also reached by `load` with a reader, which parses as it reads).
+    pub(crate) fn compile_parsed(&mut self, chunk: &lua51_syntax::Chunk, source: &[u8], source_name: &str, skip_shebang: bool) -> Result<TValue, String> {
+        let f = crate::compiler::compile_chunk(self, chunk, &lua51_syntax::chunk_id(source_name)).map_err(|e| e.message)?;
         // SAFETY: the chunk's prototype was just built; nothing else refers to it yet.
         unsafe {
             let proto = crate::function::proto_of((*f.as_closure()).code_block) as *const crate::function::Proto as *mut crate::function::Proto;

@@ -1342,42 +1342,93 @@ native!(lua_loadstring, "loadstring", |c| {
     load_result(c, loaded)
 });
 
+/// Why `load`'s reader stopped the load: an error it raised (the value), or the message for a
+/// piece that is no string.
+enum ReaderFailure {
+    Raised(TValue),
+    Message(String),
+}
+
+/// One call of `load`'s reader (lua5.1's `generic_reader`): a piece, or `None` at the end (nil
+/// or an empty string). Numbers are pieces too (`lua_tolstring`); anything else fails the load
+/// with `luaL_error`'s message, so with the position of load's caller.
+fn read_piece(c: &mut Call, f: TValue) -> Result<Option<Vec<u8>>, ReaderFailure> {
+    let piece = match c.call(f, &[], 2) {
+        Ok(r) => r.first().copied().unwrap_or(TValue::NIL),
+        Err(Raised) => return Err(ReaderFailure::Raised(TValue(c.st.cur().interp.error))),
+    };
+    if piece.is_nil() {
+        return Ok(None);
+    }
+    if !piece.is_string() && !piece.is_double() {
+        return Err(ReaderFailure::Message(format!("{}reader function must return a string", c.where_(1))));
+    }
+    let mut bytes = Vec::new();
+    tostring_bytes(piece, &mut bytes);
+    Ok((!bytes.is_empty()).then_some(bytes))
+}
+
 native!(lua_load, "load", |c| {
     let f = c.arg(0);
     if !f.is_function() {
         return Err(c.type_error(0, "function"));
     }
     let name = if c.arg(1).is_nil() { "=(load)".to_owned() } else { String::from_utf8_lossy(&c.check_bytes(1)?).into_owned() };
-    let mut source = Vec::new();
-    loop {
-        // lua_load runs the reader protected: its error becomes load's (nil, message).
-        let piece = match c.call(f, &[], 2) {
-            Ok(r) => r.first().copied().unwrap_or(TValue::NIL),
-            Err(Raised) => {
-                let e = TValue(c.st.cur().interp.error);
-                c.set(0, TValue::NIL);
-                c.set(1, e);
-                return Ok(2);
+    // lua_load runs the reader protected: its failure becomes load's (nil, message). As in
+    // lua5.1, the first piece is read to tell a binary chunk from text, and text is parsed as
+    // it is read, so a syntax error stops the reading there (the reader may count its calls).
+    let failed = |c: &mut Call, failure: ReaderFailure| match failure {
+        ReaderFailure::Raised(e) => {
+            c.set(0, TValue::NIL);
+            c.set(1, e);
+            Ok(2)
+        }
+        ReaderFailure::Message(m) => load_result(c, Err(m)),
+    };
+    let first = match read_piece(c, f) {
+        Ok(p) => p,
+        Err(e) => return failed(c, e),
+    };
+    if first.as_ref().is_some_and(|p| p[0] == crate::dump::SIGNATURE[0]) {
+        let mut source = first.unwrap_or_default();
+        loop {
+            match read_piece(c, f) {
+                Ok(Some(p)) => source.extend_from_slice(&p),
+                Ok(None) => break,
+                Err(e) => return failed(c, e),
             }
-        };
-        if piece.is_nil() {
-            break;
         }
-        // lua_tolstring: numbers are pieces too; anything else fails the load (luaL_error, so
-        // with the position of load's caller).
-        let mut bytes = Vec::new();
-        if piece.is_string() || piece.is_double() {
-            tostring_bytes(piece, &mut bytes);
-        } else {
-            let msg = format!("{}reader function must return a string", c.where_(1));
-            return load_result(c, Err(msg));
-        }
-        if bytes.is_empty() {
-            break;
-        }
-        source.extend_from_slice(&bytes);
+        let loaded = c.st.load(&source, &name, false);
+        return load_result(c, loaded);
     }
-    let loaded = c.st.load(&source, &name, false);
+    let options = c.st.parse_options(false);
+    let mut text = Vec::new();
+    let mut pending = first;
+    let mut failure = None;
+    let parsed = {
+        let mut reader = || {
+            let piece = match pending.take() {
+                Some(p) => Some(p),
+                None if failure.is_some() => None,
+                None => read_piece(c, f).unwrap_or_else(|e| {
+                    failure = Some(e);
+                    None
+                }),
+            };
+            if let Some(p) = &piece {
+                text.extend_from_slice(p);
+            }
+            piece
+        };
+        lua51_syntax::parse_chunk_streaming(&mut reader, &lua51_syntax::chunk_id_for_syntax_error(&name), &options)
+    };
+    if let Some(e) = failure {
+        return failed(c, e);
+    }
+    let loaded = match parsed {
+        Ok(chunk) => c.st.compile_parsed(&chunk, &text, &name, false),
+        Err(e) => Err(e.to_string()),
+    };
     load_result(c, loaded)
 });
 
