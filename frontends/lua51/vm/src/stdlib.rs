@@ -2770,14 +2770,17 @@ pub fn open_libs(st: &mut LuaState) -> Result<(), OutOfMemory> {
             ("find", lua_string_find),
             ("match", lua_string_match),
             ("gmatch", lua_string_gmatch),
-            // LUA_COMPAT_GFIND: 5.1's old name of gmatch.
-            ("gfind", lua_string_gmatch),
             ("gsub", lua_string_gsub),
             ("format", lua_string_format),
             ("reverse", lua_string_reverse),
             ("dump", lua_string_dump),
         ],
     )?;
+    // LUA_COMPAT_GFIND: 5.1's old name of gmatch is the same function (pm.lua checks
+    // `string.gfind == string.gmatch`).
+    let (gmatch, gfind) = (st.intern(b"gmatch")?, st.intern(b"gfind")?);
+    let f = table_mut(string).get(gmatch);
+    table_mut(string).set(gfind, f).expect("string keys are valid");
     // Strings index the string library: ("x"):upper().
     let meta = Table::new_in(&mut st.heap)?;
     let index = st.event_names[Event::Index as usize];
