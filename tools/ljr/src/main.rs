@@ -158,7 +158,7 @@ fn run_chunk(st: &mut LuaState, source: &[u8], chunk_name: &str, skip_shebang: b
     let f = match st.load(source, chunk_name, skip_shebang) {
         Ok(f) => f,
         Err(message) => {
-            report(st, &message);
+            report(st, &String::from_utf8_lossy(&message));
             return false;
         }
     };

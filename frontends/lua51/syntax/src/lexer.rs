@@ -180,7 +180,7 @@ pub struct Lexer<'a> {
     line: u32,
     /// lua5.1's `ls->buff`: the text of the token being (or last) read.
     buf: Vec<u8>,
-    chunk_name: String,
+    chunk_name: Vec<u8>,
 }
 
 impl std::fmt::Debug for Lexer<'_> {
@@ -195,17 +195,17 @@ impl std::fmt::Debug for Lexer<'_> {
 impl<'a> Lexer<'a> {
     /// A lexer for `src`; errors are reported under `chunk_name` (the printed
     /// form, see [`crate::chunk_id`]).
-    pub fn new(src: &'a [u8], chunk_name: &str) -> Self {
+    pub fn new(src: &'a [u8], chunk_name: impl AsRef<[u8]>) -> Self {
         Self::with_source(Cow::Borrowed(src), None, chunk_name)
     }
 
     /// A lexer that pulls its input from `reader` as it goes (lua5.1's
     /// `lua_load`): a syntax error stops the reading where lua5.1 stops it.
-    pub fn streaming(reader: Reader<'a>, chunk_name: &str) -> Self {
+    pub fn streaming(reader: Reader<'a>, chunk_name: impl AsRef<[u8]>) -> Self {
         Self::with_source(Cow::Owned(Vec::new()), Some(reader), chunk_name)
     }
 
-    fn with_source(src: Cow<'a, [u8]>, reader: Option<Reader<'a>>, chunk_name: &str) -> Self {
+    fn with_source(src: Cow<'a, [u8]>, reader: Option<Reader<'a>>, chunk_name: impl AsRef<[u8]>) -> Self {
         let mut lx = Lexer {
             src,
             pos: 0,
@@ -213,7 +213,7 @@ impl<'a> Lexer<'a> {
             current: EOZ,
             line: 1,
             buf: Vec::new(),
-            chunk_name: chunk_name.to_owned(),
+            chunk_name: chunk_name.as_ref().to_vec(),
         };
         lx.next();
         lx
@@ -234,7 +234,7 @@ impl<'a> Lexer<'a> {
     }
 
     /// The chunk name errors are reported under.
-    pub fn chunk_name(&self) -> &str {
+    pub fn chunk_name(&self) -> &[u8] {
         &self.chunk_name
     }
 
@@ -580,7 +580,7 @@ pub struct LineToken {
 
 /// Splits a whole source into tokens (up to and including [`Token::Eof`]).
 /// Mostly for tests and tools; the parser pulls tokens one at a time.
-pub fn tokenize(src: &[u8], chunk_name: &str) -> Result<Vec<LineToken>, SyntaxError> {
+pub fn tokenize(src: &[u8], chunk_name: impl AsRef<[u8]>) -> Result<Vec<LineToken>, SyntaxError> {
     let mut lx = Lexer::new(src, chunk_name);
     let mut out = Vec::new();
     loop {

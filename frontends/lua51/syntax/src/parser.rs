@@ -100,14 +100,14 @@ impl FuncState {
 /// `chunk_name` is the name as printed in messages: `t.lua` for a file,
 /// `(command line)` for `lua -e`, or the result of [`crate::chunk_id`] /
 /// [`crate::chunk_id_for_syntax_error`] for other source names.
-pub fn parse_chunk(source: &[u8], chunk_name: &str) -> Result<Chunk, SyntaxError> {
+pub fn parse_chunk(source: &[u8], chunk_name: impl AsRef<[u8]>) -> Result<Chunk, SyntaxError> {
     parse_chunk_with(source, chunk_name, &ParseOptions::default())
 }
 
 /// Parses a Lua 5.1 chunk.
 pub fn parse_chunk_with(
     source: &[u8],
-    chunk_name: &str,
+    chunk_name: impl AsRef<[u8]>,
     options: &ParseOptions,
 ) -> Result<Chunk, SyntaxError> {
     let mut source = source;
@@ -126,7 +126,7 @@ pub fn parse_chunk_with(
 /// A chunk read this way never skips a `#` line.
 pub fn parse_chunk_streaming(
     reader: Reader<'_>,
-    chunk_name: &str,
+    chunk_name: impl AsRef<[u8]>,
     options: &ParseOptions,
 ) -> Result<Chunk, SyntaxError> {
     parse_with_lexer(Lexer::streaming(reader, chunk_name), options)

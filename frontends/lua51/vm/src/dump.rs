@@ -84,7 +84,7 @@ pub fn undump(st: &mut LuaState, bytes: &[u8], source_name: &str) -> Result<TVal
     }
     // What follows is ignored, as 5.1's undump ignores it.
     // A dump holds source that compiled once; if it no longer does, it was damaged.
-    let chunk = st.load_text(text, &chunkname, flags & FLAG_SKIP_SHEBANG != 0).map_err(|_| fail("bad code"))?;
+    let chunk = st.load_text(text, chunkname.as_bytes(), flags & FLAG_SKIP_SHEBANG != 0).map_err(|_| fail("bad code"))?;
     let mut proto: &Proto = proto_of(unsafe { (*chunk.as_closure()).code_block });
     for i in path {
         proto = usize::try_from(i).ok().and_then(|i| proto.children.get(i)).ok_or_else(|| fail("bad code"))?;

@@ -241,24 +241,25 @@ impl LuaState {
 
     /// Parses and compiles a chunk into a function over the globals, or loads a precompiled
     /// one (`string.dump`'s, recognised by its first byte as 5.1 does). `source_name` is Lua's
-    /// (`=name`, `@file`, or the source itself); the error is the message `lua5.1` gives.
-    /// `skip_shebang` (files) skips a first line starting with `#`.
-    pub fn load(&mut self, source: &[u8], source_name: &str, skip_shebang: bool) -> Result<TValue, String> {
+    /// (`=name`, `@file`, or the source itself, so any bytes); the error is the message
+    /// `lua5.1` gives, as bytes (a syntax error quotes the source). `skip_shebang` (files)
+    /// skips a first line starting with `#`.
+    pub fn load(&mut self, source: &[u8], source_name: impl AsRef<[u8]>, skip_shebang: bool) -> Result<TValue, Vec<u8>> {
+        let source_name = source_name.as_ref();
         let after_shebang = match source {
             [b'#', rest @ ..] if skip_shebang => rest.iter().position(|&b| b == b'\n').map_or(&[][..], |nl| &rest[nl + 1..]),
             _ => source,
         };
         if after_shebang.first() == Some(&crate::dump::SIGNATURE[0]) {
-            return crate::dump::undump(self, after_shebang, source_name);
+            return crate::dump::undump(self, after_shebang, &String::from_utf8_lossy(source_name)).map_err(String::into_bytes);
         }
         self.load_text(source, source_name, skip_shebang)
     }
 
     /// [`Self::load`] of source text. The chunk keeps its text, for `string.dump`.
-    pub(crate) fn load_text(&mut self, source: &[u8], source_name: &str, skip_shebang: bool) -> Result<TValue, String> {
+    pub(crate) fn load_text(&mut self, source: &[u8], source_name: &[u8], skip_shebang: bool) -> Result<TValue, Vec<u8>> {
         let options = self.parse_options(skip_shebang);
-        let chunk = lua51_syntax::parse_chunk_with(source, &lua51_syntax::chunk_id_for_syntax_error(source_name), &options)
-            .map_err(|e| e.to_string())?;
+        let chunk = lua51_syntax::parse_chunk_with(source, syntax_chunk_id(source_name), &options).map_err(|e| e.to_bytes())?;
         self.compile_parsed(&chunk, source, source_name, skip_shebang)
     }
 
@@ -269,12 +270,13 @@ impl LuaState {
 
     /// Compiles a parsed chunk of text `source` into a function (the end of [`Self::load_text`],
     /// also reached by `load` with a reader, which parses as it reads).
-    pub(crate) fn compile_parsed(&mut self, chunk: &lua51_syntax::Chunk, source: &[u8], source_name: &str, skip_shebang: bool) -> Result<TValue, String> {
-        let f = crate::compiler::compile_chunk(self, chunk, &lua51_syntax::chunk_id(source_name)).map_err(|e| e.message)?;
+    pub(crate) fn compile_parsed(&mut self, chunk: &lua51_syntax::Chunk, source: &[u8], source_name: &[u8], skip_shebang: bool) -> Result<TValue, Vec<u8>> {
+        let source_name = String::from_utf8_lossy(source_name);
+        let f = crate::compiler::compile_chunk(self, chunk, &lua51_syntax::chunk_id(&source_name)).map_err(|e| e.message.into_bytes())?;
         // SAFETY: the chunk's prototype was just built; nothing else refers to it yet.
         unsafe {
             let proto = crate::function::proto_of((*f.as_closure()).code_block) as *const crate::function::Proto as *mut crate::function::Proto;
-            (*proto).chunkname = source_name.to_owned();
+            (*proto).chunkname = source_name.into_owned();
             (*proto).chunk_text = source.into();
             (*proto).skip_shebang = skip_shebang;
         }
@@ -494,4 +496,9 @@ pub unsafe fn state_of<'a>(ctx: *mut LuaContext) -> &'a mut LuaState {
     let st = unsafe { &mut *((*ctx).runtime as *mut LuaState) };
     debug_assert_eq!(st.current, ctx, "a helper ran on a coroutine that is not the current one");
     st
+}
+
+/// How a syntax error names the chunk `source_name` (lua5.1's lexer buffer size), as bytes.
+pub(crate) fn syntax_chunk_id(source_name: &[u8]) -> Vec<u8> {
+    lua51_syntax::chunk_id_bytes(source_name, lua51_syntax::MAXSRC)
 }

@@ -1320,14 +1320,14 @@ native!(lua_collectgarbage, "collectgarbage", |c| {
 });
 
 /// Pushes the result of a load: the function, or `nil, message`.
-fn load_result(c: &mut Call, loaded: Result<TValue, String>) -> NResult {
+fn load_result(c: &mut Call, loaded: Result<TValue, Vec<u8>>) -> NResult {
     match loaded {
         Ok(f) => {
             c.set(0, f);
             Ok(1)
         }
         Err(msg) => {
-            let m = c.string(msg.as_bytes())?;
+            let m = c.string(&msg)?;
             c.set(0, TValue::NIL);
             c.set(1, m);
             Ok(2)
@@ -1337,7 +1337,7 @@ fn load_result(c: &mut Call, loaded: Result<TValue, String>) -> NResult {
 
 native!(lua_loadstring, "loadstring", |c| {
     let source = c.check_bytes(0)?;
-    let name = if c.arg(1).is_nil() { String::from_utf8_lossy(&source).into_owned() } else { String::from_utf8_lossy(&c.check_bytes(1)?).into_owned() };
+    let name = if c.arg(1).is_nil() { source.clone() } else { c.check_bytes(1)? };
     let loaded = c.st.load(&source, &name, false);
     load_result(c, loaded)
 });
@@ -1373,7 +1373,7 @@ native!(lua_load, "load", |c| {
     if !f.is_function() {
         return Err(c.type_error(0, "function"));
     }
-    let name = if c.arg(1).is_nil() { "=(load)".to_owned() } else { String::from_utf8_lossy(&c.check_bytes(1)?).into_owned() };
+    let name = if c.arg(1).is_nil() { Cow::Borrowed(&b"=(load)"[..]) } else { c.check_bytes(1)? };
     // lua_load runs the reader protected: its failure becomes load's (nil, message). As in
     // lua5.1, the first piece is read to tell a binary chunk from text, and text is parsed as
     // it is read, so a syntax error stops the reading there (the reader may count its calls).
@@ -1383,7 +1383,7 @@ native!(lua_load, "load", |c| {
             c.set(1, e);
             Ok(2)
         }
-        ReaderFailure::Message(m) => load_result(c, Err(m)),
+        ReaderFailure::Message(m) => load_result(c, Err(m.into_bytes())),
     };
     let first = match read_piece(c, f) {
         Ok(p) => p,
@@ -1420,14 +1420,14 @@ native!(lua_load, "load", |c| {
             }
             piece
         };
-        lua51_syntax::parse_chunk_streaming(&mut reader, &lua51_syntax::chunk_id_for_syntax_error(&name), &options)
+        lua51_syntax::parse_chunk_streaming(&mut reader, crate::state::syntax_chunk_id(&name), &options)
     };
     if let Some(e) = failure {
         return failed(c, e);
     }
     let loaded = match parsed {
         Ok(chunk) => c.st.compile_parsed(&chunk, &text, &name, false),
-        Err(e) => Err(e.to_string()),
+        Err(e) => Err(e.to_bytes()),
     };
     load_result(c, loaded)
 });
@@ -1463,7 +1463,7 @@ fn read_source(c: &mut Call, i: usize) -> Result<Result<(Vec<u8>, String), Strin
 native!(lua_loadfile, "loadfile", |c| {
     let loaded = match read_source(c, 0)? {
         Ok((source, name)) => c.st.load(&source, &name, true),
-        Err(e) => Err(e),
+        Err(e) => Err(e.into_bytes()),
     };
     load_result(c, loaded)
 });
@@ -1471,12 +1471,12 @@ native!(lua_loadfile, "loadfile", |c| {
 native!(lua_dofile, "dofile", |c| {
     let f = match read_source(c, 0)? {
         Ok((source, name)) => c.st.load(&source, &name, true),
-        Err(e) => Err(e),
+        Err(e) => Err(e.into_bytes()),
     };
     let f = match f {
         Ok(f) => f,
         Err(msg) => {
-            let m = c.string(msg.as_bytes())?;
+            let m = c.string(&msg)?;
             return Err(c.raise(m));
         }
     };
@@ -1682,6 +1682,7 @@ native!(lua_require, "require", |c| {
                     match c.st.load(&source, &format!("@{candidate}"), true) {
                         Ok(f) => loader = f,
                         Err(msg) => {
+                            let msg = String::from_utf8_lossy(&msg);
                             return Err(c.error(&format!("error loading module '{module}' from file '{candidate}':\n\t{msg}")));
                         }
                     }
@@ -1746,7 +1747,7 @@ native!(lua_debug_debug, "debug", |c| {
                 tostring_bytes(TValue(c.st.cur().interp.error), &mut text);
                 String::from_utf8_lossy(&text).into_owned()
             }),
-            Err(msg) => Err(msg),
+            Err(msg) => Err(String::from_utf8_lossy(&msg).into_owned()),
         };
         if let Err(msg) = outcome {
             c.st.flush();
