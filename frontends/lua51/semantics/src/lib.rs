@@ -1028,6 +1028,49 @@ pub fn lua_close(from: *mut u64) -> ! {
 }
 
 // ---------------------------------------------------------------------------------------------
+// Constants past the 16-bit operands
+// ---------------------------------------------------------------------------------------------
+
+/// Constant `index` of the running function: constant i lives at `code_block - 8 * (i + 1)`,
+/// where the generated decoder reads 16-bit constant operands too.
+#[inline(always)]
+fn constant_at(index: u64) -> u64 {
+    unsafe { *(api::code_block() as *const u64).sub(index as usize + 1) }
+}
+
+#[no_mangle]
+pub fn lua_load_const_wide(index: u64) -> ! {
+    api::ret(constant_at(index))
+}
+
+#[no_mangle]
+pub fn lua_get_global_wide(name: u64) -> ! {
+    let r = unsafe { lua_rt_index(ctx(), current_env(), constant_at(name), api::stack_base(), api::code_block()) };
+    finish(r, 2, lua_get_global_wide_mm_continuation as *const ())
+}
+
+#[no_mangle]
+pub fn lua_get_global_wide_mm_continuation(_name: u64) -> ! {
+    api::ret(first_result())
+}
+
+#[no_mangle]
+pub fn lua_set_global_wide(name: u64, value: u64) -> ! {
+    let r = unsafe { lua_rt_newindex(ctx(), current_env(), constant_at(name), value, api::stack_base(), api::code_block()) };
+    finish_store(r, lua_set_global_wide_mm_continuation as *const ())
+}
+
+#[no_mangle]
+pub fn lua_set_global_wide_mm_continuation(_name: u64, _value: u64) -> ! {
+    api::fallthrough()
+}
+
+#[no_mangle]
+pub fn lua_new_closure_wide(proto: u64) -> ! {
+    api::ret(unsafe { lua_rt_new_closure(ctx(), constant_at(proto), api::stack_base(), api::code_block()) })
+}
+
+// ---------------------------------------------------------------------------------------------
 // Hooks the generator inlines into the code it writes around the semantics (see deegen-api).
 // ---------------------------------------------------------------------------------------------
 
