@@ -56,6 +56,7 @@ extern "C" {
     /// `first[total - 1]` for the continuation. Allocating helpers take the frame (`base`,
     /// `cb`): they are garbage-collection safe points.
     fn lua_rt_concat(ctx: *mut LuaContext, first: *mut u64, count: u64, total: u64, base: *mut u64, cb: *const CodeBlock) -> RtResult;
+    fn lua_rt_gc_check(ctx: *mut LuaContext, base: *mut u64, cb: *const CodeBlock);
     /// `#v`; returns false when `v` has no length.
     fn lua_rt_len(ctx: *mut LuaContext, v: u64, out: *mut u64) -> bool;
     /// `#v` for what has no built-in length: a prepared `__len(v, nil)` call, or the error.
@@ -232,21 +233,38 @@ pub fn lua_len(src: u64) -> ! {
 }
 
 #[no_mangle]
-pub fn lua_concat(first: *mut u64, count: u64) -> ! {
+pub fn lua_concat(first: *mut u64, count: u64, dst: *mut u64) -> ! {
     let r = unsafe { lua_rt_concat(ctx(), first, count, count, api::stack_base(), api::code_block()) };
-    finish(r, 2, lua_concat_mm_continuation as *const ())
+    finish_concat(r, dst)
 }
 
 /// After a `__concat` call: its result replaces the pair, and concatenation goes on with the
 /// values that remain (their number was parked in the last slot of the range).
 #[no_mangle]
-pub fn lua_concat_mm_continuation(first: *mut u64, count: u64) -> ! {
+pub fn lua_concat_mm_continuation(first: *mut u64, count: u64, dst: *mut u64) -> ! {
     unsafe {
         let remaining = TValue(*first.add(count as usize - 1)).as_f64() as u64;
         *first.add(remaining as usize - 1) = first_result();
         let r = lua_rt_concat(ctx(), first, remaining, count, api::stack_base(), api::code_block());
-        finish(r, 2, lua_concat_mm_continuation as *const ())
+        finish_concat(r, dst)
     }
+}
+
+/// [`finish`] for a concatenation: the result goes to `dst` first, then the collector may run
+/// (5.1's `luaC_checkGC` after `OP_CONCAT`), so the value `dst` held is not kept alive by it.
+#[inline(always)]
+fn finish_concat(r: RtResult, dst: *mut u64) -> ! {
+    if r.kind == RT_VALUE {
+        unsafe {
+            *dst = r.value;
+            lua_rt_gc_check(ctx(), api::stack_base(), api::code_block());
+        }
+        api::fallthrough()
+    }
+    if r.kind == RT_CALL {
+        api::make_call(r.value as *mut u64, 2, lua_concat_mm_continuation as *const ())
+    }
+    api::throw_runtime_error(r.value)
 }
 
 // ---------------------------------------------------------------------------------------------

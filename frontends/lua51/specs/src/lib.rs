@@ -140,8 +140,10 @@ pub fn bytecodes() -> Vec<BytecodeSpec> {
         unary("Len", "lua_len"),
         BytecodeSpec {
             name: "Concat",
-            operands: vec![op("first", SlotRef), op("count", u16_lit())],
-            result: Value,
+            // The destination is an operand, not the result: the semantics store it before the
+            // collection check, as 5.1 does, so what it held is no longer a root then.
+            operands: vec![op("first", SlotRef), op("count", u16_lit()), op("dst", SlotRef)],
+            result: None,
             semantics: "lua_concat",
             variants: vec![],
         },
