@@ -142,6 +142,7 @@ impl Thread {
             std::ptr::addr_of_mut!((*p).entry_depth).write(0);
         }
         heap.bytes_allocated += THREAD_STACK_ACCOUNTED;
+        heap.threads.push(p);
         Ok(TValue::from_ptr(p))
     }
 
@@ -256,8 +257,11 @@ pub unsafe fn resume(st: *mut LuaState, co_value: TValue, args: &[TValue], top: 
             }
         };
         if (*co).status == CoStatus::Dead {
+            // An error leaves upvalues open; close them while the stack still holds their
+            // values, as the stack is no longer scanned (5.1 keeps them open until it frees the
+            // coroutine, which shows the same values).
             (*co).saved_top = (*co).stack.as_mut_ptr();
-            (*ctx).open_upvalues = std::ptr::null_mut();
+            crate::runtime::lua_rt_close_upvalues(ctx, (*co).saved_top);
         }
         Ok(outcome)
     }

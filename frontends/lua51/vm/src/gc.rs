@@ -257,6 +257,17 @@ pub fn collect(st: &mut LuaState, top: *mut u64) -> GcStats {
         unsafe { (*t).clear_dead(&is_dead) };
     }
 
+    // Coroutines about to be freed close their open upvalues first (5.1's `luaE_freethread`),
+    // so closures that outlive a coroutine keep the values instead of pointing into a freed
+    // stack. Their upvalue objects are not swept yet, dead or alive.
+    st.heap.threads.retain(|&t| unsafe {
+        if (*t).header.marked != 0 {
+            return true;
+        }
+        let bottom = (*t).stack_bounds().0;
+        crate::runtime::lua_rt_close_upvalues(&mut (*t).ctx, bottom);
+        false
+    });
     // Chunks no closure refers to any more (their constants were not marked through them).
     st.protos.retain(|&p| {
         // SAFETY: every registered chunk is alive until this drops it.
