@@ -109,8 +109,9 @@ pub struct Thread {
     pub(crate) stack: StackMemory,
     pub status: CoStatus,
     pub(crate) func: TValue,
-    /// `debug.getfenv`/`setfenv` on the coroutine (5.1's per-thread globals); nil means the
-    /// state's globals.
+    /// The coroutine's globals (5.1's per-thread `gt(L)`: inherited from the thread that made
+    /// it, changed by `setfenv(0, t)` inside it or `debug.setfenv`). While it runs, the state's
+    /// `globals` holds them and this is stale.
     pub(crate) env: TValue,
     started: bool,
     /// The suspended `yield` call's frame and argument count.
@@ -124,7 +125,8 @@ pub struct Thread {
 
 impl Thread {
     /// `shared` is the state's [`lua51_value::SharedState`], which every context points at.
-    pub fn new_in(heap: &mut Heap, st_ptr: *mut LuaState, shared: *const lua51_value::SharedState, func: TValue) -> Result<TValue, OutOfMemory> {
+    /// `env` is the creating thread's globals.
+    pub fn new_in(heap: &mut Heap, st_ptr: *mut LuaState, shared: *const lua51_value::SharedState, func: TValue, env: TValue) -> Result<TValue, OutOfMemory> {
         // The stack first: a failure must not leave a half-made object in the heap.
         let mut stack = StackMemory::new(THREAD_STACK_SLOTS).ok_or(OutOfMemory)?;
         let p = heap.alloc(std::mem::size_of::<Thread>(), ObjKind::Thread)? as *mut Thread;
@@ -134,7 +136,7 @@ impl Thread {
             std::ptr::addr_of_mut!((*p).stack).write(stack);
             std::ptr::addr_of_mut!((*p).status).write(CoStatus::Suspended);
             std::ptr::addr_of_mut!((*p).func).write(func);
-            std::ptr::addr_of_mut!((*p).env).write(TValue::NIL);
+            std::ptr::addr_of_mut!((*p).env).write(env);
             std::ptr::addr_of_mut!((*p).started).write(false);
             std::ptr::addr_of_mut!((*p).yield_base).write(std::ptr::null_mut());
             std::ptr::addr_of_mut!((*p).yield_count).write(0);
@@ -206,6 +208,8 @@ pub unsafe fn resume(st: *mut LuaState, co_value: TValue, args: &[TValue], top: 
             (*t).status = CoStatus::Normal;
         }
         let ctx: *mut LuaContext = std::ptr::addr_of_mut!((*co).ctx);
+        (*st).resumer_globals.push((*st).globals);
+        (*st).globals = (*co).env;
         (*st).current = ctx;
         (*st).current_thread = co_value;
         (*co).status = CoStatus::Running;
@@ -235,6 +239,8 @@ pub unsafe fn resume(st: *mut LuaState, co_value: TValue, args: &[TValue], top: 
         }
         (*st).protected.pop();
         (*st).native_depth -= 1;
+        (*co).env = (*st).globals;
+        (*st).globals = (*st).resumer_globals.pop().expect("pushed above");
         (*st).current = prev_ctx;
         (*st).current_thread = prev_thread;
         if !prev_thread.is_nil() {

@@ -244,6 +244,9 @@ pub fn collect(st: &mut LuaState, top: *mut u64) -> GcStats {
     for v in [st.globals, st.registry, st.package, st.next_fn, st.pack_fn, st.ipairs_aux_fn, st.current_thread, st.default_input, st.default_output] {
         m.value(v);
     }
+    for &v in &st.resumer_globals {
+        m.value(v);
+    }
     for v in st.event_names.into_iter().chain(st.status_names) {
         m.value(v);
     }

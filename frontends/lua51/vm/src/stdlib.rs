@@ -1765,8 +1765,8 @@ native!(lua_debug_getfenv, "getfenv", |c| {
     } else if o.is_kind(lua51_value::ObjKind::Userdata) {
         crate::userdata::userdata_mut(o).env
     } else if o.is_kind(lua51_value::ObjKind::Thread) {
-        let t = crate::coroutine::thread_mut(o).env;
-        if t.is_nil() { c.st.globals } else { t }
+        // The running coroutine's globals are the state's while it runs.
+        if o == c.st.current_thread { c.st.globals } else { crate::coroutine::thread_mut(o).env }
     } else {
         TValue::NIL
     };
@@ -1782,7 +1782,11 @@ native!(lua_debug_setfenv, "setfenv", |c| {
     } else if o.is_kind(lua51_value::ObjKind::Userdata) {
         crate::userdata::userdata_mut(o).env = t;
     } else if o.is_kind(lua51_value::ObjKind::Thread) {
-        crate::coroutine::thread_mut(o).env = t;
+        if o == c.st.current_thread {
+            c.st.globals = t;
+        } else {
+            crate::coroutine::thread_mut(o).env = t;
+        }
     } else {
         return Err(c.error("'setfenv' cannot change environment of given object"));
     }
@@ -2416,7 +2420,8 @@ native!(lua_co_create, "create", |c| {
     }
     let st_ptr: *mut LuaState = &mut *c.st;
     let shared: *const lua51_value::SharedState = &*c.st.shared;
-    let t = match crate::coroutine::Thread::new_in(&mut c.st.heap, st_ptr, shared, f) {
+    let globals = c.st.globals;
+    let t = match crate::coroutine::Thread::new_in(&mut c.st.heap, st_ptr, shared, f, globals) {
         Ok(t) => t,
         Err(OutOfMemory) => return Err(c.raise_oom()),
     };
@@ -2530,7 +2535,7 @@ native!(lua_co_wrap, "wrap", |c| {
     let st_ptr: *mut LuaState = &mut *c.st;
     let globals = c.st.globals;
     let shared: *const lua51_value::SharedState = &*c.st.shared;
-    let made = crate::coroutine::Thread::new_in(&mut c.st.heap, st_ptr, shared, f)
+    let made = crate::coroutine::Thread::new_in(&mut c.st.heap, st_ptr, shared, f, globals)
         .and_then(|t| crate::function::new_native_closure(&mut c.st.heap, "wrap", lua_co_wrapped, globals, &[t]));
     match made {
         Ok(w) => {
