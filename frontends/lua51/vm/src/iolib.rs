@@ -86,12 +86,15 @@ impl LuaFile {
         self.rbuf.resize(8192, 0);
         self.rpos = 0;
         let n = match self.stream.as_mut() {
-            Some(Stream::Stdin) => std::io::stdin().read(&mut self.rbuf)?,
-            Some(Stream::File(f)) => f.read(&mut self.rbuf)?,
-            Some(Stream::PipeFrom(child)) => child.stdout.as_mut().map_or(Ok(0), |out| out.read(&mut self.rbuf))?,
-            _ => 0,
+            Some(Stream::Stdin) => std::io::stdin().read(&mut self.rbuf),
+            Some(Stream::File(f)) => f.read(&mut self.rbuf),
+            Some(Stream::PipeFrom(child)) => child.stdout.as_mut().map_or(Ok(0), |out| out.read(&mut self.rbuf)),
+            _ => Ok(0),
         };
-        self.rbuf.truncate(n);
+        // A failed read (a file open only for writing) buffers nothing: the next write would
+        // otherwise take the whole buffer for read-ahead to seek back over.
+        self.rbuf.truncate(*n.as_ref().unwrap_or(&0));
+        let n = n?;
         Ok(n > 0)
     }
 
