@@ -512,25 +512,35 @@ native!(io_open, "open", |c| {
     }
 });
 
+/// The default input or output file for `io.read`/`io.write`/`io.flush`, which must be open
+/// (lua5.1's `getiofile`).
+fn default_open_file<'a>(c: &mut Call, output: bool) -> Result<&'a mut LuaFile, Raised> {
+    let v = if output { c.st.default_output } else { c.st.default_input };
+    let f = userdata_mut(v).payload.downcast_mut::<LuaFile>().expect("default files are files") as *mut LuaFile;
+    let f = unsafe { &mut *f };
+    if f.stream.is_none() {
+        return Err(c.error(if output { "standard output file is closed" } else { "standard input file is closed" }));
+    }
+    Ok(f)
+}
+
 native!(io_write, "write", |c| {
-    let out = c.st.default_output;
-    let f = userdata_mut(out).payload.downcast_mut::<LuaFile>().expect("default output is a file") as *mut LuaFile;
-    do_write(c, unsafe { &mut *f }, 0)
+    let f = default_open_file(c, true)?;
+    do_write(c, f, 0)
 });
 
 native!(io_read, "read", |c| {
-    let input = c.st.default_input;
-    let f = userdata_mut(input).payload.downcast_mut::<LuaFile>().expect("default input is a file") as *mut LuaFile;
-    let f = unsafe { &mut *f };
-    if f.stream.is_none() {
-        return Err(c.error("standard input file is closed"));
-    }
+    let f = default_open_file(c, false)?;
     do_read(c, f, 0)
 });
 
 native!(io_lines, "lines", |c| {
     if c.arg(0).is_nil() {
+        // lua5.1 checks the default input like a file argument (`tofile`).
         let input = c.st.default_input;
+        c.set(0, input);
+        c.nargs = c.nargs.max(1);
+        open_file_of(c, 0)?;
         return lines_iterator(c, input, false);
     }
     let name = c.check_bytes(0)?;
@@ -547,9 +557,8 @@ native!(io_lines, "lines", |c| {
 });
 
 native!(io_flush, "flush", |c| {
-    let out = c.st.default_output;
-    let f = userdata_mut(out).payload.downcast_mut::<LuaFile>().expect("default output is a file") as *mut LuaFile;
-    flush_file(c, unsafe { &mut *f })
+    let f = default_open_file(c, true)?;
+    flush_file(c, f)
 });
 
 native!(io_close, "close", |c| {
