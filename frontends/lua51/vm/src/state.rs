@@ -167,6 +167,14 @@ impl std::fmt::Debug for LuaState {
     }
 }
 
+/// The end of a program: files it left open get their buffered output written, as C's `exit`
+/// flushes every stream (the objects themselves are not freed one by one).
+impl Drop for LuaState {
+    fn drop(&mut self) {
+        crate::iolib::flush_all_files(self);
+    }
+}
+
 impl LuaState {
     pub fn new() -> Result<Box<LuaState>, OutOfMemory> {
         let mut heap = Heap::default();

@@ -1142,6 +1142,7 @@ native!(lua_os_tmpname, "tmpname", |c| {
 
 native!(lua_os_exit, "exit", |c| {
     let code = c.opt_int(0, 0)?;
+    crate::iolib::flush_all_files(c.st);
     c.st.flush();
     std::process::exit(code as i32);
 });
