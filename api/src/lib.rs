@@ -25,7 +25,8 @@
 //! off ([`frame::caller_base`]). A function
 //! taking variable arguments is entered through a thunk that moves the header and the fixed
 //! parameters above the extra arguments, which stay right below the header (their number in
-//! the `#varargs` slot, written only by that thunk).
+//! the `#varargs` slot; every other entry zeroes that slot, so a collector scanning the stack
+//! never finds a stale value in it).
 //!
 //! # Language hooks
 //!
@@ -55,7 +56,7 @@ pub mod frame {
     pub const CALLER_BASE: i64 = -4;
     pub const RETURN_CONTINUATION: i64 = -3;
     pub const CALLER_PC: i64 = -2;
-    /// Valid only in functions taking variable arguments.
+    /// Valid only in functions taking variable arguments (zero in the others).
     pub const NUM_VARARGS: i64 = -1;
 
     /// The caller-base slot holds the caller's frame base in its low 48 bits (every user-space

@@ -301,6 +301,12 @@ impl<'a, 'ctx> Generator<'a, 'ctx> {
             let nil = be(b.build_call(hook(HOOK_NIL), &[], "nil"))?.try_as_basic_value().basic().ok_or("nil hook returns a value")?;
             let mut nargs = p(param::A0).into_int_value();
             let mut base = base0;
+            if !vararg {
+                // The slot is no count here, but it lies below the frame's top: clear what a
+                // callee's registers left there, or a precise collector scanning the stack
+                // would keep it alive.
+                be(b.build_store(ib.header_slot(base0, frame::NUM_VARARGS, "hdr.num_varargs")?, ib.i64(0)))?;
+            }
             if vararg {
                 let entry_bb = b.get_insert_block().expect("block");
                 let move_bb = ctx.append_basic_block(f, "move_frame");
@@ -396,6 +402,9 @@ impl<'a, 'ctx> Generator<'a, 'ctx> {
             let state0 = PinnedState::of(f);
             let base = state0.base;
             let cb = state0.code_block;
+            // As for a bytecode function without variable arguments: no stale value in the
+            // `#varargs` slot.
+            be(b.build_store(ib.header_slot(base, frame::NUM_VARARGS, "hdr.num_varargs")?, ib.i64(0)))?;
             let native = ib.load_ptr(ib.byte_offset(cb, ib.i64(offsets::CB_NATIVE as u64), "native.addr")?, "native")?;
             let native_ty = i64t.fn_type(&[self.ptr_ty().into(), self.ptr_ty().into(), i64t.into()], false);
             let n = be(b.build_indirect_call(native_ty, native, &[state0.ctx.into(), base.into(), f.get_nth_param(param::A0).expect("param").into()], "nresults"))?

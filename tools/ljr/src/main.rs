@@ -175,7 +175,7 @@ fn dotty(st: &mut LuaState, opts: &Options) {
         };
         let f = loop {
             match st.load(&code, "=stdin", false) {
-                Err(e) if e.ends_with("'<eof>'") => {
+                Err(e) if e.ends_with(b"'<eof>'") => {
                     let p = prompt(st, false);
                     match read_line(st, &p, &mut input) {
                         Some(more) => {
@@ -221,9 +221,13 @@ struct Options {
 }
 
 /// Reports an error like `lua.c`'s `l_message`, and flushes what the program printed first.
-fn report(st: &mut LuaState, msg: &str) {
+fn report(st: &mut LuaState, msg: impl AsRef<[u8]>) {
     st.flush();
-    eprintln!("{PROGNAME}: {msg}");
+    // The message's own bytes: a chunk name or quoted source need not be UTF-8.
+    let mut err = std::io::stderr().lock();
+    let _ = err.write_all(format!("{PROGNAME}: ").as_bytes());
+    let _ = err.write_all(msg.as_ref());
+    let _ = err.write_all(b"\n");
 }
 
 /// The text `lua.c` reports for an error value: strings and numbers as themselves.

@@ -60,6 +60,7 @@ extern "C" {
     /// `first[total - 1]` for the continuation. Allocating helpers take the frame (`base`,
     /// `cb`): they are garbage-collection safe points.
     fn lua_rt_concat(ctx: *mut LuaContext, first: *mut u64, count: u64, total: u64, base: *mut u64, cb: *const CodeBlock) -> RtResult;
+    fn lua_rt_gc_check(ctx: *mut LuaContext, base: *mut u64, cb: *const CodeBlock);
     /// `#v`; returns false when `v` has no length.
     fn lua_rt_len(ctx: *mut LuaContext, v: u64, out: *mut u64) -> bool;
     /// `#v` for what has no built-in length: a prepared `__len(v, nil)` call, or the error.
@@ -248,22 +249,39 @@ pub fn lua_len(src: u64) -> ! {
 }
 
 #[no_mangle]
-pub fn lua_concat(first: *mut u64, count: u64) -> ! {
+pub fn lua_concat(first: *mut u64, count: u64, dst: *mut u64) -> ! {
     let r = unsafe { lua_rt_concat(ctx(), first, count, count, api::stack_base(), api::code_block()) };
-    finish(r, 2, lua_concat_mm_continuation as *const ())
+    finish_concat(r, dst)
 }
 
 /// After a `__concat` call: its result replaces the pair, and concatenation goes on with the
 /// values that remain (their number was parked in the last slot of the range).
 #[no_mangle]
-pub fn lua_concat_mm_continuation(first: *mut u64, count: u64) -> ! {
+pub fn lua_concat_mm_continuation(first: *mut u64, count: u64, dst: *mut u64) -> ! {
     runtime_call_returned();
     unsafe {
         let remaining = TValue(*first.add(count as usize - 1)).as_f64() as u64;
         *first.add(remaining as usize - 1) = first_result();
         let r = lua_rt_concat(ctx(), first, remaining, count, api::stack_base(), api::code_block());
-        finish(r, 2, lua_concat_mm_continuation as *const ())
+        finish_concat(r, dst)
     }
+}
+
+/// [`finish`] for a concatenation: the result goes to `dst` first, then the collector may run
+/// (5.1's `luaC_checkGC` after `OP_CONCAT`), so the value `dst` held is not kept alive by it.
+#[inline(always)]
+fn finish_concat(r: RtResult, dst: *mut u64) -> ! {
+    if r.kind == RT_VALUE {
+        unsafe {
+            *dst = r.value;
+            lua_rt_gc_check(ctx(), api::stack_base(), api::code_block());
+        }
+        api::fallthrough()
+    }
+    if r.kind == RT_CALL {
+        call_unnamed(r.value as *mut u64, 2, lua_concat_mm_continuation as *const ())
+    }
+    api::throw_runtime_error(r.value)
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -1079,6 +1097,51 @@ pub fn lua_set_upval(index: u64, value: u64) -> ! {
 pub fn lua_close(from: *mut u64) -> ! {
     close_upvalues_from(from);
     api::fallthrough()
+}
+
+// ---------------------------------------------------------------------------------------------
+// Constants past the 16-bit operands
+// ---------------------------------------------------------------------------------------------
+
+/// Constant `index` of the running function: constant i lives at `code_block - 8 * (i + 1)`,
+/// where the generated decoder reads 16-bit constant operands too.
+#[inline(always)]
+fn constant_at(index: u64) -> u64 {
+    unsafe { *(api::code_block() as *const u64).sub(index as usize + 1) }
+}
+
+#[no_mangle]
+pub fn lua_load_const_wide(index: u64) -> ! {
+    api::ret(constant_at(index))
+}
+
+#[no_mangle]
+pub fn lua_get_global_wide(name: u64) -> ! {
+    let r = unsafe { lua_rt_index(ctx(), current_env(), constant_at(name), api::stack_base(), api::code_block()) };
+    finish(r, 2, lua_get_global_wide_mm_continuation as *const ())
+}
+
+#[no_mangle]
+pub fn lua_get_global_wide_mm_continuation(_name: u64) -> ! {
+    runtime_call_returned();
+    api::ret(first_result())
+}
+
+#[no_mangle]
+pub fn lua_set_global_wide(name: u64, value: u64) -> ! {
+    let r = unsafe { lua_rt_newindex(ctx(), current_env(), constant_at(name), value, api::stack_base(), api::code_block()) };
+    finish_store(r, lua_set_global_wide_mm_continuation as *const ())
+}
+
+#[no_mangle]
+pub fn lua_set_global_wide_mm_continuation(_name: u64, _value: u64) -> ! {
+    runtime_call_returned();
+    api::fallthrough()
+}
+
+#[no_mangle]
+pub fn lua_new_closure_wide(proto: u64) -> ! {
+    api::ret(unsafe { lua_rt_new_closure(ctx(), constant_at(proto), api::stack_base(), api::code_block()) })
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -80,6 +80,10 @@ fn u16_lit() -> OperandKind {
     OperandKind::Literal { width: 2, signed: false }
 }
 
+fn u32_lit() -> OperandKind {
+    OperandKind::Literal { width: 4, signed: false }
+}
+
 fn binary(name: &'static str, semantics: &'static str, result: ResultKind) -> BytecodeSpec {
     BytecodeSpec {
         name,
@@ -136,8 +140,10 @@ pub fn bytecodes() -> Vec<BytecodeSpec> {
         unary("Len", "lua_len"),
         BytecodeSpec {
             name: "Concat",
-            operands: vec![op("first", SlotRef), op("count", u16_lit())],
-            result: Value,
+            // The destination is an operand, not the result: the semantics store it before the
+            // collection check, as 5.1 does, so what it held is no longer a root then.
+            operands: vec![op("first", SlotRef), op("count", u16_lit()), op("dst", SlotRef)],
+            result: None,
             semantics: "lua_concat",
             variants: vec![],
         },
@@ -281,6 +287,19 @@ pub fn bytecodes() -> Vec<BytecodeSpec> {
             variants: vec![],
         },
         BytecodeSpec { name: "Close", operands: vec![op("from", SlotRef)], result: None, semantics: "lua_close", variants: vec![] },
+        // Constants past the 16-bit operands: 5.1 allows 2^18 - 1 per function (MAXARG_Bx), so
+        // the compiler loads those into a slot, and reaches globals and nested functions named
+        // by them through these (no inline cache: only very big functions use them).
+        BytecodeSpec { name: "LoadConstWide", operands: vec![op("index", u32_lit())], result: Value, semantics: "lua_load_const_wide", variants: vec![] },
+        BytecodeSpec { name: "GetGlobalWide", operands: vec![op("name", u32_lit())], result: Value, semantics: "lua_get_global_wide", variants: vec![] },
+        BytecodeSpec {
+            name: "SetGlobalWide",
+            operands: vec![op("name", u32_lit()), op("value", Slot)],
+            result: None,
+            semantics: "lua_set_global_wide",
+            variants: vec![],
+        },
+        BytecodeSpec { name: "NewClosureWide", operands: vec![op("proto", u32_lit())], result: Value, semantics: "lua_new_closure_wide", variants: vec![] },
     ]
 }
 

@@ -19,10 +19,11 @@ pub const MAXSRC: usize = 80;
 /// necessarily UTF-8; `Display` shows it lossily, [`SyntaxError::to_bytes`]
 /// exactly.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-#[error("{chunk_name}:{line}: {message}{}", NearSuffix(near.as_deref()))]
+#[error("{}:{line}: {message}{}", String::from_utf8_lossy(chunk_name), NearSuffix(near.as_deref()))]
 pub struct SyntaxError {
-    /// The chunk name as printed (already through [`chunk_id`] if needed).
-    pub chunk_name: String,
+    /// The chunk name as printed (already through [`chunk_id`] if needed), as bytes: a
+    /// `loadstring` source is any bytes, and its first line is the name.
+    pub chunk_name: Vec<u8>,
     /// Line lua5.1 reports (the lexer's line when the error was found).
     pub line: u32,
     /// The message without location or token, e.g. `'=' expected`.
@@ -50,7 +51,8 @@ impl SyntaxError {
     /// The message as the exact bytes lua5.1 produces (the error value a Lua
     /// program would see from `loadstring`).
     pub fn to_bytes(&self) -> Vec<u8> {
-        let mut out = format!("{}:{}: {}", self.chunk_name, self.line, self.message).into_bytes();
+        let mut out = self.chunk_name.clone();
+        out.extend_from_slice(format!(":{}: {}", self.line, self.message).as_bytes());
         if let Some(near) = &self.near {
             out.extend_from_slice(b" near '");
             out.extend_from_slice(near);

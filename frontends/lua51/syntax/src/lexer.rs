@@ -8,6 +8,8 @@
 //! lua5.1's token buffer (so a string token prints with its quotes and its
 //! escapes already decoded, cut at the first NUL byte).
 
+use std::borrow::Cow;
+
 use crate::ast::LuaStr;
 use crate::error::SyntaxError;
 use crate::number::str2d;
@@ -159,17 +161,26 @@ fn is_space(c: i32) -> bool {
 /// parser's recursive paths.
 pub type LexResult<T> = Result<T, Box<SyntaxError>>;
 
+/// Where a streamed chunk's text comes from, a piece at a time (lua5.1's
+/// `lua_Reader`): `None` or an empty piece is the end of the input. Like
+/// lua5.1's `luaZ_fill`, the lexer asks again each time it needs a byte
+/// past the end, so the reader sees exactly as many calls as under lua5.1.
+pub type Reader<'a> = &'a mut dyn FnMut() -> Option<Vec<u8>>;
+
 /// The lexer state: input, position, line and lua5.1's token buffer.
 pub struct Lexer<'a> {
-    src: &'a [u8],
+    /// The whole source, or the reader's current piece.
+    src: Cow<'a, [u8]>,
     /// Index of the byte after `current`.
     pos: usize,
+    /// Supplies the pieces after `src`, for a streamed chunk.
+    reader: Option<Reader<'a>>,
     /// The current character, or [`EOZ`].
     current: i32,
     line: u32,
     /// lua5.1's `ls->buff`: the text of the token being (or last) read.
     buf: Vec<u8>,
-    chunk_name: String,
+    chunk_name: Vec<u8>,
 }
 
 impl std::fmt::Debug for Lexer<'_> {
@@ -184,14 +195,25 @@ impl std::fmt::Debug for Lexer<'_> {
 impl<'a> Lexer<'a> {
     /// A lexer for `src`; errors are reported under `chunk_name` (the printed
     /// form, see [`crate::chunk_id`]).
-    pub fn new(src: &'a [u8], chunk_name: &str) -> Self {
+    pub fn new(src: &'a [u8], chunk_name: impl AsRef<[u8]>) -> Self {
+        Self::with_source(Cow::Borrowed(src), None, chunk_name)
+    }
+
+    /// A lexer that pulls its input from `reader` as it goes (lua5.1's
+    /// `lua_load`): a syntax error stops the reading where lua5.1 stops it.
+    pub fn streaming(reader: Reader<'a>, chunk_name: impl AsRef<[u8]>) -> Self {
+        Self::with_source(Cow::Owned(Vec::new()), Some(reader), chunk_name)
+    }
+
+    fn with_source(src: Cow<'a, [u8]>, reader: Option<Reader<'a>>, chunk_name: impl AsRef<[u8]>) -> Self {
         let mut lx = Lexer {
             src,
             pos: 0,
+            reader,
             current: EOZ,
             line: 1,
             buf: Vec::new(),
-            chunk_name: chunk_name.to_owned(),
+            chunk_name: chunk_name.as_ref().to_vec(),
         };
         lx.next();
         lx
@@ -212,7 +234,7 @@ impl<'a> Lexer<'a> {
     }
 
     /// The chunk name errors are reported under.
-    pub fn chunk_name(&self) -> &str {
+    pub fn chunk_name(&self) -> &[u8] {
         &self.chunk_name
     }
 
@@ -243,9 +265,24 @@ impl<'a> Lexer<'a> {
     fn next(&mut self) {
         self.current = match self.src.get(self.pos) {
             Some(&b) => i32::from(b),
-            None => EOZ,
+            None => return self.fill(),
         };
         self.pos += 1;
+    }
+
+    /// lua5.1's `luaZ_fill`: the next piece's first byte, or [`EOZ`].
+    #[cold]
+    fn fill(&mut self) {
+        self.current = EOZ;
+        let Some(reader) = self.reader.as_mut() else { return };
+        match reader() {
+            Some(piece) if !piece.is_empty() => {
+                self.current = i32::from(piece[0]);
+                self.src = Cow::Owned(piece);
+                self.pos = 1;
+            }
+            _ => {}
+        }
     }
 
     fn save(&mut self, c: i32) {
@@ -543,7 +580,7 @@ pub struct LineToken {
 
 /// Splits a whole source into tokens (up to and including [`Token::Eof`]).
 /// Mostly for tests and tools; the parser pulls tokens one at a time.
-pub fn tokenize(src: &[u8], chunk_name: &str) -> Result<Vec<LineToken>, SyntaxError> {
+pub fn tokenize(src: &[u8], chunk_name: impl AsRef<[u8]>) -> Result<Vec<LineToken>, SyntaxError> {
     let mut lx = Lexer::new(src, chunk_name);
     let mut out = Vec::new();
     loop {

@@ -14,7 +14,7 @@
 
 use crate::ast::*;
 use crate::error::SyntaxError;
-use crate::lexer::{LexResult, Lexer, Token};
+use crate::lexer::{LexResult, Lexer, Reader, Token};
 
 /// lua5.1's `LUAI_MAXCCALLS`: the limit on nested C calls, which the parser
 /// also spends on syntactic nesting.
@@ -100,14 +100,14 @@ impl FuncState {
 /// `chunk_name` is the name as printed in messages: `t.lua` for a file,
 /// `(command line)` for `lua -e`, or the result of [`crate::chunk_id`] /
 /// [`crate::chunk_id_for_syntax_error`] for other source names.
-pub fn parse_chunk(source: &[u8], chunk_name: &str) -> Result<Chunk, SyntaxError> {
+pub fn parse_chunk(source: &[u8], chunk_name: impl AsRef<[u8]>) -> Result<Chunk, SyntaxError> {
     parse_chunk_with(source, chunk_name, &ParseOptions::default())
 }
 
 /// Parses a Lua 5.1 chunk.
 pub fn parse_chunk_with(
     source: &[u8],
-    chunk_name: &str,
+    chunk_name: impl AsRef<[u8]>,
     options: &ParseOptions,
 ) -> Result<Chunk, SyntaxError> {
     let mut source = source;
@@ -118,8 +118,23 @@ pub fn parse_chunk_with(
             .unwrap_or(source.len());
         source = &source[nl..];
     }
+    parse_with_lexer(Lexer::new(source, chunk_name), options)
+}
+
+/// Parses a Lua 5.1 chunk read piece by piece from `reader` (lua5.1's
+/// `lua_load` with a reader function), reading no further than lua5.1 does.
+/// A chunk read this way never skips a `#` line.
+pub fn parse_chunk_streaming(
+    reader: Reader<'_>,
+    chunk_name: impl AsRef<[u8]>,
+    options: &ParseOptions,
+) -> Result<Chunk, SyntaxError> {
+    parse_with_lexer(Lexer::streaming(reader, chunk_name), options)
+}
+
+fn parse_with_lexer(lx: Lexer<'_>, options: &ParseOptions) -> Result<Chunk, SyntaxError> {
     let mut p = Parser {
-        lx: Lexer::new(source, chunk_name),
+        lx,
         t: Token::Eof,
         lookahead: None,
         lastline: 1,

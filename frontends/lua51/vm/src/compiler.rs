@@ -36,6 +36,8 @@ const MAX_SLOTS: u16 = 250;
 const MAX_LOCALS: usize = 200;
 /// `LUAI_MAXUPVALUES`.
 const MAX_UPVALUES: usize = 60;
+/// lua5.1's `MAXARG_Bx`: constants per function.
+const MAX_CONSTANTS: usize = (1 << 18) - 1;
 const HEADER: u16 = deegen_api::FRAME_HEADER_SLOTS as u16;
 
 struct LocalVar {
@@ -56,7 +58,7 @@ struct BlockScope {
 struct FuncState {
     b: BytecodeBuilder,
     constants: Vec<TValue>,
-    const_map: HashMap<u64, u16>,
+    const_map: HashMap<u64, u32>,
     lines: Vec<(u32, u32)>,
     names: Vec<(u32, u8, VarInfo)>,
     actives: Vec<LocalVar>,
@@ -203,9 +205,8 @@ impl<'s> Compiler<'s> {
             self.emit_nil(slot)?;
         } else {
             let pack = self.st.pack_fn;
-            let k = self.constant(pack, line)?;
             let call = self.alloc_reg(line)?;
-            self.emit_mov(Operand::Const(k), call)?;
+            self.emit_constant(pack, call, line)?;
             self.alloc_regs(HEADER - 1, line)?;
             let args = self.fs().free_reg;
             self.alloc_reg(line)?;
@@ -266,7 +267,10 @@ impl<'s> Compiler<'s> {
         self.fs().actives.iter().any(|l| l.slot == slot)
     }
 
-    fn constant(&mut self, v: TValue, line: u32) -> Result<u16> {
+    /// The index of constant `v` in the function's table, added if new. Like lua5.1 (whose
+    /// `LOADK` takes an 18-bit index) a function holds up to `MAXARG_Bx` constants; the
+    /// message has no position, as 5.1 raises it as a runtime error of the loading function.
+    fn constant(&mut self, v: TValue, _line: u32) -> Result<u32> {
         // Like lua5.1's constant table (keyed by number value), `-0` and `0` share one constant:
         // whichever the function mentions first.
         let key = if v.is_double() && v.as_f64() == 0.0 { 0 } else { v.raw() };
@@ -274,19 +278,55 @@ impl<'s> Compiler<'s> {
             return Ok(k);
         }
         let fs = self.fs();
-        let k = u16::try_from(fs.constants.len()).ok();
-        let Some(k) = k else { return Err(self.error(line, "constant table overflow")) };
-        let fs = self.fs();
+        if fs.constants.len() >= MAX_CONSTANTS {
+            return Err(CompileError { message: "constant table overflow".to_owned() });
+        }
+        let k = fs.constants.len() as u32;
         fs.constants.push(v);
         fs.const_map.insert(key, k);
-        // Variants specialised on a constant's type are chosen from it.
-        fs.b.note_constant(k, crate::runtime::type_name(v));
+        // Variants specialised on a constant's type are chosen from it (only 16-bit constant
+        // operands exist; a wider index is loaded into a slot first).
+        if let Ok(narrow) = u16::try_from(k) {
+            fs.b.note_constant(narrow, crate::runtime::type_name(v));
+        }
         Ok(k)
     }
 
-    fn string_constant(&mut self, s: &[u8], line: u32) -> Result<u16> {
+    fn string_constant(&mut self, s: &[u8], line: u32) -> Result<u32> {
         let v = self.st.intern(s).map_err(|_| oom())?;
         self.constant(v, line)
+    }
+
+    /// An operand for constant `v`: the constant itself when its index fits an operand, else
+    /// a temporary slot it is loaded into (5.1's `luaK_exp2RK` falls back to a register the
+    /// same way past `MAXINDEXRK`).
+    fn constant_operand(&mut self, v: TValue, line: u32) -> Result<Operand> {
+        let k = self.constant(v, line)?;
+        if let Ok(narrow) = u16::try_from(k) {
+            return Ok(Operand::Const(narrow));
+        }
+        let r = self.alloc_reg(line)?;
+        self.emit_load_wide(k, r)?;
+        Ok(Operand::Slot(r))
+    }
+
+    fn string_operand(&mut self, s: &[u8], line: u32) -> Result<Operand> {
+        let v = self.st.intern(s).map_err(|_| oom())?;
+        self.constant_operand(v, line)
+    }
+
+    /// Loads constant `v` into slot `dst`.
+    fn emit_constant(&mut self, v: TValue, dst: u16, line: u32) -> Result<()> {
+        let k = self.constant(v, line)?;
+        match u16::try_from(k) {
+            Ok(narrow) => self.emit_mov(Operand::Const(narrow), dst),
+            Err(_) => self.emit_load_wide(k, dst),
+        }
+    }
+
+    fn emit_load_wide(&mut self, k: u32, dst: u16) -> Result<()> {
+        let e = self.fs().b.create_load_const_wide(k, dst);
+        self.mark(e, "LoadConstWide").map(|_| ())
     }
 
     fn find_var(&mut self, level: usize, name: &[u8]) -> Option<Var> {
@@ -403,8 +443,7 @@ impl<'s> Compiler<'s> {
 
     fn emit_nil(&mut self, dst: u16) -> Result<()> {
         let line = self.fs().line;
-        let k = self.constant(TValue::NIL, line)?;
-        self.emit_mov(Operand::Const(k), dst)
+        self.emit_constant(TValue::NIL, dst, line)
     }
 
     // --- blocks and statements -----------------------------------------------------------
@@ -561,14 +600,16 @@ impl<'s> Compiler<'s> {
         let base_expr = Expr { line: name.base_line, end_line: name.base_line, kind: ExprKind::Name(name.base.clone()) };
         self.exp_to_reg(&base_expr, t)?;
         for field in prefix {
-            let k = self.string_constant(field, line)?;
-            self.emit_get_index(t, Operand::Const(k), t)?;
+            let saved = self.fs().free_reg;
+            let k = self.string_operand(field, line)?;
+            self.emit_get_index(t, k, t)?;
+            self.fs().free_reg = saved;
         }
         let f = self.alloc_reg(line)?;
         self.closure(func, f)?;
-        let k = self.string_constant(last, line)?;
+        let k = self.string_operand(last, line)?;
         self.fs().line = line;
-        self.emit_set_index(t, Operand::Const(k), Operand::Slot(f)).map(|_| ())
+        self.emit_set_index(t, k, Operand::Slot(f)).map(|_| ())
     }
 
     fn closure(&mut self, func: &FuncBody, dst: u16) -> Result<()> {
@@ -577,7 +618,10 @@ impl<'s> Compiler<'s> {
         self.fs().children.push(proto);
         let line = self.fs().line;
         let k = self.constant(TValue(ptr), line)?;
-        let e = self.fs().b.create_new_closure(k, dst);
+        let e = match u16::try_from(k) {
+            Ok(narrow) => self.fs().b.create_new_closure(narrow, dst),
+            Err(_) => self.fs().b.create_new_closure_wide(k, dst),
+        };
         self.mark(e, "NewClosure").map(|_| ())
     }
 
@@ -591,7 +635,10 @@ impl<'s> Compiler<'s> {
             }
             Var::Global => {
                 let k = self.string_constant(name, line)?;
-                let e = self.fs().b.create_set_global(k, src);
+                let e = match u16::try_from(k) {
+                    Ok(narrow) => self.fs().b.create_set_global(narrow, src),
+                    Err(_) => self.fs().b.create_set_global_wide(k, src),
+                };
                 self.mark(e, "SetGlobal").map(|_| ())
             }
         }
@@ -715,8 +762,7 @@ impl<'s> Compiler<'s> {
         match step {
             Some(s) => self.exp_to_reg(s, base + 2)?,
             None => {
-                let k = self.constant(TValue::from_f64(1.0), line)?;
-                self.emit_mov(Operand::Const(k), base + 2)?;
+                self.emit_constant(TValue::from_f64(1.0), base + 2, line)?;
             }
         }
         // Evaluating into fixed slots can leave temporaries allocated above them (`#up - k`
@@ -922,7 +968,7 @@ impl<'s> Compiler<'s> {
             return self.exp_to_operand(inner);
         }
         if let Some(v) = self.const_value(e)? {
-            return Ok((Operand::Const(self.constant(v, e.line)?), None));
+            return Ok((self.constant_operand(v, e.line)?, None));
         }
         let info = self.var_info(e);
         if let ExprKind::Name(n) = &e.kind {
@@ -962,8 +1008,7 @@ impl<'s> Compiler<'s> {
     fn exp_to_reg(&mut self, e: &Expr, dst: u16) -> Result<()> {
         self.fs().line = e.line;
         if let Some(v) = self.const_value(e)? {
-            let k = self.constant(v, e.line)?;
-            return self.emit_mov(Operand::Const(k), dst);
+            return self.emit_constant(v, dst, e.line);
         }
         match &e.kind {
             ExprKind::Paren(inner) => self.exp_to_reg(inner, dst),
@@ -975,7 +1020,10 @@ impl<'s> Compiler<'s> {
                 }
                 Var::Global => {
                     let k = self.string_constant(n.as_bytes(), e.line)?;
-                    let em = self.fs().b.create_get_global(k, dst);
+                    let em = match u16::try_from(k) {
+                        Ok(narrow) => self.fs().b.create_get_global(narrow, dst),
+                        Err(_) => self.fs().b.create_get_global_wide(k, dst),
+                    };
                     self.mark(em, "GetGlobal").map(|_| ())
                 }
             },
@@ -1052,9 +1100,9 @@ impl<'s> Compiler<'s> {
                 }
                 TableField::Named { name, value } => {
                     let saved = self.fs().free_reg;
-                    let k = self.string_constant(name.as_bytes(), line)?;
+                    let k = self.string_operand(name.as_bytes(), line)?;
                     let (v, _) = self.exp_to_operand(value)?;
-                    self.emit_set_index(t, Operand::Const(k), v)?;
+                    self.emit_set_index(t, k, v)?;
                     self.fs().free_reg = saved;
                 }
                 TableField::Keyed { key, value } => {
@@ -1154,12 +1202,10 @@ impl<'s> Compiler<'s> {
             BinOp::Eq | BinOp::Ne | BinOp::Lt | BinOp::Le | BinOp::Gt | BinOp::Ge => {
                 let e = Expr { line, end_line: line, kind: ExprKind::Binary { op, lhs: Box::new(lhs.clone()), rhs: Box::new(rhs.clone()) } };
                 let is_true = self.cond_jump(&e, true)?;
-                let kf = self.constant(TValue::FALSE, line)?;
-                self.emit_mov(Operand::Const(kf), dst)?;
+                self.emit_constant(TValue::FALSE, dst, line)?;
                 let done = self.emit_jump()?;
                 self.patch_here(is_true);
-                let kt = self.constant(TValue::TRUE, line)?;
-                self.emit_mov(Operand::Const(kt), dst)?;
+                self.emit_constant(TValue::TRUE, dst, line)?;
                 self.patch_here(vec![done]);
                 Ok(())
             }
@@ -1346,8 +1392,22 @@ impl<'s> Compiler<'s> {
                 self.exp_to_reg(object, base)?;
                 let k = self.string_constant(method.as_bytes(), e.line)?;
                 self.fs().line = e.line;
-                let em = self.fs().b.create_get_method(base, k, base);
-                let em = self.mark(em, "GetMethod")?;
+                let em = match u16::try_from(k) {
+                    Ok(narrow) => {
+                        let em = self.fs().b.create_get_method(base, narrow, base);
+                        self.mark(em, "GetMethod")?
+                    }
+                    Err(_) => {
+                        // 5.1's SELF by hand: the object goes to the first argument, the method
+                        // (indexed by a key in a slot past it) to the callee slot.
+                        self.fs().free_reg = base + 1;
+                        let self_slot = self.alloc_regs(HEADER, e.line)? + HEADER - 1;
+                        let key = self.alloc_reg(e.line)?;
+                        self.emit_load_wide(k, key)?;
+                        self.emit_mov(Operand::Slot(base), self_slot)?;
+                        self.emit_get_index(self_slot, Operand::Slot(key), base)?
+                    }
+                };
                 self.name_operand(em, 0, object_info);
                 (args, Some(VarInfo::Method(name_str(method))), true)
             }

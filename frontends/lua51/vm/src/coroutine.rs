@@ -109,8 +109,9 @@ pub struct Thread {
     pub(crate) stack: StackMemory,
     pub status: CoStatus,
     pub(crate) func: TValue,
-    /// The coroutine's global table (5.1's per-thread `gt`: `getfenv(0)` inside it,
-    /// `debug.getfenv`/`setfenv` on it), its creator's when it is made; nil means the state's.
+    /// The coroutine's globals (5.1's per-thread `gt(L)`: inherited from the thread that made
+    /// it, changed by `setfenv(0, t)` inside it or `debug.setfenv`). While it runs, the state's
+    /// `globals` holds them and this is stale.
     pub(crate) env: TValue,
     started: bool,
     /// The suspended `yield` call's frame and argument count.
@@ -124,6 +125,7 @@ pub struct Thread {
 
 impl Thread {
     /// `shared` is the state's [`lua51_value::SharedState`], which every context points at.
+    /// `env` is the creating thread's globals.
     pub fn new_in(heap: &mut Heap, st_ptr: *mut LuaState, shared: *const lua51_value::SharedState, func: TValue, env: TValue) -> Result<TValue, OutOfMemory> {
         // The stack first: a failure must not leave a half-made object in the heap.
         let mut stack = StackMemory::new(THREAD_STACK_SLOTS).ok_or(OutOfMemory)?;
@@ -142,6 +144,7 @@ impl Thread {
             std::ptr::addr_of_mut!((*p).entry_depth).write(0);
         }
         heap.bytes_allocated += THREAD_STACK_ACCOUNTED;
+        heap.threads.push(p);
         Ok(TValue::from_ptr(p))
     }
 
@@ -206,6 +209,8 @@ pub unsafe fn resume(st: *mut LuaState, co_value: TValue, args: &[TValue], top: 
             (*t).status = CoStatus::Normal;
         }
         let ctx: *mut LuaContext = std::ptr::addr_of_mut!((*co).ctx);
+        (*st).resumer_globals.push((*st).globals);
+        (*st).globals = (*co).env;
         (*st).current = ctx;
         (*st).current_thread = co_value;
         (*co).status = CoStatus::Running;
@@ -235,6 +240,8 @@ pub unsafe fn resume(st: *mut LuaState, co_value: TValue, args: &[TValue], top: 
         }
         (*st).protected.pop();
         (*st).native_depth -= 1;
+        (*co).env = (*st).globals;
+        (*st).globals = (*st).resumer_globals.pop().expect("pushed above");
         (*st).current = prev_ctx;
         (*st).current_thread = prev_thread;
         if !prev_thread.is_nil() {
@@ -257,8 +264,11 @@ pub unsafe fn resume(st: *mut LuaState, co_value: TValue, args: &[TValue], top: 
             }
         };
         if (*co).status == CoStatus::Dead {
+            // An error leaves upvalues open; close them while the stack still holds their
+            // values, as the stack is no longer scanned (5.1 keeps them open until it frees the
+            // coroutine, which shows the same values).
             (*co).saved_top = (*co).stack.as_mut_ptr();
-            (*ctx).open_upvalues = std::ptr::null_mut();
+            crate::runtime::lua_rt_close_upvalues(ctx, (*co).saved_top);
         }
         Ok(outcome)
     }

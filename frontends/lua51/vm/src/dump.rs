@@ -416,7 +416,7 @@ fn closure_with_fresh_upvalues(st: &mut LuaState, proto: &Proto) -> Option<TValu
 /// (a test fails until then).
 const UNDERSTOOD_LITERALS: &[&str] = &[
     "Concat", "ForIn", "Call", "CallVarArgs", "TailCall", "TailCallVarArgs", "Return", "ReturnVarArgs", "NewTable", "SetList",
-    "SetListVarArgs", "VarArg", "GetUpval", "SetUpval",
+    "SetListVarArgs", "VarArg", "GetUpval", "SetUpval", "LoadConstWide", "GetGlobalWide", "SetGlobalWide", "NewClosureWide",
 ];
 
 /// One decoded instruction.
@@ -651,6 +651,19 @@ fn verify(p: &ProtoData, parent: Option<&ProtoData>) -> Result<(), String> {
                 }
             }
             "Close" => within(op("from")?, 0)?,
+            // Constants past the 16-bit operands, named by a 32-bit literal.
+            "LoadConstWide" | "GetGlobalWide" | "SetGlobalWide" | "NewClosureWide" => {
+                let index = op(if v.bytecode == "LoadConstWide" { "index" } else if v.bytecode == "NewClosureWide" { "proto" } else { "name" })?;
+                let k = p.constants.get(index as usize).ok_or_else(|| at(&format!("constant {index} out of range")))?;
+                let fits = match v.bytecode.as_str() {
+                    "NewClosureWide" => matches!(k, Const::Child(_)),
+                    "LoadConstWide" => !matches!(k, Const::Child(_)),
+                    _ => matches!(k, Const::String(_)),
+                };
+                if !fits {
+                    return Err(at(&format!("constant {index} of the wrong kind")));
+                }
+            }
             _ => {}
         }
     }

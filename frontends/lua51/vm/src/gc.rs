@@ -244,6 +244,9 @@ pub fn collect(st: &mut LuaState, top: *mut u64) -> GcStats {
     for v in [st.globals, st.registry, st.package, st.next_fn, st.pack_fn, st.ipairs_aux_fn, st.current_thread, st.default_input, st.default_output] {
         m.value(v);
     }
+    for &v in &st.resumer_globals {
+        m.value(v);
+    }
     for v in st.event_names.into_iter().chain(st.status_names) {
         m.value(v);
     }
@@ -257,6 +260,17 @@ pub fn collect(st: &mut LuaState, top: *mut u64) -> GcStats {
         unsafe { (*t).clear_dead(&is_dead) };
     }
 
+    // Coroutines about to be freed close their open upvalues first (5.1's `luaE_freethread`),
+    // so closures that outlive a coroutine keep the values instead of pointing into a freed
+    // stack. Their upvalue objects are not swept yet, dead or alive.
+    st.heap.threads.retain(|&t| unsafe {
+        if (*t).header.marked != 0 {
+            return true;
+        }
+        let bottom = (*t).stack_bounds().0;
+        crate::runtime::lua_rt_close_upvalues(&mut (*t).ctx, bottom);
+        false
+    });
     // Chunks no closure refers to any more (their constants were not marked through them).
     st.protos.retain(|&p| {
         // SAFETY: every registered chunk is alive until this drops it.

@@ -99,6 +99,8 @@ pub struct Heap {
     /// miss per object, one after another); from a vector the reads are independent, so the
     /// misses overlap.
     pub(crate) objects: Vec<*mut GcHeader>,
+    /// Every coroutine, so a collection can close the open upvalues of those it frees.
+    pub(crate) threads: Vec<*mut crate::coroutine::Thread>,
     small: SmallPool,
     pub(crate) strings: StringTable,
     /// The tables' hidden classes.
@@ -121,6 +123,7 @@ impl Default for Heap {
     fn default() -> Self {
         Self {
             objects: Vec::new(),
+            threads: Vec::new(),
             small: SmallPool::default(),
             strings: StringTable::default(),
             shapes: crate::shape::ShapeRegistry::new(),

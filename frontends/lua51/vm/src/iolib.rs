@@ -45,6 +45,17 @@ impl Stream {
     }
 }
 
+/// How writes to a file are buffered (C's `setvbuf` modes), with the buffer's size.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Buffering {
+    No,
+    Full(usize),
+    Line(usize),
+}
+
+/// glibc's buffer for a regular file: the file system's block size, 4096 bytes almost always.
+const DEFAULT_FILE_BUFFER: usize = 4096;
+
 /// The payload of a file handle.
 #[derive(Debug)]
 pub struct LuaFile {
@@ -52,12 +63,33 @@ pub struct LuaFile {
     /// Read-ahead: `rbuf[rpos..]` is unread input.
     rbuf: Vec<u8>,
     rpos: usize,
+    /// Output not yet written to a disk file, as C's stdio keeps it: another handle on the
+    /// same file does not see it before a flush, a seek, a read, a close or the exit.
+    wbuf: Vec<u8>,
+    buffering: Buffering,
+    /// Whether the file was opened for writing: C's stdio refuses a write to a read-only
+    /// stream at once (EBADF), before anything reaches the buffer.
+    writable: bool,
+}
+
+/// Whether the descriptor of `f` was opened for writing (its `O_ACCMODE` is not `O_RDONLY`).
+fn opened_for_writing(f: &File) -> bool {
+    use std::os::fd::AsRawFd;
+    extern "C" {
+        fn fcntl(fd: std::ffi::c_int, cmd: std::ffi::c_int, ...) -> std::ffi::c_int;
+    }
+    const F_GETFL: std::ffi::c_int = 3;
+    const O_ACCMODE: std::ffi::c_int = 3;
+    const O_RDONLY: std::ffi::c_int = 0;
+    let flags = unsafe { fcntl(f.as_raw_fd(), F_GETFL) };
+    flags < 0 || flags & O_ACCMODE != O_RDONLY
 }
 
 /// A file the program forgot to close is closed when it is collected (5.1's `__gc` on files):
 /// for a pipe that means waiting for the command, as `pclose` does.
 impl Drop for LuaFile {
     fn drop(&mut self) {
+        let _ = self.flush_writes();
         if let Some(stream) = self.stream.take() {
             let _ = stream.close();
         }
@@ -71,27 +103,68 @@ impl LuaFile {
         if matches!(self.stream, Some(Stream::Stdin | Stream::Stdout | Stream::Stderr)) {
             return None;
         }
-        Some(self.stream.take().map_or(Ok(()), Stream::close))
+        let flushed = self.flush_writes();
+        let closed = self.stream.take().map_or(Ok(()), Stream::close);
+        Some(flushed.and(closed))
     }
 
     fn new(stream: Stream) -> Self {
-        LuaFile { stream: Some(stream), rbuf: Vec::new(), rpos: 0 }
+        let writable = match &stream {
+            Stream::File(f) => opened_for_writing(f),
+            _ => true,
+        };
+        LuaFile { stream: Some(stream), rbuf: Vec::new(), rpos: 0, wbuf: Vec::new(), buffering: Buffering::Full(DEFAULT_FILE_BUFFER), writable }
     }
 
-    /// Refills the read buffer; false at end of input.
+    /// Writes out buffered output (`fflush`).
+    fn flush_writes(&mut self) -> std::io::Result<()> {
+        if self.wbuf.is_empty() {
+            return Ok(());
+        }
+        let out = std::mem::take(&mut self.wbuf);
+        match self.stream.as_mut() {
+            Some(Stream::File(f)) => f.write_all(&out),
+            _ => Ok(()),
+        }
+    }
+
+    /// Writes `piece` to a disk file through the buffer, flushing as the buffering mode says
+    /// (full: when the buffer is full; line: also at a newline; no: at once).
+    fn write_file(&mut self, piece: &[u8]) -> std::io::Result<()> {
+        if !self.writable {
+            return Err(std::io::Error::from_raw_os_error(9));
+        }
+        self.wbuf.extend_from_slice(piece);
+        let due = match self.buffering {
+            Buffering::No => true,
+            Buffering::Full(size) => self.wbuf.len() >= size,
+            Buffering::Line(size) => self.wbuf.len() >= size || piece.contains(&b'\n'),
+        };
+        if due {
+            self.flush_writes()?;
+        }
+        Ok(())
+    }
+
+    /// Refills the read buffer; false at end of input. Pending output is written first, as
+    /// stdio does when a stream turns from writing to reading.
     fn fill(&mut self) -> std::io::Result<bool> {
         if self.rpos < self.rbuf.len() {
             return Ok(true);
         }
+        self.flush_writes()?;
         self.rbuf.resize(8192, 0);
         self.rpos = 0;
         let n = match self.stream.as_mut() {
-            Some(Stream::Stdin) => std::io::stdin().read(&mut self.rbuf)?,
-            Some(Stream::File(f)) => f.read(&mut self.rbuf)?,
-            Some(Stream::PipeFrom(child)) => child.stdout.as_mut().map_or(Ok(0), |out| out.read(&mut self.rbuf))?,
-            _ => 0,
+            Some(Stream::Stdin) => std::io::stdin().read(&mut self.rbuf),
+            Some(Stream::File(f)) => f.read(&mut self.rbuf),
+            Some(Stream::PipeFrom(child)) => child.stdout.as_mut().map_or(Ok(0), |out| out.read(&mut self.rbuf)),
+            _ => Ok(0),
         };
-        self.rbuf.truncate(n);
+        // A failed read (a file open only for writing) buffers nothing: the next write would
+        // otherwise take the whole buffer for read-ahead to seek back over.
+        self.rbuf.truncate(*n.as_ref().unwrap_or(&0));
+        let n = n?;
         Ok(n > 0)
     }
 
@@ -286,7 +359,7 @@ fn write_to(c: &mut Call, f: &mut LuaFile, first_arg: usize) -> Result<(), std::
                 c.st.flush();
                 std::io::stderr().write_all(&piece)?
             }
-            Some(Stream::File(file)) => file.write_all(&piece)?,
+            Some(Stream::File(_)) => f.write_file(&piece)?,
             Some(Stream::PipeTo(child)) => {
                 if let Some(input) = child.stdin.as_mut() {
                     input.write_all(&piece)?
@@ -365,8 +438,10 @@ native!(file_flush, "flush", |c| {
 fn flush_file(c: &mut Call, f: &mut LuaFile) -> NResult {
     match f.stream.as_mut() {
         Some(Stream::Stdout) => c.st.flush(),
-        Some(Stream::File(file)) => {
-            let _ = file.flush();
+        Some(Stream::File(_)) => {
+            if let Err(e) = f.flush_writes() {
+                return fail(c, &e, None);
+            }
         }
         _ => {}
     }
@@ -386,7 +461,7 @@ native!(file_seek, "seek", |c| {
         b"end" => SeekFrom::End(offset),
         _ => return Err(c.arg_error(1, &format!("invalid option '{}'", String::from_utf8_lossy(&whence)))),
     };
-    if let Err(e) = f.discard_read_ahead() {
+    if let Err(e) = f.discard_read_ahead().and_then(|()| f.flush_writes()) {
         return fail(c, &e, None);
     }
     let r = match f.stream.as_mut() {
@@ -403,13 +478,21 @@ native!(file_seek, "seek", |c| {
 });
 
 native!(file_setvbuf, "setvbuf", |c| {
-    open_file_of(c, 0)?;
-    // The mode and size are checked as in 5.1; buffering itself is this library's own.
+    let f = open_file_of(c, 0)?;
     let mode = c.check_bytes(1)?;
-    if !matches!(&mode[..], b"no" | b"full" | b"line") {
-        return Err(c.arg_error(1, &format!("invalid option '{}'", String::from_utf8_lossy(&mode))));
+    // 5.1's default size is LUAL_BUFFERSIZE (BUFSIZ).
+    let size = c.opt_integer(2, 8192)?.max(1) as usize;
+    let buffering = match &mode[..] {
+        b"no" => Buffering::No,
+        b"full" => Buffering::Full(size),
+        b"line" => Buffering::Line(size),
+        _ => return Err(c.arg_error(1, &format!("invalid option '{}'", String::from_utf8_lossy(&mode)))),
+    };
+    // setvbuf on a stream with pending output: write it out under the old mode first.
+    if let Err(e) = f.flush_writes() {
+        return fail(c, &e, None);
     }
-    c.opt_integer(2, 8192)?;
+    f.buffering = buffering;
     c.set(0, TValue::TRUE);
     Ok(1)
 });
@@ -509,25 +592,35 @@ native!(io_open, "open", |c| {
     }
 });
 
+/// The default input or output file for `io.read`/`io.write`/`io.flush`, which must be open
+/// (lua5.1's `getiofile`).
+fn default_open_file<'a>(c: &mut Call, output: bool) -> Result<&'a mut LuaFile, Raised> {
+    let v = if output { c.st.default_output } else { c.st.default_input };
+    let f = userdata_mut(v).payload.downcast_mut::<LuaFile>().expect("default files are files") as *mut LuaFile;
+    let f = unsafe { &mut *f };
+    if f.stream.is_none() {
+        return Err(c.error(if output { "standard output file is closed" } else { "standard input file is closed" }));
+    }
+    Ok(f)
+}
+
 native!(io_write, "write", |c| {
-    let out = c.st.default_output;
-    let f = userdata_mut(out).payload.downcast_mut::<LuaFile>().expect("default output is a file") as *mut LuaFile;
-    do_write(c, unsafe { &mut *f }, 0)
+    let f = default_open_file(c, true)?;
+    do_write(c, f, 0)
 });
 
 native!(io_read, "read", |c| {
-    let input = c.st.default_input;
-    let f = userdata_mut(input).payload.downcast_mut::<LuaFile>().expect("default input is a file") as *mut LuaFile;
-    let f = unsafe { &mut *f };
-    if f.stream.is_none() {
-        return Err(c.error("standard input file is closed"));
-    }
+    let f = default_open_file(c, false)?;
     do_read(c, f, 0)
 });
 
 native!(io_lines, "lines", |c| {
     if c.arg(0).is_nil() {
+        // lua5.1 checks the default input like a file argument (`tofile`).
         let input = c.st.default_input;
+        c.set(0, input);
+        c.nargs = c.nargs.max(1);
+        open_file_of(c, 0)?;
         return lines_iterator(c, input, false);
     }
     let name = c.check_bytes(0)?;
@@ -544,9 +637,8 @@ native!(io_lines, "lines", |c| {
 });
 
 native!(io_flush, "flush", |c| {
-    let out = c.st.default_output;
-    let f = userdata_mut(out).payload.downcast_mut::<LuaFile>().expect("default output is a file") as *mut LuaFile;
-    flush_file(c, unsafe { &mut *f })
+    let f = default_open_file(c, true)?;
+    flush_file(c, f)
 });
 
 native!(io_close, "close", |c| {
@@ -732,4 +824,17 @@ pub fn open(st: &mut LuaState) -> Result<(), OutOfMemory> {
         }
     }
     Ok(())
+}
+
+/// Writes out what every open file still buffers, as C's `exit` flushes every stream.
+pub(crate) fn flush_all_files(st: &mut LuaState) {
+    for &h in &st.heap.objects {
+        if unsafe { (*h).kind } != ObjKind::Userdata as u8 {
+            continue;
+        }
+        let u = unsafe { &mut *(h as *mut crate::userdata::Userdata) };
+        if let Some(f) = u.payload.downcast_mut::<LuaFile>() {
+            let _ = f.flush_writes();
+        }
+    }
 }

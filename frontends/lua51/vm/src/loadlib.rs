@@ -197,7 +197,7 @@ native!(loader_lua, "lua", |c| {
             c.set(0, f);
             Ok(1)
         }
-        Err(msg) => Err(load_error(c, &name, &file, &msg)),
+        Err(msg) => Err(load_error(c, &name, &file, &String::from_utf8_lossy(&msg))),
     }
 });
 

@@ -312,10 +312,19 @@ fn frame_top(base: *mut u64, cb: *const CodeBlock) -> *mut u64 {
     unsafe { base.add((*cb).frame_slots as usize) }
 }
 
+/// A collection safe point for the frame at `base`, for bytecodes that check after storing
+/// what they made (`Concat`).
+#[no_mangle]
+pub unsafe extern "C" fn lua_rt_gc_check(ctx: *mut LuaContext, base: *mut u64, cb: *const CodeBlock) {
+    let st = unsafe { state_of(ctx) };
+    crate::gc::check(st, frame_top(base, cb));
+}
+
+/// Concatenates `count` values from `first` (the collection check is the caller's, once the
+/// result is stored).
 #[no_mangle]
 pub unsafe extern "C" fn lua_rt_concat(ctx: *mut LuaContext, first: *mut u64, count: u64, total: u64, base: *mut u64, cb: *const CodeBlock) -> RtResult {
     let st = unsafe { state_of(ctx) };
-    crate::gc::check(st, frame_top(base, cb));
     let values: Vec<TValue> = (0..count as usize).map(|i| TValue(unsafe { *first.add(i) })).collect();
     if values.len() == 1 {
         // What a __concat left as the last value is the result, whatever its type.

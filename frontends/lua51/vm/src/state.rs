@@ -142,6 +142,10 @@ pub struct LuaState {
     /// The running coroutine, or nil for the main one.
     pub current_thread: TValue,
     pub(crate) protected: Vec<Protected>,
+    /// The globals of each thread waiting in `resume` for the coroutine it resumed, innermost
+    /// last: `globals` is always the running thread's (5.1's `gt(L)`), so `setfenv(0, t)` in a
+    /// coroutine changes that coroutine's only.
+    pub(crate) resumer_globals: Vec<TValue>,
     /// The allocation `coroutine::resume` hands its values back in, reused across resumes
     /// (a resume/yield ring allocated and freed one per switch).
     pub(crate) resume_values: Vec<TValue>,
@@ -162,6 +166,14 @@ pub struct LuaState {
 impl std::fmt::Debug for LuaState {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("LuaState").finish_non_exhaustive()
+    }
+}
+
+/// The end of a program: files it left open get their buffered output written, as C's `exit`
+/// flushes every stream (the objects themselves are not freed one by one).
+impl Drop for LuaState {
+    fn drop(&mut self) {
+        crate::iolib::flush_all_files(self);
     }
 }
 
@@ -202,6 +214,7 @@ impl LuaState {
             native_depth: 1,
             current_thread: TValue::NIL,
             protected: Vec::new(),
+            resumer_globals: Vec::new(),
             resume_values: Vec::new(),
             status_names,
             type_metatables: [std::ptr::null_mut(); 5],
@@ -245,29 +258,43 @@ impl LuaState {
 
     /// Parses and compiles a chunk into a function over the globals, or loads a precompiled
     /// one (`string.dump`'s, recognised by its first byte as 5.1 does). `source_name` is Lua's
-    /// (`=name`, `@file`, or the source itself); the error is the message `lua5.1` gives.
-    /// `skip_shebang` (files) skips a first line starting with `#`.
-    pub fn load(&mut self, source: &[u8], source_name: &str, skip_shebang: bool) -> Result<TValue, String> {
+    /// (`=name`, `@file`, or the source itself, so any bytes); the error is the message
+    /// `lua5.1` gives, as bytes (a syntax error quotes the source). `skip_shebang` (files)
+    /// skips a first line starting with `#`.
+    pub fn load(&mut self, source: &[u8], source_name: impl AsRef<[u8]>, skip_shebang: bool) -> Result<TValue, Vec<u8>> {
+        let source_name = source_name.as_ref();
         let after_shebang = match source {
             [b'#', rest @ ..] if skip_shebang => rest.iter().position(|&b| b == b'\n').map_or(&[][..], |nl| &rest[nl + 1..]),
             _ => source,
         };
         if after_shebang.first() == Some(&crate::dump::SIGNATURE[0]) {
-            return crate::dump::undump(self, after_shebang, source_name);
+            return crate::dump::undump(self, after_shebang, &String::from_utf8_lossy(source_name)).map_err(String::into_bytes);
         }
         self.load_text(source, source_name, skip_shebang)
     }
 
     /// [`Self::load`] of source text.
-    pub(crate) fn load_text(&mut self, source: &[u8], source_name: &str, skip_shebang: bool) -> Result<TValue, String> {
-        let options = lua51_syntax::ParseOptions { skip_shebang, c_calls: self.native_depth as u32 };
-        let chunk = lua51_syntax::parse_chunk_with(source, &lua51_syntax::chunk_id_for_syntax_error(source_name), &options)
-            .map_err(|e| e.to_string())?;
-        let f = crate::compiler::compile_chunk(self, &chunk, &lua51_syntax::chunk_id(source_name)).map_err(|e| e.message)?;
+    pub(crate) fn load_text(&mut self, source: &[u8], source_name: &[u8], skip_shebang: bool) -> Result<TValue, Vec<u8>> {
+        let options = self.parse_options(skip_shebang);
+        let chunk = lua51_syntax::parse_chunk_with(source, syntax_chunk_id(source_name), &options).map_err(|e| e.to_bytes())?;
+        self.compile_parsed(&chunk, source_name)
+    }
+
+    /// How a chunk loaded now is parsed: its nesting limit counts from the native calls under
+    /// way (the host's entry included, as lua.c's).
+    pub(crate) fn parse_options(&self, skip_shebang: bool) -> lua51_syntax::ParseOptions {
+        lua51_syntax::ParseOptions { skip_shebang, c_calls: self.native_depth as u32 }
+    }
+
+    /// Compiles a parsed chunk into a function (the end of [`Self::load_text`], also reached
+    /// by `load` with a reader, which parses as it reads).
+    pub(crate) fn compile_parsed(&mut self, chunk: &lua51_syntax::Chunk, source_name: &[u8]) -> Result<TValue, Vec<u8>> {
+        let source_name = String::from_utf8_lossy(source_name);
+        let f = crate::compiler::compile_chunk(self, chunk, &lua51_syntax::chunk_id(&source_name)).map_err(|e| e.message.into_bytes())?;
         // SAFETY: the chunk's prototype was just built; nothing else refers to it yet.
         unsafe {
             let proto = crate::function::proto_of((*f.as_closure()).code_block) as *const crate::function::Proto as *mut crate::function::Proto;
-            (*proto).chunkname = source_name.to_owned();
+            (*proto).chunkname = source_name.into_owned();
         }
         Ok(f)
     }
@@ -446,24 +473,15 @@ impl LuaState {
         Some(format!("{}:{}:", proto.source, proto.line_at(offset)))
     }
 
-    /// The running thread's global table (5.1's `gt(L)`): what `getfenv(0)` returns, where
-    /// `print` finds `tostring` and what chunks loaded now get as their environment. Each
-    /// coroutine has its own, copied from its creator's when it is made.
+    /// The running thread's global table (5.1's `gt(L)`): `globals` holds it while the thread
+    /// runs (see `resumer_globals`).
     pub fn thread_globals(&self) -> TValue {
-        if self.current_thread.is_nil() {
-            return self.globals;
-        }
-        let env = crate::coroutine::thread_mut(self.current_thread).env;
-        if env.is_nil() { self.globals } else { env }
+        self.globals
     }
 
     /// `setfenv(0, t)`: replaces the running thread's global table.
     pub(crate) fn set_thread_globals(&mut self, t: TValue) {
-        if self.current_thread.is_nil() {
-            self.globals = t;
-        } else {
-            crate::coroutine::thread_mut(self.current_thread).env = t;
-        }
+        self.globals = t;
     }
 
     /// The running coroutine's context.
@@ -514,4 +532,9 @@ pub unsafe fn state_of<'a>(ctx: *mut LuaContext) -> &'a mut LuaState {
     let st = unsafe { &mut *((*ctx).runtime as *mut LuaState) };
     debug_assert_eq!(st.current, ctx, "a helper ran on a coroutine that is not the current one");
     st
+}
+
+/// How a syntax error names the chunk `source_name` (lua5.1's lexer buffer size), as bytes.
+pub(crate) fn syntax_chunk_id(source_name: &[u8]) -> Vec<u8> {
+    lua51_syntax::chunk_id_bytes(source_name, lua51_syntax::MAXSRC)
 }

@@ -1163,6 +1163,7 @@ native!(lua_os_tmpname, "tmpname", |c| {
 
 native!(lua_os_exit, "exit", |c| {
     let code = c.opt_int(0, 0)?;
+    crate::iolib::flush_all_files(c.st);
     c.st.flush();
     std::process::exit(code as i32);
 });
@@ -1344,14 +1345,14 @@ native!(lua_collectgarbage, "collectgarbage", |c| {
 });
 
 /// Pushes the result of a load: the function, or `nil, message`.
-fn load_result(c: &mut Call, loaded: Result<TValue, String>) -> NResult {
+fn load_result(c: &mut Call, loaded: Result<TValue, Vec<u8>>) -> NResult {
     match loaded {
         Ok(f) => {
             c.set(0, f);
             Ok(1)
         }
         Err(msg) => {
-            let m = c.string(msg.as_bytes())?;
+            let m = c.string(&msg)?;
             c.set(0, TValue::NIL);
             c.set(1, m);
             Ok(2)
@@ -1361,47 +1362,94 @@ fn load_result(c: &mut Call, loaded: Result<TValue, String>) -> NResult {
 
 native!(lua_loadstring, "loadstring", |c| {
     let source = c.check_bytes(0)?;
-    let name = if c.arg(1).is_nil() { String::from_utf8_lossy(&source).into_owned() } else { String::from_utf8_lossy(&c.check_bytes(1)?).into_owned() };
+    let name = if c.arg(1).is_nil() { source.clone() } else { c.check_bytes(1)? };
     let loaded = c.st.load(&source, &name, false);
     load_result(c, loaded)
 });
+
+/// Why `load`'s reader stopped the load: an error it raised (the value), or the message for a
+/// piece that is no string.
+enum ReaderFailure {
+    Raised(TValue),
+    Message(String),
+}
+
+/// One call of `load`'s reader (lua5.1's `generic_reader`): a piece, or `None` at the end (nil
+/// or an empty string). Numbers are pieces too (`lua_tolstring`); anything else fails the load
+/// with `luaL_error`'s message, so with the position of load's caller.
+fn read_piece(c: &mut Call, f: TValue) -> Result<Option<Vec<u8>>, ReaderFailure> {
+    let piece = match c.call(f, &[], 2) {
+        Ok(r) => r.first().copied().unwrap_or(TValue::NIL),
+        Err(Raised) => return Err(ReaderFailure::Raised(TValue(c.st.cur().interp.error))),
+    };
+    if piece.is_nil() {
+        return Ok(None);
+    }
+    if !piece.is_string() && !piece.is_double() {
+        return Err(ReaderFailure::Message(format!("{}reader function must return a string", c.where_(1))));
+    }
+    let mut bytes = Vec::new();
+    tostring_bytes(piece, &mut bytes);
+    Ok((!bytes.is_empty()).then_some(bytes))
+}
 
 native!(lua_load, "load", |c| {
     let f = c.arg(0);
     if !f.is_function() {
         return Err(c.type_error(0, "function"));
     }
-    let name = if c.arg(1).is_nil() { "=(load)".to_owned() } else { String::from_utf8_lossy(&c.check_bytes(1)?).into_owned() };
-    let mut source = Vec::new();
-    loop {
-        // lua_load runs the reader protected: its error becomes load's (nil, message).
-        let piece = match c.call(f, &[], 2) {
-            Ok(r) => r.first().copied().unwrap_or(TValue::NIL),
-            Err(Raised) => {
-                let e = TValue(c.st.cur().interp.error);
-                c.set(0, TValue::NIL);
-                c.set(1, e);
-                return Ok(2);
+    let name = if c.arg(1).is_nil() { Cow::Borrowed(&b"=(load)"[..]) } else { c.check_bytes(1)? };
+    // lua_load runs the reader protected: its failure becomes load's (nil, message). As in
+    // lua5.1, the first piece is read to tell a binary chunk from text, and text is parsed as
+    // it is read, so a syntax error stops the reading there (the reader may count its calls).
+    let failed = |c: &mut Call, failure: ReaderFailure| match failure {
+        ReaderFailure::Raised(e) => {
+            c.set(0, TValue::NIL);
+            c.set(1, e);
+            Ok(2)
+        }
+        ReaderFailure::Message(m) => load_result(c, Err(m.into_bytes())),
+    };
+    let first = match read_piece(c, f) {
+        Ok(p) => p,
+        Err(e) => return failed(c, e),
+    };
+    if first.as_ref().is_some_and(|p| p[0] == crate::dump::SIGNATURE[0]) {
+        let mut source = first.unwrap_or_default();
+        loop {
+            match read_piece(c, f) {
+                Ok(Some(p)) => source.extend_from_slice(&p),
+                Ok(None) => break,
+                Err(e) => return failed(c, e),
             }
-        };
-        if piece.is_nil() {
-            break;
         }
-        // lua_tolstring: numbers are pieces too; anything else fails the load (luaL_error, so
-        // with the position of load's caller).
-        let mut bytes = Vec::new();
-        if piece.is_string() || piece.is_double() {
-            tostring_bytes(piece, &mut bytes);
-        } else {
-            let msg = format!("{}reader function must return a string", c.where_(1));
-            return load_result(c, Err(msg));
-        }
-        if bytes.is_empty() {
-            break;
-        }
-        source.extend_from_slice(&bytes);
+        let loaded = c.st.load(&source, &name, false);
+        return load_result(c, loaded);
     }
-    let loaded = c.st.load(&source, &name, false);
+    let options = c.st.parse_options(false);
+    let mut pending = first;
+    let mut failure = None;
+    let parsed = {
+        let mut reader = || {
+            let piece = match pending.take() {
+                Some(p) => Some(p),
+                None if failure.is_some() => None,
+                None => read_piece(c, f).unwrap_or_else(|e| {
+                    failure = Some(e);
+                    None
+                }),
+            };
+            piece
+        };
+        lua51_syntax::parse_chunk_streaming(&mut reader, crate::state::syntax_chunk_id(&name), &options)
+    };
+    if let Some(e) = failure {
+        return failed(c, e);
+    }
+    let loaded = match parsed {
+        Ok(chunk) => c.st.compile_parsed(&chunk, &name),
+        Err(e) => Err(e.to_bytes()),
+    };
     load_result(c, loaded)
 });
 
@@ -1436,7 +1484,7 @@ fn read_source(c: &mut Call, i: usize) -> Result<Result<(Vec<u8>, String), Strin
 native!(lua_loadfile, "loadfile", |c| {
     let loaded = match read_source(c, 0)? {
         Ok((source, name)) => c.st.load(&source, &name, true),
-        Err(e) => Err(e),
+        Err(e) => Err(e.into_bytes()),
     };
     load_result(c, loaded)
 });
@@ -1444,12 +1492,12 @@ native!(lua_loadfile, "loadfile", |c| {
 native!(lua_dofile, "dofile", |c| {
     let f = match read_source(c, 0)? {
         Ok((source, name)) => c.st.load(&source, &name, true),
-        Err(e) => Err(e),
+        Err(e) => Err(e.into_bytes()),
     };
     let f = match f {
         Ok(f) => f,
         Err(msg) => {
-            let m = c.string(msg.as_bytes())?;
+            let m = c.string(&msg)?;
             return Err(c.raise(m));
         }
     };
@@ -1597,7 +1645,7 @@ native!(lua_debug_debug, "debug", |c| {
                 tostring_bytes(TValue(c.st.cur().interp.error), &mut text);
                 String::from_utf8_lossy(&text).into_owned()
             }),
-            Err(msg) => Err(msg),
+            Err(msg) => Err(String::from_utf8_lossy(&msg).into_owned()),
         };
         if let Err(msg) = outcome {
             c.st.flush();
@@ -1615,8 +1663,8 @@ native!(lua_debug_getfenv, "getfenv", |c| {
     } else if o.is_kind(lua51_value::ObjKind::Userdata) {
         crate::userdata::userdata_mut(o).env
     } else if o.is_kind(lua51_value::ObjKind::Thread) {
-        let t = crate::coroutine::thread_mut(o).env;
-        if t.is_nil() { c.st.globals } else { t }
+        // The running coroutine's globals are the state's while it runs.
+        if o == c.st.current_thread { c.st.globals } else { crate::coroutine::thread_mut(o).env }
     } else {
         TValue::NIL
     };
@@ -1632,7 +1680,11 @@ native!(lua_debug_setfenv, "setfenv", |c| {
     } else if o.is_kind(lua51_value::ObjKind::Userdata) {
         crate::userdata::userdata_mut(o).env = t;
     } else if o.is_kind(lua51_value::ObjKind::Thread) {
-        crate::coroutine::thread_mut(o).env = t;
+        if o == c.st.current_thread {
+            c.st.globals = t;
+        } else {
+            crate::coroutine::thread_mut(o).env = t;
+        }
     } else {
         return Err(c.error("'setfenv' cannot change environment of given object"));
     }
@@ -2602,14 +2654,17 @@ pub fn open_libs(st: &mut LuaState) -> Result<(), OutOfMemory> {
             ("find", lua_string_find),
             ("match", lua_string_match),
             ("gmatch", lua_string_gmatch),
-            // LUA_COMPAT_GFIND: 5.1's old name of gmatch.
-            ("gfind", lua_string_gmatch),
             ("gsub", lua_string_gsub),
             ("format", lua_string_format),
             ("reverse", lua_string_reverse),
             ("dump", lua_string_dump),
         ],
     )?;
+    // LUA_COMPAT_GFIND: 5.1's old name of gmatch is the same function (pm.lua checks
+    // `string.gfind == string.gmatch`).
+    let (gmatch, gfind) = (st.intern(b"gmatch")?, st.intern(b"gfind")?);
+    let f = table_mut(string).get(gmatch);
+    table_mut(string).set(gfind, f).expect("string keys are valid");
     // Strings index the string library: ("x"):upper().
     let meta = Table::new_in(&mut st.heap)?;
     let index = st.event_names[Event::Index as usize];

@@ -1,0 +1,17 @@
+-- io.write, io.read, io.flush and io.lines on a closed default file fail like lua5.1's
+-- getiofile ("standard output file is closed") and tofile ("attempt to use a closed file").
+local name = os.tmpname()
+io.output(name)
+io.write("alo\n")
+io.close()
+print(pcall(io.write))
+print(pcall(io.write, "x"))
+print(pcall(io.flush))
+print(pcall(io.close))
+io.input(name)
+io.close(io.input())
+print(pcall(io.read))
+print(pcall(io.lines))
+io.output(io.stdout)
+io.input(io.stdin)
+os.remove(name)

@@ -1,0 +1,16 @@
+-- Reading a file open only for writing fails, and leaves the file writable (a failed read
+-- buffers nothing that a later write would have to seek back over).
+local name = os.tmpname()
+io.output(name)
+print(io.output():read())
+print(io.write("abc\n"))
+io.close()
+local h = io.open(name, "w")
+print(h:read("*l"))
+print(h:read(0))
+print(h:write("xyz"))
+h:close()
+h = io.open(name)
+print(string.format("%q", h:read("*a")))
+h:close()
+os.remove(name)
