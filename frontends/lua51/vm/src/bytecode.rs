@@ -130,6 +130,20 @@ pub fn call_ic_layouts() -> &'static [(u32, Option<u32>)] {
     LAYOUTS.get_or_init(|| variants().iter().map(|v| (v.length, v.call_ic_offset)).collect())
 }
 
+/// The offset of every instruction of `code`, in order (a bad opcode ends the list).
+pub fn instruction_offsets(code: &[u8]) -> impl Iterator<Item = usize> + '_ {
+    let mut pc = 0;
+    std::iter::from_fn(move || {
+        if pc + 2 > code.len() {
+            return None;
+        }
+        let v = variants().get(read_operand(code, pc, 2, false) as usize)?;
+        let at = pc;
+        pc += v.length as usize;
+        Some(at)
+    })
+}
+
 /// Whether the instruction at `offset` calls the value in its first operand's slot (a call, a
 /// tail call or a generic `for`'s iterator call), as opposed to calling a metamethod.
 pub fn is_call_instruction(code: &[u8], offset: usize) -> bool {

@@ -618,11 +618,16 @@ impl<'s> Compiler<'s> {
         self.fs().children.push(proto);
         let line = self.fs().line;
         let k = self.constant(TValue(ptr), line)?;
+        // 5.1 emits the closure once it has read the function's `end`: its line is that one
+        // (what `debug.getinfo(f, "L")` and line hooks of the enclosing function see).
+        self.fs().line = func.last_line_defined;
         let e = match u16::try_from(k) {
             Ok(narrow) => self.fs().b.create_new_closure(narrow, dst),
             Err(_) => self.fs().b.create_new_closure_wide(k, dst),
         };
-        self.mark(e, "NewClosure").map(|_| ())
+        let r = self.mark(e, "NewClosure").map(|_| ());
+        self.fs().line = line;
+        r
     }
 
     /// Stores slot `src` into the variable `name`.

@@ -1779,7 +1779,7 @@ native!(lua_debug_getinfo, "getinfo", |c| {
             }
         }
     };
-    if what.iter().any(|b| !b"Slnuf".contains(b)) {
+    if what.iter().any(|b| !b"SlnufL".contains(b)) {
         return Err(c.arg_error(1, "invalid option"));
     }
     let t = Table::new_in(&mut c.st.heap).map_err(|_| c.raise_oom())?;
@@ -1868,6 +1868,20 @@ native!(lua_debug_getinfo, "getinfo", |c| {
     }
     if what.contains(&b'f') {
         put(c, "func", f)?;
+    }
+    if what.contains(&b'L') {
+        // The lines that have code (5.1 keys every line its line info names).
+        let lines = if native {
+            TValue::NIL
+        } else {
+            let proto = crate::function::proto_of(cb);
+            let set = Table::new_in(&mut c.st.heap).map_err(|_| c.raise_oom())?;
+            for offset in crate::bytecode::instruction_offsets(&proto.code) {
+                let _ = table_mut(set).set(TValue::from_f64(f64::from(proto.line_at(offset as u32))), TValue::TRUE);
+            }
+            set
+        };
+        put(c, "activelines", lines)?;
     }
     c.set(0, t);
     Ok(1)
