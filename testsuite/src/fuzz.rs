@@ -44,8 +44,11 @@ impl Rng {
     }
 }
 
+/// `NZ` is `-0` made at run time: a literal `-0` shares lua5.1's constant slot with a `0` of the
+/// same function, and which sign both print depends on the order 5.1's code generator adds
+/// them (a documented difference; the corpus checks `-0` where it is defined).
 const LITERALS: &[&str] = &[
-    "0", "1", "-1", "2", "3", "7", "0.5", "-2.5", "10", "1e15", "1e300", "math.huge", "-math.huge", "(-0)", "(0/0)",
+    "0", "1", "-1", "2", "3", "7", "0.5", "-2.5", "10", "1e15", "1e300", "math.huge", "-math.huge", "NZ", "(0/0)",
     "\"\"", "\"a\"", "\"abc\"", "\"10\"", "\" 3 \"", "\"0x10\"", "\"1e2\"", "\"x\"", "true", "false", "nil",
 ];
 const LOCALS: &[&str] = &["a", "b", "c", "d", "s", "t", "u", "m"];
@@ -377,7 +380,8 @@ pub fn program(seed: u64) -> String {
            __index = function(_, k) return k end, __call = function(self, z) return 'called', z end,\n\
            __lt = function() return true end, __eq = function() return false end})\n\
          local CT = setmetatable({}, {__call = function(self, ...) return 'CT', ... end, __lt = function() return true end})\n\
-         local CU = newproxy(true) getmetatable(CU).__call = function(self, ...) return 'CU', ... end\n",
+         local CU = newproxy(true) getmetatable(CU).__call = function(self, ...) return 'CU', ... end\n\
+         local NZ do local zero = 0 NZ = -zero end\n",
     );
     // Half the programs make booleans and numbers callable, as `debug.setmetatable` allows.
     if g.rng.below(2) == 0 {
