@@ -68,6 +68,7 @@ const K_TRUE: u8 = 2;
 const K_NUMBER: u8 = 3;
 const K_STRING: u8 = 4;
 const K_CHILD: u8 = 5;
+const K_VARARG_PACKER: u8 = 6;
 
 const VAR_LOCAL: u8 = 0;
 const VAR_GLOBAL: u8 = 1;
@@ -77,7 +78,7 @@ const VAR_METHOD: u8 = 4;
 
 /// The dump of Lua function `f`, or `None` for a native function (5.1: "unable to dump given
 /// function").
-pub fn dump(f: TValue) -> Option<Vec<u8>> {
+pub fn dump(st: &LuaState, f: TValue) -> Option<Vec<u8>> {
     let cb = unsafe { (*f.as_closure()).code_block };
     if crate::function::is_native(cb) {
         return None;
@@ -91,11 +92,12 @@ pub fn dump(f: TValue) -> Option<Vec<u8>> {
     put_bytes(&mut out, VM_NAME.as_bytes());
     out.extend_from_slice(&bytecode_fingerprint().to_le_bytes());
     put_bytes(&mut out, root.chunkname.as_bytes());
-    write_proto(&mut out, proto);
+    write_proto(st, &mut out, proto)?;
     Some(out)
 }
 
-fn write_proto(out: &mut Vec<u8>, p: &Proto) {
+/// Writes `p` and its children; `None` if a constant is none the format knows.
+fn write_proto(st: &LuaState, out: &mut Vec<u8>, p: &Proto) -> Option<()> {
     put_bytes(out, p.source.as_bytes());
     for v in [p.line_defined, p.last_line_defined, p.num_params, u32::from(p.is_vararg), p.frame_slots] {
         put_uint(out, u64::from(v));
@@ -114,9 +116,15 @@ fn write_proto(out: &mut Vec<u8>, p: &Proto) {
         } else if k.is_double() {
             out.push(K_NUMBER);
             out.extend_from_slice(&k.raw().to_le_bytes());
-        } else {
+        } else if k.is_string() {
             out.push(K_STRING);
             put_bytes(out, string_bytes(*k));
+        } else if *k == st.pack_fn {
+            // The one function the compiler puts in constants: the packer of 5.1's vararg `arg`
+            // table (LUA_COMPAT_VARARG). It is the state's, so the chunk names it.
+            out.push(K_VARARG_PACKER);
+        } else {
+            return None;
         }
     }
     put_uint(out, p.lines.len() as u64);
@@ -153,8 +161,9 @@ fn write_proto(out: &mut Vec<u8>, p: &Proto) {
     }
     put_uint(out, p.children.len() as u64);
     for c in &p.children {
-        write_proto(out, c);
+        write_proto(st, out, c)?;
     }
+    Some(())
 }
 
 /// The bytecode as the compiler emitted it: quickened opcodes back to their base variant (same
@@ -207,6 +216,8 @@ enum Const {
     Number(u64),
     String(Vec<u8>),
     Child(usize),
+    /// The state's packer of a vararg function's `arg` table (`LuaState::pack_fn`).
+    VarargPacker,
 }
 
 impl Const {
@@ -219,6 +230,7 @@ impl Const {
             Const::Number(_) => "number",
             Const::String(_) => "string",
             Const::Child(_) => "proto",
+            Const::VarargPacker => "function",
         }
     }
 }
@@ -310,6 +322,7 @@ fn read_proto(r: &mut Reader, depth: usize) -> Result<ProtoData, &'static str> {
             K_NUMBER => Const::Number(u64::from_le_bytes(r.take(8).ok_or(END)?.try_into().expect("8 bytes"))),
             K_STRING => Const::String(r.bytes().ok_or(END)?.to_vec()),
             K_CHILD => Const::Child(usize::try_from(r.uint().ok_or(END)?).map_err(|_| "bad code (child index)")?),
+            K_VARARG_PACKER => Const::VarargPacker,
             _ => return Err("bad code (constant tag)"),
         };
         p.constants.push(k);
@@ -370,6 +383,7 @@ fn build(st: &mut LuaState, d: &ProtoData) -> Result<Box<Proto>, crate::heap::Ou
             Const::Number(bits) => TValue::from_f64_canonical(f64::from_bits(*bits)),
             Const::String(s) => st.intern(s)?,
             Const::Child(i) => TValue(&*children[*i] as *const Proto as u64),
+            Const::VarargPacker => st.pack_fn,
         });
     }
     let mut p = Proto::new(
@@ -755,9 +769,9 @@ mod corpus_tests {
     /// Dumps `f`, loads the dump, checks the reload dumps alike, and does the same for every
     /// function inside.
     fn round_trip(st: &mut LuaState, f: TValue, what: &str) -> usize {
-        let d = dump(f).expect("a Lua function dumps");
+        let d = dump(st, f).expect("a Lua function dumps");
         let g = undump(st, &d, "=test").unwrap_or_else(|e| panic!("{what}: the verifier refuses compiler output: {e}"));
-        assert_eq!(dump(g).as_deref(), Some(&d[..]), "{what}: a reloaded function dumps differently");
+        assert_eq!(dump(st, g).as_deref(), Some(&d[..]), "{what}: a reloaded function dumps differently");
         let proto = proto_of(unsafe { (*f.as_closure()).code_block });
         let mut n = 1;
         for (i, child) in proto.children.iter().enumerate() {
@@ -794,7 +808,7 @@ mod corpus_tests {
         let mut st = LuaState::new().unwrap();
         let src = b"local t = {} for i, v in ipairs({...}) do t[#t + 1] = function() return v .. i end end return t, select('#', ...)";
         let f = st.load(src, "=damaged", false).unwrap();
-        let d = dump(f).unwrap();
+        let d = dump(&st, f).unwrap();
         let mut refused = 0;
         for i in 0..d.len() {
             for bit in [0x01u8, 0x10, 0x80] {
@@ -821,7 +835,7 @@ mod corpus_tests {
     fn data_of(src: &str, child: bool) -> ProtoData {
         let mut st = LuaState::new().unwrap();
         let f = st.load(src.as_bytes(), "=t", false).unwrap();
-        let d = dump(f).unwrap();
+        let d = dump(&st, f).unwrap();
         let mut r = Reader { bytes: &d, at: 6 };
         r.bytes().unwrap();
         r.take(8).unwrap();

@@ -2305,7 +2305,7 @@ native!(lua_string_dump, "dump", |c| {
     if !f.is_function() {
         return Err(c.type_error(0, "function"));
     }
-    match crate::dump::dump(f) {
+    match crate::dump::dump(c.st, f) {
         Some(bytes) => {
             let s = c.string(&bytes)?;
             c.set(0, s);
