@@ -51,3 +51,4 @@ fn garbage_heavy_programs_run_in_bounded_memory() {
         assert!(peak < BOUND_KIB, "{name}: peak RSS {peak} KiB (bound {BOUND_KIB} KiB)");
     }
 }
+

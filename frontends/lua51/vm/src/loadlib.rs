@@ -116,15 +116,15 @@ native!(lua_require, "require", |c| {
         }
         i += 1;
     };
-    let _ = table_mut(loaded).set(name, sentinel);
+    c.table_set(loaded, name, sentinel)?;
     let result = c.call(loader, &[name], 2)?.first().copied().unwrap_or(TValue::NIL);
     if !result.is_nil() {
-        let _ = table_mut(loaded).set(name, result);
+        c.table_set(loaded, name, result)?;
     }
     let mut value = table_mut(loaded).get(name);
     if value == sentinel {
         value = TValue::TRUE;
-        let _ = table_mut(loaded).set(name, value);
+        c.table_set(loaded, name, value)?;
     }
     c.set(0, value);
     Ok(1)
@@ -249,20 +249,20 @@ native!(lua_module, "module", |c| {
             Some(t) => t,
             None => return Err(c.error(&format!("name conflict for module '{}'", String::from_utf8_lossy(&name)))),
         };
-        let _ = table_mut(loaded).set(key, module);
+        c.table_set(loaded, key, module)?;
     }
     let name_key = c.string(b"_NAME")?;
     if table_mut(module).get(name_key).is_nil() {
         let m_key = c.string(b"_M")?;
-        let _ = table_mut(module).set(m_key, module);
-        let _ = table_mut(module).set(name_key, key);
+        c.table_set(module, m_key, module)?;
+        c.table_set(module, name_key, key)?;
         let package_name = match name.iter().rposition(|&b| b == b'.') {
             Some(dot) => &name[..=dot],
             None => &name[..0],
         };
         let p_key = c.string(b"_PACKAGE")?;
         let p_val = c.string(package_name)?;
-        let _ = table_mut(module).set(p_key, p_val);
+        c.table_set(module, p_key, p_val)?;
     }
     // The function that called `module` runs in the module from now on.
     let caller = function_at_level(c, 1).unwrap_or(TValue::NIL);
@@ -287,6 +287,6 @@ native!(lua_package_seeall, "seeall", |c| {
     }
     let index = c.st.event_names[Event::Index as usize];
     let globals = c.st.globals;
-    let _ = table_mut(TValue::from_ptr(mt)).set(index, globals);
+    c.table_set(TValue::from_ptr(mt), index, globals)?;
     Ok(0)
 });

@@ -48,6 +48,13 @@ fn fmod(a: f64, b: f64) -> f64 {
     a - (a / b).floor() * b
 }
 
+/// The error of an allocation that failed: `lua_rt_on_throw` turns the marker into 5.1's
+/// "not enough memory" (interning a message could fail too).
+fn out_of_memory(st: &mut LuaState) -> u64 {
+    st.pending = Some(PendingError::OutOfMemory);
+    TValue::NIL.raw()
+}
+
 /// An interned message, or the out-of-memory marker when even that fails.
 fn message(st: &mut LuaState, text: &str) -> u64 {
     match st.intern(text.as_bytes()) {
@@ -224,6 +231,7 @@ pub unsafe extern "C" fn lua_rt_newindex(ctx: *mut LuaContext, obj: u64, key: u6
                     Ok(()) => RtResult::value(TValue::NIL),
                     Err(KeyError::Nil) => RtResult::error(message(st, "table index is nil")),
                     Err(KeyError::NaN) => RtResult::error(message(st, "table index is NaN")),
+                    Err(KeyError::OutOfMemory) => RtResult::error(out_of_memory(st)),
                 };
             }
             tm
@@ -280,8 +288,11 @@ pub unsafe extern "C" fn lua_rt_set_list(ctx: *mut LuaContext, table: u64, value
         return untracked_type_error(st, "index", TValue(table));
     }
     let values = unsafe { std::slice::from_raw_parts(values as *const TValue, count as usize) };
-    table_mut(TValue(table)).set_list(first_index as usize, values);
-    0
+    match table_mut(TValue(table)).set_list(first_index as usize, values) {
+        Ok(()) => 0,
+        // A list's keys are numbers (neither nil nor NaN): growth is what can fail.
+        Err(_) => out_of_memory(unsafe { state_of(ctx) }),
+    }
 }
 
 /// The message for arithmetic on a non-number.
@@ -343,6 +354,13 @@ pub unsafe extern "C" fn lua_rt_concat(ctx: *mut LuaContext, first: *mut u64, co
     let acc = if acc_start < values.len() - 1 {
         let mut buf = std::mem::take(&mut st.scratch);
         buf.clear();
+        // Room for the whole result first (a number takes at most 32 bytes): a string too
+        // long to allocate is "not enough memory", not an abort.
+        let size: usize = values[acc_start..].iter().map(|v| if v.is_string() { string_bytes(*v).len() } else { 32 }).sum();
+        if buf.try_reserve(size).is_err() {
+            st.scratch = buf;
+            return RtResult::error(out_of_memory(st));
+        }
         for v in &values[acc_start..] {
             concat_piece(*v, &mut buf);
         }

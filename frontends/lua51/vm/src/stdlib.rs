@@ -162,6 +162,17 @@ impl<'a> Call<'a> {
         }
     }
 
+    /// `t[k] = v` without metamethods (5.1's `lua_rawset`): a nil or NaN key is 5.1's error,
+    /// and a table that cannot grow raises "not enough memory".
+    pub(crate) fn table_set(&mut self, t: TValue, k: TValue, v: TValue) -> Result<(), Raised> {
+        match table_mut(t).set(k, v) {
+            Ok(()) => Ok(()),
+            Err(KeyError::Nil) => Err(self.error("table index is nil")),
+            Err(KeyError::NaN) => Err(self.error("table index is NaN")),
+            Err(KeyError::OutOfMemory) => Err(self.raise_oom()),
+        }
+    }
+
     /// A string argument; numbers are converted, as `luaL_checklstring` does.
     /// The bytes of string argument `i` (a number is formatted, as Lua coerces it). A string
     /// is borrowed, not copied: `s:sub`/`s:find` on a long subject in a loop would otherwise
@@ -467,6 +478,7 @@ native!(lua_rawset, "rawset", |c| {
         }
         Err(KeyError::Nil) => Err(c.error("table index is nil")),
         Err(KeyError::NaN) => Err(c.error("table index is NaN")),
+        Err(KeyError::OutOfMemory) => Err(c.raise_oom()),
     }
 });
 
@@ -537,10 +549,10 @@ native!(lua_error, "error", |c| {
 native!(lua_pack_varargs, "arg", |c| {
     let t = Table::with_capacity(&mut c.st.heap, c.nargs, 1).map_err(|_| c.raise_oom())?;
     for i in 0..c.nargs {
-        let _ = table_mut(t).set(TValue::from_f64((i + 1) as f64), c.arg(i));
+        c.table_set(t, TValue::from_f64((i + 1) as f64), c.arg(i))?;
     }
     let n = c.string(b"n")?;
-    let _ = table_mut(t).set(n, TValue::from_f64(c.nargs as f64));
+    c.table_set(t, n, TValue::from_f64(c.nargs as f64))?;
     c.set(0, t);
     Ok(1)
 });
@@ -587,14 +599,14 @@ native!(lua_table_insert, "insert", |c| {
             let mut i = n;
             while i >= pos {
                 let moved = table_mut(t).get(TValue::from_f64(i as f64));
-                let _ = table_mut(t).set(TValue::from_f64((i + 1) as f64), moved);
+                c.table_set(t, TValue::from_f64((i + 1) as f64), moved)?;
                 i -= 1;
             }
             (pos, c.arg(2))
         }
         _ => return Err(c.error("wrong number of arguments to 'insert'")),
     };
-    let _ = table_mut(t).set(TValue::from_f64(pos as f64), v);
+    c.table_set(t, TValue::from_f64(pos as f64), v)?;
     Ok(0)
 });
 
@@ -610,10 +622,10 @@ native!(lua_table_remove, "remove", |c| {
     let mut i = pos;
     while i < n {
         let next = table_mut(t).get(TValue::from_f64((i + 1) as f64));
-        let _ = table_mut(t).set(TValue::from_f64(i as f64), next);
+        c.table_set(t, TValue::from_f64(i as f64), next)?;
         i += 1;
     }
-    let _ = table_mut(t).set(TValue::from_f64(n as f64), TValue::NIL);
+    c.table_set(t, TValue::from_f64(n as f64), TValue::NIL)?;
     c.set(0, removed);
     Ok(1)
 });
@@ -675,6 +687,11 @@ native!(lua_table_concat, "concat", |c| {
         if !(v.is_string() || v.is_double()) {
             // The wording of the lua5.1 we test against (Debian's names the type).
             return Err(c.error(&format!("invalid value ({}) at index {i} in table for 'concat'", crate::runtime::type_name(v))));
+        }
+        // Growth that cannot be had is "not enough memory", not an abort.
+        let piece = if v.is_string() { string_bytes(v).len() } else { 32 };
+        if out.try_reserve(piece + sep.len()).is_err() {
+            return Err(c.raise_oom());
         }
         tostring_bytes(v, &mut out);
         if i != last {
@@ -847,7 +864,14 @@ native!(lua_string_rep, "rep", |c| {
     if total >= crate::heap::MAX_STRING_LEN as u128 {
         return Err(c.raise_oom());
     }
-    let v = c.string(&s.repeat(n as usize))?;
+    let mut out = Vec::new();
+    if out.try_reserve_exact(total as usize).is_err() {
+        return Err(c.raise_oom());
+    }
+    for _ in 0..n {
+        out.extend_from_slice(&s);
+    }
+    let v = c.string(&out)?;
     c.set(0, v);
     Ok(1)
 });
@@ -897,6 +921,7 @@ impl Sorter<'_, '_> {
         table_mut(self.t).get(TValue::from_f64(i as f64))
     }
     fn set(&self, i: i64, v: TValue) {
+        // Sorting rewrites keys 1..n, which exist: the table does not grow.
         let _ = table_mut(self.t).set(TValue::from_f64(i as f64), v);
     }
     fn less(&mut self, a: TValue, b: TValue) -> Result<bool, Raised> {
@@ -1272,10 +1297,10 @@ native!(lua_os_date, "date", |c| {
             ("yday", tm.yday + 1),
         ] {
             let key = c.string(k.as_bytes())?;
-            let _ = table_mut(t).set(key, TValue::from_f64(f64::from(v)));
+            c.table_set(t, key, TValue::from_f64(f64::from(v)))?;
         }
         let key = c.string(b"isdst")?;
-        let _ = table_mut(t).set(key, TValue::from_bool(tm.isdst > 0));
+        c.table_set(t, key, TValue::from_bool(tm.isdst > 0))?;
         c.set(0, t);
         return Ok(1);
     }
@@ -1597,7 +1622,7 @@ pub(crate) fn find_table(c: &mut Call, root: TValue, name: &[u8]) -> Result<Opti
         let mut v = table_mut(t).get(key);
         if v.is_nil() {
             v = Table::new_in(&mut c.st.heap).map_err(|_| c.raise_oom())?;
-            let _ = table_mut(t).set(key, v);
+            c.table_set(t, key, v)?;
         } else if !v.is_table() {
             return Ok(None);
         }
@@ -1785,7 +1810,7 @@ native!(lua_debug_getinfo, "getinfo", |c| {
     let t = Table::new_in(&mut c.st.heap).map_err(|_| c.raise_oom())?;
     let put = |c: &mut Call, k: &str, v: TValue| -> Result<(), Raised> {
         let key = c.string(k.as_bytes())?;
-        let _ = table_mut(t).set(key, v);
+        c.table_set(t, key, v)?;
         Ok(())
     };
     // The 'S' fields of what has no Lua source (a tail call's lost function, a native one).
@@ -1877,7 +1902,7 @@ native!(lua_debug_getinfo, "getinfo", |c| {
             let proto = crate::function::proto_of(cb);
             let set = Table::new_in(&mut c.st.heap).map_err(|_| c.raise_oom())?;
             for offset in crate::bytecode::instruction_offsets(&proto.code) {
-                let _ = table_mut(set).set(TValue::from_f64(f64::from(proto.line_at(offset as u32))), TValue::TRUE);
+                c.table_set(set, TValue::from_f64(f64::from(proto.line_at(offset as u32))), TValue::TRUE)?;
             }
             set
         };

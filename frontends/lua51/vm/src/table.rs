@@ -36,6 +36,23 @@ pub struct InvalidKey;
 pub enum KeyError {
     Nil,
     NaN,
+    /// The table could not grow to take the key (5.1's "not enough memory").
+    OutOfMemory,
+}
+
+impl From<OutOfMemory> for KeyError {
+    fn from(_: OutOfMemory) -> Self {
+        KeyError::OutOfMemory
+    }
+}
+
+/// `n` copies of `v` in a new boxed slice, or `OutOfMemory` (growth must fail as an error,
+/// never abort the process).
+fn try_filled<T: Clone>(n: usize, v: T) -> Result<Box<[T]>, OutOfMemory> {
+    let mut vec = Vec::new();
+    vec.try_reserve_exact(n).map_err(|_| OutOfMemory)?;
+    vec.resize(n, v);
+    Ok(vec.into_boxed_slice())
 }
 
 /// Inline named slots of a table made by `{}`.
@@ -224,31 +241,42 @@ impl Table {
     }
 
     /// Appends to the array part, in place while it has room.
-    fn array_push(&mut self, value: TValue) {
-        self.0.note_array_store(value);
+    fn array_push(&mut self, value: TValue) -> Result<(), OutOfMemory> {
         if self.0.array_len < self.0.array_cap {
             // SAFETY: len < cap.
             unsafe { self.0.array.add(self.0.array_len).write(value) };
             self.0.array_len += 1;
         } else {
-            self.with_array(|a| a.push(value));
+            self.with_array(|a| {
+                a.try_reserve(1).map_err(|_| OutOfMemory)?;
+                a.push(value);
+                Ok(())
+            })?;
         }
+        self.0.note_array_store(value);
+        Ok(())
     }
 
-    /// Grows the array part to `n` elements (nil-filled), in place while it has room.
-    fn array_grow_to(&mut self, n: usize) {
-        if n > self.0.array_len {
-            self.0.note_array_store(TValue::NIL);
-        }
+    /// Grows the array part to `n` elements (nil-filled), in place while it has room; on
+    /// failure the table is as it was.
+    fn array_grow_to(&mut self, n: usize) -> Result<(), OutOfMemory> {
         if n <= self.0.array_cap {
             for i in self.0.array_len..n {
                 // SAFETY: i < n <= cap.
                 unsafe { self.0.array.add(i).write(TValue::NIL) };
             }
-            self.0.array_len = self.0.array_len.max(n);
         } else {
-            self.with_array(|a| a.resize(n, TValue::NIL));
+            self.with_array(|a| {
+                a.try_reserve(n - a.len()).map_err(|_| OutOfMemory)?;
+                a.resize(n, TValue::NIL);
+                Ok(())
+            })?;
         }
+        if n > self.0.array_len {
+            self.0.note_array_store(TValue::NIL);
+            self.0.array_len = n;
+        }
+        Ok(())
     }
 
     fn inline_ptr(&self) -> *mut TValue {
@@ -299,17 +327,22 @@ impl Table {
     /// Adds string key `key` (absent) with `value`: a transition to the next shape, or the
     /// switch to dictionary mode (then the caller stores into the hash part); returns whether
     /// the value was stored.
-    fn add_named(&mut self, key: TValue, value: TValue) -> bool {
+    fn add_named(&mut self, key: TValue, value: TValue) -> Result<bool, KeyError> {
         let shape = self.0.shape;
+        let len = unsafe { (*shape).len } as usize;
+        // The larger block first: a failure leaves the table as it was.
+        let mut block = Vec::new();
+        if len == self.0.slot_cap as usize {
+            block.try_reserve_exact((len * 2).clamp(4, MAX_SHAPE_SLOTS as usize)).map_err(|_| OutOfMemory)?;
+        }
         // SAFETY: a shaped table's shape is alive and belongs to a live registry.
         let Some(next) = (unsafe { registry_of(shape).transition(shape, key) }) else {
-            self.make_dictionary();
-            return false;
+            self.make_dictionary()?;
+            return Ok(false);
         };
-        let len = unsafe { (*shape).len } as usize;
         if len == self.0.slot_cap as usize {
             // Out of the object (or into a larger out-of-line block): every slot moves.
-            let mut v = ManuallyDrop::new(Vec::with_capacity((len * 2).clamp(4, MAX_SHAPE_SLOTS as usize)));
+            let mut v = ManuallyDrop::new(block);
             v.extend_from_slice(self.named());
             self.free_out_of_line_slots();
             account_storage(v.capacity() as isize * 8);
@@ -320,19 +353,27 @@ impl Table {
         unsafe { self.0.slots.add(len).write(value) };
         self.0.shape = next;
         self.0.header.ic_key = table_ic_key(unsafe { (*next).id }, self.slots_not_inline(), !self.0.metatable.is_null());
-        true
+        Ok(true)
     }
 
     /// Moves the named slots' live entries to the hash part; the table has no shape after.
-    fn make_dictionary(&mut self) {
+    fn make_dictionary(&mut self) -> Result<(), KeyError> {
         let entries: Vec<(TValue, TValue)> = self.named_keys().iter().copied().zip(self.named().iter().copied()).filter(|(_, v)| !v.is_nil()).collect();
+        let live: Vec<Node> = self.nodes().iter().copied().filter(|n| !n.key.is_nil() && !n.value.is_nil()).collect();
+        // Room for every entry first: the named slots are gone once the switch starts.
+        let cap = ((live.len() + entries.len() + 1) * 2).next_power_of_two().max(4);
+        let nodes = try_filled(cap, EMPTY)?;
         self.free_out_of_line_slots();
         self.0.slot_cap = 0;
         self.0.shape = std::ptr::null_mut();
-        self.renew_dictionary_ic_key();
-        for (k, v) in entries {
-            self.set(k, v).expect("string keys are valid");
+        self.set_nodes(nodes);
+        self.0.used = 0;
+        for n in live.into_iter().chain(entries.into_iter().map(|(key, value)| Node { key, value })) {
+            let slot = self.find_slot(n.key).expect_err("keys are unique").expect("room was made for every entry");
+            self.nodes_mut()[slot] = n;
+            self.0.used += 1;
         }
+        Ok(())
     }
 
     /// A dictionary's inline-cache key and `slots` after its hash part moved (see
@@ -353,10 +394,12 @@ impl Table {
     }
 
     /// Runs `f` on the array part as the `Vec` it is, then stores its parts back.
-    fn with_array<R>(&mut self, f: impl FnOnce(&mut Vec<TValue>) -> R) -> R {
+    fn with_array<R>(&mut self, f: impl FnOnce(&mut Vec<TValue>) -> Result<R, OutOfMemory>) -> Result<R, OutOfMemory> {
         if self.array_is_inline() {
             // Out of the object first: a Vec owns what it grows.
-            let mut v = ManuallyDrop::new(Vec::with_capacity(self.0.array_cap));
+            let mut v = Vec::new();
+            v.try_reserve_exact(self.0.array_cap).map_err(|_| OutOfMemory)?;
+            let mut v = ManuallyDrop::new(v);
             v.extend_from_slice(self.array());
             account_storage((v.capacity() * 8) as isize);
             self.0.array = v.as_mut_ptr();
@@ -427,7 +470,7 @@ impl Table {
                 unsafe { *slot = value };
                 return Ok(());
             }
-            if value.is_nil() || self.add_named(key, value) {
+            if value.is_nil() || self.add_named(key, value)? {
                 return Ok(());
             }
             // Now a dictionary: the key goes to the hash part below.
@@ -438,9 +481,10 @@ impl Table {
         // hash part (its array only grows at a rehash), and `#t` would see a different border.
         let full_to_end = self.array().last().is_none_or(|v| !v.is_nil());
         if full_to_end && key.is_double() && key.as_f64() == (self.0.array_len + 1) as i64 as f64 && !value.is_nil() {
-            self.array_push(value);
+            self.array_push(value)?;
             self.remove_from_hash(key);
-            self.migrate_to_array();
+            // What does not fit stays in the hash part, where lookups find it.
+            let _ = self.migrate_to_array();
             return Ok(());
         }
         match self.find_slot(key) {
@@ -454,7 +498,7 @@ impl Table {
                     _ => {
                         // The key may belong to the resized array part now; there is room
                         // either way, so this runs once.
-                        self.rehash(key);
+                        self.rehash(key)?;
                         return self.set(key, value);
                     }
                 };
@@ -468,20 +512,20 @@ impl Table {
     /// Stores `values` at `first, first + 1, ...` (table constructors, 5.1's `SETLIST`): the
     /// array part grows to cover them and they go there directly, nils included, so
     /// `#{nil, 2}` is 2 as in 5.1.
-    pub fn set_list(&mut self, first: usize, values: &[TValue]) {
-        let Some(last) = (first + values.len()).checked_sub(1).filter(|_| !values.is_empty()) else { return };
+    pub fn set_list(&mut self, first: usize, values: &[TValue]) -> Result<(), KeyError> {
+        let Some(last) = (first + values.len()).checked_sub(1).filter(|_| !values.is_empty()) else { return Ok(()) };
         let (kind_before, len_before) = (self.0.array_kind, self.0.array_len);
         if first - 1 > len_before {
             // A constructor's lists continue the array part; a list that leaves a gap (only
             // bytecode from outside writes one, say at index 2^32) is stored key by key, so
             // the hash part takes what the array part should not cover.
             for (i, v) in values.iter().enumerate() {
-                let _ = self.set(TValue::from_f64((first + i) as f64), *v);
+                self.set(TValue::from_f64((first + i) as f64), *v)?;
             }
-            return;
+            return Ok(());
         }
         if last > len_before {
-            self.grow_array(last);
+            self.grow_array(last)?;
         }
         self.array_mut()[first - 1..last].copy_from_slice(values);
         if first - 1 <= len_before {
@@ -492,13 +536,14 @@ impl Table {
         for v in values {
             self.0.note_array_store(*v);
         }
+        Ok(())
     }
 
     /// Grows the array part to `n` slots, moving the hash part's entries it now covers.
-    fn grow_array(&mut self, n: usize) {
-        self.array_grow_to(n);
+    fn grow_array(&mut self, n: usize) -> Result<(), OutOfMemory> {
+        self.array_grow_to(n)?;
         if self.0.used == 0 {
-            return;
+            return Ok(());
         }
         let mut moved = Vec::new();
         for node in self.nodes_mut() {
@@ -511,6 +556,7 @@ impl Table {
             unsafe { *slot = v };
         }
         self.recompute_element_kind();
+        Ok(())
     }
 
     /// Sets the element kind from the elements themselves (after the array part was rebuilt;
@@ -530,18 +576,19 @@ impl Table {
     }
 
     /// Moves `n+1, n+2, ...` from the hash part to the end of the array part.
-    fn migrate_to_array(&mut self) {
+    fn migrate_to_array(&mut self) -> Result<(), OutOfMemory> {
         if self.0.used == 0 {
-            return;
+            return Ok(());
         }
         loop {
             let k = TValue::from_f64((self.0.array_len + 1) as f64);
             match self.find_slot(k) {
                 Ok(i) if !self.nodes()[i].value.is_nil() => {
-                    let v = std::mem::replace(&mut self.nodes_mut()[i].value, TValue::NIL);
-                    self.array_push(v);
+                    let v = self.nodes()[i].value;
+                    self.array_push(v)?;
+                    self.nodes_mut()[i].value = TValue::NIL;
                 }
-                _ => return,
+                _ => return Ok(()),
             }
         }
     }
@@ -550,7 +597,7 @@ impl Table {
     /// array part grows to the largest power of two that would be more than half full (so
     /// integer keys stored out of order end up in the array), the hash part takes the rest
     /// without dead keys, at least doubling when mostly live. The array part never shrinks.
-    fn rehash(&mut self, incoming: TValue) {
+    fn rehash(&mut self, incoming: TValue) -> Result<(), OutOfMemory> {
         let mut nums = [0usize; 28];
         let mut total = 0usize;
         let mut count = |k: usize| {
@@ -567,8 +614,13 @@ impl Table {
             count(k);
         }
         let array_size = optimal_array_size(&nums, total);
+        // Where the hash part's entries go, and room for them, before anything changes.
+        let will_fit = |n: &Node| array_candidate(n.key).is_some_and(|k| k <= array_size.max(self.0.array_len));
+        let hash_entries = live.iter().filter(|n| !will_fit(n)).count();
+        let cap = ((hash_entries + 1) * 2).next_power_of_two().max(4);
+        let nodes = try_filled(cap, EMPTY)?;
         if array_size > self.0.array_len {
-            self.array_grow_to(array_size);
+            self.array_grow_to(array_size)?;
         }
         // (The live entries the grown array covers move below, with the hash part rebuilt.)
         let (to_array, to_hash): (Vec<Node>, Vec<Node>) = live.into_iter().partition(|n| self.0.array_slot(n.key).is_some());
@@ -578,14 +630,15 @@ impl Table {
         }
         // The array part was just rebuilt (visiting every element already): its exact kind.
         self.recompute_element_kind();
-        let cap = ((to_hash.len() + 1) * 2).next_power_of_two().max(4);
-        self.set_nodes(vec![EMPTY; cap].into_boxed_slice());
+        debug_assert_eq!(to_hash.len(), hash_entries, "the hash part was sized for these");
+        self.set_nodes(nodes);
         self.0.used = 0;
         for n in to_hash {
             let slot = self.find_slot(n.key).expect_err("keys are unique").expect("free slot");
             self.nodes_mut()[slot] = n;
             self.0.used += 1;
         }
+        Ok(())
     }
 
     /// A border (`#t`), as Lua 5.1's `luaH_getn` finds it.
@@ -797,9 +850,9 @@ mod tests {
 
         // A constructor's list, nils included; growth past the end fills with nil.
         let v = table_mut(Table::new_in(&mut heap).unwrap());
-        v.set_list(1, &[num(1.0), num(2.0)]);
+        v.set_list(1, &[num(1.0), num(2.0)]).unwrap();
         assert_eq!(v.0.element_kind(), ElementKind::Numbers);
-        v.set_list(3, &[TValue::NIL, num(4.0)]);
+        v.set_list(3, &[TValue::NIL, num(4.0)]).unwrap();
         assert_eq!(v.0.element_kind(), ElementKind::Holes);
         assert!(kind_holds(v));
 
@@ -915,7 +968,7 @@ mod tests {
         let t = table_mut(Table::with_capacity(&mut heap, 2, 1).unwrap());
         assert!(t.array_is_inline());
         assert_eq!(t.owned_bytes(), 0, "inline parts are not storage");
-        t.set_list(1, &[num(1.0), num(2.0)]);
+        t.set_list(1, &[num(1.0), num(2.0)]).unwrap();
         let name = heap.intern(b"n").unwrap();
         t.set(name, num(-1.0)).unwrap();
         assert!(t.array_is_inline());
