@@ -260,6 +260,7 @@ impl Table {
     /// Grows the array part to `n` elements (nil-filled), in place while it has room; on
     /// failure the table is as it was.
     fn array_grow_to(&mut self, n: usize) -> Result<(), OutOfMemory> {
+        let grows = n > self.0.array_len;
         if n <= self.0.array_cap {
             for i in self.0.array_len..n {
                 // SAFETY: i < n <= cap.
@@ -272,9 +273,10 @@ impl Table {
                 Ok(())
             })?;
         }
-        if n > self.0.array_len {
+        if grows {
+            // The new elements are nils: the element kind may have holes now.
             self.0.note_array_store(TValue::NIL);
-            self.0.array_len = n;
+            self.0.array_len = self.0.array_len.max(n);
         }
         Ok(())
     }
@@ -813,6 +815,18 @@ mod tests {
             ElementKind::Values => !v.is_nil(),
             ElementKind::Holes => true,
         })
+    }
+
+    #[test]
+    fn growing_the_array_part_with_nils_marks_its_holes_in_place_or_moved() {
+        let mut heap = Heap::default();
+        for n in [2, 100_000] {
+            let t = table_mut(Table::with_capacity(&mut heap, 4, 0).unwrap());
+            t.set_list(1, &[num(1.0), num(2.0)]).unwrap();
+            t.array_grow_to(n + 2).unwrap();
+            assert_eq!(t.0.element_kind(), ElementKind::Holes, "grown to {}", n + 2);
+            assert!(kind_holds(t));
+        }
     }
 
     #[test]
