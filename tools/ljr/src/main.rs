@@ -133,14 +133,21 @@ extern "C" {
 /// when it is a string or number, else `> ` and `>> `.
 fn prompt(st: &mut LuaState, first_line: bool) -> String {
     let (name, default) = if first_line { ("_PROMPT", "> ") } else { ("_PROMPT2", ">> ") };
-    let v = st.intern(name.as_bytes()).map(|k| lua51_vm::table::table_mut(st.globals).get(k)).unwrap_or(TValue::NIL);
-    if v.is_string() || v.is_double() {
+    string_or_number_text(global(st, name)).unwrap_or_else(|| default.to_owned())
+}
+
+/// The global `name` (raw, as lua.c's `lua_getfield` of the globals table reads it).
+fn global(st: &mut LuaState, name: &str) -> TValue {
+    st.intern(name.as_bytes()).map(|k| lua51_vm::table::table_mut(st.globals).get(k)).unwrap_or(TValue::NIL)
+}
+
+/// The text of a string or number (`lua_tostring`), `None` for other values.
+fn string_or_number_text(v: TValue) -> Option<String> {
+    (v.is_string() || v.is_double()).then(|| {
         let mut out = Vec::new();
         lua51_vm::stdlib::tostring_bytes(v, &mut out);
         String::from_utf8_lossy(&out).into_owned()
-    } else {
-        default.to_owned()
-    }
+    })
 }
 
 /// Reads one line of stdin (without its newline) after showing `prompt`; `None` at the end.
@@ -202,7 +209,7 @@ fn dotty(st: &mut LuaState, opts: &Options) {
         if results.is_empty() {
             continue;
         }
-        let print = st.intern(b"print").map(|k| lua51_vm::table::table_mut(st.globals).get(k)).unwrap_or(TValue::NIL);
+        let print = global(st, "print");
         if let Err(e) = st.call(print, &results) {
             let msg = format!("error calling 'print' ({})", value_message(e.value));
             report(st, &msg);
@@ -232,13 +239,7 @@ fn report(st: &mut LuaState, msg: impl AsRef<[u8]>) {
 
 /// The text `lua.c` reports for an error value: strings and numbers as themselves.
 fn value_message(v: TValue) -> String {
-    if v.is_string() || v.is_double() {
-        let mut out = Vec::new();
-        lua51_vm::stdlib::tostring_bytes(v, &mut out);
-        String::from_utf8_lossy(&out).into_owned()
-    } else {
-        "(error object is not a string)".to_owned()
-    }
+    string_or_number_text(v).unwrap_or_else(|| "(error object is not a string)".to_owned())
 }
 
 /// Prints the bytecode of chunk `f` and every function inside it.

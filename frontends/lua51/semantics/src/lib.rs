@@ -901,6 +901,12 @@ pub fn lua_get_method_continuation(_obj: u64, _name: u64, frame: *mut u64, _rece
 /// Stores `count` values from `values` into `table[first_index ..]` (table constructors).
 #[no_mangle]
 pub fn lua_set_list(table: u64, values: *mut u64, count: u64, first_index: u64) -> ! {
+    store_list(table, values, count, first_index)
+}
+
+/// The list store both `SetList` forms make; its error (see `lua_rt_set_list`) is thrown.
+#[inline(always)]
+fn store_list(table: u64, values: *mut u64, count: u64, first_index: u64) -> ! {
     let error = unsafe { lua_rt_set_list(ctx(), table, values, count, first_index) };
     if error != 0 {
         api::throw_runtime_error(error)
@@ -911,12 +917,7 @@ pub fn lua_set_list(table: u64, values: *mut u64, count: u64, first_index: u64) 
 /// Like `lua_set_list`, with the variable results of the previous call after `num_fixed`.
 #[no_mangle]
 pub fn lua_set_list_var_args(table: u64, values: *mut u64, num_fixed: u64, first_index: u64) -> ! {
-    let count = num_fixed + unsafe { (*ctx()).var_results };
-    let error = unsafe { lua_rt_set_list(ctx(), table, values, count, first_index) };
-    if error != 0 {
-        api::throw_runtime_error(error)
-    }
-    api::fallthrough()
+    store_list(table, values, num_fixed + unsafe { (*ctx()).var_results }, first_index)
 }
 
 /// `...`: copies `count` extra arguments to `dst` (nil-padded), or every one for `MULTRET`.

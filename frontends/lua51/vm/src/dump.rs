@@ -407,7 +407,7 @@ fn build(st: &mut LuaState, d: &ProtoData) -> Result<Box<Proto>, crate::heap::Ou
 /// A closure of `proto` over the globals whose upvalues are new and hold nil, as 5.1's
 /// `lua_load` makes one.
 fn closure_with_fresh_upvalues(st: &mut LuaState, proto: &Proto) -> Option<TValue> {
-    let env = st.thread_globals();
+    let env = st.globals;
     let c = new_closure(&mut st.heap, proto.code_block(), proto.upvalues.len(), env).ok()?;
     for i in 0..proto.upvalues.len() {
         let u = crate::function::new_upval(&mut st.heap, std::ptr::null_mut()).ok()?;

@@ -59,10 +59,7 @@ fn out_of_memory(st: &mut LuaState) -> u64 {
 fn message(st: &mut LuaState, text: &str) -> u64 {
     match st.intern(text.as_bytes()) {
         Ok(v) => v.raw(),
-        Err(OutOfMemory) => {
-            st.pending = Some(PendingError::OutOfMemory);
-            TValue::NIL.raw()
-        }
+        Err(OutOfMemory) => out_of_memory(st),
     }
 }
 
@@ -368,10 +365,7 @@ pub unsafe extern "C" fn lua_rt_concat(ctx: *mut LuaContext, first: *mut u64, co
         st.scratch = buf;
         match s {
             Ok(s) => s,
-            Err(OutOfMemory) => {
-                st.pending = Some(PendingError::OutOfMemory);
-                return RtResult::error(TValue::NIL.raw());
-            }
+            Err(OutOfMemory) => return RtResult::error(out_of_memory(st)),
         }
     } else {
         acc_start = values.len() - 1;

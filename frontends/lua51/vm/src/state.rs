@@ -473,17 +473,6 @@ impl LuaState {
         Some(format!("{}:{}:", proto.source, proto.line_at(offset)))
     }
 
-    /// The running thread's global table (5.1's `gt(L)`): `globals` holds it while the thread
-    /// runs (see `resumer_globals`).
-    pub fn thread_globals(&self) -> TValue {
-        self.globals
-    }
-
-    /// `setfenv(0, t)`: replaces the running thread's global table.
-    pub(crate) fn set_thread_globals(&mut self, t: TValue) {
-        self.globals = t;
-    }
-
     /// The running coroutine's context.
     #[inline]
     pub fn cur(&mut self) -> &mut LuaContext {

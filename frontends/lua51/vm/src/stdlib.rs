@@ -279,8 +279,8 @@ native!(lua_print, "print", |c| {
     // 5.1 converts through whatever the global `tostring` is now; the built-in one runs
     // without a call.
     let key = c.string(b"tostring")?;
-    // 5.1's lua_getglobal: the running thread's globals.
-    let globals = c.st.thread_globals();
+    // 5.1's lua_getglobal: the running thread's globals (which `globals` always holds).
+    let globals = c.st.globals;
     let tostring = index_value(c, globals, key)?;
     let builtin = tostring.is_function() && unsafe { (*(*tostring.as_closure()).code_block).native } == lua_tostring as *const ();
     let mut line = Vec::new();
@@ -471,15 +471,9 @@ native!(lua_rawset, "rawset", |c| {
     let t = c.check_table(0)?;
     c.check_any(1)?;
     c.check_any(2)?;
-    match table_mut(t).set(c.arg(1), c.arg(2)) {
-        Ok(()) => {
-            c.set(0, t);
-            Ok(1)
-        }
-        Err(KeyError::Nil) => Err(c.error("table index is nil")),
-        Err(KeyError::NaN) => Err(c.error("table index is NaN")),
-        Err(KeyError::OutOfMemory) => Err(c.raise_oom()),
-    }
+    c.table_set(t, c.arg(1), c.arg(2))?;
+    c.set(0, t);
+    Ok(1)
 });
 
 native!(lua_rawequal, "rawequal", |c| {
@@ -1455,16 +1449,13 @@ native!(lua_load, "load", |c| {
     let mut pending = first;
     let mut failure = None;
     let parsed = {
-        let mut reader = || {
-            let piece = match pending.take() {
-                Some(p) => Some(p),
-                None if failure.is_some() => None,
-                None => read_piece(c, f).unwrap_or_else(|e| {
-                    failure = Some(e);
-                    None
-                }),
-            };
-            piece
+        let mut reader = || match pending.take() {
+            Some(p) => Some(p),
+            None if failure.is_some() => None,
+            None => read_piece(c, f).unwrap_or_else(|e| {
+                failure = Some(e);
+                None
+            }),
         };
         lua51_syntax::parse_chunk_streaming(&mut reader, crate::state::syntax_chunk_id(&name), &options)
     };
@@ -1588,7 +1579,7 @@ fn env_target(c: &mut Call) -> Result<Option<TValue>, Raised> {
 
 native!(lua_getfenv, "getfenv", |c| {
     let env = match env_target(c)? {
-        None => c.st.thread_globals(),
+        None => c.st.globals,
         Some(f) => unsafe { (*f.as_closure()).env },
     };
     c.set(0, env);
@@ -1599,7 +1590,7 @@ native!(lua_setfenv, "setfenv", |c| {
     let t = c.check_table(1)?;
     match env_target(c)? {
         None => {
-            c.st.set_thread_globals(t);
+            c.st.globals = t;
             Ok(0)
         }
         Some(f) if crate::function::is_native(unsafe { (*f.as_closure()).code_block }) => {
@@ -2357,7 +2348,7 @@ native!(lua_co_create, "create", |c| {
     }
     let st_ptr: *mut LuaState = &mut *c.st;
     let shared: *const lua51_value::SharedState = &*c.st.shared;
-    let env = c.st.thread_globals();
+    let env = c.st.globals;
     let t = match crate::coroutine::Thread::new_in(&mut c.st.heap, st_ptr, shared, f, env) {
         Ok(t) => t,
         Err(OutOfMemory) => return Err(c.raise_oom()),
@@ -2472,7 +2463,7 @@ native!(lua_co_wrap, "wrap", |c| {
     let st_ptr: *mut LuaState = &mut *c.st;
     let globals = c.st.globals;
     let shared: *const lua51_value::SharedState = &*c.st.shared;
-    let env = c.st.thread_globals();
+    let env = c.st.globals;
     let made = crate::coroutine::Thread::new_in(&mut c.st.heap, st_ptr, shared, f, env)
         .and_then(|t| crate::function::new_native_closure(&mut c.st.heap, "wrap", lua_co_wrapped, globals, &[t]));
     match made {

@@ -368,14 +368,20 @@ impl Table {
         self.free_out_of_line_slots();
         self.0.slot_cap = 0;
         self.0.shape = std::ptr::null_mut();
+        self.refill_hash(nodes, live.into_iter().chain(entries.into_iter().map(|(key, value)| Node { key, value })));
+        Ok(())
+    }
+
+    /// Makes `nodes` (empty, with room for them) the hash part, holding `entries` (distinct
+    /// keys).
+    fn refill_hash(&mut self, nodes: Box<[Node]>, entries: impl Iterator<Item = Node>) {
         self.set_nodes(nodes);
         self.0.used = 0;
-        for n in live.into_iter().chain(entries.into_iter().map(|(key, value)| Node { key, value })) {
+        for n in entries {
             let slot = self.find_slot(n.key).expect_err("keys are unique").expect("room was made for every entry");
             self.nodes_mut()[slot] = n;
             self.0.used += 1;
         }
-        Ok(())
     }
 
     /// A dictionary's inline-cache key and `slots` after its hash part moved (see
@@ -633,13 +639,7 @@ impl Table {
         // The array part was just rebuilt (visiting every element already): its exact kind.
         self.recompute_element_kind();
         debug_assert!(to_hash.len() <= hash_entries, "the hash part was sized for at least these");
-        self.set_nodes(nodes);
-        self.0.used = 0;
-        for n in to_hash {
-            let slot = self.find_slot(n.key).expect_err("keys are unique").expect("free slot");
-            self.nodes_mut()[slot] = n;
-            self.0.used += 1;
-        }
+        self.refill_hash(nodes, to_hash.into_iter());
         Ok(())
     }
 
