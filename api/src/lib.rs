@@ -40,7 +40,13 @@
 //! * `deegen_hook_on_throw(ctx, base, pc, value, add_position: u64) -> u64` — records an error being
 //!   thrown and returns the value to propagate (adds the source position when asked to);
 //! * optionally `deegen_hook_tier_up(ctx, cb: *mut CodeBlock)` — called when a function's
-//!   hotness countdown runs out (a language without it gets no hotness counting).
+//!   hotness countdown runs out (a language without it gets no hotness counting);
+//! * optionally `deegen_hook_instruction(ctx, base, pc, cb, entry: u64) -> u64` — the debugger's
+//!   hook: while the runtime has the hook thunks installed in the dispatch tables
+//!   ([`symbols::DISPATCH_TABLE`], [`symbols::ENTRY_DISPATCH_TABLE`]), it runs before every
+//!   instruction (`entry` is 1 for the first instruction of a call), and a non-zero result
+//!   throws the error value in the context. Without hooks installed it costs nothing: the
+//!   tables hold the handlers themselves. A language without it gets read-only tables.
 #![no_std]
 // The API passes raw pointers through to markers that never dereference them here.
 #![allow(clippy::not_unsafe_ptr_arg_deref)]
@@ -258,6 +264,8 @@ pub mod hooks {
     pub const ON_THROW: &str = "deegen_hook_on_throw";
     /// Optional: called when a function's hotness countdown runs out.
     pub const TIER_UP: &str = "deegen_hook_tier_up";
+    /// Optional: the debugger's instruction hook (see the crate documentation).
+    pub const INSTRUCTION: &str = "deegen_hook_instruction";
 }
 
 /// Names of the functions the interpreter generator writes, which the runtime references.
@@ -284,8 +292,20 @@ pub mod symbols {
     pub const TIER_UP_RETURN: &str = "__deegen_interp_tier_up_return";
     /// Where every throw goes.
     pub const THROW: &str = "__deegen_interp_throw";
-    /// The dispatch table: one handler address per opcode.
+    /// The dispatch table: one handler address per opcode. Writable (and exported) when the
+    /// language has an instruction hook, so the runtime can install the hook thunk.
     pub const DISPATCH_TABLE: &str = "__deegen_interp_dispatch_table";
+    /// With an instruction hook: the table the first instruction of a call dispatches through
+    /// (the hook tells a call from a jump back to the first instruction by the table it came
+    /// through).
+    pub const ENTRY_DISPATCH_TABLE: &str = "__deegen_interp_entry_dispatch_table";
+    /// With an instruction hook: a read-only copy of the handler addresses, which the hook
+    /// thunks dispatch through and the runtime restores the tables from.
+    pub const HANDLER_TABLE: &str = "__deegen_interp_handler_table";
+    /// With an instruction hook: the thunks the runtime puts in every entry of
+    /// [`DISPATCH_TABLE`] and [`ENTRY_DISPATCH_TABLE`] while a hook is set.
+    pub const HOOK_THUNK: &str = "__deegen_interp_hook_thunk";
+    pub const HOOK_ENTRY_THUNK: &str = "__deegen_interp_hook_entry_thunk";
     /// Prefix of bytecode handlers: `__deegen_interp_op_<variant>`.
     pub const HANDLER_PREFIX: &str = "__deegen_interp_op_";
     /// Prefix of API markers.

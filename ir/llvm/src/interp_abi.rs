@@ -297,10 +297,12 @@ impl<'a, 'ctx> InterpBuilder<'a, 'ctx> {
 
     /// Dispatches to the instruction at `pc`: loads its opcode, looks up the handler, tail-calls it.
     pub fn dispatch(&self, state: &PinnedState<'ctx>, pc: PointerValue<'ctx>) -> BuildResult<()> {
-        let table = self
-            .module
-            .get_global(deegen_api::symbols::DISPATCH_TABLE)
-            .ok_or("the module has no dispatch table: run interp-create-handlers first")?;
+        self.dispatch_through(deegen_api::symbols::DISPATCH_TABLE, state, pc)
+    }
+
+    /// [`Self::dispatch`] through the table named `table`.
+    pub fn dispatch_through(&self, table: &str, state: &PinnedState<'ctx>, pc: PointerValue<'ctx>) -> BuildResult<()> {
+        let table = self.module.get_global(table).ok_or_else(|| format!("the module has no table '{table}': run interp-create-handlers first"))?;
         let opcode = self.load_field(pc, 0, 2, false, "next.opcode")?;
         let slot = self.slot_address(table.as_pointer_value(), opcode, "next.handler.addr")?;
         let handler = self.load_ptr(slot, "next.handler")?;

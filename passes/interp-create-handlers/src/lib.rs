@@ -17,7 +17,10 @@ pub struct CreateHandlers;
 
 const NAME: &str = "interp-create-handlers";
 
-use deegen_api::hooks::{CODE_BLOCK as HOOK_CODE_BLOCK, NIL as HOOK_NIL, ON_THROW as HOOK_ON_THROW, STACK_OVERFLOW as HOOK_STACK_OVERFLOW, TIER_UP as TIER_UP_HOOK};
+use deegen_api::hooks::{
+    CODE_BLOCK as HOOK_CODE_BLOCK, INSTRUCTION as INSTRUCTION_HOOK, NIL as HOOK_NIL, ON_THROW as HOOK_ON_THROW, STACK_OVERFLOW as HOOK_STACK_OVERFLOW,
+    TIER_UP as TIER_UP_HOOK,
+};
 
 fn err(message: impl Into<String>) -> PassError {
     PassError::new(NAME, message)
@@ -238,13 +241,30 @@ impl<'a, 'ctx> Generator<'a, 'ctx> {
             .ok_or_else(|| err(format!("'{HOOK_CODE_BLOCK}' must return a pointer")))
     }
 
+    /// The dispatch table. A language with an instruction hook gets three: the two the
+    /// interpreter dispatches through, writable and exported so the runtime can point their
+    /// entries at the hook thunks, and a read-only copy of the handlers.
     fn dispatch_table(&self, handlers: &[FunctionValue<'ctx>]) {
         let ptrs: Vec<PointerValue<'ctx>> = handlers.iter().map(|h| h.as_global_value().as_pointer_value()).collect();
         let init = self.ptr_ty().const_array(&ptrs);
-        let g = self.module.add_global(init.get_type(), None, symbols::DISPATCH_TABLE);
-        g.set_initializer(&init);
-        g.set_constant(true);
-        g.set_linkage(Linkage::Internal);
+        let hookable = self.module.get_function(INSTRUCTION_HOOK).is_some();
+        let tables: &[&str] = if hookable { &[symbols::DISPATCH_TABLE, symbols::ENTRY_DISPATCH_TABLE, symbols::HANDLER_TABLE] } else { &[symbols::DISPATCH_TABLE] };
+        for &name in tables {
+            let g = self.module.add_global(init.get_type(), None, name);
+            g.set_initializer(&init);
+            let read_only = !hookable || name == symbols::HANDLER_TABLE;
+            g.set_constant(read_only);
+            g.set_linkage(if hookable { Linkage::External } else { Linkage::Internal });
+        }
+    }
+
+    /// The table the first instruction of a call dispatches through.
+    fn entry_dispatch_table(&self) -> &'static str {
+        if self.module.get_function(INSTRUCTION_HOOK).is_some() {
+            symbols::ENTRY_DISPATCH_TABLE
+        } else {
+            symbols::DISPATCH_TABLE
+        }
     }
 
     fn thunks(&self) -> Result<(), String> {
@@ -390,7 +410,7 @@ impl<'a, 'ctx> Generator<'a, 'ctx> {
             ib.tail_call(TailTarget::Function(throw), &caller_state, caller_pc.into(), cb.into(), [Some(error), Some(ib.i64(1).into()), None, None])?;
             b.position_at_end(run);
             let first = ib.load_ptr(ib.byte_offset(cb, ib.i64(offsets::CB_BYTECODE as u64), "bytecode.addr")?, "bytecode")?;
-            ib.dispatch(&PinnedState { code_block: cb, pc: first, ..state0 }, first)?;
+            ib.dispatch_through(self.entry_dispatch_table(), &PinnedState { code_block: cb, pc: first, ..state0 }, first)?;
         }
 
         // entry_native(ctx, base, _, cb, tag1, num_args): call the native function with the C
@@ -446,6 +466,35 @@ impl<'a, 'ctx> Generator<'a, 'ctx> {
                 } else {
                     ib.dispatch(&state, state.pc)?;
                 }
+            }
+        }
+
+        // Hook thunks (a language with an instruction hook): the hook call lives here, so the
+        // handlers pay nothing for it; the runtime points the dispatch tables here while a
+        // hook is set. A non-zero result throws the error the hook left in the context.
+        if let Some(hook) = m.get_function(INSTRUCTION_HOOK) {
+            for (name, entry) in [(symbols::HOOK_THUNK, 0), (symbols::HOOK_ENTRY_THUNK, 1)] {
+                let f = self.new_handler(name, handler_kind::THUNK, None);
+                let state = PinnedState::of(f);
+                let status = be(b.build_call(
+                    hook,
+                    &[state.ctx.into(), state.base.into(), state.pc.into(), state.code_block.into(), ib.i64(entry).into()],
+                    "hook.status",
+                ))?
+                .try_as_basic_value()
+                .basic()
+                .ok_or("the instruction hook returns a value")?
+                .into_int_value();
+                let failed = be(b.build_int_compare(IntPredicate::NE, status, ib.i64(0), "hook.failed"))?;
+                let on_error = ctx.append_basic_block(f, "error");
+                let run = ctx.append_basic_block(f, "run");
+                be(b.build_conditional_branch(failed, on_error, run))?;
+                b.position_at_end(on_error);
+                let err_addr = ib.byte_offset(state.ctx.into_pointer_value(), ib.i64(std::mem::offset_of!(deegen_api::InterpContext, error) as u64), "ctx.error")?;
+                let error = ib.load_i64(err_addr, "error")?;
+                ib.tail_call(TailTarget::Function(throw), &state, state.pc.into(), state.code_block.into(), [Some(error.into()), Some(ib.i64(0).into()), None, None])?;
+                b.position_at_end(run);
+                ib.dispatch_through(symbols::HANDLER_TABLE, &state, state.pc)?;
             }
         }
 

@@ -12,8 +12,21 @@ pub struct InterpFinalize;
 const NAME: &str = "interp-finalize";
 
 /// Symbols the runtime links against.
-pub const EXPORTED: [&str; 6] =
-    [symbols::ENTER, symbols::RESUME, symbols::EXIT, symbols::ENTRY_BYTECODE, symbols::ENTRY_BYTECODE_VARARG, symbols::ENTRY_NATIVE];
+pub const EXPORTED: [&str; 8] = [
+    symbols::ENTER,
+    symbols::RESUME,
+    symbols::EXIT,
+    symbols::ENTRY_BYTECODE,
+    symbols::ENTRY_BYTECODE_VARARG,
+    symbols::ENTRY_NATIVE,
+    // Only with an instruction hook: the thunks the runtime installs.
+    symbols::HOOK_THUNK,
+    symbols::HOOK_ENTRY_THUNK,
+];
+
+/// Tables the runtime reads or writes (only with an instruction hook: otherwise the dispatch
+/// table is read-only and internal, and the optimiser may treat it as a constant).
+pub const EXPORTED_TABLES: [&str; 3] = [symbols::DISPATCH_TABLE, symbols::ENTRY_DISPATCH_TABLE, symbols::HANDLER_TABLE];
 
 impl<'ctx> Pass<LlvmModule<'ctx>> for InterpFinalize {
     fn name(&self) -> &'static str {
@@ -60,7 +73,8 @@ impl<'ctx> Pass<LlvmModule<'ctx>> for InterpFinalize {
         }
         let mut g = module.get_first_global();
         while let Some(global) = g {
-            if global.get_initializer().is_some() {
+            let exported = EXPORTED_TABLES.contains(&global.get_name().to_string_lossy().as_ref()) && global.get_linkage() == Linkage::External;
+            if global.get_initializer().is_some() && !exported {
                 global.set_linkage(Linkage::Internal);
             }
             g = global.get_next_global();

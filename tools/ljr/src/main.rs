@@ -426,6 +426,7 @@ fn real_main() -> ExitCode {
         }
     };
     let ok = run(&mut st, &argv);
+    st.close();
     st.flush();
     if ok {
         ExitCode::SUCCESS

@@ -88,6 +88,9 @@ extern "C" {
     fn lua_next(ctx: *mut LuaContext, base: *mut u64, nargs: u64) -> i64;
     fn lua_ipairs_aux(ctx: *mut LuaContext, base: *mut u64, nargs: u64) -> i64;
     fn lua_rt_on_throw(ctx: *mut LuaContext, base: *mut u64, pc: *const u8, value: u64, add_position: u64) -> u64;
+    /// `debug.sethook`'s events before an instruction (`entry`: the first of a call); non-zero
+    /// when the hook raised an error, which is in the context.
+    fn lua_rt_hook_instruction(ctx: *mut LuaContext, base: *mut u64, pc: *const u8, cb: *const CodeBlock, entry: u64) -> u64;
 }
 
 /// The checkers `type-check-strength-reduction` may substitute (`lua51_specs::type_lattice`)
@@ -1167,6 +1170,11 @@ pub fn deegen_hook_nil() -> u64 {
 #[no_mangle]
 pub fn deegen_hook_stack_overflow(ctx: *mut InterpContext) -> u64 {
     unsafe { lua_rt_stack_overflow(ctx as *mut LuaContext) }
+}
+
+#[no_mangle]
+pub fn deegen_hook_instruction(ctx: *mut InterpContext, base: *mut u64, pc: *const u8, cb: *const CodeBlock, entry: u64) -> u64 {
+    unsafe { lua_rt_hook_instruction(ctx as *mut LuaContext, base, pc, cb, entry) }
 }
 
 #[no_mangle]

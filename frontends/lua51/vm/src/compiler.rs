@@ -31,6 +31,10 @@ impl std::error::Error for CompileError {}
 type Result<T> = std::result::Result<T, CompileError>;
 
 /// Lua 5.1's `MAXSTACK`-like limit on slots per function.
+/// The line of instructions that have none in 5.1 (a function's prologue): no line event, no
+/// active line.
+pub const PROLOGUE_LINE: u32 = 0;
+
 const MAX_SLOTS: u16 = 250;
 /// `LUAI_MAXVARS`.
 const MAX_LOCALS: usize = 200;
@@ -198,8 +202,12 @@ impl<'s> Compiler<'s> {
     /// Lua 5.1's LUA_COMPAT_VARARG: a vararg function has a hidden local `arg` after its
     /// parameters, holding `{...; n = select('#', ...)}` when the body never uses `...` (and
     /// nil when it does).
+    ///
+    /// 5.1 makes that table on entry, without instructions: these have no line (0), so that
+    /// debug hooks and `activelines` see the function as 5.1 does.
     fn compat_vararg_arg(&mut self, body: &FuncBody) -> Result<()> {
         let line = body.line_defined;
+        let saved_line = std::mem::replace(&mut self.fs().line, PROLOGUE_LINE);
         let slot = self.alloc_reg(line)?;
         if body.uses_vararg {
             self.emit_nil(slot)?;
@@ -217,6 +225,7 @@ impl<'s> Compiler<'s> {
             self.emit_mov(Operand::Slot(call), slot)?;
             self.fs().free_reg = slot + 1;
         }
+        self.fs().line = saved_line;
         self.add_local(b"arg", slot, line)
     }
 
@@ -577,10 +586,17 @@ impl<'s> Compiler<'s> {
                 self.fs().free_reg = r;
             }
         }
+        // Nils that open a function have no line: 5.1 emits no instruction for them (its
+        // frames start out nil), so debug hooks must not see them.
+        let saved_line = self.fs().line;
+        if self.fs().b.position() == 0 {
+            self.fs().line = PROLOGUE_LINE;
+        }
         while self.fs().free_reg < base + n as u16 {
             let r = self.alloc_reg(line)?;
             self.emit_nil(r)?;
         }
+        self.fs().line = saved_line;
         self.fs().free_reg = base + n as u16;
         Ok(base)
     }
@@ -1034,8 +1050,20 @@ impl<'s> Compiler<'s> {
             },
             ExprKind::Function(body) => self.closure(body, dst),
             ExprKind::Call { .. } | ExprKind::MethodCall { .. } => {
-                // The call's frame sits above `dst`; release it once its result is moved, or
-                // slots allocated next (a `for` loop's variable) would land in the wrong place.
+                // Into the topmost slot, when no variable lives there: the call's frame starts
+                // at `dst` and its result lands there, as in 5.1 (whose register layout
+                // `debug.getlocal` shows through its temporaries).
+                let fs = self.fs();
+                if dst + 1 == fs.free_reg && !fs.actives.iter().any(|l| l.slot == dst) {
+                    fs.free_reg = dst;
+                    let base = self.call(e, 1)?;
+                    debug_assert_eq!(base, dst);
+                    self.fs().free_reg = dst + 1;
+                    return Ok(());
+                }
+                // Otherwise the call's frame sits above `dst`; release it once its result is
+                // moved, or slots allocated next (a `for` loop's variable) would land in the
+                // wrong place.
                 let saved = self.fs().free_reg;
                 let base = self.call(e, 1)?;
                 self.emit_mov(Operand::Slot(base), dst)?;

@@ -121,6 +121,10 @@ pub struct Thread {
     pub(crate) saved_top: *mut u64,
     /// The nested-entry depth its interpreter runs at: `yield` must be called at that depth.
     entry_depth: usize,
+    /// Its debug hook (a new coroutine has none, as in 5.1).
+    pub(crate) hook: crate::hook::Hook,
+    /// Dead by an error: the frame that threw (null otherwise).
+    error_frame: *mut u64,
 }
 
 impl Thread {
@@ -142,19 +146,22 @@ impl Thread {
             std::ptr::addr_of_mut!((*p).yield_count).write(0);
             std::ptr::addr_of_mut!((*p).saved_top).write(bottom);
             std::ptr::addr_of_mut!((*p).entry_depth).write(0);
+            std::ptr::addr_of_mut!((*p).hook).write(crate::hook::Hook::default());
+            std::ptr::addr_of_mut!((*p).error_frame).write(std::ptr::null_mut());
         }
         heap.bytes_allocated += THREAD_STACK_ACCOUNTED;
         heap.threads.push(p);
         Ok(TValue::from_ptr(p))
     }
 
-    /// The frame of the `yield` a suspended coroutine waits in (null when it is not suspended
-    /// in one: not started, running, or dead).
+    /// The innermost frame of a coroutine that is not running: the `yield` a suspended one
+    /// waits in, or the frame that threw the error a dead one died of (null otherwise: not
+    /// started, running, or returned).
     pub(crate) fn suspended_frame(&self) -> *mut u64 {
-        if self.status == CoStatus::Suspended && self.started {
-            self.yield_base
-        } else {
-            std::ptr::null_mut()
+        match self.status {
+            CoStatus::Suspended if self.started => self.yield_base,
+            CoStatus::Dead => self.error_frame,
+            _ => std::ptr::null_mut(),
         }
     }
 
@@ -269,6 +276,13 @@ pub unsafe fn resume(st: *mut LuaState, co_value: TValue, args: &[TValue], top: 
             // coroutine, which shows the same values).
             (*co).saved_top = (*co).stack.as_mut_ptr();
             crate::runtime::lua_rt_close_upvalues(ctx, (*co).saved_top);
+            // A coroutine killed by an error keeps the frames it died in, for tracebacks and
+            // `debug.getinfo` (5.1 keeps the dead thread's stack): live up to the frame that
+            // threw.
+            if std::ptr::read_volatile(std::ptr::addr_of!((*ctx).interp.status)) == STATUS_ERROR && !(*ctx).interp.error_base.is_null() {
+                (*co).error_frame = (*ctx).interp.error_base;
+                (*co).saved_top = (*co).error_frame;
+            }
         }
         Ok(outcome)
     }

@@ -13,6 +13,15 @@
 //!
 //! Weak tables follow Lua 5.1: `__mode` 'k' and/or 'v'; strings are values, never cleared.
 //!
+//! Finalizers follow Lua 5.1 too. After marking, each unreachable userdata whose metatable has
+//! `__gc` is queued (newest first, after those still waiting) and marked again with what it
+//! refers to, so it and its metatable survive this collection. Weak tables are cleared after
+//! that: a queued userdata leaves weak tables where it is a value now, and where it is a key
+//! only when it is freed (the next collection that finds it unreachable). The queue runs where
+//! calling Lua is safe ([`run_finalizers`]): in `collectgarbage`, at the entry of native
+//! functions, and when the state closes ([`close`]). A finalizer's error propagates from
+//! where it ran, as 5.1's does from the allocation that ran it.
+//!
 //! Call inline caches are weak too: a cache is keyed by its callee's address, which the next
 //! function allocated there would match, so after marking every live prototype forgets the
 //! callees about to be freed (`clear_dead_call_ics`).
@@ -20,6 +29,8 @@
 use lua51_value::{Closure, GcHeader, LuaContext, LuaString, ObjKind, Shape, TValue, UpVal};
 
 use crate::coroutine::Thread;
+use crate::state::LuaError;
+use crate::userdata::Userdata;
 
 use crate::function::{is_native, proto_of, Proto};
 use crate::state::{Event, LuaState};
@@ -140,6 +151,7 @@ impl Marker {
                 let t = unsafe { &mut *(h as *mut Thread) };
                 self.value(t.func);
                 self.value(t.env);
+                self.value(t.hook.func);
                 let ctx: *mut LuaContext = &mut t.ctx;
                 let top = if ctx == self.current { self.current_top } else { t.saved_top };
                 let (bottom, _) = t.stack_bounds();
@@ -197,6 +209,75 @@ fn is_dead(v: TValue) -> bool {
     v.is_heap() && !v.is_string() && unsafe { (*v.as_ptr::<GcHeader>()).marked == 0 }
 }
 
+/// A userdata queued for its finalizer, now or before (5.1's `iscleared` for values).
+fn is_finalized(v: TValue) -> bool {
+    v.is_kind(ObjKind::Userdata) && crate::userdata::userdata_mut(v).finalized
+}
+
+/// Queues for finalization every userdata `chosen` picks whose metatable has `__gc` and that
+/// was never queued (5.1's `luaC_separateudata`), newest first.
+fn separate_finalizable(st: &mut LuaState, chosen: impl Fn(*mut GcHeader) -> bool) {
+    let gc_event = st.event_names[Event::Gc as usize];
+    for &h in st.heap.objects.iter().rev() {
+        if unsafe { (*h).kind } != ObjKind::Userdata as u8 || !chosen(h) {
+            continue;
+        }
+        let u = unsafe { &mut *(h as *mut Userdata) };
+        // 5.1 asks the metatable raw (`fasttm`); a __gc of false still counts, and fails when
+        // called.
+        if u.finalized || u.metatable.is_null() || unsafe { (*u.metatable).get_str(gc_event) }.is_nil() {
+            continue;
+        }
+        u.finalized = true;
+        st.to_finalize.push_back(TValue::from_ptr(h));
+    }
+}
+
+/// Runs the queued finalizers, oldest in the queue first, each called with its userdata in a
+/// frame at `frame` by native code whose frame is `caller` (see [`LuaState::call_at`]). Stops at
+/// the first error, leaving the rest queued. Does nothing inside a finalizer: the outer run
+/// takes the rest.
+///
+/// # Safety
+/// As [`LuaState::call_at`]: `frame` is above every live frame of the running coroutine.
+pub(crate) unsafe fn run_finalizers(st: *mut LuaState, frame: *mut u64, caller: *mut u64) -> Result<(), LuaError> {
+    unsafe {
+        if (*st).finalizing {
+            return Ok(());
+        }
+        (*st).finalizing = true;
+        let mut result = Ok(());
+        while let Some(u) = (*st).to_finalize.pop_front() {
+            // The finalizer met now, as 5.1's `GCTM` looks it up.
+            let mt = (*u.as_ptr::<Userdata>()).metatable;
+            let gc = if mt.is_null() { TValue::NIL } else { (*mt).get_str((*st).event_names[Event::Gc as usize]) };
+            if gc.is_nil() {
+                continue;
+            }
+            *frame = gc.raw();
+            *frame.add(deegen_api::FRAME_HEADER_SLOTS) = u.raw();
+            if let Err(e) = LuaState::call_at(st, frame, 1, caller) {
+                result = Err(e);
+                break;
+            }
+        }
+        (*st).finalizing = false;
+        result
+    }
+}
+
+/// Finalizes every userdata that has a `__gc` and was never finalized, reachable or not (5.1's
+/// `lua_close`): the end of a program. Errors are dropped, the rest still run. Userdata that
+/// finalizers make are not finalized.
+pub fn close(st: &mut LuaState) {
+    let _span = tracing::debug_span!("gc_close").entered();
+    separate_finalizable(st, |_| true);
+    let frame = st.main_stack().0;
+    let st: *mut LuaState = st;
+    // SAFETY: the program has ended: no frame is live on the main stack.
+    while unsafe { run_finalizers(st, frame, std::ptr::null_mut()) }.is_err() {}
+}
+
 /// Drops what a dead object owns; returns the size it was allocated with, and sets
 /// `accounted_extra` to what else it counted toward the collector's debt.
 unsafe fn drop_object(h: *mut GcHeader, accounted_extra: &mut usize) -> usize {
@@ -244,7 +325,8 @@ pub fn collect(st: &mut LuaState, top: *mut u64) -> GcStats {
     for v in [st.globals, st.registry, st.package, st.next_fn, st.pack_fn, st.ipairs_aux_fn, st.current_thread, st.default_input, st.default_output] {
         m.value(v);
     }
-    for &v in &st.resumer_globals {
+    m.value(st.main_hook.func);
+    for &v in st.resumer_globals.iter().chain(&st.to_finalize) {
         m.value(v);
     }
     for v in st.event_names.into_iter().chain(st.status_names) {
@@ -256,21 +338,32 @@ pub fn collect(st: &mut LuaState, top: *mut u64) -> GcStats {
         m.object(mt as *mut GcHeader);
     }
     m.propagate(st);
+    let queued = st.to_finalize.len();
+    separate_finalizable(st, |h| unsafe { (*h).marked == 0 });
+    for i in queued..st.to_finalize.len() {
+        m.value(st.to_finalize[i]);
+    }
+    m.propagate(st);
     for t in std::mem::take(&mut m.weak) {
-        unsafe { (*t).clear_dead(&is_dead) };
+        unsafe { (*t).clear_dead(&is_dead, &|v| is_dead(v) || is_finalized(v)) };
     }
 
     // Coroutines about to be freed close their open upvalues first (5.1's `luaE_freethread`),
     // so closures that outlive a coroutine keep the values instead of pointing into a freed
     // stack. Their upvalue objects are not swept yet, dead or alive.
+    let mut hooked_freed = 0;
     st.heap.threads.retain(|&t| unsafe {
         if (*t).header.marked != 0 {
             return true;
         }
         let bottom = (*t).stack_bounds().0;
         crate::runtime::lua_rt_close_upvalues(&mut (*t).ctx, bottom);
+        hooked_freed += usize::from((*t).hook.mask != 0);
         false
     });
+    for _ in 0..hooked_freed {
+        crate::hook::hooked_thread_removed(st);
+    }
     // Chunks no closure refers to any more (their constants were not marked through them).
     st.protos.retain(|&p| {
         // SAFETY: every registered chunk is alive until this drops it.

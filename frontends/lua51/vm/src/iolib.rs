@@ -498,8 +498,8 @@ native!(file_setvbuf, "setvbuf", |c| {
 });
 
 native!(file_gc, "__gc", |c| {
-    // 5.1's io_gc: closes the file unless it is a standard one (the collector does this itself
-    // when the handle dies; the field exists for programs that call it).
+    // 5.1's io_gc, the handle's finalizer: closes the file unless it is a standard one. (A
+    // handle freed without it, its `__gc` removed, is still closed when its payload drops.)
     let f = file_of(c, 0)?;
     let _ = f.close();
     Ok(0)

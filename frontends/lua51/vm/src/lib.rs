@@ -19,6 +19,7 @@ pub(crate) mod frames;
 pub mod function;
 pub mod gc;
 pub mod heap;
+pub(crate) mod hook;
 pub mod number;
 pub mod runtime;
 pub mod shape;

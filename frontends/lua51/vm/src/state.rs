@@ -160,6 +160,14 @@ pub struct LuaState {
     pub(crate) protos: Vec<*mut crate::function::Proto>,
     /// Reused buffer for building strings (concatenation).
     pub(crate) scratch: Vec<u8>,
+    /// Unreachable userdata waiting for their `__gc` (a collection root; see `gc`).
+    pub(crate) to_finalize: std::collections::VecDeque<TValue>,
+    /// Finalizers are running (they do not start the queue again).
+    pub(crate) finalizing: bool,
+    /// The main thread's debug hook (coroutines keep theirs).
+    pub(crate) main_hook: crate::hook::Hook,
+    /// Threads with a debug hook set: while there are any, natives report calls and returns.
+    pub(crate) hooked_threads: usize,
     pub stdout: std::io::BufWriter<std::io::Stdout>,
 }
 
@@ -174,6 +182,9 @@ impl std::fmt::Debug for LuaState {
 impl Drop for LuaState {
     fn drop(&mut self) {
         crate::iolib::flush_all_files(self);
+        if self.hooked_threads > 0 {
+            crate::hook::state_unhooked();
+        }
     }
 }
 
@@ -223,12 +234,22 @@ impl LuaState {
             gc_stepmul: 200,
             stats: Stats::default(),
             scratch: Vec::new(),
+            to_finalize: std::collections::VecDeque::new(),
+            finalizing: false,
+            main_hook: crate::hook::Hook::default(),
+            hooked_threads: 0,
             stdout: std::io::BufWriter::new(std::io::stdout()),
         });
         st.main.runtime = &mut *st as *mut LuaState as *mut ();
         st.current = &mut st.main;
         crate::stdlib::open_libs(&mut st)?;
         Ok(st)
+    }
+
+    /// The end of a program (5.1's `lua_close`): runs the finalizers of every userdata that
+    /// has one. The state stays usable.
+    pub fn close(&mut self) {
+        crate::gc::close(self);
     }
 
     pub fn intern(&mut self, bytes: &[u8]) -> Result<TValue, OutOfMemory> {
@@ -313,6 +334,15 @@ impl LuaState {
     /// `st` is a live state; `frame` must be a slot of the running coroutine's stack above every
     /// live frame, with the callee and arguments stored as described.
     pub unsafe fn call_at(st: *mut LuaState, frame: *mut u64, num_args: usize, caller: *mut u64) -> Result<(*mut u64, usize), LuaError> {
+        unsafe { Self::call_from(st, frame, num_args, caller, std::ptr::null()) }
+    }
+
+    /// [`Self::call_at`] from a frame stopped at an instruction (`caller_pc`): a debug hook
+    /// called before the instruction runs, so that the hook sees the line it is at.
+    ///
+    /// # Safety
+    /// As [`Self::call_at`].
+    pub unsafe fn call_from(st: *mut LuaState, frame: *mut u64, num_args: usize, caller: *mut u64, caller_pc: *const u8) -> Result<(*mut u64, usize), LuaError> {
         unsafe {
             let ctx = (*st).current;
             let base = frame.add(FRAME_HEADER_SLOTS);
@@ -325,7 +355,7 @@ impl LuaState {
             }
             *base.offset(frame::CALLER_BASE as isize) = caller as u64;
             *base.offset(frame::RETURN_CONTINUATION as isize) = __deegen_interp_exit as *const () as u64;
-            *base.offset(frame::CALLER_PC as isize) = 0;
+            *base.offset(frame::CALLER_PC as isize) = caller_pc as u64;
             let mut num_args = num_args;
             let mut f = TValue(*frame);
             if !f.is_function() {

@@ -236,6 +236,29 @@ impl<'a> Call<'a> {
         }
     }
 
+    /// Runs the queued finalizers above this function's arguments; the first error is raised
+    /// from this function.
+    #[cold]
+    pub(crate) fn run_finalizers(&mut self) -> Result<(), Raised> {
+        let frame = unsafe { self.base.add(self.nargs) };
+        let st: *mut LuaState = &mut *self.st;
+        unsafe { crate::gc::run_finalizers(st, frame, self.base) }.map_err(|LuaError { value }| self.raise(value))
+    }
+
+    /// The call event of a debug hook, if the running thread has one.
+    #[cold]
+    pub(crate) fn hook_call(&mut self) -> Result<(), Raised> {
+        let st: *mut LuaState = &mut *self.st;
+        unsafe { crate::hook::native_call(st, self.base, self.nargs) }.map_err(|LuaError { value }| self.raise(value))
+    }
+
+    /// The return event of a debug hook, after this function stored `n` results.
+    #[cold]
+    pub(crate) fn hook_return(&mut self, n: usize) -> Result<(), Raised> {
+        let st: *mut LuaState = &mut *self.st;
+        unsafe { crate::hook::native_return(st, self.base, n.max(self.nargs)) }.map_err(|LuaError { value }| self.raise(value))
+    }
+
     /// `tostring` with `__tostring`.
     pub(crate) fn tostring(&mut self, v: TValue, reserve: usize) -> Result<Vec<u8>, Raised> {
         let tm = metamethod(self.st, v, Event::ToString);
@@ -264,8 +287,24 @@ macro_rules! native {
             let mut call = Call { st: unsafe { crate::state::state_of(ctx) }, base, nargs: nargs as usize };
             // Native functions are collection safe points: their arguments are the live top.
             crate::gc::check(call.st, unsafe { base.add(nargs as usize) });
+            // And the place where finalizers queued by any collection run.
+            if !call.st.to_finalize.is_empty() {
+                if let Err(Raised) = call.run_finalizers() {
+                    return -1;
+                }
+            }
+            if call.st.hooked_threads != 0 {
+                if let Err(Raised) = call.hook_call() {
+                    return -1;
+                }
+            }
             let f = |$c: &mut Call| -> NResult { $body };
             match f(&mut call) {
+                // Asked again: `sethook` itself reports its return.
+                Ok(n) if call.st.hooked_threads != 0 => match call.hook_return(n) {
+                    Ok(()) => n as i64,
+                    Err(Raised) => -1,
+                },
                 Ok(n) => n as i64,
                 Err(Raised) => -1,
             }
@@ -282,7 +321,8 @@ native!(lua_print, "print", |c| {
     // 5.1's lua_getglobal: the running thread's globals (which `globals` always holds).
     let globals = c.st.globals;
     let tostring = index_value(c, globals, key)?;
-    let builtin = tostring.is_function() && unsafe { (*(*tostring.as_closure()).code_block).native } == lua_tostring as *const ();
+    // (Called all the same while a debug hook is set, which sees 5.1's calls.)
+    let builtin = tostring.is_function() && unsafe { (*(*tostring.as_closure()).code_block).native } == lua_tostring as *const () && c.st.hooked_threads == 0;
     let mut line = Vec::new();
     for i in 0..c.nargs {
         if i > 0 {
@@ -1324,6 +1364,7 @@ native!(lua_collectgarbage, "collectgarbage", |c| {
     let result = match &opt[..] {
         b"collect" => {
             crate::gc::collect(c.st, top);
+            c.run_finalizers()?;
             0.0
         }
         b"count" => {
@@ -1332,6 +1373,7 @@ native!(lua_collectgarbage, "collectgarbage", |c| {
         }
         b"step" => {
             crate::gc::collect(c.st, top);
+            c.run_finalizers()?;
             c.set(0, TValue::TRUE);
             return Ok(1);
         }
@@ -1626,22 +1668,72 @@ pub(crate) fn find_table(c: &mut Call, root: TValue, name: &[u8]) -> Result<Opti
 /// locals in scope at the current instruction (5.1's `findlocal`). 5.1 also numbers the other
 /// live registers "(*temporary)"; this frame layout interleaves pending calls' header slots
 /// with them, so none are reported. `Err` when `level` has no frame.
-fn find_local(c: &Call, level: usize, n: i64) -> Result<Option<(String, *mut u64)>, ()> {
-    let Some(level) = c.level(level) else { return Err(()) };
+/// The local `n` of the function at `level` of `levels` (5.1's `lua_getlocal`): the `n`th
+/// active named local of a Lua function, else "(*temporary)" for any slot below the next
+/// frame's call (for the innermost level, below `top`). Err: no such level.
+fn find_local(mut levels: crate::frames::Levels, level: usize, n: i64, top: *mut u64) -> Result<Option<(String, *mut u64)>, ()> {
+    // The innermost real frame above the wanted level: its call slot bounds the temporaries.
+    let mut limit = top;
+    for _ in 0..level {
+        match levels.next() {
+            Some(Level::Frame(f)) => limit = call_slot(f),
+            Some(Level::TailCall) => {}
+            None => return Err(()),
+        }
+    }
+    let Some(level) = levels.next() else { return Err(()) };
     let Some(Frame { base, pc }) = level.frame() else { return Ok(None) };
-    let callee = TValue(unsafe { *base.offset(frame::CALLEE as isize) });
-    let cb = unsafe { (*callee.as_closure()).code_block };
-    if n < 1 || crate::function::is_native(cb) || pc.is_null() {
+    if n < 1 {
         return Ok(None);
     }
-    let proto = crate::function::proto_of(cb);
-    let offset = unsafe { pc.offset_from(proto.code.as_ptr()) } as u32;
-    Ok(proto
-        .locvars
-        .iter()
-        .filter(|l| l.start <= offset && offset < l.end)
-        .nth(n as usize - 1)
-        .map(|l| (l.name.clone(), unsafe { base.add(usize::from(l.slot)) })))
+    let cb = unsafe { (*level.frame().expect("a frame").callee().as_closure()).code_block };
+    if !crate::function::is_native(cb) && !pc.is_null() {
+        let proto = crate::function::proto_of(cb);
+        let offset = unsafe { pc.offset_from(proto.code.as_ptr()) } as u32;
+        let named = proto.locvars.iter().filter(|l| l.start <= offset && offset < l.end).nth(n as usize - 1);
+        if let Some(l) = named {
+            return Ok(Some((l.name.clone(), unsafe { base.add(usize::from(l.slot)) })));
+        }
+    }
+    let slot = unsafe { base.add(n as usize - 1) };
+    Ok((!limit.is_null() && slot < limit).then(|| ("(*temporary)".to_owned(), slot)))
+}
+
+/// Where the caller put the function running in `f` (the slot below its frame header, before a
+/// vararg entry moved the frame above the extra arguments).
+fn call_slot(f: Frame) -> *mut u64 {
+    let cb = unsafe { (*f.callee().as_closure()).code_block };
+    let header = deegen_api::FRAME_HEADER_SLOTS;
+    if crate::function::is_native(cb) || !crate::function::proto_of(cb).is_vararg {
+        return unsafe { f.base.sub(header) };
+    }
+    let extra = unsafe { *f.base.offset(frame::NUM_VARARGS as isize) } as usize;
+    if extra == 0 {
+        unsafe { f.base.sub(header) }
+    } else {
+        let fixed = crate::function::proto_of(cb).num_params as usize;
+        unsafe { f.base.sub(2 * header + fixed + extra) }
+    }
+}
+
+/// The levels of `thread`'s stack (from its `yield`; none unless it is suspended), or of the
+/// running thread's from the native function `c`; and the innermost level's top.
+fn thread_levels(c: &Call, thread: Option<TValue>) -> (crate::frames::Levels, *mut u64) {
+    match thread {
+        Some(co) => (crate::frames::levels(crate::coroutine::thread_mut(co).suspended_frame(), std::ptr::null()), std::ptr::null_mut()),
+        None => (crate::frames::levels(c.base, std::ptr::null()), unsafe { c.base.add(c.nargs) }),
+    }
+}
+
+/// The optional leading thread argument of the debug library (5.1's `getthread`): the thread
+/// if it is not the running one, and the index of the next argument.
+fn debug_thread(c: &Call) -> (Option<TValue>, usize) {
+    let a = c.arg(0);
+    if a.is_kind(lua51_value::ObjKind::Thread) {
+        (if a == c.st.current_thread { None } else { Some(a) }, 1)
+    } else {
+        (None, 0)
+    }
 }
 
 // debug.debug: 5.1's little interactive loop. Each line from standard input runs as a chunk;
@@ -1716,17 +1808,19 @@ native!(lua_debug_getregistry, "getregistry", |c| {
 
 /// `getlocal`/`setlocal`: finds the local `(level, n)` of arguments 1 and 2 (nil when there
 /// is none), then `finish` fills the results after the name.
-fn with_local(c: &mut Call, finish: impl FnOnce(&mut Call, *mut u64) -> NResult) -> NResult {
-    let level = c.check_int(0)?;
-    let n = c.check_int(1)?;
-    match find_local(c, level.max(0) as usize, n) {
-        Err(()) => Err(c.arg_error(0, "level out of range")),
+fn with_local(c: &mut Call, finish: impl FnOnce(&mut Call, *mut u64, usize) -> NResult) -> NResult {
+    let (thread, first) = debug_thread(c);
+    let level = c.check_int(first)?;
+    let n = c.check_int(first + 1)?;
+    let (levels, top) = thread_levels(c, thread);
+    match find_local(levels, level.max(0) as usize, n, top) {
+        Err(()) => Err(c.arg_error(first, "level out of range")),
         Ok(None) => {
             c.set(0, TValue::NIL);
             Ok(1)
         }
         Ok(Some((name, slot))) => {
-            let results = finish(c, slot)?;
+            let results = finish(c, slot, first)?;
             let s = c.string(name.as_bytes())?;
             c.set(0, s);
             Ok(results)
@@ -1735,19 +1829,56 @@ fn with_local(c: &mut Call, finish: impl FnOnce(&mut Call, *mut u64) -> NResult)
 }
 
 native!(lua_debug_getlocal, "getlocal", |c| {
-    with_local(c, |c, slot| {
+    with_local(c, |c, slot, _| {
         c.set(1, TValue(unsafe { *slot }));
         Ok(2)
     })
 });
 
 native!(lua_debug_setlocal, "setlocal", |c| {
-    with_local(c, |c, slot| {
-        let value = c.check_any(2)?;
+    with_local(c, |c, slot, first| {
+        let value = c.check_any(first + 2)?;
         unsafe { *slot = value.raw() };
         Ok(1)
     })
 });
+
+native!(lua_debug_sethook, "sethook", |c| {
+    // sethook([thread,] hook, mask [, count]); no hook (or nil) turns hooks off.
+    let (thread, first) = thread_argument(c);
+    let func = c.arg(first);
+    if func.is_nil() {
+        crate::hook::set(c.st, thread, TValue::NIL, 0, 0);
+        return Ok(0);
+    }
+    let mask = c.check_bytes(first + 1)?;
+    if !func.is_function() {
+        return Err(c.type_error(first, "function"));
+    }
+    let count = c.opt_int(first + 2, 0)?;
+    let count = u32::try_from(count).unwrap_or(0);
+    let mask = crate::hook::parse_mask(&mask, count);
+    crate::hook::set(c.st, thread, func, mask, count);
+    Ok(0)
+});
+
+native!(lua_debug_gethook, "gethook", |c| {
+    // gethook([thread]): the hook function, its mask and its count.
+    let (thread, _) = thread_argument(c);
+    let hook = *crate::hook::of_thread(c.st, thread);
+    let mask = c.string(crate::hook::mask_string(hook.mask).as_bytes())?;
+    c.return_values(0, &[hook.func, mask, TValue::from_f64(f64::from(hook.base_count))])
+});
+
+/// The thread whose hook `sethook`/`gethook` mean (an optional first argument; nil stands for
+/// the main thread, as `current_thread` does) and the index of the next argument.
+fn thread_argument(c: &Call) -> (TValue, usize) {
+    if c.arg(0).is_kind(lua51_value::ObjKind::Thread) {
+        (c.arg(0), 1)
+    } else {
+        (c.st.current_thread, 0)
+    }
+}
 
 native!(lua_debug_traceback, "traceback", |c| {
     // traceback([thread,] [message [, level]]): another coroutine is traced from where it is
@@ -1777,16 +1908,17 @@ native!(lua_debug_traceback, "traceback", |c| {
 });
 
 native!(lua_debug_getinfo, "getinfo", |c| {
-    let what = if c.arg(1).is_nil() { Cow::Borrowed(&b"flnSu"[..]) } else { c.check_bytes(1)? };
+    let (thread, first) = debug_thread(c);
+    let what = if c.arg(first + 1).is_nil() { Cow::Borrowed(&b"flnSu"[..]) } else { c.check_bytes(first + 1)? };
     // The function, its instruction and its call site; None for a tail call's level.
-    let target = if c.arg(0).is_function() {
-        Some((c.arg(0), std::ptr::null::<u8>(), None))
+    let target = if c.arg(first).is_function() {
+        Some((c.arg(first), std::ptr::null::<u8>(), None))
     } else {
-        if to_number(c.arg(0)).is_none() {
-            return Err(c.arg_error(0, "function or level expected"));
+        if to_number(c.arg(first)).is_none() {
+            return Err(c.arg_error(first, "function or level expected"));
         }
-        let level = c.check_int(0)?;
-        match c.level(level.max(0) as usize) {
+        let level = c.check_int(first)?;
+        match thread_levels(c, thread).0.nth(level.max(0) as usize) {
             Some(Level::Frame(fr)) if level >= 0 => Some((fr.callee(), fr.pc, fr.call_site())),
             Some(Level::TailCall) if level >= 0 => None,
             _ => {
@@ -1796,7 +1928,7 @@ native!(lua_debug_getinfo, "getinfo", |c| {
         }
     };
     if what.iter().any(|b| !b"SlnufL".contains(b)) {
-        return Err(c.arg_error(1, "invalid option"));
+        return Err(c.arg_error(first + 1, "invalid option"));
     }
     let t = Table::new_in(&mut c.st.heap).map_err(|_| c.raise_oom())?;
     let put = |c: &mut Call, k: &str, v: TValue| -> Result<(), Raised> {
@@ -1893,7 +2025,10 @@ native!(lua_debug_getinfo, "getinfo", |c| {
             let proto = crate::function::proto_of(cb);
             let set = Table::new_in(&mut c.st.heap).map_err(|_| c.raise_oom())?;
             for offset in crate::bytecode::instruction_offsets(&proto.code) {
-                c.table_set(set, TValue::from_f64(f64::from(proto.line_at(offset as u32))), TValue::TRUE)?;
+                let line = proto.line_at(offset as u32);
+                if line != crate::compiler::PROLOGUE_LINE {
+                    c.table_set(set, TValue::from_f64(f64::from(line)), TValue::TRUE)?;
+                }
             }
             set
         };
@@ -2582,6 +2717,8 @@ pub fn open_libs(st: &mut LuaState) -> Result<(), OutOfMemory> {
         &[
             ("traceback", lua_debug_traceback),
             ("getinfo", lua_debug_getinfo),
+            ("sethook", lua_debug_sethook),
+            ("gethook", lua_debug_gethook),
             ("getlocal", lua_debug_getlocal),
             ("getregistry", lua_debug_getregistry),
             ("debug", lua_debug_debug),

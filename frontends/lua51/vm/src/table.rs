@@ -753,11 +753,12 @@ impl Table {
         }
     }
 
-    /// Removes entries whose key or value `is_dead` says was collected (weak tables).
-    pub fn clear_dead(&mut self, is_dead: &dyn Fn(TValue) -> bool) {
+    /// Removes the entries of a weak table whose key or value is cleared (5.1's `cleartable`;
+    /// the two tests differ for userdata queued for finalization).
+    pub fn clear_dead(&mut self, dead_key: &dyn Fn(TValue) -> bool, dead_value: &dyn Fn(TValue) -> bool) {
         let mut cleared = false;
         for v in self.array_mut() {
-            if is_dead(*v) {
+            if dead_value(*v) {
                 *v = TValue::NIL;
                 cleared = true;
             }
@@ -767,12 +768,12 @@ impl Table {
         }
         // Named keys are strings, never dead; their slots keep their place with nil values.
         for v in self.named_mut() {
-            if is_dead(*v) {
+            if dead_value(*v) {
                 *v = TValue::NIL;
             }
         }
         for n in self.nodes_mut() {
-            if !n.key.is_nil() && (is_dead(n.key) || is_dead(n.value)) {
+            if !n.key.is_nil() && (dead_key(n.key) || dead_value(n.value)) {
                 // Keep the key in place as a dead key (traversal stays valid); it is dropped at
                 // the next rehash.
                 n.value = TValue::NIL;
@@ -874,7 +875,7 @@ mod tests {
         let w = table_mut(Table::new_in(&mut heap).unwrap());
         w.set(num(1.0), s).unwrap();
         w.set(num(2.0), s).unwrap();
-        w.clear_dead(&|x| x == s);
+        w.clear_dead(&|x| x == s, &|x| x == s);
         assert_eq!(w.0.element_kind(), ElementKind::Holes);
         assert!(kind_holds(w));
     }

@@ -1,5 +1,7 @@
 //! Full userdata: a heap object with a metatable, an environment and a Rust payload. The
-//! standard library uses it for files; the collector drops the payload with the object.
+//! standard library uses it for files and `newproxy`. A userdata whose metatable has `__gc`
+//! when it becomes unreachable is finalized first (see `gc`); the collector drops the payload
+//! with the object.
 
 use std::any::Any;
 
@@ -14,6 +16,9 @@ pub struct Userdata {
     pub metatable: *mut Table,
     pub env: TValue,
     pub payload: Box<dyn Any>,
+    /// Queued for its `__gc` once already (5.1's FINALIZEDBIT): never again, and a weak table
+    /// holding it as a value forgets it from then on, even if the finalizer resurrected it.
+    pub finalized: bool,
 }
 
 impl std::fmt::Debug for Userdata {
@@ -31,6 +36,7 @@ impl Userdata {
             std::ptr::addr_of_mut!((*p).metatable).write(metatable);
             std::ptr::addr_of_mut!((*p).env).write(env);
             std::ptr::addr_of_mut!((*p).payload).write(payload);
+            std::ptr::addr_of_mut!((*p).finalized).write(false);
         }
         Ok(TValue::from_ptr(p))
     }

@@ -1,0 +1,326 @@
+//! Debug hooks: `debug.sethook`/`debug.gethook` and the events they report, as Lua 5.1 defines
+//! them (ldo.c's `luaD_callhook` callers, ldebug.c's `luaG_traceexec`).
+//!
+//! A hook costs nothing while none is set: the generated interpreter dispatches through tables
+//! that hold the handlers themselves. While a thread of any state has a hook, every entry of the
+//! interpreter's two dispatch tables points at a generated thunk, which calls
+//! [`lua_rt_hook_instruction`] before the instruction runs and then dispatches through a
+//! read-only copy of the handlers. The first instruction of a call comes through the entry
+//! table's thunk, which is how a call is told apart from a jump back to the first instruction.
+//! Native functions report their calls and returns themselves (the `native!` macro asks
+//! [`native_call`] and [`native_return`] while any hook is set).
+//!
+//! The events, per thread, with the hook's own thread not traced while it runs:
+//! - **call**: a function is entered (Lua or native); a proper tail call is a call too.
+//! - **return**: a Lua function's return instruction is about to run, then one **tail return**
+//!   per frame its tail calls replaced; a native function returned normally.
+//! - **line**: an instruction starts a function, starts a new line, or was reached by a jump
+//!   backwards, compared with the instruction the frame ran before it (after a call returns,
+//!   the call). 5.1's numeric `for` enters its body by a jump back from the loop's end, where
+//!   ljr's `ForPrep` falls into it: that entry counts as the jump back it is in 5.1.
+//! - **count**: every `count` instructions.
+
+use std::sync::atomic::{AtomicUsize, Ordering};
+
+use lua51_value::{LuaContext, TValue};
+
+use crate::bytecode::variants;
+use crate::coroutine::thread_mut;
+use crate::frames::Frame;
+use crate::function::proto_of;
+use crate::state::{LuaError, LuaState};
+use deegen_api::{CodeBlock, FRAME_HEADER_SLOTS};
+
+pub(crate) const MASK_CALL: u8 = 1;
+pub(crate) const MASK_RETURN: u8 = 2;
+pub(crate) const MASK_LINE: u8 = 4;
+pub(crate) const MASK_COUNT: u8 = 8;
+
+/// One thread's hook (5.1 keeps these in the `lua_State`).
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct Hook {
+    /// What `gethook` returns: the function given to `sethook`, kept even when the mask is empty.
+    pub(crate) func: TValue,
+    pub(crate) mask: u8,
+    /// `sethook`'s count, and the instructions left before the next count event.
+    pub(crate) base_count: u32,
+    countdown: u32,
+    /// The hook is running in this thread: no events until it returns (5.1's `allowhook`).
+    running: bool,
+    /// The last instruction traced in this thread: its frame and address.
+    last_base: *mut u64,
+    last_pc: *const u8,
+}
+
+impl Default for Hook {
+    fn default() -> Self {
+        Hook { func: TValue::NIL, mask: 0, base_count: 0, countdown: 0, running: false, last_base: std::ptr::null_mut(), last_pc: std::ptr::null() }
+    }
+}
+
+/// States with at least one hooked thread, across the process: the dispatch tables are shared
+/// by every state, so the thunks stay installed while any of them has a hook (a state without
+/// one answers the thunk at once).
+static HOOKED_STATES: AtomicUsize = AtomicUsize::new(0);
+
+extern "C" {
+    static mut __deegen_interp_dispatch_table: u64;
+    static mut __deegen_interp_entry_dispatch_table: u64;
+    static __deegen_interp_handler_table: u64;
+    fn __deegen_interp_hook_thunk();
+    fn __deegen_interp_hook_entry_thunk();
+}
+
+/// Points every dispatch table entry at the hook thunks (`on`) or back at the handlers.
+fn set_dispatch(on: bool) {
+    let n = variants().len();
+    // SAFETY: the generated tables have one entry per variant; entries are written one aligned
+    // word at a time, so an interpreter running in another thread reads either the handler or
+    // the thunk, which both run the instruction.
+    unsafe {
+        let handlers = std::ptr::addr_of!(__deegen_interp_handler_table);
+        let tables = [
+            (std::ptr::addr_of_mut!(__deegen_interp_dispatch_table), __deegen_interp_hook_thunk as *const () as u64),
+            (std::ptr::addr_of_mut!(__deegen_interp_entry_dispatch_table), __deegen_interp_hook_entry_thunk as *const () as u64),
+        ];
+        for (table, thunk) in tables {
+            for i in 0..n {
+                let value = if on { thunk } else { *handlers.add(i) };
+                (*(table.add(i) as *const AtomicUsize)).store(value as usize, Ordering::Relaxed);
+            }
+        }
+    }
+}
+
+/// The running thread's hook.
+pub(crate) fn current(st: &mut LuaState) -> &mut Hook {
+    if st.current_thread.is_nil() {
+        &mut st.main_hook
+    } else {
+        &mut thread_mut(st.current_thread).hook
+    }
+}
+
+/// The hook of `thread` (nil: the main thread).
+pub(crate) fn of_thread(st: &mut LuaState, thread: TValue) -> &mut Hook {
+    if thread.is_nil() {
+        &mut st.main_hook
+    } else {
+        &mut thread_mut(thread).hook
+    }
+}
+
+/// Sets a thread's hook (5.1's `lua_sethook`: no events without a mask), keeping the dispatch
+/// tables in step with the number of hooked threads.
+pub(crate) fn set(st: &mut LuaState, thread: TValue, func: TValue, mask: u8, count: u32) {
+    let hook = of_thread(st, thread);
+    let was_hooked = hook.mask != 0;
+    hook.func = func;
+    hook.mask = mask;
+    hook.base_count = count;
+    hook.countdown = count;
+    // What was traced before is stale: the frames ran on untraced since.
+    hook.last_base = std::ptr::null_mut();
+    hook.last_pc = std::ptr::null();
+    let hooked = mask != 0;
+    match (was_hooked, hooked) {
+        (false, true) => hooked_thread_added(st),
+        (true, false) => hooked_thread_removed(st),
+        _ => {}
+    }
+}
+
+fn hooked_thread_added(st: &mut LuaState) {
+    st.hooked_threads += 1;
+    if st.hooked_threads == 1 && HOOKED_STATES.fetch_add(1, Ordering::SeqCst) == 0 {
+        tracing::debug!("debug hooks on: dispatch through the hook thunks");
+        set_dispatch(true);
+    }
+}
+
+/// A hooked thread lost its hook, or was freed with it.
+pub(crate) fn hooked_thread_removed(st: &mut LuaState) {
+    st.hooked_threads -= 1;
+    if st.hooked_threads == 0 {
+        state_unhooked();
+    }
+}
+
+/// A state that had hooked threads has none now (or is dropped with some).
+pub(crate) fn state_unhooked() {
+    if HOOKED_STATES.fetch_sub(1, Ordering::SeqCst) == 1 {
+        tracing::debug!("debug hooks off: dispatch straight to the handlers");
+        set_dispatch(false);
+    }
+}
+
+/// `gethook`'s mask string.
+pub(crate) fn mask_string(mask: u8) -> String {
+    [(MASK_CALL, 'c'), (MASK_RETURN, 'r'), (MASK_LINE, 'l')].iter().filter(|(m, _)| mask & m != 0).map(|(_, c)| *c).collect()
+}
+
+/// `sethook`'s mask string and count.
+pub(crate) fn parse_mask(s: &[u8], count: u32) -> u8 {
+    let mut mask = 0;
+    for (c, m) in [(b'c', MASK_CALL), (b'r', MASK_RETURN), (b'l', MASK_LINE)] {
+        if s.contains(&c) {
+            mask |= m;
+        }
+    }
+    if count > 0 {
+        mask |= MASK_COUNT;
+    }
+    mask
+}
+
+/// Calls the running thread's hook with `event` (and `line` for line events) in a frame at
+/// `frame`, above the hooked frame `caller` stopped at `caller_pc`: 5.1's `hookf`. The hook's
+/// own thread is not traced meanwhile.
+///
+/// # Safety
+/// As [`LuaState::call_from`]: `frame` lies above every live frame of the running thread.
+unsafe fn call_hook(st: *mut LuaState, frame: *mut u64, caller: *mut u64, caller_pc: *const u8, event: &str, line: Option<u32>) -> Result<(), LuaError> {
+    unsafe {
+        let hook = *current(&mut *st);
+        if !hook.func.is_function() {
+            return Ok(());
+        }
+        let name = (*st).intern(event.as_bytes()).map_err(|_| LuaError { value: TValue::NIL })?;
+        *frame = hook.func.raw();
+        *frame.add(FRAME_HEADER_SLOTS) = name.raw();
+        *frame.add(FRAME_HEADER_SLOTS + 1) = line.map_or(TValue::NIL, |l| TValue::from_f64(f64::from(l))).raw();
+        current(&mut *st).running = true;
+        let result = LuaState::call_from(st, frame, 2, caller, caller_pc);
+        current(&mut *st).running = false;
+        result.map(|_| ())
+    }
+}
+
+/// The events before the instruction at `pc` of the frame at `base` runs (see the module
+/// documentation); `entry` is 1 for the first instruction of a call. Returns 0, or 1 after
+/// leaving the hook's error in the context for the thunk to throw.
+#[no_mangle]
+pub unsafe extern "C" fn lua_rt_hook_instruction(ctx: *mut LuaContext, base: *mut u64, pc: *const u8, cb: *const CodeBlock, entry: u64) -> u64 {
+    let st: *mut LuaState = unsafe { crate::state::state_of(ctx) };
+    match unsafe { trace_instruction(st, base, pc, cb, entry != 0) } {
+        Ok(()) => 0,
+        Err(LuaError { value }) => {
+            unsafe { (*ctx).interp.error = value.raw() };
+            1
+        }
+    }
+}
+
+unsafe fn trace_instruction(st: *mut LuaState, base: *mut u64, pc: *const u8, cb: *const CodeBlock, entry: bool) -> Result<(), LuaError> {
+    unsafe {
+        let hook = *current(&mut *st);
+        if hook.mask == 0 || hook.running {
+            return Ok(());
+        }
+        // The hook's frame goes above the hooked one's.
+        let frame = base.add((*cb).frame_slots as usize);
+        if entry && hook.mask & MASK_CALL != 0 {
+            call_hook(st, frame, base, pc, "call", None)?;
+        }
+        let proto = proto_of(cb);
+        let code = &proto.code[..];
+        let offset = pc.offset_from((*cb).bytecode) as usize;
+        let opcode = crate::bytecode::read_operand(code, offset, 2, false) as usize;
+        let variant = &variants()[opcode];
+        let is_return = variant.bytecode.starts_with("Return");
+
+        let hook = *current(&mut *st);
+        if hook.mask & (MASK_COUNT | MASK_LINE) != 0 && !hook.running {
+            if hook.mask & MASK_COUNT != 0 {
+                let h = current(&mut *st);
+                h.countdown = h.countdown.saturating_sub(1);
+                if h.countdown == 0 {
+                    h.countdown = h.base_count;
+                    call_hook(st, frame, base, pc, "count", None)?;
+                }
+            }
+            let hook = *current(&mut *st);
+            let line = proto.line_at(offset as u32);
+            if hook.mask & MASK_LINE != 0 && line != crate::compiler::PROLOGUE_LINE {
+                // The instruction this frame ran before: the last one traced in this thread if
+                // that was this frame's; otherwise the frame just got control back from a call
+                // (a native one, or one left by an error), which is the instruction before.
+                let previous = if !entry && hook.last_base == base && !hook.last_pc.is_null() {
+                    Some(hook.last_pc.offset_from((*cb).bytecode) as usize)
+                } else if entry {
+                    None
+                } else {
+                    crate::bytecode::instruction_offsets(code).take_while(|&o| o < offset).last()
+                };
+                let fire = match previous {
+                    None => true,
+                    Some(prev) => {
+                        let prev_is_for_prep = variants()[crate::bytecode::read_operand(code, prev, 2, false) as usize].bytecode == "ForPrep";
+                        let for_body = prev_is_for_prep && offset == prev + variants()[crate::bytecode::read_operand(code, prev, 2, false) as usize].length as usize;
+                        offset == 0 || offset <= prev || for_body || line != proto.line_at(prev as u32)
+                    }
+                };
+                if fire {
+                    call_hook(st, frame, base, pc, "line", Some(line))?;
+                }
+            }
+        }
+        let h = current(&mut *st);
+        h.last_base = base;
+        h.last_pc = pc;
+        if is_return {
+            let hook = *current(&mut *st);
+            if hook.mask & MASK_RETURN != 0 {
+                call_hook(st, frame, base, pc, "return", None)?;
+                let tail_calls = Frame { base, pc }.tail_calls();
+                for _ in 0..tail_calls {
+                    if current(&mut *st).mask & MASK_RETURN == 0 {
+                        break;
+                    }
+                    call_hook(st, frame, base, pc, "tail return", None)?;
+                }
+            }
+            // The caller goes on after its call instruction.
+            let (caller_base, caller_pc) = Frame { base, pc }.caller();
+            let h = current(&mut *st);
+            h.last_base = caller_base;
+            h.last_pc = caller_pc;
+        }
+        Ok(())
+    }
+}
+
+/// The native at `base` is the packer of a vararg function's `arg` table, which 5.1 makes
+/// without a call.
+unsafe fn in_prologue(st: *mut LuaState, base: *mut u64) -> bool {
+    unsafe { TValue(*base.offset(deegen_api::frame::CALLEE as isize)) == (*st).pack_fn }
+}
+
+/// A native function at `base` with `nargs` arguments is entered: its call event.
+///
+/// # Safety
+/// `base` is the frame of the native function running now.
+pub(crate) unsafe fn native_call(st: *mut LuaState, base: *mut u64, nargs: usize) -> Result<(), LuaError> {
+    unsafe {
+        let hook = *current(&mut *st);
+        if hook.mask & MASK_CALL == 0 || hook.running || in_prologue(st, base) {
+            return Ok(());
+        }
+        call_hook(st, base.add(nargs), base, std::ptr::null(), "call", None)
+    }
+}
+
+/// A native function at `base` returned `nresults` values normally: its return event (none
+/// when it suspended its coroutine: 5.1 reports that return on resume, which ljr leaves out).
+///
+/// # Safety
+/// `base` is the frame of the native function running now, with `used` slots in use.
+pub(crate) unsafe fn native_return(st: *mut LuaState, base: *mut u64, used: usize) -> Result<(), LuaError> {
+    unsafe {
+        let hook = *current(&mut *st);
+        if hook.mask & MASK_RETURN == 0 || hook.running || (*(*st).current).interp.status == crate::coroutine::STATUS_YIELD || in_prologue(st, base) {
+            return Ok(());
+        }
+        call_hook(st, base.add(used), base, std::ptr::null(), "return", None)
+    }
+}
