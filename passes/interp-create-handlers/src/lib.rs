@@ -7,6 +7,7 @@ use deegen_bytecode_spec::{OperandAccess, Variant};
 use deegen_llvm_ir::*;
 use deegen_pass::{AnalysisManager, Pass, PassError, PassParams, PipelineError, PreservedAnalyses, RegisteredPass};
 use inkwell::module::{Linkage, Module};
+use inkwell::GlobalVisibility;
 use inkwell::types::BasicTypeEnum;
 use inkwell::values::{BasicMetadataValueEnum, BasicValueEnum, FunctionValue, PointerValue};
 use inkwell::{AddressSpace, IntPredicate};
@@ -254,7 +255,15 @@ impl<'a, 'ctx> Generator<'a, 'ctx> {
             g.set_initializer(&init);
             let read_only = !hookable || name == symbols::HANDLER_TABLE;
             g.set_constant(read_only);
-            g.set_linkage(if hookable { Linkage::External } else { Linkage::Internal });
+            if hookable {
+                // Exported to the runtime linked into the same binary only: hidden, so that a
+                // dispatch addresses the table directly instead of loading its address from
+                // the GOT.
+                g.set_linkage(Linkage::External);
+                g.set_visibility(GlobalVisibility::Hidden);
+            } else {
+                g.set_linkage(Linkage::Internal);
+            }
         }
     }
 
