@@ -36,6 +36,10 @@ pub(crate) const MASK_RETURN: u8 = 2;
 pub(crate) const MASK_LINE: u8 = 4;
 pub(crate) const MASK_COUNT: u8 = 8;
 
+/// The bytecodes that take the values the previous instruction left in a variable number (the
+/// count in `LuaContext::var_results`).
+const CONSUMES_VAR_RESULTS: [&str; 4] = ["CallVarArgs", "TailCallVarArgs", "ReturnVarArgs", "SetListVarArgs"];
+
 /// One thread's hook (5.1 keeps these in the `lua_State`).
 #[derive(Debug, Clone, Copy)]
 pub(crate) struct Hook {
@@ -217,17 +221,19 @@ unsafe fn trace_instruction(st: *mut LuaState, base: *mut u64, pc: *const u8, cb
         if hook.mask == 0 || hook.running {
             return Ok(());
         }
-        // The hook's frame goes above the hooked one's.
-        let frame = base.add((*cb).frame_slots as usize);
-        if entry && hook.mask & MASK_CALL != 0 {
-            call_hook(st, frame, base, pc, "call", None)?;
-        }
         let proto = proto_of(cb);
         let code = &proto.code[..];
         let offset = pc.offset_from((*cb).bytecode) as usize;
         let opcode = crate::bytecode::read_operand(code, offset, 2, false) as usize;
         let variant = &variants()[opcode];
         let is_return = variant.bytecode.starts_with("Return");
+        // The hook's frame goes above the hooked one's, and above the values a call or `...`
+        // left for this instruction to take (they may run past the frame's slots).
+        let pending = if CONSUMES_VAR_RESULTS.contains(&variant.bytecode.as_str()) { (*(*st).current).var_results as usize } else { 0 };
+        let frame = base.add((*cb).frame_slots as usize + pending);
+        if entry && hook.mask & MASK_CALL != 0 {
+            call_hook(st, frame, base, pc, "call", None)?;
+        }
 
         let hook = *current(&mut *st);
         if hook.mask & (MASK_COUNT | MASK_LINE) != 0 && !hook.running {

@@ -170,3 +170,15 @@ local co2 = coroutine.wrap(function() local x = 1; local y = 2; return x + y end
 local r = co2()
 debug.sethook()
 print(r, main_events > 0, main_events < 6)
+
+-- A hook between a call with many results and the instruction that takes them leaves them
+-- alone.
+local function many() local t = {} for i = 1, 300 do t[i] = i end return unpack(t) end
+local function sum(...) local s = 0 for i = 1, select('#', ...) do s = s + select(i, ...) end return s end
+debug.sethook(function(e, l) local a, b, c = {}, {}, {} end, "crl", 1)
+local total = sum(many())
+local packed = {many()}
+local function pass(...) return ... end
+local back = select('#', pass(many()))
+debug.sethook()
+print(total, #packed, back)
