@@ -251,8 +251,10 @@ unsafe fn trace_instruction(st: *mut LuaState, base: *mut u64, pc: *const u8, cb
                 // The instruction this frame ran before: the last one traced in this thread if
                 // that was this frame's; otherwise the frame just got control back from a call
                 // (a native one, or one left by an error), which is the instruction before.
-                let previous = if !entry && hook.last_base == base && !hook.last_pc.is_null() {
-                    Some(hook.last_pc.offset_from((*cb).bytecode) as usize)
+                let start = (*cb).bytecode as usize;
+                let last_in_code = (start..start + code.len()).contains(&(hook.last_pc as usize));
+                let previous = if !entry && hook.last_base == base && last_in_code {
+                    Some(hook.last_pc as usize - start)
                 } else if entry {
                     None
                 } else {
