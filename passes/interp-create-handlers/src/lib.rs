@@ -276,6 +276,26 @@ impl<'a, 'ctx> Generator<'a, 'ctx> {
         }
     }
 
+    /// Branches on `failed` to a new block that loads the error a runtime function left in the
+    /// context, and positions the builder there (for the caller to throw it); returns the error
+    /// and the block the success path goes on in.
+    fn branch_to_context_error(
+        &self,
+        f: FunctionValue<'ctx>,
+        failed: inkwell::values::IntValue<'ctx>,
+        state: &PinnedState<'ctx>,
+    ) -> Result<(inkwell::values::IntValue<'ctx>, inkwell::basic_block::BasicBlock<'ctx>), String> {
+        let ctx = self.module.get_context();
+        let b = &self.builder;
+        let ib = self.ib();
+        let on_error = ctx.append_basic_block(f, "error");
+        let on_ok = ctx.append_basic_block(f, "ok");
+        b.build_conditional_branch(failed, on_error, on_ok).map_err(|e| e.to_string())?;
+        b.position_at_end(on_error);
+        let err_addr = ib.byte_offset(state.ctx.into_pointer_value(), ib.i64(std::mem::offset_of!(deegen_api::InterpContext, error) as u64), "ctx.error")?;
+        Ok((ib.load_i64(err_addr, "error")?, on_ok))
+    }
+
     fn thunks(&self) -> Result<(), String> {
         let m = self.module;
         let ctx = m.get_context();
@@ -442,12 +462,7 @@ impl<'a, 'ctx> Generator<'a, 'ctx> {
                 .ok_or("native call returns a value")?
                 .into_int_value();
             let failed = be(b.build_int_compare(IntPredicate::SLT, n, ib.i64(0), "failed"))?;
-            let on_error = ctx.append_basic_block(f, "error");
-            let on_ok = ctx.append_basic_block(f, "ok");
-            be(b.build_conditional_branch(failed, on_error, on_ok))?;
-            b.position_at_end(on_error);
-            let err_addr = ib.byte_offset(state0.ctx.into_pointer_value(), ib.i64(std::mem::offset_of!(deegen_api::InterpContext, error) as u64), "ctx.error")?;
-            let error = ib.load_i64(err_addr, "error")?;
+            let (error, on_ok) = self.branch_to_context_error(f, failed, &state0)?;
             // The error is raised in the native's own frame (no pc: it runs no bytecode), so
             // a message handler and a traceback see the native as the innermost frame, as in
             // 5.1 ("[C]: in function 'error'").
@@ -495,12 +510,7 @@ impl<'a, 'ctx> Generator<'a, 'ctx> {
                 .ok_or("the instruction hook returns a value")?
                 .into_int_value();
                 let failed = be(b.build_int_compare(IntPredicate::NE, status, ib.i64(0), "hook.failed"))?;
-                let on_error = ctx.append_basic_block(f, "error");
-                let run = ctx.append_basic_block(f, "run");
-                be(b.build_conditional_branch(failed, on_error, run))?;
-                b.position_at_end(on_error);
-                let err_addr = ib.byte_offset(state.ctx.into_pointer_value(), ib.i64(std::mem::offset_of!(deegen_api::InterpContext, error) as u64), "ctx.error")?;
-                let error = ib.load_i64(err_addr, "error")?;
+                let (error, run) = self.branch_to_context_error(f, failed, &state)?;
                 ib.tail_call(TailTarget::Function(throw), &state, state.pc.into(), state.code_block.into(), [Some(error.into()), Some(ib.i64(0).into()), None, None])?;
                 b.position_at_end(run);
                 ib.dispatch_through(symbols::HANDLER_TABLE, &state, state.pc)?;

@@ -98,11 +98,8 @@ fn set_dispatch(on: bool) {
 
 /// The running thread's hook.
 pub(crate) fn current(st: &mut LuaState) -> &mut Hook {
-    if st.current_thread.is_nil() {
-        &mut st.main_hook
-    } else {
-        &mut thread_mut(st.current_thread).hook
-    }
+    let running = st.current_thread;
+    of_thread(st, running)
 }
 
 /// The hook of `thread` (nil: the main thread).
@@ -236,7 +233,7 @@ unsafe fn trace_instruction(st: *mut LuaState, base: *mut u64, pc: *const u8, cb
         }
 
         let hook = *current(&mut *st);
-        if hook.mask & (MASK_COUNT | MASK_LINE) != 0 && !hook.running {
+        if hook.mask & (MASK_COUNT | MASK_LINE) != 0 {
             if hook.mask & MASK_COUNT != 0 {
                 let h = current(&mut *st);
                 h.countdown = h.countdown.saturating_sub(1);
@@ -263,9 +260,9 @@ unsafe fn trace_instruction(st: *mut LuaState, base: *mut u64, pc: *const u8, cb
                 let fire = match previous {
                     None => true,
                     Some(prev) => {
-                        let prev_is_for_prep = variants()[crate::bytecode::read_operand(code, prev, 2, false) as usize].bytecode == "ForPrep";
-                        let for_body = prev_is_for_prep && offset == prev + variants()[crate::bytecode::read_operand(code, prev, 2, false) as usize].length as usize;
-                        offset == 0 || offset <= prev || for_body || line != proto.line_at(prev as u32)
+                        let prev_variant = &variants()[crate::bytecode::read_operand(code, prev, 2, false) as usize];
+                        let for_body = prev_variant.bytecode == "ForPrep" && offset == prev + prev_variant.length as usize;
+                        offset <= prev || for_body || line != proto.line_at(prev as u32)
                     }
                 };
                 if fire {

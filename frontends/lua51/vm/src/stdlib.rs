@@ -1682,11 +1682,12 @@ fn find_local(mut levels: crate::frames::Levels, level: usize, n: i64, top: *mut
         }
     }
     let Some(level) = levels.next() else { return Err(()) };
-    let Some(Frame { base, pc }) = level.frame() else { return Ok(None) };
+    let Some(frame) = level.frame() else { return Ok(None) };
     if n < 1 {
         return Ok(None);
     }
-    let cb = unsafe { (*level.frame().expect("a frame").callee().as_closure()).code_block };
+    let Frame { base, pc } = frame;
+    let cb = unsafe { (*frame.callee().as_closure()).code_block };
     if !crate::function::is_native(cb) && !pc.is_null() {
         let proto = crate::function::proto_of(cb);
         let offset = unsafe { pc.offset_from(proto.code.as_ptr()) } as u32;
@@ -1845,7 +1846,8 @@ native!(lua_debug_setlocal, "setlocal", |c| {
 
 native!(lua_debug_sethook, "sethook", |c| {
     // sethook([thread,] hook, mask [, count]); no hook (or nil) turns hooks off.
-    let (thread, first) = thread_argument(c);
+    let (thread, first) = debug_thread(c);
+    let thread = thread.unwrap_or(c.st.current_thread);
     let func = c.arg(first);
     if func.is_nil() {
         crate::hook::set(c.st, thread, TValue::NIL, 0, 0);
@@ -1864,21 +1866,11 @@ native!(lua_debug_sethook, "sethook", |c| {
 
 native!(lua_debug_gethook, "gethook", |c| {
     // gethook([thread]): the hook function, its mask and its count.
-    let (thread, _) = thread_argument(c);
+    let thread = debug_thread(c).0.unwrap_or(c.st.current_thread);
     let hook = *crate::hook::of_thread(c.st, thread);
     let mask = c.string(crate::hook::mask_string(hook.mask).as_bytes())?;
     c.return_values(0, &[hook.func, mask, TValue::from_f64(f64::from(hook.base_count))])
 });
-
-/// The thread whose hook `sethook`/`gethook` mean (an optional first argument; nil stands for
-/// the main thread, as `current_thread` does) and the index of the next argument.
-fn thread_argument(c: &Call) -> (TValue, usize) {
-    if c.arg(0).is_kind(lua51_value::ObjKind::Thread) {
-        (c.arg(0), 1)
-    } else {
-        (c.st.current_thread, 0)
-    }
-}
 
 native!(lua_debug_traceback, "traceback", |c| {
     // traceback([thread,] [message [, level]]): another coroutine is traced from where it is
