@@ -11,17 +11,23 @@ fn main() {
         println!("cargo:rerun-if-changed={}", workspace.join(watched).display());
     }
     println!("cargo:rerun-if-env-changed=DEEGEN_DUMP_IR");
+    println!("cargo:rerun-if-env-changed=DEEGEN_OPT_BISECT_LIMIT");
 
     let bitcode = deegen::compile_semantics_to_bitcode(&workspace.join("Cargo.toml"), "lua51-semantics", &out.join("semantics-target"))
         .unwrap_or_else(|e| panic!("{e}"));
     let options = deegen::GenerateOptions {
         dump_ir: std::env::var_os("DEEGEN_DUMP_IR").is_some(),
+        // Bisecting a miscompiled interpreter: `DEEGEN_OPT_BISECT_LIMIT=N cargo build`.
+        opt_bisect_limit: std::env::var("DEEGEN_OPT_BISECT_LIMIT").ok().map(|n| n.parse().unwrap_or_else(|_| panic!("DEEGEN_OPT_BISECT_LIMIT must be a number, got '{n}'"))),
         tag_registers: Some(lua51_specs::TAG_REGISTERS),
         nan_boxed_doubles_below: Some(lua51_specs::NAN_BOXED_DOUBLES_BELOW),
         type_lattice: Some(lua51_specs::type_lattice().unwrap_or_else(|e| panic!("{e}"))),
     };
     let generated = deegen::generate_interpreter(&bitcode, &lua51_specs::bytecodes(), &out.join("interpreter"), &options)
         .unwrap_or_else(|e| panic!("generating the interpreter failed: {e}"));
+    for decision in &generated.bisect_log {
+        println!("cargo:warning={decision}");
+    }
     println!("cargo:rustc-link-search=native={}", generated.archive.parent().expect("archive dir").display());
     println!("cargo:rustc-link-lib=static={}", deegen::ARCHIVE_NAME);
     // The generated code addresses its tables absolutely (see deegen_llvm_ir::target_machine):

@@ -9,6 +9,7 @@
 
 mod checks;
 mod interp_abi;
+mod phase;
 pub mod raw;
 
 use std::path::Path;
@@ -25,6 +26,7 @@ use inkwell::OptimizationLevel;
 
 pub use checks::Checkers;
 pub use interp_abi::*;
+pub use phase::{check_phase_invariants, read_phase, write_phase, LlvmPhase, PHASE_METADATA};
 
 /// Named metadata holding one [`Variant`] text line per node.
 pub const VARIANTS_METADATA: &str = "deegen.variants";
@@ -77,6 +79,15 @@ impl<'ctx> LlvmModule<'ctx> {
 
 impl IrUnit for LlvmModule<'_> {
     const KIND: &'static str = "llvm";
+    type Phase = LlvmPhase;
+
+    fn phase(&self) -> Result<LlvmPhase, String> {
+        read_phase(&self.module)
+    }
+
+    fn set_phase(&mut self, phase: LlvmPhase) {
+        write_phase(&self.module, phase);
+    }
 
     /// LLVM's textual IR without the `; ModuleID` line, which names the input file.
     fn print(&self) -> String {
@@ -84,8 +95,14 @@ impl IrUnit for LlvmModule<'_> {
         text.lines().filter(|l| !l.starts_with("; ModuleID")).map(|l| format!("{l}\n")).collect()
     }
 
+    /// LLVM's verifier, then the invariants of the module's phase.
     fn verify(&self) -> Result<(), Vec<String>> {
-        self.module.verify().map_err(|e| e.to_string().lines().map(str::to_owned).filter(|l| !l.is_empty()).collect())
+        self.module.verify().map_err(|e| e.to_string().lines().map(str::to_owned).filter(|l| !l.is_empty()).collect::<Vec<_>>())?;
+        let problems = match read_phase(&self.module) {
+            Ok(phase) => check_phase_invariants(&self.module, phase),
+            Err(e) => vec![e],
+        };
+        if problems.is_empty() { Ok(()) } else { Err(problems) }
     }
 }
 

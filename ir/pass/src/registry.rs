@@ -2,7 +2,7 @@
 //! printed, and pipeline errors are worded.
 
 use crate::pipeline::{PipelineElement, PipelineError, PipelineText};
-use crate::{Pass, PassManager};
+use crate::{IrUnit, Pass, PassDescriptor, PassManager};
 
 /// Parameters of one pipeline element (`name<k=v;flag>`), in order.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
@@ -58,45 +58,40 @@ impl PassParams {
 }
 
 /// A pass type that can be built from pipeline text.
-pub trait RegisteredPass<U: ?Sized>: Pass<U> + Sized + 'static {
-    const NAME: &'static str;
-    /// One line for `--list-passes`.
-    const DESCRIPTION: &'static str;
-    /// The accepted parameters, for `--list-passes` (e.g. `"max-iterations=N"`); empty if none.
-    const PARAMS: &'static str = "";
+pub trait RegisteredPass<U: IrUnit + ?Sized>: Pass<U> + Sized + 'static {
+    /// The pass's one declaration.
+    const DESCRIPTOR: &'static PassDescriptor<U::Phase>;
     fn from_params(params: &PassParams) -> Result<Self, PipelineError>;
-}
-
-/// One registry row.
-pub struct PassInfo<U: ?Sized> {
-    pub name: &'static str,
-    pub description: &'static str,
-    pub params: &'static str,
-    build: PassBuilder<U>,
 }
 
 /// Builds a pass from its parameters.
 type PassBuilder<U> = fn(&PassParams) -> Result<Box<dyn Pass<U>>, PipelineError>;
 
-impl<U: ?Sized> std::fmt::Debug for PassInfo<U> {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.debug_struct("PassInfo").field("name", &self.name).finish()
-    }
+/// One registry row.
+struct Entry<U: IrUnit + ?Sized> {
+    descriptor: &'static PassDescriptor<U::Phase>,
+    build: PassBuilder<U>,
 }
 
-fn build_boxed<U: ?Sized, P: RegisteredPass<U>>(params: &PassParams) -> Result<Box<dyn Pass<U>>, PipelineError> {
+fn build_boxed<U: IrUnit + ?Sized, P: RegisteredPass<U>>(params: &PassParams) -> Result<Box<dyn Pass<U>>, PipelineError> {
     Ok(Box::new(P::from_params(params)?))
 }
 
 /// The passes of one IR kind. Built-in pipeline adaptors (`fixpoint`) are handled here too.
-pub struct PassRegistry<U: ?Sized> {
-    ir_kind: &'static str,
-    passes: Vec<PassInfo<U>>,
+pub struct PassRegistry<U: IrUnit + ?Sized> {
+    entries: Vec<Entry<U>>,
 }
 
-impl<U: ?Sized> std::fmt::Debug for PassRegistry<U> {
+impl<U: IrUnit + ?Sized> std::fmt::Debug for PassRegistry<U> {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.debug_struct("PassRegistry").field("ir_kind", &self.ir_kind).field("passes", &self.passes).finish()
+        let names: Vec<_> = self.entries.iter().map(|e| e.descriptor.name).collect();
+        f.debug_struct("PassRegistry").field("ir_kind", &U::KIND).field("passes", &names).finish()
+    }
+}
+
+impl<U: IrUnit + ?Sized> Default for PassRegistry<U> {
+    fn default() -> Self {
+        Self { entries: Vec::new() }
     }
 }
 
@@ -104,45 +99,69 @@ impl<U: ?Sized> std::fmt::Debug for PassRegistry<U> {
 pub const ADAPTORS: &[(&str, &str)] =
     &[("fixpoint", "fixpoint<max-iterations=N>(a,b,...): reruns the nested pipeline until it changes nothing")];
 
-impl<U: ?Sized> PassRegistry<U> {
-    pub fn new(ir_kind: &'static str) -> Self {
-        Self { ir_kind, passes: Vec::new() }
+impl<U: IrUnit + ?Sized> PassRegistry<U> {
+    pub fn new() -> Self {
+        Self::default()
     }
 
-    /// Adds pass type `P`. Registering a name twice is a programming error.
+    /// Adds pass type `P`. Registering a name twice, or a pass that may be skipped but moves
+    /// the phase forward, is a programming error.
     pub fn register<P: RegisteredPass<U>>(&mut self) -> &mut Self {
-        assert!(self.lookup(P::NAME).is_none(), "pass '{}' registered twice", P::NAME);
-        assert!(ADAPTORS.iter().all(|(n, _)| *n != P::NAME), "pass name '{}' is reserved", P::NAME);
-        self.passes.push(PassInfo {
-            name: P::NAME,
-            description: P::DESCRIPTION,
-            params: P::PARAMS,
-            build: build_boxed::<U, P>,
-        });
+        let d = P::DESCRIPTOR;
+        assert!(self.lookup(d.name).is_none(), "pass '{}' registered twice", d.name);
+        assert!(ADAPTORS.iter().all(|(n, _)| *n != d.name), "pass name '{}' is reserved", d.name);
+        assert!(d.required || d.produces.is_none(), "pass '{}' produces a phase, so it cannot be optional", d.name);
+        assert!(!d.runs_in.is_empty(), "pass '{}' runs in no phase", d.name);
+        self.entries.push(Entry { descriptor: d, build: build_boxed::<U, P> });
         self
     }
 
-    pub fn ir_kind(&self) -> &'static str {
-        self.ir_kind
+    /// Every registered pass, in registration order.
+    pub fn passes(&self) -> impl Iterator<Item = &'static PassDescriptor<U::Phase>> + '_ {
+        self.entries.iter().map(|e| e.descriptor)
     }
 
-    pub fn passes(&self) -> &[PassInfo<U>] {
-        &self.passes
+    pub fn lookup(&self, name: &str) -> Option<&'static PassDescriptor<U::Phase>> {
+        self.entry(name).map(|e| e.descriptor)
     }
 
-    pub fn lookup(&self, name: &str) -> Option<&PassInfo<U>> {
-        self.passes.iter().find(|p| p.name == name)
+    fn entry(&self, name: &str) -> Option<&Entry<U>> {
+        self.entries.iter().find(|e| e.descriptor.name == name)
+    }
+
+    /// The pass that moves the unit into `phase`, for "run X first" hints.
+    pub fn producer_of(&self, phase: U::Phase) -> Option<&'static str> {
+        self.passes().find(|d| d.produces == Some(phase)).map(|d| d.name)
     }
 
     /// The `--list-passes` text: one line per pass, sorted by name.
     pub fn describe(&self) -> String {
-        let mut rows: Vec<_> = self.passes.iter().map(|p| (p.name, p.params, p.description)).collect();
+        let mut rows: Vec<_> = self.passes().map(|d| (d.name, d.params, d.description)).collect();
         rows.extend(ADAPTORS.iter().map(|(n, d)| (*n, "", *d)));
         rows.sort_by_key(|r| r.0);
-        let mut out = format!("{} passes:\n", self.ir_kind);
+        let mut out = format!("{} passes:\n", U::KIND);
         for (name, params, desc) in rows {
             let head = if params.is_empty() { name.to_owned() } else { format!("{name}<{params}>") };
             out.push_str(&format!("  {head:<40} {desc}\n"));
+        }
+        out
+    }
+
+    /// The pass table of the READMEs (Markdown), in registration order: the crate of pass `x`
+    /// is `passes/x`.
+    pub fn markdown_table(&self) -> String {
+        let mut out = String::from("| pass | runs in | produces | kind | what it does |\n| --- | --- | --- | --- | --- |\n");
+        for d in self.passes() {
+            let runs_in: Vec<String> = d.runs_in.iter().map(|p| format!("`{p}`")).collect();
+            let produces = d.produces.map(|p| format!("`{p}`")).unwrap_or_else(|| "-".into());
+            let head = if d.params.is_empty() { format!("`{}`", d.name) } else { format!("`{}<{}>`", d.name, d.params) };
+            let kind = if d.required { "required" } else { "optimisation" };
+            out.push_str(&format!(
+                "| [{head}]({name}/README.md) | {} | {produces} | {kind} | {} |\n",
+                runs_in.join(", "),
+                d.description,
+                name = d.name
+            ));
         }
         out
     }
@@ -153,12 +172,14 @@ impl<U: ?Sized> PassRegistry<U> {
         self.build(&parsed)
     }
 
-    /// Builds the pass manager for an already parsed pipeline.
+    /// Builds the pass manager for an already parsed pipeline. The manager knows which pass
+    /// produces each phase, so its phase errors can name the missing pass.
     pub fn build(&self, pipeline: &PipelineText) -> Result<PassManager<U>, PipelineError> {
         let mut pm = PassManager::new();
         for element in &pipeline.elements {
             self.build_element(element, pipeline, &mut pm)?;
         }
+        pm.set_phase_producers(self.passes().filter_map(|d| Some((d.produces?, d.name))).collect());
         Ok(pm)
     }
 
@@ -180,12 +201,12 @@ impl<U: ?Sized> PassRegistry<U> {
             pm.add_fixpoint(inner, max as usize);
             return Ok(());
         }
-        let Some(info) = self.lookup(&e.name) else {
+        let Some(entry) = self.entry(&e.name) else {
             let hint = self.closest_name(&e.name).map(|n| format!(" (did you mean '{n}'?)")).unwrap_or_default();
             return Err(PipelineError::UnknownPass {
                 name: e.name.clone(),
                 pipeline: whole.source.clone(),
-                ir_kind: self.ir_kind,
+                ir_kind: U::KIND,
                 hint,
             });
         };
@@ -195,13 +216,12 @@ impl<U: ?Sized> PassRegistry<U> {
                 message: format!("'{}' is a pass, not an adaptor: it takes no nested pipeline", e.name),
             });
         }
-        pm.add_boxed((info.build)(&params)?);
+        pm.add_boxed(entry.descriptor, (entry.build)(&params)?);
         Ok(())
     }
 
     fn closest_name(&self, name: &str) -> Option<&'static str> {
-        self.passes
-            .iter()
+        self.passes()
             .map(|p| (edit_distance(p.name, name), p.name))
             .filter(|(d, n)| *d <= 2.max(n.len() / 4))
             .min()

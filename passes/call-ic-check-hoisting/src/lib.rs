@@ -3,26 +3,30 @@
 use std::collections::HashSet;
 
 use deegen_llvm_ir::raw::{Block, Builder, Value};
-use deegen_llvm_ir::{defined_functions, function_attr, handler_kind, read_type_lattice, Checkers, LlvmModule, CALL_IC_PROBE_METADATA, HANDLER_KIND_ATTR};
-use deegen_pass::{AnalysisManager, Pass, PassError, PassParams, PipelineError, PreservedAnalyses, RegisteredPass};
+use deegen_llvm_ir::{defined_functions, function_attr, handler_kind, read_type_lattice, Checkers, LlvmModule, CALL_IC_PROBE_METADATA, HANDLER_KIND_ATTR, LlvmPhase};
+use deegen_pass::{AnalysisManager, Pass, PassDescriptor, PassError, PassParams, PipelineError, PreservedAnalyses, RegisteredPass};
 use inkwell::llvm_sys::{LLVMIntPredicate, LLVMOpcode};
 use inkwell::values::AsValueRef;
 
-const NAME: &str = "call-ic-check-hoisting";
+/// The pass's one declaration (name, description, parameters, phases).
+pub static DESCRIPTOR: PassDescriptor<LlvmPhase> = PassDescriptor {
+    name: "call-ic-check-hoisting",
+    description: "call IC check hoisting: a call IC probe right under a check of the callee that every callable value passes moves above the check, which a hit then skips",
+    params: "",
+    required: false,
+    runs_in: &[LlvmPhase::Handlers],
+    produces: None,
+};
 
 /// See the crate documentation.
 #[derive(Debug, Default)]
 pub struct CallIcCheckHoisting;
 
 fn err(message: impl Into<String>) -> PassError {
-    PassError::new(NAME, message)
+    PassError::invalid_input(message)
 }
 
 impl<'ctx> Pass<LlvmModule<'ctx>> for CallIcCheckHoisting {
-    fn name(&self) -> &'static str {
-        NAME
-    }
-
     fn run(&mut self, unit: &mut LlvmModule<'ctx>, _: &mut AnalysisManager<LlvmModule<'ctx>>) -> Result<PreservedAnalyses, PassError> {
         let module = &unit.module;
         let Some(lattice) = read_type_lattice(module).map_err(err)? else {
@@ -59,9 +63,7 @@ impl<'ctx> Pass<LlvmModule<'ctx>> for CallIcCheckHoisting {
 }
 
 impl RegisteredPass<LlvmModule<'_>> for CallIcCheckHoisting {
-    const NAME: &'static str = NAME;
-    const DESCRIPTION: &'static str =
-        "call IC check hoisting: a call IC probe right under a check of the callee that every callable value passes moves above the check, which a hit then skips";
+    const DESCRIPTOR: &'static PassDescriptor<LlvmPhase> = &DESCRIPTOR;
     fn from_params(params: &PassParams) -> Result<Self, PipelineError> {
         params.expect_only(&[])?;
         Ok(CallIcCheckHoisting)

@@ -7,7 +7,7 @@ use deegen_pass_interp_call_ic::InterpCallIc;
 use inkwell::context::Context;
 
 fn run(unit: &mut LlvmModule<'_>, pipeline: &str) {
-    let mut r = PassRegistry::new("llvm");
+    let mut r = PassRegistry::new();
     r.register::<InterpCallIc>().register::<CallIcCheckHoisting>();
     r.parse_pipeline(pipeline).unwrap().run(unit, &mut AnalysisManager::new()).unwrap();
     unit.verify().unwrap_or_else(|e| panic!("{}\n{}", e.join("\n"), unit.print()));

@@ -2,15 +2,23 @@
 
 use std::collections::HashSet;
 
-use deegen_llvm_ir::{defined_functions, function_attr, handler_type, param, set_function_attr, LlvmModule, GHC_CALLING_CONV};
-use deegen_pass::{AnalysisManager, Pass, PassError, PassParams, PipelineError, PreservedAnalyses, RegisteredPass};
+use deegen_llvm_ir::{defined_functions, function_attr, handler_type, param, set_function_attr, LlvmModule, GHC_CALLING_CONV, LlvmPhase};
+use deegen_pass::{AnalysisManager, Pass, PassDescriptor, PassError, PassParams, PipelineError, PreservedAnalyses, RegisteredPass};
 use inkwell::attributes::AttributeLoc;
 use inkwell::module::Linkage;
 use inkwell::values::{AsValueRef, FunctionValue};
 
 use deegen_llvm_ir::raw::{Block, Builder, Value, ValueMap};
 
-const NAME: &str = "hot-cold-split";
+/// The pass's one declaration (name, description, parameters, phases).
+pub static DESCRIPTOR: PassDescriptor<LlvmPhase> = PassDescriptor {
+    name: "hot-cold-split",
+    description: "moves each handler's slow paths (the parts that call the runtime) into GHC functions it tail-calls, so the fast path has no stack frame",
+    params: "",
+    required: false,
+    runs_in: &[LlvmPhase::Finalized],
+    produces: None,
+};
 
 /// Marks a function this pass made, with the name of the handler it came from.
 pub const SLOW_PATH_OF_ATTR: &str = "deegen-slow-path-of";
@@ -43,10 +51,6 @@ impl std::fmt::Display for Kept {
 }
 
 impl<'ctx> Pass<LlvmModule<'ctx>> for HotColdSplit {
-    fn name(&self) -> &'static str {
-        NAME
-    }
-
     fn run(&mut self, unit: &mut LlvmModule<'ctx>, _: &mut AnalysisManager<LlvmModule<'ctx>>) -> Result<PreservedAnalyses, PassError> {
         let module = &unit.module;
         let builder = Builder::new(module);
@@ -56,7 +60,7 @@ impl<'ctx> Pass<LlvmModule<'ctx>> for HotColdSplit {
                 continue;
             }
             if f.count_params() != param::COUNT {
-                return Err(PassError::new(NAME, format!("{}: a GHC-convention function without the handler signature", f.get_name().to_string_lossy())));
+                return Err(PassError::invalid_input(format!("{}: a GHC-convention function without the handler signature", f.get_name().to_string_lossy())));
             }
             let _span = tracing::debug_span!("split", handler = %f.get_name().to_string_lossy()).entered();
             let (n, k) = split_function(module, f, &builder);
@@ -72,8 +76,7 @@ impl<'ctx> Pass<LlvmModule<'ctx>> for HotColdSplit {
 }
 
 impl RegisteredPass<LlvmModule<'_>> for HotColdSplit {
-    const NAME: &'static str = NAME;
-    const DESCRIPTION: &'static str = "moves each handler's slow paths (the parts that call the runtime) into GHC functions it tail-calls, so the fast path has no stack frame";
+    const DESCRIPTOR: &'static PassDescriptor<LlvmPhase> = &DESCRIPTOR;
     fn from_params(params: &PassParams) -> Result<Self, PipelineError> {
         params.expect_only(&[])?;
         Ok(HotColdSplit)

@@ -11,7 +11,7 @@ fn fixture() -> std::path::PathBuf {
 }
 
 fn split(unit: &mut LlvmModule<'_>) {
-    let mut r = PassRegistry::new("llvm");
+    let mut r = PassRegistry::new();
     r.register::<HotColdSplit>();
     r.parse_pipeline("hot-cold-split").unwrap().run(unit, &mut AnalysisManager::new()).unwrap();
     unit.verify().unwrap_or_else(|e| panic!("{}\n{}", e.join("\n"), unit.print()));

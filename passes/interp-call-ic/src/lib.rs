@@ -5,13 +5,21 @@ use std::collections::HashSet;
 use deegen_api::hooks;
 use deegen_llvm_ir::raw::{Block, Value};
 use deegen_llvm_ir::*;
-use deegen_pass::{AnalysisManager, Pass, PassError, PassParams, PipelineError, PreservedAnalyses, RegisteredPass};
+use deegen_pass::{AnalysisManager, Pass, PassDescriptor, PassError, PassParams, PipelineError, PreservedAnalyses, RegisteredPass};
 use inkwell::attributes::AttributeLoc;
 use inkwell::module::Module;
 use inkwell::values::{AsValueRef, BasicMetadataValueEnum, CallSiteValue, FunctionValue, InstructionOpcode};
 use inkwell::IntPredicate;
 
-const NAME: &str = "interp-call-ic";
+/// The pass's one declaration (name, description, parameters, phases).
+pub static DESCRIPTOR: PassDescriptor<LlvmPhase> = PassDescriptor {
+    name: "interp-call-ic",
+    description: "call inline caching: each call a bytecode's main component makes off its slow paths probes a (callee, code block) cache appended to the instruction",
+    params: "",
+    required: false,
+    runs_in: &[LlvmPhase::Handlers],
+    produces: None,
+};
 const MAKE_CALL: &str = "__deegen_api_make_call";
 const MAKE_TAIL_CALL: &str = "__deegen_api_make_tail_call";
 
@@ -20,14 +28,10 @@ const MAKE_TAIL_CALL: &str = "__deegen_api_make_tail_call";
 pub struct InterpCallIc;
 
 fn err(message: impl Into<String>) -> PassError {
-    PassError::new(NAME, message)
+    PassError::invalid_input(message)
 }
 
 impl<'ctx> Pass<LlvmModule<'ctx>> for InterpCallIc {
-    fn name(&self) -> &'static str {
-        NAME
-    }
-
     fn run(&mut self, unit: &mut LlvmModule<'ctx>, _: &mut AnalysisManager<LlvmModule<'ctx>>) -> Result<PreservedAnalyses, PassError> {
         let module = &unit.module;
         // Parsed once; the layouts grown here are kept in step with `!deegen.call_ics`.
@@ -71,9 +75,7 @@ impl<'ctx> Pass<LlvmModule<'ctx>> for InterpCallIc {
 }
 
 impl RegisteredPass<LlvmModule<'_>> for InterpCallIc {
-    const NAME: &'static str = NAME;
-    const DESCRIPTION: &'static str =
-        "call inline caching: each call a bytecode's main component makes off its slow paths probes a (callee, code block) cache appended to the instruction";
+    const DESCRIPTOR: &'static PassDescriptor<LlvmPhase> = &DESCRIPTOR;
     fn from_params(params: &PassParams) -> Result<Self, PipelineError> {
         params.expect_only(&[])?;
         Ok(InterpCallIc)

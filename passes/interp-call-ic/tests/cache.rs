@@ -6,7 +6,7 @@ use deegen_pass_interp_call_ic::InterpCallIc;
 use inkwell::context::Context;
 
 fn run(unit: &mut LlvmModule<'_>) {
-    let mut r = PassRegistry::new("llvm");
+    let mut r = PassRegistry::new();
     r.register::<InterpCallIc>();
     r.parse_pipeline("interp-call-ic").unwrap().run(unit, &mut AnalysisManager::new()).unwrap();
     unit.verify().unwrap_or_else(|e| panic!("{}\n{}", e.join("\n"), unit.print()));

@@ -5,7 +5,7 @@ use std::collections::BTreeSet;
 use deegen_api::{frame, offsets, symbols, FRAME_HEADER_SLOTS};
 use deegen_bytecode_spec::{OperandAccess, Variant};
 use deegen_llvm_ir::*;
-use deegen_pass::{AnalysisManager, Pass, PassError, PassParams, PipelineError, PreservedAnalyses, RegisteredPass};
+use deegen_pass::{AnalysisManager, Pass, PassDescriptor, PassError, PassParams, PipelineError, PreservedAnalyses, RegisteredPass};
 use inkwell::module::{Linkage, Module};
 use inkwell::GlobalVisibility;
 use inkwell::types::BasicTypeEnum;
@@ -16,7 +16,15 @@ use inkwell::{AddressSpace, IntPredicate};
 #[derive(Debug, Default)]
 pub struct CreateHandlers;
 
-const NAME: &str = "interp-create-handlers";
+/// The pass's one declaration (name, description, parameters, phases).
+pub static DESCRIPTOR: PassDescriptor<LlvmPhase> = PassDescriptor {
+    name: "interp-create-handlers",
+    description: "creates one interpreter handler per bytecode variant and continuation, the thunks and the dispatch table",
+    params: "",
+    required: true,
+    runs_in: &[LlvmPhase::Semantics],
+    produces: Some(LlvmPhase::Handlers),
+};
 
 use deegen_api::hooks::{
     CODE_BLOCK as HOOK_CODE_BLOCK, INSTRUCTION as INSTRUCTION_HOOK, NIL as HOOK_NIL, ON_THROW as HOOK_ON_THROW, STACK_OVERFLOW as HOOK_STACK_OVERFLOW,
@@ -24,14 +32,10 @@ use deegen_api::hooks::{
 };
 
 fn err(message: impl Into<String>) -> PassError {
-    PassError::new(NAME, message)
+    PassError::invalid_input(message)
 }
 
 impl<'ctx> Pass<LlvmModule<'ctx>> for CreateHandlers {
-    fn name(&self) -> &'static str {
-        NAME
-    }
-
     fn run(&mut self, unit: &mut LlvmModule<'ctx>, _: &mut AnalysisManager<LlvmModule<'ctx>>) -> Result<PreservedAnalyses, PassError> {
         let module = &unit.module;
         let variants = read_variants(module).map_err(err)?;
@@ -61,8 +65,7 @@ impl<'ctx> Pass<LlvmModule<'ctx>> for CreateHandlers {
 }
 
 impl RegisteredPass<LlvmModule<'_>> for CreateHandlers {
-    const NAME: &'static str = NAME;
-    const DESCRIPTION: &'static str = "creates one interpreter handler per bytecode variant and continuation, the thunks and the dispatch table";
+    const DESCRIPTOR: &'static PassDescriptor<LlvmPhase> = &DESCRIPTOR;
     fn from_params(params: &PassParams) -> Result<Self, PipelineError> {
         params.expect_only(&[])?;
         Ok(CreateHandlers)
@@ -549,7 +552,7 @@ impl<'a, 'ctx> Generator<'a, 'ctx> {
             let p = |i| f.get_nth_param(i).expect("param");
             let base = p(1).into_pointer_value();
             let callee = ib.load_i64(ib.header_slot(base, frame::CALLEE, "callee.addr")?, "callee")?;
-            let cb = self.call_hook_code_block(callee.into()).map_err(|e| e.message)?;
+            let cb = self.call_hook_code_block(callee.into()).map_err(|e| e.to_string())?;
             let entry = ib.load_ptr(ib.byte_offset(cb, ib.i64(offsets::CB_ENTRY as u64), "entry.addr")?, "entry")?;
             let poison = self.ptr_ty().get_poison();
             let zero = ib.i64(0);

@@ -1,15 +1,23 @@
 #![doc = include_str!("../README.md")]
 
 use deegen_api::symbols;
-use deegen_llvm_ir::{callee_name, calls_in, defined_functions, run_llvm_pipeline, set_function_attr, LlvmModule, TARGET_CPU};
-use deegen_pass::{AnalysisManager, Pass, PassError, PassParams, PipelineError, PreservedAnalyses, RegisteredPass};
+use deegen_llvm_ir::{callee_name, calls_in, defined_functions, run_llvm_pipeline, set_function_attr, LlvmModule, TARGET_CPU, LlvmPhase};
+use deegen_pass::{AnalysisManager, Pass, PassDescriptor, PassError, PassParams, PipelineError, PreservedAnalyses, RegisteredPass};
 use inkwell::module::Linkage;
 
 /// See the crate documentation.
 #[derive(Debug, Default)]
 pub struct InterpFinalize;
 
-const NAME: &str = "interp-finalize";
+/// The pass's one declaration (name, description, parameters, phases).
+pub static DESCRIPTOR: PassDescriptor<LlvmPhase> = PassDescriptor {
+    name: "interp-finalize",
+    description: "checks every API marker is lowered, internalizes, forbids jump tables, optimizes at O3",
+    params: "",
+    required: true,
+    runs_in: &[LlvmPhase::Lowered],
+    produces: Some(LlvmPhase::Finalized),
+};
 
 /// Symbols the runtime links against.
 pub const EXPORTED: [&str; 8] = [
@@ -29,14 +37,10 @@ pub const EXPORTED: [&str; 8] = [
 pub const EXPORTED_TABLES: [&str; 3] = [symbols::DISPATCH_TABLE, symbols::ENTRY_DISPATCH_TABLE, symbols::HANDLER_TABLE];
 
 impl<'ctx> Pass<LlvmModule<'ctx>> for InterpFinalize {
-    fn name(&self) -> &'static str {
-        NAME
-    }
-
     fn run(&mut self, unit: &mut LlvmModule<'ctx>, _: &mut AnalysisManager<LlvmModule<'ctx>>) -> Result<PreservedAnalyses, PassError> {
         let module = &unit.module;
         if module.get_function(symbols::ENTER).is_none() {
-            return Err(PassError::new(NAME, "the module has no interpreter: run interp-create-handlers first"));
+            return Err(PassError::invalid_input("the module has no interpreter: run interp-create-handlers first"));
         }
         let mut leftovers = Vec::new();
         for f in defined_functions(module) {
@@ -49,7 +53,7 @@ impl<'ctx> Pass<LlvmModule<'ctx>> for InterpFinalize {
                 }
             }
         }
-        if let Some(lattice) = deegen_llvm_ir::read_type_lattice(module).map_err(|e| PassError::new(NAME, e))? {
+        if let Some(lattice) = deegen_llvm_ir::read_type_lattice(module).map_err(|e| PassError::invalid_input(e))? {
             let noinline = inkwell::attributes::Attribute::get_named_enum_kind_id("noinline");
             for (f, _) in deegen_llvm_ir::type_checker_functions(module, &lattice) {
                 if f.count_basic_blocks() > 0 && f.get_enum_attribute(inkwell::attributes::AttributeLoc::Function, noinline).is_some() {
@@ -60,7 +64,7 @@ impl<'ctx> Pass<LlvmModule<'ctx>> for InterpFinalize {
         if !leftovers.is_empty() {
             leftovers.sort();
             leftovers.dedup();
-            return Err(PassError::new(NAME, format!("API markers were not lowered or checkers not inlined:\n  {}", leftovers.join("\n  "))));
+            return Err(PassError::invalid_input(format!("API markers were not lowered or checkers not inlined:\n  {}", leftovers.join("\n  "))));
         }
         for f in defined_functions(module) {
             let name = f.get_name().to_string_lossy().into_owned();
@@ -79,7 +83,7 @@ impl<'ctx> Pass<LlvmModule<'ctx>> for InterpFinalize {
             }
             g = global.get_next_global();
         }
-        run_llvm_pipeline(module, "default<O3>,globaldce").map_err(|e| PassError::new(NAME, e))?;
+        run_llvm_pipeline(module, "default<O3>,globaldce").map_err(|message| PassError::Tool { tool: "LLVM", message })?;
         let markers: Vec<_> = module
             .get_functions()
             .filter(|f| f.count_basic_blocks() == 0 && f.get_name().to_string_lossy().starts_with(symbols::API_PREFIX))
@@ -94,8 +98,7 @@ impl<'ctx> Pass<LlvmModule<'ctx>> for InterpFinalize {
 }
 
 impl RegisteredPass<LlvmModule<'_>> for InterpFinalize {
-    const NAME: &'static str = NAME;
-    const DESCRIPTION: &'static str = "checks every API marker is lowered, internalizes, forbids jump tables, optimizes at O3";
+    const DESCRIPTOR: &'static PassDescriptor<LlvmPhase> = &DESCRIPTOR;
     fn from_params(params: &PassParams) -> Result<Self, PipelineError> {
         params.expect_only(&[])?;
         Ok(InterpFinalize)

@@ -6,10 +6,18 @@ use deegen_api::ic::symbols::{FUSED_KIND, QUICKEN};
 use deegen_bytecode_spec::{Quickening, Variant};
 use deegen_llvm_ir::raw::{Block, Value};
 use deegen_llvm_ir::*;
-use deegen_pass::{AnalysisManager, Pass, PassError, PassParams, PipelineError, PreservedAnalyses, RegisteredPass};
+use deegen_pass::{AnalysisManager, Pass, PassDescriptor, PassError, PassParams, PipelineError, PreservedAnalyses, RegisteredPass};
 use inkwell::values::{AsValueRef, CallSiteValue, FunctionValue, IntValue};
 
-const NAME: &str = "interp-ic-quickening";
+/// The pass's one declaration (name, description, parameters, phases).
+pub static DESCRIPTOR: PassDescriptor<LlvmPhase> = PassDescriptor {
+    name: "interp-ic-quickening",
+    description: "dynamic quickening of inline caches fused into the opcode: a quickened variant's hit runs its kind's effect; every cache fill rewrites the opcode",
+    params: "",
+    required: true,
+    runs_in: &[LlvmPhase::Handlers],
+    produces: None,
+};
 
 /// The cleanup after lowering.
 const CLEANUP: &str = "function(instcombine<no-verify-fixpoint>,simplifycfg)";
@@ -19,7 +27,7 @@ const CLEANUP: &str = "function(instcombine<no-verify-fixpoint>,simplifycfg)";
 pub struct InterpIcQuickening;
 
 fn err(message: impl Into<String>) -> PassError {
-    PassError::new(NAME, message)
+    PassError::invalid_input(message)
 }
 
 /// The fused-cache marker calls of one handler.
@@ -45,10 +53,6 @@ impl<'ctx> Markers<'ctx> {
 }
 
 impl<'ctx> Pass<LlvmModule<'ctx>> for InterpIcQuickening {
-    fn name(&self) -> &'static str {
-        NAME
-    }
-
     fn run(&mut self, unit: &mut LlvmModule<'ctx>, _: &mut AnalysisManager<LlvmModule<'ctx>>) -> Result<PreservedAnalyses, PassError> {
         let module = &unit.module;
         let variants = read_variants(module).map_err(err)?;
@@ -81,9 +85,7 @@ impl<'ctx> Pass<LlvmModule<'ctx>> for InterpIcQuickening {
 }
 
 impl RegisteredPass<LlvmModule<'_>> for InterpIcQuickening {
-    const NAME: &'static str = NAME;
-    const DESCRIPTION: &'static str =
-        "dynamic quickening of inline caches fused into the opcode: a quickened variant's hit runs its kind's effect; every cache fill rewrites the opcode";
+    const DESCRIPTOR: &'static PassDescriptor<LlvmPhase> = &DESCRIPTOR;
     fn from_params(params: &PassParams) -> Result<Self, PipelineError> {
         params.expect_only(&[])?;
         Ok(InterpIcQuickening)

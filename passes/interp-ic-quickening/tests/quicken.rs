@@ -11,7 +11,7 @@ fn fixture_text() -> String {
 }
 
 fn run(unit: &mut LlvmModule<'_>) -> Result<(), String> {
-    let mut r = PassRegistry::new("llvm");
+    let mut r = PassRegistry::new();
     r.register::<InterpIcQuickening>();
     r.parse_pipeline("interp-ic-quickening").unwrap().run(unit, &mut AnalysisManager::new()).map_err(|e| e.to_string())?;
     unit.verify().unwrap_or_else(|e| panic!("{}\n{}", e.join("\n"), unit.print()));

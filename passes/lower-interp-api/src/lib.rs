@@ -3,7 +3,7 @@
 use deegen_api::{symbols, FRAME_HEADER_SLOTS};
 use deegen_bytecode_spec::Variant;
 use deegen_llvm_ir::*;
-use deegen_pass::{AnalysisManager, Pass, PassError, PassParams, PipelineError, PreservedAnalyses, RegisteredPass};
+use deegen_pass::{AnalysisManager, Pass, PassDescriptor, PassError, PassParams, PipelineError, PreservedAnalyses, RegisteredPass};
 use inkwell::builder::Builder;
 use inkwell::module::Module;
 use inkwell::values::{BasicValueEnum, CallSiteValue, FunctionValue, PointerValue};
@@ -12,20 +12,24 @@ use inkwell::values::{BasicValueEnum, CallSiteValue, FunctionValue, PointerValue
 #[derive(Debug, Default)]
 pub struct LowerInterpApi;
 
-const NAME: &str = "lower-interp-api";
+/// The pass's one declaration (name, description, parameters, phases).
+pub static DESCRIPTOR: PassDescriptor<LlvmPhase> = PassDescriptor {
+    name: "lower-interp-api",
+    description: "lowers the API markers to interpreter code: output stores, dispatch, throw, calls and returns",
+    params: "",
+    required: true,
+    runs_in: &[LlvmPhase::Handlers],
+    produces: Some(LlvmPhase::Lowered),
+};
 
 use deegen_api::hooks::TIER_UP as TIER_UP_HOOK;
 use handler_kind::CONTINUATION_BODY;
 
 fn err(message: impl Into<String>) -> PassError {
-    PassError::new(NAME, message)
+    PassError::invalid_input(message)
 }
 
 impl<'ctx> Pass<LlvmModule<'ctx>> for LowerInterpApi {
-    fn name(&self) -> &'static str {
-        NAME
-    }
-
     fn run(&mut self, unit: &mut LlvmModule<'ctx>, _: &mut AnalysisManager<LlvmModule<'ctx>>) -> Result<PreservedAnalyses, PassError> {
         let module = &unit.module;
         let variants = read_variants(module).map_err(err)?;
@@ -58,8 +62,7 @@ impl<'ctx> Pass<LlvmModule<'ctx>> for LowerInterpApi {
 }
 
 impl RegisteredPass<LlvmModule<'_>> for LowerInterpApi {
-    const NAME: &'static str = NAME;
-    const DESCRIPTION: &'static str = "lowers the API markers to interpreter code: output stores, dispatch, throw, calls and returns";
+    const DESCRIPTOR: &'static PassDescriptor<LlvmPhase> = &DESCRIPTOR;
     fn from_params(params: &PassParams) -> Result<Self, PipelineError> {
         params.expect_only(&[])?;
         Ok(LowerInterpApi)

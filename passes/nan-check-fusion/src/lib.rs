@@ -1,12 +1,20 @@
 #![doc = include_str!("../README.md")]
 
 use deegen_llvm_ir::raw::{Block, Builder, Value};
-use deegen_llvm_ir::{defined_functions, parse_u64, read_nan_boxing, LlvmModule};
-use deegen_pass::{AnalysisManager, Pass, PassError, PassParams, PipelineError, PreservedAnalyses, RegisteredPass};
+use deegen_llvm_ir::{defined_functions, parse_u64, read_nan_boxing, LlvmModule, LlvmPhase};
+use deegen_pass::{AnalysisManager, Pass, PassDescriptor, PassError, PassParams, PipelineError, PreservedAnalyses, RegisteredPass};
 use inkwell::llvm_sys::LLVMIntPredicate;
 use inkwell::values::AsValueRef;
 
-const NAME: &str = "nan-check-fusion";
+/// The pass's one declaration (name, description, parameters, phases).
+pub static DESCRIPTOR: PassDescriptor<LlvmPhase> = PassDescriptor {
+    name: "nan-check-fusion",
+    description: "NaN-boxing: before comparing two doubles, one ordered fcmp stands in for both 'is a double' checks (bound defaults to !deegen.nan_boxing)",
+    params: "doubles-below=N",
+    required: false,
+    runs_in: &[LlvmPhase::Finalized],
+    produces: None,
+};
 
 /// The bit pattern of `-inf`: every pattern above it is a NaN.
 const NEGATIVE_INFINITY_BITS: u64 = 0xFFF0_0000_0000_0000;
@@ -19,14 +27,10 @@ pub struct NanCheckFusion {
 }
 
 fn err(message: impl Into<String>) -> PassError {
-    PassError::new(NAME, message)
+    PassError::invalid_input(message)
 }
 
 impl<'ctx> Pass<LlvmModule<'ctx>> for NanCheckFusion {
-    fn name(&self) -> &'static str {
-        NAME
-    }
-
     fn run(&mut self, unit: &mut LlvmModule<'ctx>, _: &mut AnalysisManager<LlvmModule<'ctx>>) -> Result<PreservedAnalyses, PassError> {
         let module = &unit.module;
         let bound = match self.doubles_below {
@@ -57,15 +61,12 @@ impl<'ctx> Pass<LlvmModule<'ctx>> for NanCheckFusion {
 }
 
 impl RegisteredPass<LlvmModule<'_>> for NanCheckFusion {
-    const NAME: &'static str = NAME;
-    const DESCRIPTION: &'static str =
-        "NaN-boxing: before comparing two doubles, one ordered fcmp stands in for both 'is a double' checks (bound defaults to !deegen.nan_boxing)";
-    const PARAMS: &'static str = "doubles-below=N";
+    const DESCRIPTOR: &'static PassDescriptor<LlvmPhase> = &DESCRIPTOR;
     fn from_params(params: &PassParams) -> Result<Self, PipelineError> {
         params.expect_only(&["doubles-below"])?;
         let doubles_below = match params.get("doubles-below") {
             Some(v) => Some(parse_u64(v).ok_or_else(|| PipelineError::BadParameter {
-                pass: NAME.into(),
+                pass: DESCRIPTOR.name.into(),
                 message: format!("parameter 'doubles-below' expects an integer (decimal or 0x hex), got '{v}'"),
             })?),
             None => None,

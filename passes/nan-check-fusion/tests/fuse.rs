@@ -11,7 +11,7 @@ fn fixture() -> std::path::PathBuf {
 }
 
 fn run(unit: &mut LlvmModule<'_>, pipeline: &str) -> Result<(), String> {
-    let mut r = PassRegistry::new("llvm");
+    let mut r = PassRegistry::new();
     r.register::<NanCheckFusion>();
     r.parse_pipeline(pipeline).map_err(|e| e.to_string())?.run(unit, &mut AnalysisManager::new()).map_err(|e| e.to_string())?;
     unit.verify().map_err(|e| e.join("\n"))

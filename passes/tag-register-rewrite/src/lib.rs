@@ -1,13 +1,21 @@
 #![doc = include_str!("../README.md")]
 
 use deegen_api::symbols;
-use deegen_llvm_ir::{call_instruction, calls_in, defined_functions, param, parse_u64, read_tag_registers, LlvmModule, GHC_CALLING_CONV};
-use deegen_pass::{AnalysisManager, Pass, PassError, PassParams, PipelineError, PreservedAnalyses, RegisteredPass};
+use deegen_llvm_ir::{call_instruction, calls_in, defined_functions, param, parse_u64, read_tag_registers, LlvmModule, GHC_CALLING_CONV, LlvmPhase};
+use deegen_pass::{AnalysisManager, Pass, PassDescriptor, PassError, PassParams, PipelineError, PreservedAnalyses, RegisteredPass};
 use inkwell::builder::Builder;
 use inkwell::values::{AsValueRef, BasicValueEnum, FunctionValue, InstructionOpcode, InstructionValue, IntValue};
 use inkwell::IntPredicate;
 
-const NAME: &str = "tag-register-rewrite";
+/// The pass's one declaration (name, description, parameters, phases).
+pub static DESCRIPTOR: PassDescriptor<LlvmPhase> = PassDescriptor {
+    name: "tag-register-rewrite",
+    description: "reads the boxing's two hottest 64-bit constants from the pinned tag registers R14, R15 (values default to !deegen.tag_registers)",
+    params: "tag1=N;tag2=N",
+    required: false,
+    runs_in: &[LlvmPhase::Finalized],
+    produces: None,
+};
 
 /// See the crate documentation.
 #[derive(Debug, Default)]
@@ -17,7 +25,7 @@ pub struct TagRegisterRewrite {
 }
 
 fn err(message: impl Into<String>) -> PassError {
-    PassError::new(NAME, message)
+    PassError::invalid_input(message)
 }
 
 /// What one function's rewrite did, for the trace.
@@ -28,10 +36,6 @@ struct Counts {
 }
 
 impl<'ctx> Pass<LlvmModule<'ctx>> for TagRegisterRewrite {
-    fn name(&self) -> &'static str {
-        NAME
-    }
-
     fn run(&mut self, unit: &mut LlvmModule<'ctx>, _: &mut AnalysisManager<LlvmModule<'ctx>>) -> Result<PreservedAnalyses, PassError> {
         let module = &unit.module;
         let tags = match self.tags {
@@ -198,9 +202,7 @@ fn equivalent_compare(pred: IntPredicate, c: u64, tag: u64) -> Option<IntPredica
 }
 
 impl RegisteredPass<LlvmModule<'_>> for TagRegisterRewrite {
-    const NAME: &'static str = NAME;
-    const DESCRIPTION: &'static str = "reads the boxing's two hottest 64-bit constants from the pinned tag registers R14, R15 (values default to !deegen.tag_registers)";
-    const PARAMS: &'static str = "tag1=N;tag2=N";
+    const DESCRIPTOR: &'static PassDescriptor<LlvmPhase> = &DESCRIPTOR;
     fn from_params(params: &PassParams) -> Result<Self, PipelineError> {
         params.expect_only(&["tag1", "tag2"])?;
         let get = |key: &str| -> Result<Option<u64>, PipelineError> {
@@ -208,7 +210,7 @@ impl RegisteredPass<LlvmModule<'_>> for TagRegisterRewrite {
                 .get(key)
                 .map(|v| {
                     parse_u64(v).ok_or_else(|| PipelineError::BadParameter {
-                        pass: NAME.to_owned(),
+                        pass: DESCRIPTOR.name.to_owned(),
                         message: format!("parameter '{key}' expects an integer (decimal or 0x hex), got '{v}'"),
                     })
                 })
@@ -218,7 +220,7 @@ impl RegisteredPass<LlvmModule<'_>> for TagRegisterRewrite {
             (Some(a), Some(b)) => Some([a, b]),
             (None, None) => None,
             _ => {
-                return Err(PipelineError::BadParameter { pass: NAME.to_owned(), message: "give both tag1 and tag2, or neither".into() })
+                return Err(PipelineError::BadParameter { pass: DESCRIPTOR.name.to_owned(), message: "give both tag1 and tag2, or neither".into() })
             }
         };
         Ok(TagRegisterRewrite { tags })

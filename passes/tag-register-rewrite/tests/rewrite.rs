@@ -13,7 +13,7 @@ fn fixture() -> std::path::PathBuf {
 }
 
 fn registry<'ctx>() -> PassRegistry<LlvmModule<'ctx>> {
-    let mut r = PassRegistry::new("llvm");
+    let mut r = PassRegistry::new();
     r.register::<TagRegisterRewrite>();
     r
 }

@@ -4,12 +4,20 @@ use std::collections::HashMap;
 
 use deegen_bytecode_spec::{TypeLattice, TypeMask};
 use deegen_llvm_ir::raw::{Block, Value};
-use deegen_llvm_ir::{defined_functions, read_type_lattice, run_llvm_pipeline, type_checker_functions, type_names_mask, LlvmModule, KNOWN_TYPES_METADATA};
+use deegen_llvm_ir::{defined_functions, read_type_lattice, run_llvm_pipeline, type_checker_functions, type_names_mask, LlvmModule, KNOWN_TYPES_METADATA, LlvmPhase};
 use inkwell::attributes::{Attribute, AttributeLoc};
-use deegen_pass::{AnalysisManager, Pass, PassError, PassParams, PipelineError, PreservedAnalyses, RegisteredPass};
+use deegen_pass::{AnalysisManager, Pass, PassDescriptor, PassError, PassParams, PipelineError, PreservedAnalyses, RegisteredPass};
 use inkwell::values::AsValueRef;
 
-const NAME: &str = "type-check-strength-reduction";
+/// The pass's one declaration (name, description, parameters, phases).
+pub static DESCRIPTOR: PassDescriptor<LlvmPhase> = PassDescriptor {
+    name: "type-check-strength-reduction",
+    description: "SCCP over the language's type lattice (!deegen.type_lattice): removes type checks whose answer is known, replaces others by cheaper equivalent checkers",
+    params: "keep-checkers",
+    required: true,
+    runs_in: &[LlvmPhase::Handlers],
+    produces: None,
+};
 
 /// See the crate documentation.
 #[derive(Debug, Default)]
@@ -27,17 +35,13 @@ pub struct Counts {
 }
 
 impl<'ctx> Pass<LlvmModule<'ctx>> for TypeCheckStrengthReduction {
-    fn name(&self) -> &'static str {
-        NAME
-    }
-
     fn params(&self) -> String {
         if self.keep_checkers { "keep-checkers".into() } else { String::new() }
     }
 
     fn run(&mut self, unit: &mut LlvmModule<'ctx>, _: &mut AnalysisManager<LlvmModule<'ctx>>) -> Result<PreservedAnalyses, PassError> {
         let module = &unit.module;
-        let Some(lattice) = read_type_lattice(module).map_err(|e| PassError::new(NAME, e))? else {
+        let Some(lattice) = read_type_lattice(module).map_err(|e| PassError::invalid_input(e))? else {
             tracing::debug!("the module declares no type lattice: nothing to reduce");
             return Ok(PreservedAnalyses::all());
         };
@@ -49,7 +53,7 @@ impl<'ctx> Pass<LlvmModule<'ctx>> for TypeCheckStrengthReduction {
                 continue;
             }
             let _span = tracing::debug_span!("reduce", function = %f.get_name().to_string_lossy()).entered();
-            let known = known_types(f, &lattice).map_err(|e| PassError::new(NAME, e))?;
+            let known = known_types(f, &lattice).map_err(|e| PassError::invalid_input(e))?;
             let c = reduce_function(fv, &lattice, &checkers, known);
             if c != Counts::default() {
                 tracing::debug!(removed = c.removed, reduced = c.reduced, "type checks rewritten");
@@ -66,10 +70,7 @@ impl<'ctx> Pass<LlvmModule<'ctx>> for TypeCheckStrengthReduction {
 }
 
 impl RegisteredPass<LlvmModule<'_>> for TypeCheckStrengthReduction {
-    const NAME: &'static str = NAME;
-    const DESCRIPTION: &'static str =
-        "SCCP over the language's type lattice (!deegen.type_lattice): removes type checks whose answer is known, replaces others by cheaper equivalent checkers";
-    const PARAMS: &'static str = "keep-checkers";
+    const DESCRIPTOR: &'static PassDescriptor<LlvmPhase> = &DESCRIPTOR;
     fn from_params(params: &PassParams) -> Result<Self, PipelineError> {
         params.expect_only(&["keep-checkers"])?;
         Ok(TypeCheckStrengthReduction { keep_checkers: params.flag("keep-checkers") })
@@ -89,7 +90,7 @@ fn release_checkers(module: &inkwell::module::Module<'_>, lattice: &TypeLattice)
         f.remove_enum_attribute(AttributeLoc::Function, kind("optnone"));
         f.add_attribute(AttributeLoc::Function, ctx.create_enum_attribute(kind("alwaysinline"), 0));
     }
-    run_llvm_pipeline(module, "always-inline").map_err(|e| PassError::new(NAME, e))
+    run_llvm_pipeline(module, "always-inline").map_err(|message| PassError::Tool { tool: "LLVM", message })
 }
 
 /// The module's functions that implement the lattice's checkers.

@@ -11,7 +11,7 @@ fn fixture() -> std::path::PathBuf {
 }
 
 fn run(unit: &mut LlvmModule<'_>) -> Result<(), String> {
-    let mut r = PassRegistry::new("llvm");
+    let mut r = PassRegistry::new();
     r.register::<TypeCheckStrengthReduction>();
     r.parse_pipeline("type-check-strength-reduction").unwrap().run(unit, &mut AnalysisManager::new()).map_err(|e| e.to_string())?;
     unit.verify().map_err(|e| e.join("\n"))

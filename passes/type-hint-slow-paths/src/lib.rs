@@ -4,26 +4,30 @@ use std::collections::HashMap;
 
 use deegen_bytecode_spec::TypeMask;
 use deegen_llvm_ir::raw::Value;
-use deegen_llvm_ir::{defined_functions, read_type_lattice, type_names_mask, Checkers, LlvmModule, COLD_EDGE_METADATA, HINT_METADATA};
-use deegen_pass::{AnalysisManager, Pass, PassError, PassParams, PipelineError, PreservedAnalyses, RegisteredPass};
+use deegen_llvm_ir::{defined_functions, read_type_lattice, type_names_mask, Checkers, LlvmModule, COLD_EDGE_METADATA, HINT_METADATA, LlvmPhase};
+use deegen_pass::{AnalysisManager, Pass, PassDescriptor, PassError, PassParams, PipelineError, PreservedAnalyses, RegisteredPass};
 use inkwell::context::ContextRef;
 use inkwell::values::{AsValueRef, InstructionOpcode, InstructionValue};
 
-const NAME: &str = "type-hint-slow-paths";
+/// The pass's one declaration (name, description, parameters, phases).
+pub static DESCRIPTOR: PassDescriptor<LlvmPhase> = PassDescriptor {
+    name: "type-hint-slow-paths",
+    description: "type-based slow paths: on branches over type checks of hinted operands (!deegen.hint), the edge the hinted types do not take is marked cold (!deegen.cold_edge) for hot-cold-split",
+    params: "",
+    required: false,
+    runs_in: &[LlvmPhase::Handlers],
+    produces: None,
+};
 
 /// See the crate documentation.
 #[derive(Debug, Default)]
 pub struct TypeHintSlowPaths;
 
 fn err(message: impl Into<String>) -> PassError {
-    PassError::new(NAME, message)
+    PassError::invalid_input(message)
 }
 
 impl<'ctx> Pass<LlvmModule<'ctx>> for TypeHintSlowPaths {
-    fn name(&self) -> &'static str {
-        NAME
-    }
-
     fn run(&mut self, unit: &mut LlvmModule<'ctx>, _: &mut AnalysisManager<LlvmModule<'ctx>>) -> Result<PreservedAnalyses, PassError> {
         let module = &unit.module;
         let Some(lattice) = read_type_lattice(module).map_err(err)? else {
@@ -65,10 +69,7 @@ impl<'ctx> Pass<LlvmModule<'ctx>> for TypeHintSlowPaths {
 }
 
 impl RegisteredPass<LlvmModule<'_>> for TypeHintSlowPaths {
-    const NAME: &'static str = NAME;
-    const DESCRIPTION: &'static str =
-        "type-based slow paths: on branches over type checks of hinted operands (!deegen.hint), the edge the hinted types do not take is marked cold (!deegen.cold_edge) for hot-cold-split";
-    const PARAMS: &'static str = "";
+    const DESCRIPTOR: &'static PassDescriptor<LlvmPhase> = &DESCRIPTOR;
     fn from_params(params: &PassParams) -> Result<Self, PipelineError> {
         params.expect_only(&[])?;
         Ok(TypeHintSlowPaths)

@@ -6,7 +6,7 @@ use deegen_pass_type_hint_slow_paths::TypeHintSlowPaths;
 use inkwell::context::Context;
 
 fn run(unit: &mut LlvmModule<'_>) {
-    let mut r = PassRegistry::new("llvm");
+    let mut r = PassRegistry::new();
     r.register::<TypeHintSlowPaths>();
     r.parse_pipeline("type-hint-slow-paths").unwrap().run(unit, &mut AnalysisManager::new()).unwrap();
     unit.verify().unwrap_or_else(|e| panic!("{}\n{}", e.join("\n"), unit.print()));

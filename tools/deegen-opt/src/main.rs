@@ -5,10 +5,12 @@
 //! deegen-opt --list-passes
 //! deegen-opt --passes=... --print-after-all --verify-each --time-passes input.bc
 //! deegen-opt --passes=... --emit=asm input.ll        (ll | bc | asm | obj)
+//! deegen-opt --passes=... --opt-bisect-limit=N input.ll   (run only the first N optimisations)
+//! deegen-opt --list-passes=markdown                   (the pass table of passes/README.md)
 //! ```
 //! Input kind is chosen by content (LLVM bitcode magic, else textual LLVM IR). Every error (an
-//! unknown pass, a bad pipeline, a malformed file, a pass that rejects its input) is one
-//! message on stderr and exit status 1.
+//! unknown pass, a bad pipeline, a pipeline in the wrong order for the input's phase, a
+//! malformed file, a pass that rejects its input) is one message on stderr and exit status 1.
 
 use std::io::Write;
 use std::path::PathBuf;
@@ -19,7 +21,24 @@ use deegen_pass::{AnalysisManager, Instrumentation, IrUnit};
 use inkwell::context::Context;
 use inkwell::targets::FileType;
 
-const USAGE: &str = "usage: deegen-opt [--passes=PIPELINE] [--print-after-all] [--verify-each] [--time-passes] [--emit=ll|bc|asm|obj] [-o OUTPUT] INPUT\n       deegen-opt --list-passes";
+const USAGE: &str = "usage: deegen-opt [--passes=PIPELINE] [--print-after-all] [--verify-each] [--time-passes] [--opt-bisect-limit=N] [--emit=ll|bc|asm|obj] [-o OUTPUT] INPUT\n       deegen-opt --list-passes[=markdown]";
+
+/// Everything `deegen-opt` can fail with, one line each on stderr.
+#[derive(Debug, thiserror::Error)]
+enum OptError {
+    #[error("{0}")]
+    Usage(String),
+    #[error(transparent)]
+    Pipeline(#[from] deegen_pass::PipelineError),
+    #[error(transparent)]
+    Load(#[from] deegen_llvm_ir::LoadError),
+    #[error(transparent)]
+    Run(#[from] deegen_pass::RunError),
+    #[error("code generation failed: {0}")]
+    Emit(String),
+    #[error("cannot write '{path}': {source}")]
+    Write { path: String, source: std::io::Error },
+}
 
 #[derive(Default)]
 struct Args {
@@ -27,13 +46,14 @@ struct Args {
     print_after_all: bool,
     verify_each: bool,
     time_passes: bool,
-    list: bool,
+    list: Option<String>,
+    opt_bisect_limit: Option<usize>,
     emit: String,
     output: Option<PathBuf>,
     input: Option<PathBuf>,
 }
 
-fn parse_args() -> Result<Args, String> {
+fn parse_args() -> Result<Args, OptError> {
     let mut a = Args { emit: "ll".into(), ..Default::default() };
     let mut it = std::env::args().skip(1);
     while let Some(arg) = it.next() {
@@ -41,21 +61,37 @@ fn parse_args() -> Result<Args, String> {
             "--print-after-all" => a.print_after_all = true,
             "--verify-each" => a.verify_each = true,
             "--time-passes" => a.time_passes = true,
-            "--list-passes" => a.list = true,
-            "-h" | "--help" => return Err(USAGE.into()),
-            "-o" => a.output = Some(it.next().ok_or("-o needs a file name")?.into()),
-            "--passes" => a.passes = Some(it.next().ok_or("--passes needs a pipeline")?),
+            "--list-passes" => a.list = Some("text".into()),
+            "-h" | "--help" => return Err(usage(USAGE)),
+            "-o" => a.output = Some(it.next().ok_or_else(|| usage("-o needs a file name"))?.into()),
+            "--passes" => a.passes = Some(it.next().ok_or_else(|| usage("--passes needs a pipeline"))?),
+            _ if arg.starts_with("--list-passes=") => {
+                let format = &arg["--list-passes=".len()..];
+                if !["text", "markdown"].contains(&format) {
+                    return Err(usage(format!("unknown --list-passes format '{format}' (text or markdown)")));
+                }
+                a.list = Some(format.to_owned());
+            }
+            _ if arg.starts_with("--opt-bisect-limit=") => {
+                let n = &arg["--opt-bisect-limit=".len()..];
+                // LLVM's -1 means "no limit".
+                a.opt_bisect_limit = match n.parse::<i64>() {
+                    Ok(-1) => None,
+                    Ok(n) if n >= 0 => Some(n as usize),
+                    _ => return Err(usage(format!("--opt-bisect-limit expects a number of passes (or -1), got '{n}'"))),
+                };
+            }
             _ if arg.starts_with("--passes=") => a.passes = Some(arg["--passes=".len()..].to_owned()),
             _ if arg.starts_with("--emit=") => {
                 a.emit = arg["--emit=".len()..].to_owned();
                 if !["ll", "bc", "asm", "obj"].contains(&a.emit.as_str()) {
-                    return Err(format!("unknown --emit kind '{}' (ll, bc, asm or obj)", a.emit));
+                    return Err(usage(format!("unknown --emit kind '{}' (ll, bc, asm or obj)", a.emit)));
                 }
             }
-            _ if arg.starts_with('-') && arg != "-" => return Err(format!("unknown option '{arg}'\n{USAGE}")),
+            _ if arg.starts_with('-') && arg != "-" => return Err(usage(format!("unknown option '{arg}'\n{USAGE}"))),
             _ => {
                 if a.input.is_some() {
-                    return Err(format!("more than one input file ('{arg}')"));
+                    return Err(usage(format!("more than one input file ('{arg}')")));
                 }
                 a.input = Some(arg.into());
             }
@@ -64,30 +100,47 @@ fn parse_args() -> Result<Args, String> {
     Ok(a)
 }
 
-fn run() -> Result<(), String> {
+fn usage(message: impl Into<String>) -> OptError {
+    OptError::Usage(message.into())
+}
+
+fn run() -> Result<(), OptError> {
     let args = parse_args()?;
     // Created first: the pipeline's passes are typed over modules of this context.
     let context = Context::create();
     let registry = deegen_passes::llvm_registry();
-    if args.list {
-        print!("{}", registry.describe());
-        return Ok(());
+    match args.list.as_deref() {
+        Some("markdown") => {
+            print!("{}", registry.markdown_table());
+            return Ok(());
+        }
+        Some(_) => {
+            print!("{}", registry.describe());
+            return Ok(());
+        }
+        None => {}
     }
     // Validate the pipeline before reading (possibly large) input.
     let mut pm = match &args.passes {
-        Some(p) => registry.parse_pipeline(p).map_err(|e| e.to_string())?,
+        Some(p) => registry.parse_pipeline(p)?,
         None => deegen_pass::PassManager::new(),
     };
-    let input = args.input.ok_or_else(|| format!("no input file\n{USAGE}"))?;
-    let module = load_module(&context, &input).map_err(|e| e.to_string())?;
+    let input = args.input.ok_or_else(|| usage(format!("no input file\n{USAGE}")))?;
+    let module = load_module(&context, &input)?;
     let mut unit = LlvmModule::new(module);
     pm.set_instrumentation(Instrumentation {
         print_after_all: args.print_after_all,
         verify_each: args.verify_each,
         time_passes: args.time_passes,
+        opt_bisect_limit: args.opt_bisect_limit,
         sink: None,
     });
-    pm.run(&mut unit, &mut AnalysisManager::new()).map_err(|e| e.to_string())?;
+    let result = pm.run(&mut unit, &mut AnalysisManager::new());
+    // Printed like LLVM's, also when a later pass fails: the last line names the culprit.
+    for decision in pm.bisect_log() {
+        eprintln!("{decision}");
+    }
+    result?;
     if args.time_passes {
         for t in pm.timings() {
             eprintln!("{:>10.3} ms  {}", t.time.as_secs_f64() * 1e3, t.pass);
@@ -96,12 +149,12 @@ fn run() -> Result<(), String> {
     let bytes = match args.emit.as_str() {
         "ll" => unit.print().into_bytes(),
         "bc" => unit.module.write_bitcode_to_memory().as_slice().to_vec(),
-        "asm" => emit(&unit.module, FileType::Assembly)?,
-        _ => emit(&unit.module, FileType::Object)?,
+        "asm" => emit(&unit.module, FileType::Assembly).map_err(OptError::Emit)?,
+        _ => emit(&unit.module, FileType::Object).map_err(OptError::Emit)?,
     };
     match &args.output {
-        Some(p) if p.as_os_str() != "-" => std::fs::write(p, bytes).map_err(|e| format!("cannot write '{}': {e}", p.display())),
-        _ => std::io::stdout().write_all(&bytes).map_err(|e| format!("cannot write output: {e}")),
+        Some(p) if p.as_os_str() != "-" => std::fs::write(p, bytes).map_err(|source| OptError::Write { path: p.display().to_string(), source }),
+        _ => std::io::stdout().write_all(&bytes).map_err(|source| OptError::Write { path: "<stdout>".into(), source }),
     }
 }
 
