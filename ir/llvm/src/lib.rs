@@ -7,6 +7,7 @@
 //! (`!deegen.variants`), so a module dumped at any point is self-contained: `deegen-opt` can run
 //! any generator pass on it.
 
+mod cfg;
 mod checks;
 mod interp_abi;
 mod phase;
@@ -24,6 +25,7 @@ use inkwell::targets::{CodeModel, FileType, InitializationConfig, RelocMode, Tar
 use inkwell::values::{CallSiteValue, FunctionValue, InstructionOpcode, InstructionValue};
 use inkwell::OptimizationLevel;
 
+pub use cfg::{ControlFlow, FunctionCfg, ModuleCfg};
 pub use checks::Checkers;
 pub use interp_abi::*;
 pub use phase::{check_phase_invariants, read_phase, write_phase, LlvmPhase, PHASE_METADATA};

@@ -1,10 +1,8 @@
 #![doc = include_str!("../README.md")]
 
-use std::collections::HashSet;
-
 use deegen_api::ic::symbols::{FUSED_KIND, QUICKEN};
 use deegen_bytecode_spec::{Quickening, Variant};
-use deegen_llvm_ir::raw::{Block, Value};
+use deegen_llvm_ir::raw::Value;
 use deegen_llvm_ir::*;
 use deegen_pass::{AnalysisManager, Pass, PassDescriptor, PassError, PassParams, PipelineError, PreservedAnalyses, RegisteredPass};
 use inkwell::values::{AsValueRef, CallSiteValue, FunctionValue, IntValue};
@@ -53,9 +51,11 @@ impl<'ctx> Markers<'ctx> {
 }
 
 impl<'ctx> Pass<LlvmModule<'ctx>> for InterpIcQuickening {
-    fn run(&mut self, unit: &mut LlvmModule<'ctx>, _: &mut AnalysisManager<LlvmModule<'ctx>>) -> Result<PreservedAnalyses, PassError> {
+    fn run(&mut self, unit: &mut LlvmModule<'ctx>, analyses: &mut AnalysisManager<LlvmModule<'ctx>>) -> Result<PreservedAnalyses, PassError> {
+        let variants = read_variants(&unit.module).map_err(err)?;
+        // Read before any change: each function's cycles are looked up before it is lowered.
+        let cfg = analyses.get::<ControlFlow>(unit);
         let module = &unit.module;
-        let variants = read_variants(module).map_err(err)?;
         let mut lowered = 0;
         for f in defined_functions(module) {
             let markers = Markers::of(f);
@@ -70,7 +70,8 @@ impl<'ctx> Pass<LlvmModule<'ctx>> for InterpIcQuickening {
             let (Some(kind), Some(opcode)) = (kind, opcode) else { continue };
             let variant = variants.get(usize::from(opcode)).ok_or_else(|| err(format!("'{fname}': opcode {opcode} has no variant")))?;
             let _span = tracing::debug_span!("quicken", handler = %fname).entered();
-            lower(module, f, variant, &variants, &kind, &markers).map_err(|m| err(format!("{fname}: {m}")))?;
+            let f_cfg = cfg.function(Value(f.as_value_ref())).ok_or_else(|| err(format!("'{fname}' has no CFG")))?;
+            lower(module, f, f_cfg, variant, &variants, &kind, &markers).map_err(|m| err(format!("{fname}: {m}")))?;
             lowered += 1;
         }
         tracing::debug!(handlers = lowered, "fused inline caches lowered");
@@ -108,24 +109,10 @@ fn kind_argument<'ctx>(site: CallSiteValue<'ctx>) -> Result<IntValue<'ctx>, Stri
     Ok(arg.ok_or("a fused-cache marker takes an i32 kind first")?.into_int_value())
 }
 
-/// Whether `block` lies on a cycle of its function's control flow.
-fn in_loop(block: Block) -> bool {
-    let mut seen = HashSet::new();
-    let mut work = block.successors();
-    while let Some(b) = work.pop() {
-        if b == block {
-            return true;
-        }
-        if seen.insert(b) {
-            work.extend(b.successors());
-        }
-    }
-    false
-}
-
 fn lower<'ctx>(
     module: &inkwell::module::Module<'ctx>,
     f: FunctionValue<'ctx>,
+    cfg: &FunctionCfg,
     variant: &Variant,
     variants: &[Variant],
     handler_kind: &str,
@@ -143,7 +130,7 @@ fn lower<'ctx>(
     }
     for site in markers.all() {
         declared_kinds(site, kinds)?;
-        if in_loop(Value(call_instruction(site).as_value_ref()).parent()) {
+        if cfg.on_cycle(Value(call_instruction(site).as_value_ref()).parent()) {
             return Err("a fused inline cache must not run in a loop (a hit could find another kind than the opcode's)".into());
         }
     }

@@ -1,7 +1,7 @@
 #![doc = include_str!("../README.md")]
 
 use deegen_api::symbols;
-use deegen_llvm_ir::{call_instruction, calls_in, defined_functions, param, parse_u64, read_tag_registers, LlvmModule, GHC_CALLING_CONV, LlvmPhase};
+use deegen_llvm_ir::{ControlFlow, call_instruction, calls_in, defined_functions, param, parse_u64, read_tag_registers, LlvmModule, GHC_CALLING_CONV, LlvmPhase};
 use deegen_pass::{AnalysisManager, Pass, PassDescriptor, PassError, PassParams, PipelineError, PreservedAnalyses, RegisteredPass};
 use inkwell::builder::Builder;
 use inkwell::values::{AsValueRef, BasicValueEnum, FunctionValue, InstructionOpcode, InstructionValue, IntValue};
@@ -74,7 +74,8 @@ impl<'ctx> Pass<LlvmModule<'ctx>> for TagRegisterRewrite {
             }
         }
         tracing::debug!(operands = total.operands, compares = total.compares, "tag constants now read from registers");
-        Ok(PreservedAnalyses::none())
+        // Constants became register reads; no block or edge changed.
+        Ok(PreservedAnalyses::none().preserve::<_, ControlFlow>())
     }
 }
 

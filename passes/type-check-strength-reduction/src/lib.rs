@@ -4,7 +4,7 @@ use std::collections::HashMap;
 
 use deegen_bytecode_spec::{TypeLattice, TypeMask};
 use deegen_llvm_ir::raw::{Block, Value};
-use deegen_llvm_ir::{defined_functions, read_type_lattice, run_llvm_pipeline, type_checker_functions, type_names_mask, LlvmModule, KNOWN_TYPES_METADATA, LlvmPhase};
+use deegen_llvm_ir::{ControlFlow, defined_functions, read_type_lattice, run_llvm_pipeline, type_checker_functions, type_names_mask, LlvmModule, KNOWN_TYPES_METADATA, LlvmPhase};
 use inkwell::attributes::{Attribute, AttributeLoc};
 use deegen_pass::{AnalysisManager, Pass, PassDescriptor, PassError, PassParams, PipelineError, PreservedAnalyses, RegisteredPass};
 use inkwell::values::AsValueRef;
@@ -63,9 +63,15 @@ impl<'ctx> Pass<LlvmModule<'ctx>> for TypeCheckStrengthReduction {
         }
         tracing::debug!(removed = total.removed, reduced = total.reduced, "type-check strength reduction done");
         if !self.keep_checkers {
+            // Inlining the checkers adds their blocks to the handlers.
             release_checkers(module, &lattice)?;
+            return Ok(PreservedAnalyses::none());
         }
-        Ok(PreservedAnalyses::none())
+        if total == Counts::default() {
+            return Ok(PreservedAnalyses::all());
+        }
+        // Conditions became constants and calls changed callee; blocks and edges stayed.
+        Ok(PreservedAnalyses::none().preserve::<_, ControlFlow>())
     }
 }
 

@@ -4,7 +4,7 @@ use std::collections::HashMap;
 
 use deegen_bytecode_spec::TypeMask;
 use deegen_llvm_ir::raw::Value;
-use deegen_llvm_ir::{defined_functions, read_type_lattice, type_names_mask, Checkers, LlvmModule, COLD_EDGE_METADATA, HINT_METADATA, LlvmPhase};
+use deegen_llvm_ir::{ControlFlow, defined_functions, read_type_lattice, type_names_mask, Checkers, LlvmModule, COLD_EDGE_METADATA, HINT_METADATA, LlvmPhase};
 use deegen_pass::{AnalysisManager, Pass, PassDescriptor, PassError, PassParams, PipelineError, PreservedAnalyses, RegisteredPass};
 use inkwell::context::ContextRef;
 use inkwell::values::{AsValueRef, InstructionOpcode, InstructionValue};
@@ -64,7 +64,11 @@ impl<'ctx> Pass<LlvmModule<'ctx>> for TypeHintSlowPaths {
             }
         }
         tracing::debug!(marked, "branch edges marked cold by type hints");
-        Ok(PreservedAnalyses::all())
+        if marked == 0 {
+            return Ok(PreservedAnalyses::all());
+        }
+        // Only metadata on branches changed.
+        Ok(PreservedAnalyses::none().preserve::<_, ControlFlow>())
     }
 }
 
