@@ -30,7 +30,7 @@ impl<'ctx> Pass<LlvmModule<'ctx>> for InlineSemantics {
             return Err(PassError::invalid_input("the module has no generated functions: run interp-create-handlers first"));
         }
         // With a type lattice, the checkers stay calls for type-check-strength-reduction.
-        let lattice = read_type_lattice(module).map_err(|e| PassError::invalid_input(e))?;
+        let lattice = read_type_lattice(module).map_err(PassError::invalid_input)?;
         let checkers: Vec<_> = lattice.map(|l| type_checker_functions(module, &l).into_iter().map(|(f, _)| f).collect()).unwrap_or_default();
         let ctx = module.get_context();
         let kind = |name| Attribute::get_named_enum_kind_id(name);

@@ -53,7 +53,7 @@ impl<'ctx> Pass<LlvmModule<'ctx>> for InterpFinalize {
                 }
             }
         }
-        if let Some(lattice) = deegen_llvm_ir::read_type_lattice(module).map_err(|e| PassError::invalid_input(e))? {
+        if let Some(lattice) = deegen_llvm_ir::read_type_lattice(module).map_err(PassError::invalid_input)? {
             let noinline = inkwell::attributes::Attribute::get_named_enum_kind_id("noinline");
             for (f, _) in deegen_llvm_ir::type_checker_functions(module, &lattice) {
                 if f.count_basic_blocks() > 0 && f.get_enum_attribute(inkwell::attributes::AttributeLoc::Function, noinline).is_some() {

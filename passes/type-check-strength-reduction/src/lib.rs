@@ -41,7 +41,7 @@ impl<'ctx> Pass<LlvmModule<'ctx>> for TypeCheckStrengthReduction {
 
     fn run(&mut self, unit: &mut LlvmModule<'ctx>, _: &mut AnalysisManager<LlvmModule<'ctx>>) -> Result<PreservedAnalyses, PassError> {
         let module = &unit.module;
-        let Some(lattice) = read_type_lattice(module).map_err(|e| PassError::invalid_input(e))? else {
+        let Some(lattice) = read_type_lattice(module).map_err(PassError::invalid_input)? else {
             tracing::debug!("the module declares no type lattice: nothing to reduce");
             return Ok(PreservedAnalyses::all());
         };
@@ -53,7 +53,7 @@ impl<'ctx> Pass<LlvmModule<'ctx>> for TypeCheckStrengthReduction {
                 continue;
             }
             let _span = tracing::debug_span!("reduce", function = %f.get_name().to_string_lossy()).entered();
-            let known = known_types(f, &lattice).map_err(|e| PassError::invalid_input(e))?;
+            let known = known_types(f, &lattice).map_err(PassError::invalid_input)?;
             let c = reduce_function(fv, &lattice, &checkers, known);
             if c != Counts::default() {
                 tracing::debug!(removed = c.removed, reduced = c.reduced, "type checks rewritten");

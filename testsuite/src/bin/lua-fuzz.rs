@@ -42,7 +42,7 @@ fn main() -> ExitCode {
         }
         // A campaign stopped early (a time limit) still says how far it got.
         let done = s - seed + 1;
-        if done % PROGRESS_EVERY == 0 {
+        if done.is_multiple_of(PROGRESS_EVERY) {
             eprintln!("lua-fuzz: {done} programs (seeds {seed}..={s}), {failures} differ, {:.0} s", start.elapsed().as_secs_f64());
         }
     }
