@@ -19,3 +19,11 @@ if [ ${#need[@]} -gt 0 ]; then
     $SUDO apt-get update -q >/dev/null
     $SUDO apt-get install -y -q --no-install-recommends "${need[@]}" >/dev/null
 fi
+
+# rustfmt and clippy, which `scripts/lint.sh` (and CI) run; rustup's default profile has them,
+# a minimal one does not.
+if command -v rustup >/dev/null 2>&1; then
+    for component in rustfmt clippy; do
+        rustup component list --installed 2>/dev/null | grep -q "^$component" || rustup component add "$component" >&2
+    done
+fi
