@@ -1,0 +1,61 @@
+//! The one table from hole kind to patch routine. Each routine checks that the value fits.
+
+use crate::{Hole, HoleKind};
+
+/// A hole that cannot take its value.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum PatchError {
+    #[error("stencil '{stencil}': no value for symbol '{symbol}'")]
+    Unresolved { stencil: String, symbol: String },
+    #[error("stencil '{stencil}': the output buffer has {got} bytes, the code {expected}")]
+    BufferSize { stencil: String, expected: usize, got: usize },
+    #[error("stencil '{stencil}': {kind:?} hole at offset {offset} cannot hold {value:#x}")]
+    OutOfRange { stencil: String, kind: HoleKind, offset: usize, value: i128 },
+    #[error("stencil '{stencil}': hole at offset {offset} runs past the code's end")]
+    OutOfBounds { stencil: String, offset: usize },
+}
+
+impl PatchError {
+    pub(crate) fn in_stencil(self, name: &str) -> Self {
+        match self {
+            PatchError::OutOfRange { kind, offset, value, .. } => PatchError::OutOfRange { stencil: name.to_owned(), kind, offset, value },
+            PatchError::OutOfBounds { offset, .. } => PatchError::OutOfBounds { stencil: name.to_owned(), offset },
+            other => other,
+        }
+    }
+}
+
+/// Writes `value` (the symbol's) into `hole` of `code`, which runs at `code_address`.
+pub(crate) fn apply(code: &mut [u8], hole: &Hole, value: u64, code_address: u64) -> Result<(), PatchError> {
+    let at = hole.offset;
+    let slot = code
+        .get_mut(at..at + hole.kind.width())
+        .ok_or_else(|| PatchError::OutOfBounds { stencil: String::new(), offset: at })?;
+    // Computed in i128 so that no sum wraps before the range check.
+    let s = i128::from(value);
+    let a = i128::from(hole.addend);
+    let out_of_range = |v: i128| PatchError::OutOfRange { stencil: String::new(), kind: hole.kind, offset: at, value: v };
+    match hole.kind {
+        HoleKind::Abs64 => {
+            let v = (s + a) as u64;
+            slot.copy_from_slice(&v.to_le_bytes());
+        }
+        HoleKind::Abs32 => {
+            let v = s + a;
+            let v = u32::try_from(v).map_err(|_| out_of_range(v))?;
+            slot.copy_from_slice(&v.to_le_bytes());
+        }
+        HoleKind::Abs32Signed => {
+            let v = s + a;
+            let v = i32::try_from(v).map_err(|_| out_of_range(v))?;
+            slot.copy_from_slice(&v.to_le_bytes());
+        }
+        HoleKind::PcRel32 => {
+            let p = i128::from(code_address) + at as i128;
+            let v = s + a - p;
+            let v = i32::try_from(v).map_err(|_| out_of_range(v))?;
+            slot.copy_from_slice(&v.to_le_bytes());
+        }
+    }
+    Ok(())
+}
