@@ -1,0 +1,72 @@
+//! The code cache: emitted code runs, pages are never writable and executable at once, a full
+//! cache is an error, and the cache lies within rel32 reach of the program.
+
+use deegen_exec_memory::{CodeCache, ExecMemoryError};
+
+/// `mov eax, imm32; ret`
+fn return_constant(v: u32) -> Vec<u8> {
+    let mut code = vec![0xB8];
+    code.extend_from_slice(&v.to_le_bytes());
+    code.push(0xC3);
+    code
+}
+
+fn call(address: u64) -> u32 {
+    // SAFETY: the tests emit `mov eax, imm32; ret` at `address`.
+    let f: extern "C" fn() -> u32 = unsafe { std::mem::transmute(address as usize) };
+    f()
+}
+
+/// The permissions of every mapping that overlaps `[lo, hi)`, from /proc/self/maps.
+fn permissions(lo: u64, hi: u64) -> Vec<String> {
+    let maps = std::fs::read_to_string("/proc/self/maps").unwrap();
+    maps.lines()
+        .filter_map(|l| {
+            let mut parts = l.split_whitespace();
+            let (range, perms) = (parts.next()?, parts.next()?);
+            let (a, b) = range.split_once('-')?;
+            let (a, b) = (u64::from_str_radix(a, 16).ok()?, u64::from_str_radix(b, 16).ok()?);
+            (a < hi && b > lo).then(|| perms.to_owned())
+        })
+        .collect()
+}
+
+#[test]
+fn emitted_code_runs_and_is_never_writable_and_executable() {
+    let mut cache = CodeCache::new(1 << 20, None).unwrap();
+    let (a, ()) = cache.emit(6, 16, |buf, _| buf.copy_from_slice(&return_constant(42))).unwrap();
+    let (b, ()) = cache.emit(6, 16, |buf, _| buf.copy_from_slice(&return_constant(7))).unwrap();
+    assert_eq!((call(a), call(b)), (42, 7));
+    let (d, ()) = cache.emit_data(8, 8, |buf, _| buf.copy_from_slice(&1.5f64.to_le_bytes())).unwrap();
+    // SAFETY: emitted just above, readable.
+    assert_eq!(unsafe { *(d as *const f64) }, 1.5);
+    let perms = permissions(cache.base(), cache.base() + cache.limit() as u64);
+    assert!(perms.iter().any(|p| p.starts_with("r-x")), "{perms:?}");
+    assert!(perms.iter().any(|p| p.starts_with("r--")), "{perms:?}");
+    assert!(perms.iter().all(|p| !(p.contains('w') && p.contains('x'))), "W^X broken: {perms:?}");
+    // Patching an instruction's immediate (an inline cache would) goes through the same steps.
+    cache.patch(a + 1, &99u32.to_le_bytes()).unwrap();
+    assert_eq!(call(a), 99);
+    assert!(permissions(cache.base(), cache.base() + 4096).iter().all(|p| p.starts_with("r-x")));
+    assert!(matches!(cache.patch(cache.base() + 4096, &[0]), Err(ExecMemoryError::NotOurs { .. })));
+}
+
+#[test]
+fn a_full_cache_is_an_error_not_a_crash() {
+    let mut cache = CodeCache::new(2 * 4096, None).unwrap();
+    cache.emit(4000, 16, |buf, _| buf.fill(0xCC)).unwrap();
+    // Code and data never share a page: the second page can hold data, then nothing more.
+    cache.emit_data(100, 8, |buf, _| buf.fill(0)).unwrap();
+    let e = cache.emit(200, 16, |buf, _| buf.fill(0xCC)).unwrap_err();
+    assert!(matches!(e, ExecMemoryError::Full { .. }), "{e}");
+    let e = cache.emit_data(5000, 8, |buf, _| buf.fill(0)).unwrap_err();
+    assert!(matches!(e, ExecMemoryError::Full { .. }), "{e}");
+    assert!(matches!(cache.emit(1, 3, |_, _| ()), Err(ExecMemoryError::Alignment(3))));
+}
+
+#[test]
+fn the_cache_is_within_rel32_reach_of_the_program() {
+    let here = return_constant as usize as u64;
+    let cache = CodeCache::new(64 << 20, Some(here)).unwrap();
+    assert!(cache.reachable_from(here), "cache at {:#x}, program at {here:#x}", cache.base());
+}
