@@ -66,7 +66,7 @@ fn a_full_cache_is_an_error_not_a_crash() {
 
 #[test]
 fn the_cache_is_within_rel32_reach_of_the_program() {
-    let here = return_constant as usize as u64;
+    let here = return_constant as fn(u32) -> Vec<u8> as usize as u64;
     let cache = CodeCache::new(64 << 20, Some(here)).unwrap();
     assert!(cache.reachable_from(here), "cache at {:#x}, program at {here:#x}", cache.base());
 }
