@@ -145,7 +145,7 @@ fn global(st: &mut LuaState, name: &str) -> TValue {
 fn string_or_number_text(v: TValue) -> Option<String> {
     (v.is_string() || v.is_double()).then(|| {
         let mut out = Vec::new();
-        lua51_vm::stdlib::tostring_bytes(v, &mut out);
+        lua51_value::number::tostring_bytes(v, &mut out);
         String::from_utf8_lossy(&out).into_owned()
     })
 }
@@ -260,7 +260,7 @@ fn dump_protos(p: &Proto, out: &mut String) {
         Some(v) if let Some(i) = child(v) => format!("<{}:{}> (child {i})", p.children[i].source, p.children[i].line_defined),
         Some(v) if v.is_string() || v.is_double() || v.is_nil() || v.is_bool() => {
             let mut b = Vec::new();
-            lua51_vm::stdlib::tostring_bytes(*v, &mut b);
+            lua51_value::number::tostring_bytes(*v, &mut b);
             if v.is_string() {
                 format!("{:?}", String::from_utf8_lossy(&b))
             } else {

@@ -296,7 +296,7 @@ impl<'s> Compiler<'s> {
         // Variants specialised on a constant's type are chosen from it (only 16-bit constant
         // operands exist; a wider index is loaded into a slot first).
         if let Ok(narrow) = u16::try_from(k) {
-            fs.b.note_constant(narrow, crate::runtime::type_name(v));
+            fs.b.note_constant(narrow, lua51_value::type_name(v));
         }
         Ok(k)
     }

@@ -12,7 +12,7 @@ use std::io::{Read, Seek, SeekFrom, Write};
 use lua51_value::{ObjKind, TValue};
 
 use crate::heap::{string_bytes, OutOfMemory};
-use crate::number::{format_number, str_to_number};
+use lua51_value::number::{format_number, str_to_number};
 use crate::state::{Event, LuaState};
 use crate::stdlib::{library, native, os_error_text, register, Call, NResult, Raised};
 use crate::table::{table_mut, Table};

@@ -20,7 +20,6 @@ pub mod function;
 pub mod gc;
 pub mod heap;
 pub(crate) mod hook;
-pub mod number;
 pub mod runtime;
 pub mod shape;
 pub mod state;

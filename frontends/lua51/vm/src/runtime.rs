@@ -4,45 +4,13 @@
 
 use lua51_semantics::{arith_op, for_error};
 use deegen_api::{CodeBlock, FRAME_HEADER_SLOTS};
-use lua51_value::{LuaContext, ObjKind, RtResult, TValue, UpVal};
+use lua51_value::number::{format_number, to_number};
+use lua51_value::{type_name, LuaContext, ObjKind, RtResult, TValue, UpVal};
 
 use crate::function::{new_closure, new_upval, Proto};
 use crate::heap::{string_bytes, OutOfMemory};
-use crate::number::{format_number, str_to_number};
 use crate::state::{state_of, LuaState, PendingError};
 use crate::table::{table_mut, KeyError, Table};
-
-/// Lua 5.1's `luaT_typenames`.
-pub fn type_name(v: TValue) -> &'static str {
-    if v.is_double() {
-        "number"
-    } else if v.is_nil() {
-        "nil"
-    } else if v.is_bool() {
-        "boolean"
-    } else if v.is_heap() {
-        match v.heap_kind() {
-            k if k == ObjKind::String as u8 => "string",
-            k if k == ObjKind::Table as u8 => "table",
-            k if k == ObjKind::Function as u8 => "function",
-            k if k == ObjKind::Thread as u8 => "thread",
-            _ => "userdata",
-        }
-    } else {
-        "userdata"
-    }
-}
-
-/// `tonumber` for arithmetic: numbers, and strings that read as numbers.
-pub fn to_number(v: TValue) -> Option<f64> {
-    if v.is_double() {
-        Some(v.as_f64())
-    } else if v.is_string() {
-        str_to_number(string_bytes(v))
-    } else {
-        None
-    }
-}
 
 fn fmod(a: f64, b: f64) -> f64 {
     a - (a / b).floor() * b

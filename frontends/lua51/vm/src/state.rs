@@ -361,7 +361,7 @@ impl LuaState {
             if !f.is_function() {
                 let tm = crate::runtime::metamethod(&*st, f, Event::Call);
                 if !tm.is_function() {
-                    let msg = format!("attempt to call a {} value", crate::runtime::type_name(f));
+                    let msg = format!("attempt to call a {} value", lua51_value::type_name(f));
                     return Err(error(st, &msg));
                 }
                 std::ptr::copy(base, base.add(1), num_args);

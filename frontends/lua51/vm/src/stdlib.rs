@@ -6,30 +6,15 @@ use std::borrow::Cow;
 use std::io::Write;
 
 use deegen_api::{frame, FRAME_HEADER_SLOTS};
-use lua51_value::TValue;
+use lua51_value::number::{c_int, c_long, c_ulong, format_number, to_number, tostring_bytes};
+use lua51_value::{type_name, TValue};
 
 use crate::function::{new_native, NativeFn};
 use crate::heap::{string_bytes, OutOfMemory};
-use crate::number::format_number;
-use crate::runtime::{metamethod, to_number, type_name};
+use crate::runtime::metamethod;
 use crate::frames::{Frame, Level};
 use crate::state::{Event, HandlerState, LuaError, LuaState, Protected};
 use crate::table::{table_mut, KeyError, Table};
-
-/// `tostring` without metamethods: the text Lua 5.1 prints for a value.
-pub fn tostring_bytes(v: TValue, out: &mut Vec<u8>) {
-    if v.is_double() {
-        format_number(v.as_f64(), out);
-    } else if v.is_string() {
-        out.extend_from_slice(string_bytes(v));
-    } else if v.is_nil() {
-        out.extend_from_slice(b"nil");
-    } else if v.is_bool() {
-        out.extend_from_slice(if v == TValue::TRUE { b"true" } else { b"false" });
-    } else {
-        out.extend_from_slice(format!("{}: {:p}", type_name(v), v.as_ptr::<u8>()).as_bytes());
-    }
-}
 
 /// A native function's view of its call.
 pub(crate) struct Call<'a> {
@@ -720,7 +705,7 @@ native!(lua_table_concat, "concat", |c| {
         let v = table_mut(t).get(TValue::from_f64(i as f64));
         if !(v.is_string() || v.is_double()) {
             // The wording of the lua5.1 we test against (Debian's names the type).
-            return Err(c.error(&format!("invalid value ({}) at index {i} in table for 'concat'", crate::runtime::type_name(v))));
+            return Err(c.error(&format!("invalid value ({}) at index {i} in table for 'concat'", type_name(v))));
         }
         // Growth that cannot be had is "not enough memory", not an abort.
         let piece = if v.is_string() { string_bytes(v).len() } else { 32 };
@@ -2324,36 +2309,6 @@ native!(lua_string_gsub, "gsub", |c| {
     c.set(1, TValue::from_f64(n as f64));
     Ok(2)
 });
-
-/// C's `(long)x` on x86-64 (`cvttsd2si`): NaN and out-of-range values become the "integer
-/// indefinite" `i64::MIN` (Rust's `as` saturates instead).
-pub(crate) fn c_long(x: f64) -> i64 {
-    if (-9_223_372_036_854_775_808.0..9_223_372_036_854_775_808.0).contains(&x) {
-        x as i64
-    } else {
-        i64::MIN
-    }
-}
-
-/// C's `(unsigned long)x` as gcc compiles it for x86-64.
-fn c_ulong(x: f64) -> u64 {
-    const TWO_63: f64 = 9_223_372_036_854_775_808.0;
-    // Unordered (NaN) takes the small path too, as gcc's comisd/jnb sequence does.
-    if x.partial_cmp(&TWO_63).is_none_or(|o| o.is_lt()) {
-        c_long(x) as u64
-    } else {
-        (c_long(x - TWO_63) as u64) ^ (1 << 63)
-    }
-}
-
-/// C's `(int)x` (`cvttsd2si` 32-bit).
-fn c_int(x: f64) -> i32 {
-    if (-2_147_483_648.0..2_147_483_648.0).contains(&x) {
-        x as i32
-    } else {
-        i32::MIN
-    }
-}
 
 native!(lua_string_format, "format", |c| {
     extern "C" {
