@@ -21,6 +21,7 @@
 
 use core::ptr;
 
+pub mod abi;
 #[cfg(feature = "std")]
 pub mod number;
 

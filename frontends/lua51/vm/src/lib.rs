@@ -11,6 +11,7 @@
 //! `build.rs`) from `lua51-specs` and `lua51-semantics`, and linked as a static library. This
 //! crate does not link LLVM.
 
+mod abi;
 pub mod bytecode;
 pub mod compiler;
 pub mod coroutine;

@@ -2,8 +2,8 @@
 //! in ordinary Rust. The generated handlers call them with the C convention; the pinned VM
 //! state survives in callee-saved registers.
 
-use lua51_semantics::{arith_op, for_error};
 use deegen_api::{CodeBlock, FRAME_HEADER_SLOTS};
+use lua51_value::abi::{ArithOp, ForError};
 use lua51_value::number::{format_number, to_number};
 use lua51_value::{type_name, LuaContext, ObjKind, RtResult, TValue, UpVal};
 
@@ -111,18 +111,18 @@ pub(crate) fn metamethod(st: &LuaState, v: TValue, event: crate::state::Event) -
 }
 
 #[no_mangle]
-pub unsafe extern "C" fn lua_rt_arith(ctx: *mut LuaContext, op: u64, lhs: u64, rhs: u64, base: *mut u64, cb: *const CodeBlock) -> RtResult {
+pub unsafe extern "C" fn lua_rt_arith(ctx: *mut LuaContext, op: ArithOp, lhs: u64, rhs: u64, base: *mut u64, cb: *const CodeBlock) -> RtResult {
     let (Some(a), Some(b)) = (to_number(TValue(lhs)), to_number(TValue(rhs))) else {
         use crate::state::Event;
         let st = unsafe { state_of(ctx) };
         let event = match op {
-            arith_op::ADD => Event::Add,
-            arith_op::SUB => Event::Sub,
-            arith_op::MUL => Event::Mul,
-            arith_op::DIV => Event::Div,
-            arith_op::MOD => Event::Mod,
-            arith_op::POW => Event::Pow,
-            _ => Event::Unm,
+            ArithOp::Add => Event::Add,
+            ArithOp::Sub => Event::Sub,
+            ArithOp::Mul => Event::Mul,
+            ArithOp::Div => Event::Div,
+            ArithOp::Mod => Event::Mod,
+            ArithOp::Pow => Event::Pow,
+            ArithOp::Unm => Event::Unm,
         };
         let mut tm = metamethod(st, TValue(lhs), event);
         if tm.is_nil() {
@@ -134,13 +134,13 @@ pub unsafe extern "C" fn lua_rt_arith(ctx: *mut LuaContext, op: u64, lhs: u64, r
         return RtResult::error(unsafe { arith_error(ctx, lhs, rhs) });
     };
     let r = match op {
-        arith_op::ADD => a + b,
-        arith_op::SUB => a - b,
-        arith_op::MUL => a * b,
-        arith_op::DIV => a / b,
-        arith_op::MOD => fmod(a, b),
-        arith_op::POW => a.powf(b),
-        _ => -a,
+        ArithOp::Add => a + b,
+        ArithOp::Sub => a - b,
+        ArithOp::Mul => a * b,
+        ArithOp::Div => a / b,
+        ArithOp::Mod => fmod(a, b),
+        ArithOp::Pow => a.powf(b),
+        ArithOp::Unm => -a,
     };
     RtResult::value(TValue::from_f64_canonical(r))
 }
@@ -492,11 +492,11 @@ pub unsafe extern "C" fn lua_rt_tonumber(_ctx: *mut LuaContext, v: u64, out: *mu
 }
 
 #[no_mangle]
-pub unsafe extern "C" fn lua_rt_for_error(ctx: *mut LuaContext, which: u64) -> u64 {
+pub unsafe extern "C" fn lua_rt_for_error(ctx: *mut LuaContext, which: ForError) -> u64 {
     let text = match which {
-        for_error::INITIAL => "'for' initial value must be a number",
-        for_error::LIMIT => "'for' limit must be a number",
-        _ => "'for' step must be a number",
+        ForError::Initial => "'for' initial value must be a number",
+        ForError::Limit => "'for' limit must be a number",
+        ForError::Step => "'for' step must be a number",
     };
     message(unsafe { state_of(ctx) }, text)
 }
