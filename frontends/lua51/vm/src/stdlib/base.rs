@@ -566,7 +566,7 @@ native!(SETFENV, "setfenv", |c| {
             Ok(0)
         }
         Some(f) if crate::object::function::is_native(unsafe { (*f.as_closure()).code_block }) => {
-            Err(c.error("'setfenv' cannot change environment of given object"))
+            Err(c.error(&format!("'{}' cannot change environment of given object", c.name())))
         }
         Some(f) => {
             unsafe { (*f.as_closure()).env = t };

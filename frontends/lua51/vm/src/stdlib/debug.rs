@@ -144,7 +144,7 @@ native!(SETFENV, "setfenv", |c| {
             crate::object::thread::thread_mut(o).env = t;
         }
     } else {
-        return Err(c.error("'setfenv' cannot change environment of given object"));
+        return Err(c.error(&format!("'{}' cannot change environment of given object", c.name())));
     }
     c.set(0, o);
     Ok(1)

@@ -380,7 +380,7 @@ native!(FORMAT, "format", |c| {
                 unsafe { snprintf(buf.as_mut_ptr() as *mut _, buf.len(), spec.as_ptr() as *const _, cs.as_ptr() as *const std::ffi::c_char) }
             }
             other => {
-                return Err(c.error(&format!("invalid option '%{}' to 'format'", other as char)));
+                return Err(c.error(&format!("invalid option '%{}' to '{}'", other as char, c.name())));
             }
         };
         // lua5.1 adds strlen(buff) bytes: a NUL (from %c of 0) ends the piece.

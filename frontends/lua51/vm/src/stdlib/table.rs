@@ -12,7 +12,7 @@ use crate::object::string::string_bytes;
 use crate::object::table::table_mut;
 use crate::state::{Event, LuaState};
 
-native!(SETN, "setn", |c| { Err(c.error("'setn' is obsolete")) });
+native!(SETN, "setn", |c| { Err(c.error(&format!("'{}' is obsolete", c.name()))) });
 
 native!(INSERT, "insert", |c| {
     let t = c.check_table(0)?;
@@ -33,7 +33,7 @@ native!(INSERT, "insert", |c| {
             }
             (pos, c.arg(2))
         }
-        _ => return Err(c.error("wrong number of arguments to 'insert'")),
+        _ => return Err(c.error(&format!("wrong number of arguments to '{}'", c.name()))),
     };
     c.table_set(t, TValue::from_f64(pos as f64), v)?;
     Ok(0)
@@ -115,7 +115,7 @@ native!(CONCAT, "concat", |c| {
         let v = table_mut(t).get(TValue::from_f64(i as f64));
         if !(v.is_string() || v.is_double()) {
             // The wording of the lua5.1 we test against (Debian's names the type).
-            return Err(c.error(&format!("invalid value ({}) at index {i} in table for 'concat'", type_name(v))));
+            return Err(c.error(&format!("invalid value ({}) at index {i} in table for '{}'", type_name(v), c.name())));
         }
         // Growth that cannot be had is "not enough memory", not an abort.
         let piece = if v.is_string() { string_bytes(v).len() } else { 32 };
