@@ -2,7 +2,7 @@
 //!
 //! The semantics (compiled to bitcode, linked into the generated interpreter) call the VM's
 //! runtime helpers (`lua_rt_*`) and recognise two of its native functions by address; the VM
-//! defines them. [`runtime_abi!`] lists every such function with its signature, and expands
+//! defines them. [`runtime_abi!`](crate::runtime_abi) lists every such function with its signature, and expands
 //! that one list two ways:
 //!
 //! - `runtime_abi!(declare)`, in the semantics: the `extern "C"` block they call through;

@@ -20,7 +20,7 @@
 //! that: a queued userdata leaves weak tables where it is a value now, and where it is a key
 //! only when it is freed (the next collection that finds it unreachable). The queue runs where
 //! calling Lua is safe ([`run_finalizers`]): in `collectgarbage`, at the entry of native
-//! functions, and when the state closes ([`close`]). A finalizer's error propagates from
+//! functions, and when the state closes ([`LuaState::close`]). A finalizer's error propagates from
 //! where it ran, as 5.1's does from the allocation that ran it.
 //!
 //! Call inline caches are weak too: a cache is keyed by its callee's address, which the next

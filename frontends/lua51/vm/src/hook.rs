@@ -3,7 +3,8 @@
 //!
 //! A hook costs nothing while none is set: the generated interpreter dispatches through tables
 //! that hold the handlers themselves. While a thread of any state has a hook, every entry of the
-//! interpreter's two dispatch tables points at a generated thunk, which calls
+//! interpreter's two dispatch tables points at a generated thunk (`interp` switches them as the
+//! state counts its hooked threads), which calls
 //! [`lua_rt_hook_instruction`] before the instruction runs and then dispatches through a
 //! read-only copy of the handlers. The first instruction of a call comes through the entry
 //! table's thunk, which is how a call is told apart from a jump back to the first instruction.

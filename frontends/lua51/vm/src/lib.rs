@@ -10,6 +10,11 @@
 //! No bytecode handler is written here: the interpreter is generated at build time (see
 //! `build.rs`) from `lua51-specs` and `lua51-semantics`, and linked as a static library. This
 //! crate does not link LLVM.
+//!
+//! The modules are layered as PUC Lua's are (the README draws the layers): the interpreter's
+//! conventions, objects, the state, the collector and coroutines, the runtime entry points, the
+//! compiler and loader, the native-function layer, the libraries. [`LuaState::new`] makes a
+//! bare state; [`open_libs`] opens the standard library.
 
 // The layers, lowest first (see README.md; `tests/layers.rs` checks that no module imports
 // from a layer above its own).

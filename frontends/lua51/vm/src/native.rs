@@ -1,6 +1,6 @@
 //! The native-function layer (5.1's `lauxlib` and the C-function side of `lapi`): the
-//! [`native!`] macro that defines a native function with its Lua name, a native function's view
-//! of its call ([`Call`]: arguments, results, errors worded as 5.1's `luaL_*` word them, calls
+//! `native!` macro that defines a native function with its Lua name, a native function's view
+//! of its call (`Call`: arguments, results, errors worded as 5.1's `luaL_*` word them, calls
 //! back into Lua), and registering functions into library tables. Every library is written on
 //! this layer; nothing below it knows a native function's body.
 
@@ -63,7 +63,7 @@ pub(crate) struct Call<'a> {
     pub(crate) st: &'a mut LuaState,
     pub(crate) base: *mut u64,
     pub(crate) nargs: usize,
-    /// The function's Lua name, as its library registers it (`Native::name`).
+    /// The Lua name `native!` recorded for the function (`Native::name`).
     pub(crate) name: &'static str,
 }
 

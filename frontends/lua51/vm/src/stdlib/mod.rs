@@ -1,5 +1,5 @@
 //! The standard library: one module per library, each with its name table (`FUNCTIONS`: the
-//! [`Native`](crate::native::Native)s it registers, by Lua name) and an `open` function, as
+//! `Native`s it registers, by Lua name) and an `open` function, as
 //! 5.1's `luaopen_*`. [`open_libs`] opens them all (5.1's `luaL_openlibs`); a state from
 //! `LuaState::new` has none until then.
 //!
