@@ -25,7 +25,7 @@ use std::io::{Read, Write};
 use std::process::ExitCode;
 
 use lua51_value::TValue;
-use lua51_vm::function::{proto_of, Proto};
+use lua51_vm::object::function::{proto_of, Proto};
 use lua51_vm::LuaState;
 
 const PROGNAME: &str = "ljr";
@@ -110,10 +110,10 @@ fn collect_args(argv: &[String]) -> Result<Args, ()> {
 /// The global `arg` table, as lua.c builds it for a script: the script at 0, its arguments
 /// from 1, the interpreter and its options at negative indices.
 fn set_arg_table(st: &mut LuaState, argv: &[String], script: usize) {
-    let Ok(t) = lua51_vm::table::Table::new_in(&mut st.heap) else { return };
+    let Ok(t) = lua51_vm::object::table::Table::new_in(&mut st.heap) else { return };
     for (i, a) in argv.iter().enumerate() {
         if let Ok(v) = st.intern(a.as_bytes()) {
-            let _ = lua51_vm::table::table_mut(t).set(TValue::from_f64(i as f64 - script as f64), v);
+            let _ = lua51_vm::object::table::table_mut(t).set(TValue::from_f64(i as f64 - script as f64), v);
         }
     }
     let _ = st.set_global("arg", t);
@@ -138,14 +138,14 @@ fn prompt(st: &mut LuaState, first_line: bool) -> String {
 
 /// The global `name` (raw, as lua.c's `lua_getfield` of the globals table reads it).
 fn global(st: &mut LuaState, name: &str) -> TValue {
-    st.intern(name.as_bytes()).map(|k| lua51_vm::table::table_mut(st.globals).get(k)).unwrap_or(TValue::NIL)
+    st.intern(name.as_bytes()).map(|k| lua51_vm::object::table::table_mut(st.globals).get(k)).unwrap_or(TValue::NIL)
 }
 
 /// The text of a string or number (`lua_tostring`), `None` for other values.
 fn string_or_number_text(v: TValue) -> Option<String> {
     (v.is_string() || v.is_double()).then(|| {
         let mut out = Vec::new();
-        lua51_vm::stdlib::tostring_bytes(v, &mut out);
+        lua51_value::number::tostring_bytes(v, &mut out);
         String::from_utf8_lossy(&out).into_owned()
     })
 }
@@ -260,7 +260,7 @@ fn dump_protos(p: &Proto, out: &mut String) {
         Some(v) if let Some(i) = child(v) => format!("<{}:{}> (child {i})", p.children[i].source, p.children[i].line_defined),
         Some(v) if v.is_string() || v.is_double() || v.is_nil() || v.is_bool() => {
             let mut b = Vec::new();
-            lua51_vm::stdlib::tostring_bytes(*v, &mut b);
+            lua51_value::number::tostring_bytes(*v, &mut b);
             if v.is_string() {
                 format!("{:?}", String::from_utf8_lossy(&b))
             } else {
@@ -326,7 +326,7 @@ fn read_stdin(st: &mut LuaState) -> Option<Vec<u8>> {
     match std::io::stdin().read_to_end(&mut buf) {
         Ok(_) => Some(buf),
         Err(e) => {
-            report(st, &format!("cannot read stdin: {}", lua51_vm::stdlib::os_error_text(&e)));
+            report(st, &format!("cannot read stdin: {}", lua51_vm::native::os_error_text(&e)));
             None
         }
     }
@@ -347,7 +347,7 @@ fn run_file(st: &mut LuaState, name: &str, opts: &Options, args: &[TValue]) -> b
     match std::fs::read(name) {
         Ok(source) => run_chunk(st, &source, &format!("@{name}"), true, opts, args),
         Err(e) => {
-            report(st, &format!("cannot open {name}: {}", lua51_vm::stdlib::os_error_text(&e)));
+            report(st, &format!("cannot open {name}: {}", lua51_vm::native::os_error_text(&e)));
             false
         }
     }
@@ -418,7 +418,7 @@ fn main() -> ExitCode {
 fn real_main() -> ExitCode {
     tracing_subscriber::fmt().with_env_filter(tracing_subscriber::EnvFilter::from_env("LJR_LOG")).with_writer(std::io::stderr).init();
     let argv: Vec<String> = std::env::args().collect();
-    let mut st = match LuaState::new() {
+    let mut st = match LuaState::new().and_then(|mut st| lua51_vm::open_libs(&mut st).map(|()| st)) {
         Ok(st) => st,
         Err(_) => {
             eprintln!("{PROGNAME}: cannot create state: not enough memory");

@@ -7,91 +7,24 @@
 //! handlers; nothing here knows about dispatch, registers or tiers.
 //!
 //! Slow and rare cases call runtime helpers (`lua_rt_*`), plain `extern "C"` functions defined by
-//! the native runtime (`lua51-vm`).
+//! the native runtime (`lua51-vm`), declared by the one list of the runtime ABI
+//! (`lua51_value::runtime_abi!`).
 #![no_std]
 #![allow(clippy::missing_safety_doc, clippy::not_unsafe_ptr_arg_deref)]
 
 use deegen_api as api;
 use deegen_api::{CodeBlock, InterpContext, FRAME_HEADER_SLOTS};
+use lua51_value::abi::{ArithOp, ForError};
 use lua51_value::{method_receiver_cached, string_slot_cached_fused, LuaContext, ReceiverLookup, NotATable, ObjKind, RtResult, TValue, MULTRET, NIL_BITS, RT_CALL, RT_CALL_NEGATED, RT_VALUE};
-
-/// Arithmetic operators, as passed to the runtime's slow path.
-pub mod arith_op {
-    pub const ADD: u64 = 0;
-    pub const SUB: u64 = 1;
-    pub const MUL: u64 = 2;
-    pub const DIV: u64 = 3;
-    pub const MOD: u64 = 4;
-    pub const POW: u64 = 5;
-    pub const UNM: u64 = 6;
-}
-
-/// Which `for` control value failed to convert to a number.
-pub mod for_error {
-    pub const INITIAL: u64 = 0;
-    pub const LIMIT: u64 = 1;
-    pub const STEP: u64 = 2;
-}
 
 extern "C" {
     fn floor(x: f64) -> f64;
     fn pow(x: f64, y: f64) -> f64;
-
-    /// Arithmetic with string coercion, or a prepared call of the operands' metamethod, or the
-    /// error message. `base` and `cb` place a metamethod's frame past the current one; either
-    /// way the handler needs nothing but its pinned state after the call.
-    fn lua_rt_arith(ctx: *mut LuaContext, op: u64, lhs: u64, rhs: u64, base: *mut u64, cb: *const CodeBlock) -> RtResult;
-    /// `obj[key]` with `__index` (chains of tables are followed here; a function is returned
-    /// as a prepared call).
-    fn lua_rt_index(ctx: *mut LuaContext, obj: u64, key: u64, base: *mut u64, cb: *const CodeBlock) -> RtResult;
-    /// `obj[key] = value` with `__newindex`.
-    fn lua_rt_newindex(ctx: *mut LuaContext, obj: u64, key: u64, value: u64, base: *mut u64, cb: *const CodeBlock) -> RtResult;
-    /// A non-function callee: its `__call` handler is put in `frame[0]` and the callee becomes
-    /// the first argument (shifting the others up by one), or the error message. `named` says
-    /// whether the callee is the bytecode's own operand (a call the program wrote, whose error
-    /// names it) or a metamethod handler (whose error names nothing, as in 5.1).
-    fn lua_rt_call_handler(ctx: *mut LuaContext, frame: *mut u64, num_args: u64, named: u64) -> RtResult;
-    fn lua_rt_new_table(ctx: *mut LuaContext, array: u64, hash: u64, base: *mut u64, cb: *const CodeBlock) -> u64;
-    /// Stores a table constructor's list; a non-zero result is the error to throw (only
-    /// bytecode from outside the compiler can aim a list at something that is not a table).
-    fn lua_rt_set_list(ctx: *mut LuaContext, table: u64, values: *mut u64, count: u64, first_index: u64) -> u64;
-    /// Concatenates `first[..count]` right to left (`total` is the bytecode's count); a pair
-    /// that needs `__concat` becomes a prepared call, with how many values remain parked in
-    /// `first[total - 1]` for the continuation. Allocating helpers take the frame (`base`,
-    /// `cb`): they are garbage-collection safe points.
-    fn lua_rt_concat(ctx: *mut LuaContext, first: *mut u64, count: u64, total: u64, base: *mut u64, cb: *const CodeBlock) -> RtResult;
-    fn lua_rt_gc_check(ctx: *mut LuaContext, base: *mut u64, cb: *const CodeBlock);
-    /// `#v`; returns false when `v` has no length.
-    fn lua_rt_len(ctx: *mut LuaContext, v: u64, out: *mut u64) -> bool;
-    /// `#v` for what has no built-in length: a prepared `__len(v, nil)` call, or the error.
-    fn lua_rt_len_metamethod(ctx: *mut LuaContext, v: u64, base: *mut u64, cb: *const CodeBlock) -> RtResult;
-    /// Ordering of non-numbers: a boolean (0/1) value, a prepared `__lt`/`__le` call (possibly
-    /// negated), or the error.
-    fn lua_rt_less_than(ctx: *mut LuaContext, lhs: u64, rhs: u64, base: *mut u64, cb: *const CodeBlock) -> RtResult;
-    fn lua_rt_less_equal(ctx: *mut LuaContext, lhs: u64, rhs: u64, base: *mut u64, cb: *const CodeBlock) -> RtResult;
-    /// Equality of two distinct tables or userdata through `__eq`.
-    fn lua_rt_equal(ctx: *mut LuaContext, lhs: u64, rhs: u64, base: *mut u64, cb: *const CodeBlock) -> RtResult;
-    fn lua_rt_tonumber(ctx: *mut LuaContext, v: u64, out: *mut u64) -> bool;
-    fn lua_rt_for_error(ctx: *mut LuaContext, which: u64) -> u64;
-    fn lua_rt_new_closure(ctx: *mut LuaContext, proto: u64, base: *mut u64, cb: *const CodeBlock) -> u64;
-    fn lua_rt_close_upvalues(ctx: *mut LuaContext, from: *mut u64);
-    fn lua_rt_stack_overflow(ctx: *mut LuaContext) -> u64;
-    /// The error of nesting more runtime calls (`LuaContext::c_calls`) than 5.1 allows.
-    fn lua_rt_c_stack_overflow(ctx: *mut LuaContext) -> u64;
-    /// A function ran out of its hotness countdown (a tier-up request).
-    fn lua_rt_tier_up(ctx: *mut LuaContext, cb: *mut CodeBlock);
-    /// `next` for the generic `for`: 1 with the entry in `out[0..2]`, 0 at the end, 2 for an
-    /// invalid key.
-    fn lua_rt_next(table: u64, key: u64, out: *mut u64) -> u64;
-    /// The natives `pairs` and `ipairs` return as iterators; the generic `for` recognises them
-    /// by address and steps without calling them.
-    fn lua_next(ctx: *mut LuaContext, base: *mut u64, nargs: u64) -> i64;
-    fn lua_ipairs_aux(ctx: *mut LuaContext, base: *mut u64, nargs: u64) -> i64;
-    fn lua_rt_on_throw(ctx: *mut LuaContext, base: *mut u64, pc: *const u8, value: u64, add_position: u64) -> u64;
-    /// `debug.sethook`'s events before an instruction (`entry`: the first of a call); non-zero
-    /// when the hook raised an error, which is in the context.
-    fn lua_rt_hook_instruction(ctx: *mut LuaContext, base: *mut u64, pc: *const u8, cb: *const CodeBlock, entry: u64) -> u64;
 }
+
+// The runtime helpers (`lua_rt_*`) and the natives recognised by address, from the one list of
+// the runtime ABI (`lua51_value::abi`), which the VM checks its definitions against.
+lua51_value::runtime_abi!(declare);
 
 /// The checkers `type-check-strength-reduction` may substitute (`lua51_specs::type_lattice`)
 /// and the semantics never call themselves: named here so the bitcode has their code. Nothing
@@ -169,7 +102,7 @@ fn first_result() -> u64 {
 }
 
 #[inline(always)]
-fn arith_slow(op: u64, lhs: u64, rhs: u64) -> ! {
+fn arith_slow(op: ArithOp, lhs: u64, rhs: u64) -> ! {
     let r = unsafe { lua_rt_arith(ctx(), op, lhs, rhs, api::stack_base(), api::code_block()) };
     finish(r, 2, lua_binary_mm_continuation as *const ())
 }
@@ -202,12 +135,12 @@ macro_rules! arith {
     };
 }
 
-arith!(lua_add, arith_op::ADD, |a, b| a + b);
-arith!(lua_sub, arith_op::SUB, |a, b| a - b);
-arith!(lua_mul, arith_op::MUL, |a, b| a * b);
-arith!(lua_div, arith_op::DIV, |a, b| a / b);
-arith!(lua_mod, arith_op::MOD, |a, b| lua_fmod(a, b));
-arith!(lua_pow, arith_op::POW, |a, b| unsafe { pow(a, b) });
+arith!(lua_add, ArithOp::Add, |a, b| a + b);
+arith!(lua_sub, ArithOp::Sub, |a, b| a - b);
+arith!(lua_mul, ArithOp::Mul, |a, b| a * b);
+arith!(lua_div, ArithOp::Div, |a, b| a / b);
+arith!(lua_mod, ArithOp::Mod, |a, b| lua_fmod(a, b));
+arith!(lua_pow, ArithOp::Pow, |a, b| unsafe { pow(a, b) });
 
 /// Lua 5.1's `luai_nummod`: `a - floor(a/b)*b`.
 #[inline(always)]
@@ -221,7 +154,7 @@ pub fn lua_unm(src: u64) -> ! {
     if v.is_double() {
         api::ret(num(-v.as_f64()))
     }
-    let r = unsafe { lua_rt_arith(ctx(), arith_op::UNM, src, src, api::stack_base(), api::code_block()) };
+    let r = unsafe { lua_rt_arith(ctx(), ArithOp::Unm, src, src, api::stack_base(), api::code_block()) };
     finish(r, 2, lua_unary_mm_continuation as *const ())
 }
 
@@ -397,7 +330,7 @@ pub fn lua_jump() -> ! {
 // ---------------------------------------------------------------------------------------------
 
 #[inline(always)]
-fn for_coerce(slot: *mut u64, which: u64) {
+fn for_coerce(slot: *mut u64, which: ForError) {
     unsafe {
         if !TValue(*slot).is_double() && !lua_rt_tonumber(ctx(), *slot, slot) {
             api::throw_runtime_error(lua_rt_for_error(ctx(), which))
@@ -418,9 +351,9 @@ fn for_continues(idx: f64, limit: f64, step: f64) -> bool {
 /// index is computed as `(init - step) + step`, so fractional loops print the same values.
 #[no_mangle]
 pub fn lua_for_prep(base: *mut u64) -> ! {
-    for_coerce(base, for_error::INITIAL);
-    for_coerce(unsafe { base.add(1) }, for_error::LIMIT);
-    for_coerce(unsafe { base.add(2) }, for_error::STEP);
+    for_coerce(base, ForError::Initial);
+    for_coerce(unsafe { base.add(1) }, ForError::Limit);
+    for_coerce(unsafe { base.add(2) }, ForError::Step);
     unsafe {
         let step = TValue(*base.add(2)).as_f64();
         let limit = TValue(*base.add(1)).as_f64();

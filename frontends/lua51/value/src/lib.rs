@@ -17,9 +17,13 @@
 //! ```
 //! Doubles need no unboxing. IEEE arithmetic on payload-0 NaNs yields payload-0 NaNs, so only
 //! values coming from outside (string conversion, libm) need [`TValue::from_f64_canonical`].
-#![no_std]
+#![cfg_attr(not(feature = "std"), no_std)]
 
 use core::ptr;
+
+pub mod abi;
+#[cfg(feature = "std")]
+pub mod number;
 
 pub use deegen_api::{CodeBlock, InterpContext};
 
@@ -780,6 +784,32 @@ pub struct SharedState {
     pub newindex_event: TValue,
     /// The metatable of strings (`s:sub(...)` finds `string.sub` through it), or null.
     pub string_metatable: *mut TableObject,
+}
+
+/// Lua 5.1's `luaT_typenames`: the name `type(v)` returns.
+///
+/// `#[inline]` although the semantics do not call it: a function this crate compiles itself
+/// would instantiate the generic accessors it uses (`as_ptr`) here, and the semantics' bitcode,
+/// built at opt-level 0 with shared generics, would then call those instead of its own copies.
+#[inline]
+pub fn type_name(v: TValue) -> &'static str {
+    if v.is_double() {
+        "number"
+    } else if v.is_nil() {
+        "nil"
+    } else if v.is_bool() {
+        "boolean"
+    } else if v.is_heap() {
+        match v.heap_kind() {
+            k if k == ObjKind::String as u8 => "string",
+            k if k == ObjKind::Table as u8 => "table",
+            k if k == ObjKind::Function as u8 => "function",
+            k if k == ObjKind::Thread as u8 => "thread",
+            _ => "userdata",
+        }
+    } else {
+        "userdata"
+    }
 }
 
 impl TValue {

@@ -11,7 +11,8 @@ use lua51_syntax::ast::{BinOp, Block, Chunk, Expr, ExprKind, FuncBody, FuncName,
 use lua51_value::{TValue, MULTRET};
 
 use crate::bytecode::{BytecodeBuilder, Emitted, Operand};
-use crate::function::{new_closure, LocalVarInfo, Proto, UpvalDesc, VarInfo};
+use crate::object::function::{new_closure, LocalVarInfo, Proto, UpvalDesc, VarInfo, PROLOGUE_LINE};
+use crate::runtime::vararg_packer;
 use crate::state::LuaState;
 
 /// A program the compiler cannot translate (limits, or constructs not yet supported).
@@ -31,10 +32,6 @@ impl std::error::Error for CompileError {}
 type Result<T> = std::result::Result<T, CompileError>;
 
 /// Lua 5.1's `MAXSTACK`-like limit on slots per function.
-/// The line of instructions that have none in 5.1 (a function's prologue): no line event, no
-/// active line.
-pub const PROLOGUE_LINE: u32 = 0;
-
 const MAX_SLOTS: u16 = 250;
 /// `LUAI_MAXVARS`.
 const MAX_LOCALS: usize = 200;
@@ -212,7 +209,7 @@ impl<'s> Compiler<'s> {
         if body.uses_vararg {
             self.emit_nil(slot)?;
         } else {
-            let pack = self.st.pack_fn;
+            let pack = vararg_packer(self.st).map_err(|_| oom())?;
             let call = self.alloc_reg(line)?;
             self.emit_constant(pack, call, line)?;
             self.alloc_regs(HEADER - 1, line)?;
@@ -296,7 +293,7 @@ impl<'s> Compiler<'s> {
         // Variants specialised on a constant's type are chosen from it (only 16-bit constant
         // operands exist; a wider index is loaded into a slot first).
         if let Ok(narrow) = u16::try_from(k) {
-            fs.b.note_constant(narrow, crate::runtime::type_name(v));
+            fs.b.note_constant(narrow, lua51_value::type_name(v));
         }
         Ok(k)
     }

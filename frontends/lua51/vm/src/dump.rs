@@ -28,8 +28,10 @@
 use lua51_value::TValue;
 
 use crate::bytecode::variants;
-use crate::function::{new_closure, proto_of, LocalVarInfo, Proto, UpvalDesc, VarInfo};
-use crate::heap::string_bytes;
+use crate::object::function::{is_native, new_closure, new_upval, proto_of, LocalVarInfo, Proto, UpvalDesc, VarInfo};
+use crate::object::heap::OutOfMemory;
+use crate::object::string::string_bytes;
+use crate::runtime::vararg_packer;
 use crate::state::LuaState;
 
 /// First bytes of every precompiled chunk (5.1's `LUA_SIGNATURE`).
@@ -80,7 +82,7 @@ const VAR_METHOD: u8 = 4;
 /// function").
 pub fn dump(st: &LuaState, f: TValue) -> Option<Vec<u8>> {
     let cb = unsafe { (*f.as_closure()).code_block };
-    if crate::function::is_native(cb) {
+    if is_native(cb) {
         return None;
     }
     let proto = proto_of(cb);
@@ -369,7 +371,7 @@ fn read_proto(r: &mut Reader, depth: usize) -> Result<ProtoData, &'static str> {
 
 /// Builds the prototypes of a verified chunk, children first (a parent's `NewClosure`
 /// constants are their addresses).
-fn build(st: &mut LuaState, d: &ProtoData) -> Result<Box<Proto>, crate::heap::OutOfMemory> {
+fn build(st: &mut LuaState, d: &ProtoData) -> Result<Box<Proto>, OutOfMemory> {
     let mut children = Vec::with_capacity(d.children.len());
     for c in &d.children {
         children.push(build(st, c)?);
@@ -383,7 +385,7 @@ fn build(st: &mut LuaState, d: &ProtoData) -> Result<Box<Proto>, crate::heap::Ou
             Const::Number(bits) => TValue::from_f64_canonical(f64::from_bits(*bits)),
             Const::String(s) => st.intern(s)?,
             Const::Child(i) => TValue(&*children[*i] as *const Proto as u64),
-            Const::VarargPacker => st.pack_fn,
+            Const::VarargPacker => vararg_packer(st)?,
         });
     }
     let mut p = Proto::new(
@@ -410,7 +412,7 @@ fn closure_with_fresh_upvalues(st: &mut LuaState, proto: &Proto) -> Option<TValu
     let env = st.globals;
     let c = new_closure(&mut st.heap, proto.code_block(), proto.upvalues.len(), env).ok()?;
     for i in 0..proto.upvalues.len() {
-        let u = crate::function::new_upval(&mut st.heap, std::ptr::null_mut()).ok()?;
+        let u = new_upval(&mut st.heap, std::ptr::null_mut()).ok()?;
         unsafe {
             (*u).closed = TValue::NIL.raw();
             (*u).value = &mut (*u).closed;

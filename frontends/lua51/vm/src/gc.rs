@@ -1,5 +1,6 @@
-//! A stop-the-world mark-sweep collector. Objects never move: the generated interpreter and
-//! future JIT code hold raw pointers.
+//! A stop-the-world mark-sweep collector (5.1's `lgc`), and the end of a state
+//! ([`LuaState::close`]: the finalizers that are left). Objects never move: the generated
+//! interpreter and future JIT code hold raw pointers.
 //!
 //! Roots are precise: the VM stack from its bottom to the live top of the innermost frame
 //! (frames are contiguous, so that covers every frame), the globals, the string metatable and
@@ -19,7 +20,7 @@
 //! that: a queued userdata leaves weak tables where it is a value now, and where it is a key
 //! only when it is freed (the next collection that finds it unreachable). The queue runs where
 //! calling Lua is safe ([`run_finalizers`]): in `collectgarbage`, at the entry of native
-//! functions, and when the state closes ([`close`]). A finalizer's error propagates from
+//! functions, and when the state closes ([`LuaState::close`]). A finalizer's error propagates from
 //! where it ran, as 5.1's does from the allocation that ran it.
 //!
 //! Call inline caches are weak too: a cache is keyed by its callee's address, which the next
@@ -28,13 +29,14 @@
 
 use lua51_value::{Closure, GcHeader, LuaContext, LuaString, ObjKind, Shape, TValue, UpVal};
 
-use crate::coroutine::Thread;
-use crate::state::LuaError;
-use crate::userdata::Userdata;
-
-use crate::function::{is_native, proto_of, Proto};
-use crate::state::{Event, LuaState};
-use crate::table::Table;
+use crate::bytecode::{call_ic_layouts, EMPTY_CALL_IC};
+use crate::object::debt::take_storage_delta;
+use crate::object::function::{close_upvalues, is_native, proto_of, Proto};
+use crate::object::string::string_bytes;
+use crate::object::table::Table;
+use crate::object::thread::{Thread, STACK_RESERVE, THREAD_STACK_ACCOUNTED};
+use crate::object::userdata::{userdata_mut, Userdata};
+use crate::state::{Event, LuaError, LuaState};
 
 /// Statistics of one collection.
 #[derive(Debug, Clone, Copy, Default)]
@@ -158,7 +160,7 @@ impl Marker {
                 self.stack(bottom, top, unsafe { &*ctx });
                 self.threads.push(t);
             } else if kind == ObjKind::Userdata as u8 {
-                let u = unsafe { &*(h as *const crate::userdata::Userdata) };
+                let u = unsafe { &*(h as *const Userdata) };
                 self.object(u.metatable as *mut GcHeader);
                 self.value(u.env);
             } else if kind == ObjKind::UpVal as u8 {
@@ -178,14 +180,14 @@ fn weak_mode(st: &LuaState, t: &Table) -> (bool, bool) {
     if !mode.is_string() {
         return (false, false);
     }
-    let m = crate::heap::string_bytes(mode);
+    let m = string_bytes(mode);
     (m.contains(&b'k'), m.contains(&b'v'))
 }
 
 /// Empties the call inline caches of `p` and its inner functions whose callee is about to be
 /// freed (see the module documentation).
 fn clear_dead_call_ics(p: &mut Proto) {
-    let layouts = crate::bytecode::call_ic_layouts();
+    let layouts = call_ic_layouts();
     let code = &mut p.code[..];
     let mut pc = 0;
     while pc + 2 <= code.len() {
@@ -195,7 +197,7 @@ fn clear_dead_call_ics(p: &mut Proto) {
             let at = pc + offset as usize;
             let key = u64::from_le_bytes(code[at..at + 8].try_into().expect("8 bytes"));
             if key != lua51_value::CALL_IC_EMPTY && is_dead(TValue(key)) {
-                code[at..at + deegen_bytecode_spec::CALL_IC_BYTES as usize].copy_from_slice(&crate::bytecode::EMPTY_CALL_IC);
+                code[at..at + deegen_bytecode_spec::CALL_IC_BYTES as usize].copy_from_slice(&EMPTY_CALL_IC);
             }
         }
         pc += length as usize;
@@ -211,7 +213,7 @@ fn is_dead(v: TValue) -> bool {
 
 /// A userdata queued for its finalizer, now or before (5.1's `iscleared` for values).
 fn is_finalized(v: TValue) -> bool {
-    v.is_kind(ObjKind::Userdata) && crate::userdata::userdata_mut(v).finalized
+    v.is_kind(ObjKind::Userdata) && userdata_mut(v).finalized
 }
 
 /// Queues for finalization every userdata `chosen` picks whose metatable has `__gc` and that
@@ -266,16 +268,18 @@ pub(crate) unsafe fn run_finalizers(st: *mut LuaState, frame: *mut u64, caller: 
     }
 }
 
-/// Finalizes every userdata that has a `__gc` and was never finalized, reachable or not (5.1's
-/// `lua_close`): the end of a program. Errors are dropped, the rest still run. Userdata that
-/// finalizers make are not finalized.
-pub fn close(st: &mut LuaState) {
-    let _span = tracing::debug_span!("gc_close").entered();
-    separate_finalizable(st, |_| true);
-    let frame = st.main_stack().0;
-    let st: *mut LuaState = st;
-    // SAFETY: the program has ended: no frame is live on the main stack.
-    while unsafe { run_finalizers(st, frame, std::ptr::null_mut()) }.is_err() {}
+impl LuaState {
+    /// The end of a program (5.1's `lua_close`): finalizes every userdata that has a `__gc` and
+    /// was never finalized, reachable or not. Errors are dropped, the rest still run. Userdata
+    /// that finalizers make are not finalized. The state stays usable.
+    pub fn close(&mut self) {
+        let _span = tracing::debug_span!("gc_close").entered();
+        separate_finalizable(self, |_| true);
+        let frame = self.main_stack().0;
+        let st: *mut LuaState = self;
+        // SAFETY: the program has ended: no frame is live on the main stack.
+        while unsafe { run_finalizers(st, frame, std::ptr::null_mut()) }.is_err() {}
+    }
 }
 
 /// Drops what a dead object owns; returns the size it was allocated with, and sets
@@ -294,12 +298,12 @@ unsafe fn drop_object(h: *mut GcHeader, accounted_extra: &mut usize) -> usize {
         std::mem::size_of::<UpVal>()
     } else if kind == ObjKind::Thread as u8 {
         unsafe { std::ptr::drop_in_place(h as *mut Thread) };
-        *accounted_extra = crate::coroutine::THREAD_STACK_ACCOUNTED;
+        *accounted_extra = THREAD_STACK_ACCOUNTED;
         std::mem::size_of::<Thread>()
     } else if kind == ObjKind::Userdata as u8 {
         // Dropping the payload closes a file the program forgot (Lua's __gc for files).
-        unsafe { std::ptr::drop_in_place(h as *mut crate::userdata::Userdata) };
-        std::mem::size_of::<crate::userdata::Userdata>()
+        unsafe { std::ptr::drop_in_place(h as *mut Userdata) };
+        std::mem::size_of::<Userdata>()
     } else {
         unreachable!("unknown object kind {kind}")
     };
@@ -352,17 +356,17 @@ pub fn collect(st: &mut LuaState, top: *mut u64) -> GcStats {
     // so closures that outlive a coroutine keep the values instead of pointing into a freed
     // stack. Their upvalue objects are not swept yet, dead or alive.
     let mut hooked_freed = 0;
-    st.heap.threads.retain(|&t| unsafe {
+    st.threads.retain(|&t| unsafe {
         if (*t).header.marked != 0 {
             return true;
         }
         let bottom = (*t).stack_bounds().0;
-        crate::runtime::lua_rt_close_upvalues(&mut (*t).ctx, bottom);
+        close_upvalues(&mut (*t).ctx, bottom);
         hooked_freed += usize::from((*t).hook.mask != 0);
         false
     });
     for _ in 0..hooked_freed {
-        crate::hook::hooked_thread_removed(st);
+        st.hooked_thread_removed();
     }
     // Chunks no closure refers to any more (their constants were not marked through them).
     st.protos.retain(|&p| {
@@ -416,7 +420,7 @@ pub fn collect(st: &mut LuaState, top: *mut u64) -> GcStats {
 /// Zeroes the slots from `top` up to the stack's high-water mark (plus the native reserve).
 fn clear_above(ctx: &mut LuaContext, top: *mut u64, end: *mut u64) {
     let high = ctx.interp.stack_high_water.max(top);
-    let stop = end.min(unsafe { high.add(crate::state::STACK_RESERVE) });
+    let stop = end.min(unsafe { high.add(STACK_RESERVE) });
     let mut slot = top;
     while slot < stop {
         unsafe { *slot = 0 };
@@ -425,9 +429,9 @@ fn clear_above(ctx: &mut LuaContext, top: *mut u64, end: *mut u64) {
     ctx.interp.stack_high_water = top;
 }
 
-/// Adds table storage growth to the debt (see `table::take_storage_delta`).
+/// Adds table storage growth to the debt (see `object::debt`).
 pub(crate) fn fold_table_storage(st: &mut LuaState) {
-    let delta = crate::table::take_storage_delta();
+    let delta = take_storage_delta();
     st.heap.bytes_allocated = st.heap.bytes_allocated.saturating_add_signed(delta);
 }
 

@@ -3,7 +3,8 @@
 //!
 //! A hook costs nothing while none is set: the generated interpreter dispatches through tables
 //! that hold the handlers themselves. While a thread of any state has a hook, every entry of the
-//! interpreter's two dispatch tables points at a generated thunk, which calls
+//! interpreter's two dispatch tables points at a generated thunk (`interp` switches them as the
+//! state counts its hooked threads), which calls
 //! [`lua_rt_hook_instruction`] before the instruction runs and then dispatches through a
 //! read-only copy of the handlers. The first instruction of a call comes through the entry
 //! table's thunk, which is how a call is told apart from a jump back to the first instruction.
@@ -20,16 +21,15 @@
 //!   ljr's `ForPrep` falls into it: that entry counts as the jump back it is in 5.1.
 //! - **count**: every `count` instructions.
 
-use std::sync::atomic::{AtomicUsize, Ordering};
-
+use deegen_api::{CodeBlock, FRAME_HEADER_SLOTS};
 use lua51_value::{LuaContext, TValue};
 
-use crate::bytecode::variants;
-use crate::coroutine::thread_mut;
+use crate::bytecode::{instruction_offsets, read_operand, variants};
 use crate::frames::Frame;
-use crate::function::proto_of;
-use crate::state::{LuaError, LuaState};
-use deegen_api::{CodeBlock, FRAME_HEADER_SLOTS};
+use crate::interp::STATUS_YIELD;
+use crate::object::function::{proto_of, PROLOGUE_LINE};
+use crate::object::thread::{thread_mut, Hook};
+use crate::state::{state_of, LuaError, LuaState};
 
 pub(crate) const MASK_CALL: u8 = 1;
 pub(crate) const MASK_RETURN: u8 = 2;
@@ -39,62 +39,6 @@ pub(crate) const MASK_COUNT: u8 = 8;
 /// The bytecodes that take the values the previous instruction left in a variable number (the
 /// count in `LuaContext::var_results`).
 const CONSUMES_VAR_RESULTS: [&str; 4] = ["CallVarArgs", "TailCallVarArgs", "ReturnVarArgs", "SetListVarArgs"];
-
-/// One thread's hook (5.1 keeps these in the `lua_State`).
-#[derive(Debug, Clone, Copy)]
-pub(crate) struct Hook {
-    /// What `gethook` returns: the function given to `sethook`, kept even when the mask is empty.
-    pub(crate) func: TValue,
-    pub(crate) mask: u8,
-    /// `sethook`'s count, and the instructions left before the next count event.
-    pub(crate) base_count: u32,
-    countdown: u32,
-    /// The hook is running in this thread: no events until it returns (5.1's `allowhook`).
-    running: bool,
-    /// The last instruction traced in this thread: its frame and address.
-    last_base: *mut u64,
-    last_pc: *const u8,
-}
-
-impl Default for Hook {
-    fn default() -> Self {
-        Hook { func: TValue::NIL, mask: 0, base_count: 0, countdown: 0, running: false, last_base: std::ptr::null_mut(), last_pc: std::ptr::null() }
-    }
-}
-
-/// States with at least one hooked thread, across the process: the dispatch tables are shared
-/// by every state, so the thunks stay installed while any of them has a hook (a state without
-/// one answers the thunk at once).
-static HOOKED_STATES: AtomicUsize = AtomicUsize::new(0);
-
-extern "C" {
-    static mut __deegen_interp_dispatch_table: u64;
-    static mut __deegen_interp_entry_dispatch_table: u64;
-    static __deegen_interp_handler_table: u64;
-    fn __deegen_interp_hook_thunk();
-    fn __deegen_interp_hook_entry_thunk();
-}
-
-/// Points every dispatch table entry at the hook thunks (`on`) or back at the handlers.
-fn set_dispatch(on: bool) {
-    let n = variants().len();
-    // SAFETY: the generated tables have one entry per variant; entries are written one aligned
-    // word at a time, so an interpreter running in another thread reads either the handler or
-    // the thunk, which both run the instruction.
-    unsafe {
-        let handlers = std::ptr::addr_of!(__deegen_interp_handler_table);
-        let tables = [
-            (std::ptr::addr_of_mut!(__deegen_interp_dispatch_table), __deegen_interp_hook_thunk as *const () as u64),
-            (std::ptr::addr_of_mut!(__deegen_interp_entry_dispatch_table), __deegen_interp_hook_entry_thunk as *const () as u64),
-        ];
-        for (table, thunk) in tables {
-            for i in 0..n {
-                let value = if on { thunk } else { *handlers.add(i) };
-                (*(table.add(i) as *const AtomicUsize)).store(value as usize, Ordering::Relaxed);
-            }
-        }
-    }
-}
 
 /// The running thread's hook.
 pub(crate) fn current(st: &mut LuaState) -> &mut Hook {
@@ -125,33 +69,9 @@ pub(crate) fn set(st: &mut LuaState, thread: TValue, func: TValue, mask: u8, cou
     hook.last_pc = std::ptr::null();
     let hooked = mask != 0;
     match (was_hooked, hooked) {
-        (false, true) => hooked_thread_added(st),
-        (true, false) => hooked_thread_removed(st),
+        (false, true) => st.hooked_thread_added(),
+        (true, false) => st.hooked_thread_removed(),
         _ => {}
-    }
-}
-
-fn hooked_thread_added(st: &mut LuaState) {
-    st.hooked_threads += 1;
-    if st.hooked_threads == 1 && HOOKED_STATES.fetch_add(1, Ordering::SeqCst) == 0 {
-        tracing::debug!("debug hooks on: dispatch through the hook thunks");
-        set_dispatch(true);
-    }
-}
-
-/// A hooked thread lost its hook, or was freed with it.
-pub(crate) fn hooked_thread_removed(st: &mut LuaState) {
-    st.hooked_threads -= 1;
-    if st.hooked_threads == 0 {
-        state_unhooked();
-    }
-}
-
-/// A state that had hooked threads has none now (or is dropped with some).
-pub(crate) fn state_unhooked() {
-    if HOOKED_STATES.fetch_sub(1, Ordering::SeqCst) == 1 {
-        tracing::debug!("debug hooks off: dispatch straight to the handlers");
-        set_dispatch(false);
     }
 }
 
@@ -202,7 +122,7 @@ unsafe fn call_hook(st: *mut LuaState, frame: *mut u64, caller: *mut u64, caller
 /// leaving the hook's error in the context for the thunk to throw.
 #[no_mangle]
 pub unsafe extern "C" fn lua_rt_hook_instruction(ctx: *mut LuaContext, base: *mut u64, pc: *const u8, cb: *const CodeBlock, entry: u64) -> u64 {
-    let st: *mut LuaState = unsafe { crate::state::state_of(ctx) };
+    let st: *mut LuaState = unsafe { state_of(ctx) };
     match unsafe { trace_instruction(st, base, pc, cb, entry != 0) } {
         Ok(()) => 0,
         Err(LuaError { value }) => {
@@ -221,7 +141,7 @@ unsafe fn trace_instruction(st: *mut LuaState, base: *mut u64, pc: *const u8, cb
         let proto = proto_of(cb);
         let code = &proto.code[..];
         let offset = pc.offset_from((*cb).bytecode) as usize;
-        let opcode = crate::bytecode::read_operand(code, offset, 2, false) as usize;
+        let opcode = read_operand(code, offset, 2, false) as usize;
         let variant = &variants()[opcode];
         let is_return = variant.bytecode.starts_with("Return");
         // The hook's frame goes above the hooked one's, and above the values a call or `...`
@@ -244,7 +164,7 @@ unsafe fn trace_instruction(st: *mut LuaState, base: *mut u64, pc: *const u8, cb
             }
             let hook = *current(&mut *st);
             let line = proto.line_at(offset as u32);
-            if hook.mask & MASK_LINE != 0 && line != crate::compiler::PROLOGUE_LINE {
+            if hook.mask & MASK_LINE != 0 && line != PROLOGUE_LINE {
                 // The instruction this frame ran before: the last one traced in this thread if
                 // that was this frame's; otherwise the frame just got control back from a call
                 // (a native one, or one left by an error), which is the instruction before.
@@ -255,12 +175,12 @@ unsafe fn trace_instruction(st: *mut LuaState, base: *mut u64, pc: *const u8, cb
                 } else if entry {
                     None
                 } else {
-                    crate::bytecode::instruction_offsets(code).take_while(|&o| o < offset).last()
+                    instruction_offsets(code).take_while(|&o| o < offset).last()
                 };
                 let fire = match previous {
                     None => true,
                     Some(prev) => {
-                        let prev_variant = &variants()[crate::bytecode::read_operand(code, prev, 2, false) as usize];
+                        let prev_variant = &variants()[read_operand(code, prev, 2, false) as usize];
                         let for_body = prev_variant.bytecode == "ForPrep" && offset == prev + prev_variant.length as usize;
                         offset <= prev || for_body || line != proto.line_at(prev as u32)
                     }
@@ -323,7 +243,7 @@ pub(crate) unsafe fn native_call(st: *mut LuaState, base: *mut u64, nargs: usize
 pub(crate) unsafe fn native_return(st: *mut LuaState, base: *mut u64, used: usize) -> Result<(), LuaError> {
     unsafe {
         let hook = *current(&mut *st);
-        if hook.mask & MASK_RETURN == 0 || hook.running || (*(*st).current).interp.status == crate::coroutine::STATUS_YIELD || in_prologue(st, base) {
+        if hook.mask & MASK_RETURN == 0 || hook.running || (*(*st).current).interp.status == STATUS_YIELD || in_prologue(st, base) {
             return Ok(());
         }
         call_hook(st, base.add(used), base, std::ptr::null(), "return", None)

@@ -10,29 +10,44 @@
 //! No bytecode handler is written here: the interpreter is generated at build time (see
 //! `build.rs`) from `lua51-specs` and `lua51-semantics`, and linked as a static library. This
 //! crate does not link LLVM.
+//!
+//! The modules are layered as PUC Lua's are (the README draws the layers): the interpreter's
+//! conventions, objects, the state, the collector and coroutines, the runtime entry points, the
+//! compiler and loader, the native-function layer, the libraries. [`LuaState::new`] makes a
+//! bare state; [`open_libs`] opens the standard library.
 
+// The layers, lowest first (see README.md; `tests/layers.rs` checks that no module imports
+// from a layer above its own).
 pub mod bytecode;
-pub mod compiler;
-pub mod coroutine;
-pub mod dump;
 pub(crate) mod frames;
-pub mod function;
-pub mod gc;
-pub mod heap;
-pub(crate) mod hook;
-pub mod number;
-pub mod runtime;
-pub mod shape;
+pub mod interp;
+pub mod tiering;
+
+pub mod object;
+
 pub mod state;
+pub mod metamethod;
+pub mod call;
+
+pub mod coroutine;
+pub mod gc;
+pub(crate) mod hook;
+
+pub mod runtime;
+
+pub mod compiler;
+pub mod dump;
+pub mod loader;
+
+pub mod native;
+
 pub mod stdlib;
-pub mod table;
-pub mod userdata;
-pub mod iolib;
-pub mod lstrlib;
-pub(crate) mod loadlib;
+
+mod abi;
 
 pub use compiler::{compile_chunk, CompileError};
 pub use state::{LuaError, LuaState};
+pub use stdlib::open_libs;
 
 /// The generated interpreter as assembly text (written at build time), for `--dump-interpreter`.
 pub const INTERPRETER_ASSEMBLY_PATH: &str = env!("DEEGEN_INTERPRETER_ASM");

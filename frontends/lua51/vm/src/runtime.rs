@@ -1,48 +1,23 @@
-//! The runtime helpers the semantics call (`lua_rt_*`): the slow and rare paths of the bytecodes,
-//! in ordinary Rust. The generated handlers call them with the C convention; the pinned VM
-//! state survives in callee-saved registers.
+//! The runtime helpers the semantics call (`lua_rt_*`, declared by `lua51_value::runtime_abi!`):
+//! the slow and rare paths of the bytecodes, in ordinary Rust (5.1's `lvm` slow paths, `ldo`'s
+//! error handling). The generated handlers call them with the C convention; the pinned VM state
+//! survives in callee-saved registers. Also the packer of LUA_COMPAT_VARARG's `arg` table,
+//! which compiled functions call in their prologue.
 
-use lua51_semantics::{arith_op, for_error};
 use deegen_api::{CodeBlock, FRAME_HEADER_SLOTS};
-use lua51_value::{LuaContext, ObjKind, RtResult, TValue, UpVal};
+use lua51_value::abi::{ArithOp, ForError};
+use lua51_value::number::{format_number, to_number};
+use lua51_value::{type_name, LuaContext, RtResult, TValue, UpVal};
 
-use crate::function::{new_closure, new_upval, Proto};
-use crate::heap::{string_bytes, OutOfMemory};
-use crate::number::{format_number, str_to_number};
-use crate::state::{state_of, LuaState, PendingError};
-use crate::table::{table_mut, KeyError, Table};
-
-/// Lua 5.1's `luaT_typenames`.
-pub fn type_name(v: TValue) -> &'static str {
-    if v.is_double() {
-        "number"
-    } else if v.is_nil() {
-        "nil"
-    } else if v.is_bool() {
-        "boolean"
-    } else if v.is_heap() {
-        match v.heap_kind() {
-            k if k == ObjKind::String as u8 => "string",
-            k if k == ObjKind::Table as u8 => "table",
-            k if k == ObjKind::Function as u8 => "function",
-            k if k == ObjKind::Thread as u8 => "thread",
-            _ => "userdata",
-        }
-    } else {
-        "userdata"
-    }
-}
-
-/// `tonumber` for arithmetic: numbers, and strings that read as numbers.
-pub fn to_number(v: TValue) -> Option<f64> {
-    if v.is_double() {
-        Some(v.as_f64())
-    } else if v.is_string() {
-        str_to_number(string_bytes(v))
-    } else {
-        None
-    }
-}
+use crate::gc::{check as gc_check, run_finalizers};
+use crate::interp::STATUS_YIELD;
+use crate::metamethod::{metamethod, metatable_of};
+use crate::object::function::{close_upvalues, is_native, new_closure, new_native, new_upval, proto_of, Proto};
+use crate::object::heap::OutOfMemory;
+use crate::object::string::string_bytes;
+use crate::object::table::{table_mut, InvalidKey, KeyError, Table};
+use crate::object::thread::HANDLER_RESERVE;
+use crate::state::{state_of, Event, HandlerState, LuaError, LuaState, PendingError, MAX_NATIVE_DEPTH};
 
 fn fmod(a: f64, b: f64) -> f64 {
     a - (a / b).floor() * b
@@ -81,7 +56,7 @@ fn type_error(st: &mut LuaState, verb: &'static str, operand: u8, value: TValue)
 /// (`LuaContext::c_calls`) until its continuation runs; past 5.1's nesting limit of such
 /// calls and native ones, it is "C stack overflow" instead.
 pub(crate) fn metamethod_call(st: &mut LuaState, base: *mut u64, cb: *const CodeBlock, f: TValue, args: &[TValue]) -> RtResult {
-    if st.native_depth + st.cur().c_calls as usize + 1 >= crate::state::MAX_NATIVE_DEPTH {
+    if st.native_depth + st.cur().c_calls as usize + 1 >= MAX_NATIVE_DEPTH {
         return RtResult::error(message(st, "C stack overflow"));
     }
     st.cur().c_calls += 1;
@@ -103,58 +78,18 @@ pub unsafe extern "C" fn lua_rt_c_stack_overflow(ctx: *mut LuaContext) -> u64 {
     message(st, "C stack overflow")
 }
 
-/// The metatable of any value (tables have their own; strings share one).
-pub(crate) fn metatable_of(st: &LuaState, v: TValue) -> *mut Table {
-    if v.is_table() {
-        table_mut(v).metatable()
-    } else if v.is_kind(ObjKind::Userdata) {
-        crate::userdata::userdata_mut(v).metatable
-    } else if v.is_string() {
-        st.shared.string_metatable as *mut Table
-    } else {
-        type_metatable_index(v).map_or(std::ptr::null_mut(), |i| st.type_metatables[i])
-    }
-}
-
-/// Where a value of a type with a shared metatable finds it in `LuaState::type_metatables`.
-pub(crate) fn type_metatable_index(v: TValue) -> Option<usize> {
-    if v.is_nil() {
-        Some(0)
-    } else if v.is_bool() {
-        Some(1)
-    } else if v.is_double() {
-        Some(2)
-    } else if v.is_function() {
-        Some(3)
-    } else if v.is_kind(ObjKind::Thread) {
-        Some(4)
-    } else {
-        None
-    }
-}
-
-/// The metamethod `event` of `v`, or nil.
-pub(crate) fn metamethod(st: &LuaState, v: TValue, event: crate::state::Event) -> TValue {
-    let mt = metatable_of(st, v);
-    if mt.is_null() {
-        return TValue::NIL;
-    }
-    unsafe { (*mt).get_str(st.event_names[event as usize]) }
-}
-
 #[no_mangle]
-pub unsafe extern "C" fn lua_rt_arith(ctx: *mut LuaContext, op: u64, lhs: u64, rhs: u64, base: *mut u64, cb: *const CodeBlock) -> RtResult {
+pub unsafe extern "C" fn lua_rt_arith(ctx: *mut LuaContext, op: ArithOp, lhs: u64, rhs: u64, base: *mut u64, cb: *const CodeBlock) -> RtResult {
     let (Some(a), Some(b)) = (to_number(TValue(lhs)), to_number(TValue(rhs))) else {
-        use crate::state::Event;
         let st = unsafe { state_of(ctx) };
         let event = match op {
-            arith_op::ADD => Event::Add,
-            arith_op::SUB => Event::Sub,
-            arith_op::MUL => Event::Mul,
-            arith_op::DIV => Event::Div,
-            arith_op::MOD => Event::Mod,
-            arith_op::POW => Event::Pow,
-            _ => Event::Unm,
+            ArithOp::Add => Event::Add,
+            ArithOp::Sub => Event::Sub,
+            ArithOp::Mul => Event::Mul,
+            ArithOp::Div => Event::Div,
+            ArithOp::Mod => Event::Mod,
+            ArithOp::Pow => Event::Pow,
+            ArithOp::Unm => Event::Unm,
         };
         let mut tm = metamethod(st, TValue(lhs), event);
         if tm.is_nil() {
@@ -166,13 +101,13 @@ pub unsafe extern "C" fn lua_rt_arith(ctx: *mut LuaContext, op: u64, lhs: u64, r
         return RtResult::error(unsafe { arith_error(ctx, lhs, rhs) });
     };
     let r = match op {
-        arith_op::ADD => a + b,
-        arith_op::SUB => a - b,
-        arith_op::MUL => a * b,
-        arith_op::DIV => a / b,
-        arith_op::MOD => fmod(a, b),
-        arith_op::POW => a.powf(b),
-        _ => -a,
+        ArithOp::Add => a + b,
+        ArithOp::Sub => a - b,
+        ArithOp::Mul => a * b,
+        ArithOp::Div => a / b,
+        ArithOp::Mod => fmod(a, b),
+        ArithOp::Pow => a.powf(b),
+        ArithOp::Unm => -a,
     };
     RtResult::value(TValue::from_f64_canonical(r))
 }
@@ -182,7 +117,6 @@ const MAX_TAG_LOOP: usize = 100;
 
 #[no_mangle]
 pub unsafe extern "C" fn lua_rt_index(ctx: *mut LuaContext, obj: u64, key: u64, base: *mut u64, cb: *const CodeBlock) -> RtResult {
-    use crate::state::Event;
     let st = unsafe { state_of(ctx) };
     let key = TValue(key);
     let mut t = TValue(obj);
@@ -215,7 +149,6 @@ pub unsafe extern "C" fn lua_rt_index(ctx: *mut LuaContext, obj: u64, key: u64, 
 
 #[no_mangle]
 pub unsafe extern "C" fn lua_rt_newindex(ctx: *mut LuaContext, obj: u64, key: u64, value: u64, base: *mut u64, cb: *const CodeBlock) -> RtResult {
-    use crate::state::Event;
     let st = unsafe { state_of(ctx) };
     let (key, value) = (TValue(key), TValue(value));
     let mut t = TValue(obj);
@@ -251,7 +184,7 @@ pub unsafe extern "C" fn lua_rt_newindex(ctx: *mut LuaContext, obj: u64, key: u6
 pub unsafe extern "C" fn lua_rt_call_handler(ctx: *mut LuaContext, frame: *mut u64, num_args: u64, named: u64) -> RtResult {
     let st = unsafe { state_of(ctx) };
     let callee = TValue(unsafe { *frame });
-    let tm = metamethod(st, callee, crate::state::Event::Call);
+    let tm = metamethod(st, callee, Event::Call);
     if !tm.is_function() {
         // 5.1 follows one `__call` only: a handler that is itself callable only through its
         // own `__call` is an error about the original callee.
@@ -269,7 +202,7 @@ pub unsafe extern "C" fn lua_rt_call_handler(ctx: *mut LuaContext, frame: *mut u
 #[no_mangle]
 pub unsafe extern "C" fn lua_rt_new_table(ctx: *mut LuaContext, array: u64, hash: u64, base: *mut u64, cb: *const CodeBlock) -> u64 {
     let st = unsafe { state_of(ctx) };
-    crate::gc::check(st, frame_top(base, cb));
+    gc_check(st, frame_top(base, cb));
     match Table::with_capacity(&mut st.heap, array as usize, hash as usize) {
         Ok(t) => t.raw(),
         Err(OutOfMemory) => TValue::NIL.raw(),
@@ -325,7 +258,7 @@ fn frame_top(base: *mut u64, cb: *const CodeBlock) -> *mut u64 {
 #[no_mangle]
 pub unsafe extern "C" fn lua_rt_gc_check(ctx: *mut LuaContext, base: *mut u64, cb: *const CodeBlock) {
     let st = unsafe { state_of(ctx) };
-    crate::gc::check(st, frame_top(base, cb));
+    gc_check(st, frame_top(base, cb));
 }
 
 /// Concatenates `count` values from `first` (the collection check is the caller's, once the
@@ -376,9 +309,9 @@ pub unsafe extern "C" fn lua_rt_concat(ctx: *mut LuaContext, first: *mut u64, co
     }
     // The pair (values[acc_start - 1], acc) is not two strings/numbers.
     let left = values[acc_start - 1];
-    let mut tm = metamethod(st, left, crate::state::Event::Concat);
+    let mut tm = metamethod(st, left, Event::Concat);
     if tm.is_nil() {
-        tm = metamethod(st, acc, crate::state::Event::Concat);
+        tm = metamethod(st, acc, Event::Concat);
     }
     if tm.is_nil() {
         let culprit = if ok(left) { acc_start } else { acc_start - 1 };
@@ -416,7 +349,7 @@ pub unsafe extern "C" fn lua_rt_next(table: u64, key: u64, out: *mut u64) -> u64
             1
         }
         Ok(None) => 0,
-        Err(crate::table::InvalidKey) => 2,
+        Err(InvalidKey) => 2,
     }
 }
 
@@ -427,7 +360,7 @@ pub unsafe extern "C" fn lua_rt_len_metamethod(ctx: *mut LuaContext, v: u64, bas
     let st = unsafe { state_of(ctx) };
     let v = TValue(v);
     // Tables and strings never get here (they have a length); any other type may have `__len`.
-    let tm = metamethod(st, v, crate::state::Event::Len);
+    let tm = metamethod(st, v, Event::Len);
     if tm.is_nil() {
         return RtResult::error(type_error(st, "get length of", 0, v));
     }
@@ -466,7 +399,7 @@ pub unsafe extern "C" fn lua_rt_less_than(ctx: *mut LuaContext, lhs: u64, rhs: u
         return bool_result(o.is_lt());
     }
     if type_name(l) == type_name(r) {
-        if let Some(tm) = order_metamethod(st, l, r, crate::state::Event::Lt) {
+        if let Some(tm) = order_metamethod(st, l, r, Event::Lt) {
             return metamethod_call(st, base, cb, tm, &[l, r]);
         }
     }
@@ -475,7 +408,6 @@ pub unsafe extern "C" fn lua_rt_less_than(ctx: *mut LuaContext, lhs: u64, rhs: u
 
 #[no_mangle]
 pub unsafe extern "C" fn lua_rt_less_equal(ctx: *mut LuaContext, lhs: u64, rhs: u64, base: *mut u64, cb: *const CodeBlock) -> RtResult {
-    use crate::state::Event;
     let st = unsafe { state_of(ctx) };
     let (l, r) = (TValue(lhs), TValue(rhs));
     if let Some(o) = compare_strings(l, r) {
@@ -502,11 +434,11 @@ pub unsafe extern "C" fn lua_rt_equal(ctx: *mut LuaContext, lhs: u64, rhs: u64, 
     if mt1.is_null() {
         return bool_result(false);
     }
-    let tm1 = metamethod(st, l, crate::state::Event::Eq);
+    let tm1 = metamethod(st, l, Event::Eq);
     if tm1.is_nil() {
         return bool_result(false);
     }
-    if mt1 != mt2 && !tm1.raw_equals(metamethod(st, r, crate::state::Event::Eq)) {
+    if mt1 != mt2 && !tm1.raw_equals(metamethod(st, r, Event::Eq)) {
         return bool_result(false);
     }
     metamethod_call(st, base, cb, tm1, &[l, r])
@@ -524,11 +456,11 @@ pub unsafe extern "C" fn lua_rt_tonumber(_ctx: *mut LuaContext, v: u64, out: *mu
 }
 
 #[no_mangle]
-pub unsafe extern "C" fn lua_rt_for_error(ctx: *mut LuaContext, which: u64) -> u64 {
+pub unsafe extern "C" fn lua_rt_for_error(ctx: *mut LuaContext, which: ForError) -> u64 {
     let text = match which {
-        for_error::INITIAL => "'for' initial value must be a number",
-        for_error::LIMIT => "'for' limit must be a number",
-        _ => "'for' step must be a number",
+        ForError::Initial => "'for' initial value must be a number",
+        ForError::Limit => "'for' limit must be a number",
+        ForError::Step => "'for' step must be a number",
     };
     message(unsafe { state_of(ctx) }, text)
 }
@@ -554,7 +486,7 @@ fn find_upval(st: &mut LuaState, slot: *mut u64) -> Result<*mut UpVal, OutOfMemo
 #[no_mangle]
 pub unsafe extern "C" fn lua_rt_new_closure(ctx: *mut LuaContext, proto: u64, base: *mut u64, cb: *const CodeBlock) -> u64 {
     let st = unsafe { state_of(ctx) };
-    crate::gc::check(st, frame_top(base, cb));
+    gc_check(st, frame_top(base, cb));
     let proto = unsafe { &*(proto as *const Proto) };
     let enclosing = TValue(unsafe { *base.sub(deegen_api::FRAME_HEADER_SLOTS) });
     let env = unsafe { (*enclosing.as_closure()).env };
@@ -578,27 +510,17 @@ pub unsafe extern "C" fn lua_rt_new_closure(ctx: *mut LuaContext, proto: u64, ba
 
 #[no_mangle]
 pub unsafe extern "C" fn lua_rt_close_upvalues(ctx: *mut LuaContext, from: *mut u64) {
-    unsafe {
-        while !(*ctx).open_upvalues.is_null() && (*(*ctx).open_upvalues).value >= from {
-            let u = (*ctx).open_upvalues;
-            (*u).closed = *(*u).value;
-            (*u).value = &mut (*u).closed;
-            (*ctx).open_upvalues = (*u).next_open;
-        }
-    }
+    unsafe { close_upvalues(ctx, from) }
 }
 
-/// Hotness countdown of a fresh function: taken backward branches and returns before it asks to
-/// tier up.
-pub const TIER_UP_THRESHOLD: i64 = 1000;
-
+/// A function ran out of its hotness countdown: counted for `ljr --stats`; what happens next
+/// is the tiering policy's (`tiering`).
 #[no_mangle]
 pub unsafe extern "C" fn lua_rt_tier_up(ctx: *mut LuaContext, cb: *mut CodeBlock) {
-    // No tier to go to yet: count the request and start the countdown again.
     let st = unsafe { state_of(ctx) };
     st.stats.tier_up_requests += 1;
-    unsafe { (*cb).hotness = TIER_UP_THRESHOLD };
-    tracing::trace!(requests = st.stats.tier_up_requests, "tier-up requested");
+    let decision = unsafe { crate::tiering::on_hot(cb) };
+    tracing::trace!(requests = st.stats.tier_up_requests, ?decision, "tier-up requested");
 }
 
 #[no_mangle]
@@ -610,7 +532,7 @@ pub unsafe extern "C" fn lua_rt_stack_overflow(ctx: *mut LuaContext) -> u64 {
 /// for native code.
 #[no_mangle]
 pub unsafe extern "C" fn lua_rt_on_throw(ctx: *mut LuaContext, base: *mut u64, pc: *const u8, value: u64, add_position: u64) -> u64 {
-    if unsafe { (*ctx).interp.status } == crate::coroutine::STATUS_YIELD {
+    if unsafe { (*ctx).interp.status } == STATUS_YIELD {
         // A coroutine's `yield` leaves the interpreter through this door too.
         return value;
     }
@@ -652,7 +574,6 @@ pub unsafe extern "C" fn lua_rt_on_throw(ctx: *mut LuaContext, base: *mut u64, p
 /// # Safety
 /// `base` is the frame the error is raised in (or for a native's error, its caller's).
 unsafe fn run_message_handler(st: &mut LuaState, base: *mut u64, value: TValue) -> TValue {
-    use crate::state::HandlerState;
     let Some(top) = st.protected.last().copied() else { return value };
     match top.state {
         HandlerState::Done => value,
@@ -664,7 +585,7 @@ unsafe fn run_message_handler(st: &mut LuaState, base: *mut u64, value: TValue) 
             let ctx = st.current;
             let callee = TValue(unsafe { *base.offset(deegen_api::frame::CALLEE as isize) });
             let cb = if callee.is_function() { unsafe { (*callee.as_closure()).code_block } } else { std::ptr::null() };
-            let frame = if !cb.is_null() && !crate::function::is_native(cb) {
+            let frame = if !cb.is_null() && !is_native(cb) {
                 frame_top(base, cb)
             } else {
                 unsafe { (*ctx).interp.stack_high_water.max(base) }
@@ -673,7 +594,7 @@ unsafe fn run_message_handler(st: &mut LuaState, base: *mut u64, value: TValue) 
             // handler reserve (once: handlers running inside handlers share it).
             let limit = unsafe { (*ctx).interp.stack_limit };
             let outermost = !st.protected[..idx].iter().any(|p| p.state == HandlerState::Running);
-            let raised = if outermost { unsafe { limit.add(crate::state::HANDLER_RESERVE) } } else { limit };
+            let raised = if outermost { unsafe { limit.add(HANDLER_RESERVE) } } else { limit };
             unsafe { (*ctx).interp.stack_limit = raised };
             // 5.1 calls only a function as the handler (`luaG_errormsg`): anything else, even a
             // value with `__call`, is "error in error handling".
@@ -717,11 +638,60 @@ fn operand_name(base: *mut u64, pc: *const u8, operand: u8) -> Option<String> {
     }
     let callee = TValue(unsafe { *base.sub(deegen_api::FRAME_HEADER_SLOTS) });
     let cb = unsafe { (*callee.as_closure()).code_block };
-    if crate::function::is_native(cb) {
+    if is_native(cb) {
         return None;
     }
-    let proto = crate::function::proto_of(cb);
+    let proto = proto_of(cb);
     let offset = unsafe { pc.offset_from(proto.code.as_ptr()) } as u32;
     proto.operand_name(offset, operand).map(|v| v.describe())
 }
 
+/// The packer of LUA_COMPAT_VARARG's `arg` table, made on first use: a constant of the vararg
+/// functions that use `arg` (the compiler's, and precompiled chunks' `VarargPacker`).
+pub(crate) fn vararg_packer(st: &mut LuaState) -> Result<TValue, OutOfMemory> {
+    if st.pack_fn.is_nil() {
+        let globals = st.globals;
+        st.pack_fn = new_native(&mut st.heap, "arg", pack_varargs, globals)?;
+    }
+    Ok(st.pack_fn)
+}
+
+/// The table LUA_COMPAT_VARARG's hidden `arg` local holds: the arguments and `n` (5.1 makes it
+/// in `adjust_varargs`). A native function, called by the prologue of the functions that use
+/// `arg`: like every native it is a collection safe point and runs queued finalizers, and like
+/// 5.1's table it reports no hook events (see `hook::native_call`).
+extern "C" fn pack_varargs(ctx: *mut LuaContext, base: *mut u64, nargs: u64) -> i64 {
+    let st = unsafe { state_of(ctx) };
+    let nargs = nargs as usize;
+    let top = unsafe { base.add(nargs) };
+    gc_check(st, top);
+    if !st.to_finalize.is_empty() {
+        let st_ptr: *mut LuaState = st;
+        // SAFETY: the frame above the arguments is free (as for any native function).
+        if let Err(LuaError { value }) = unsafe { run_finalizers(st_ptr, top, base) } {
+            unsafe { (*ctx).interp.error = value.raw() };
+            return -1;
+        }
+    }
+    let packed = (|| {
+        let t = Table::with_capacity(&mut st.heap, nargs, 1)?;
+        for i in 0..nargs {
+            let v = TValue(unsafe { *base.add(i) });
+            table_mut(t).set(TValue::from_f64((i + 1) as f64), v).map_err(|_| OutOfMemory)?;
+        }
+        let n = st.intern(b"n")?;
+        table_mut(t).set(n, TValue::from_f64(nargs as f64)).map_err(|_| OutOfMemory)?;
+        Ok::<TValue, OutOfMemory>(t)
+    })();
+    match packed {
+        Ok(t) => {
+            unsafe { *base = t.raw() };
+            1
+        }
+        Err(OutOfMemory) => {
+            let message = st.intern(b"not enough memory").unwrap_or(TValue::NIL);
+            unsafe { (*ctx).interp.error = message.raw() };
+            -1
+        }
+    }
+}

@@ -1,36 +1,30 @@
-//! One Lua state: the interpreter context (first, so the generated code and the runtime share
-//! one pointer), the VM stack, the heap and the globals; and the door into the generated
-//! interpreter.
+//! One Lua state (5.1's `lstate`, and `ldebug`'s positions and tracebacks): the interpreter
+//! context (first, so the generated code and the runtime share one pointer), the VM stack, the
+//! heap, the globals and the registry; and error positions and tracebacks.
+//!
+//! [`LuaState::new`] makes a bare state: no library is open (`stdlib::open_libs` opens them).
+//! Modules above add the methods that need them: calls from native code (`LuaState::call`,
+//! `call_at`, `call_from`, in `call`), closing the state (`LuaState::close`, in `gc`) and
+//! loading chunks (`LuaState::load`, in `loader`).
 
 use std::io::Write;
 
-use deegen_api::{frame, InterpContext, FRAME_HEADER_SLOTS, STATUS_OK};
+use deegen_api::{frame, FRAME_HEADER_SLOTS};
 use lua51_value::{LuaContext, SharedState, TValue};
 
 use crate::frames::Level;
-use crate::function::{is_native, proto_of};
-use crate::heap::{Heap, OutOfMemory};
-use crate::table::{table_mut, Table};
-
-extern "C" {
-    fn __deegen_interp_enter(ctx: *mut InterpContext, base: *mut u64, num_args: u64);
-    fn __deegen_interp_exit();
-}
+use crate::object::function::{is_native, proto_of, Proto, VarInfo};
+use crate::object::heap::{Heap, OutOfMemory};
+use crate::object::table::{table_mut, Table};
+use crate::object::thread::{new_context, Hook, Thread, STATUS_NAMES};
 
 /// Stack slots of one coroutine. Frames never move, so the interpreter may hold raw pointers.
 pub const STACK_SLOTS: usize = 1 << 20;
-/// Slots kept free above the limit for native functions' results.
-pub(crate) const STACK_RESERVE: usize = 256;
 /// Lua 5.1's `LUAI_MAXCCALLS`: nested native/interpreter entries (calls from native code and
 /// coroutine resumes), which together with the runtime's calls of metamethods and iterators
 /// (`LuaContext::c_calls`) make 5.1's `nCcalls`.
 /// As in 5.1 (`++nCcalls >= LUAI_MAXCCALLS`), the entry that would reach the limit fails.
 pub(crate) const MAX_NATIVE_DEPTH: usize = lua51_value::MAX_C_CALLS as usize;
-/// Slots below the reserve kept free for `xpcall` message handlers: the limit rises by this
-/// much while one runs, so a handler still works after a stack overflow (5.1 grows its stack
-/// for the same reason).
-pub(crate) const HANDLER_RESERVE: usize = 8192;
-
 /// An error value that escaped to native code.
 #[derive(Debug, Clone, Copy)]
 pub struct LuaError {
@@ -82,8 +76,6 @@ const EVENT_NAMES: [&str; 19] = [
     "__len", "__gc", "__mode", "__tostring", "__metatable",
 ];
 
-/// A Lua state. Always boxed: the generated code holds a pointer to its context.
-#[repr(C)]
 /// One protected call in progress (`pcall`, `xpcall`, a coroutine `resume`), innermost last:
 /// an error consults only the innermost, so a `pcall` or a coroutine hides an outer `xpcall`'s
 /// handler as in 5.1.
@@ -105,6 +97,8 @@ pub(crate) enum HandlerState {
     Done,
 }
 
+/// A Lua state. Always boxed: the generated code holds a pointer to its context.
+#[repr(C)]
 pub struct LuaState {
     /// The main coroutine's context (first: its address is the state's).
     pub main: LuaContext,
@@ -114,19 +108,24 @@ pub struct LuaState {
     pub main_saved_top: *mut u64,
     stack: Box<[u64]>,
     pub heap: Heap,
+    /// Every coroutine, so a collection can close the open upvalues of those it frees.
+    pub(crate) threads: Vec<*mut Thread>,
     pub globals: TValue,
     /// The metatable shared by all strings (`("x"):upper()`), or null.
     /// `"__index"` and the string metatable, read by the handlers through every context.
     pub shared: Box<SharedState>,
-    /// Metatable of file handles, and the default input and output files of `io`.
+    /// Metatable of file handles, and the default input and output files of `io` (set when the
+    /// library is opened).
     pub file_metatable: *mut Table,
     pub default_input: TValue,
     pub default_output: TValue,
     /// The `package` table (`require` reads `loaded`, `preload` and `path` from it).
     pub package: TValue,
-    /// `next` and the `ipairs` iterator, returned by `pairs` and `ipairs`.
+    /// `next` and the `ipairs` iterator, returned by `pairs` and `ipairs` (set by the base
+    /// library).
     pub next_fn: TValue,
-    /// Packs varargs into the table of LUA_COMPAT_VARARG's `arg` (a constant of such functions).
+    /// Packs varargs into the table of LUA_COMPAT_VARARG's `arg` (a constant of such functions;
+    /// made by `runtime::vararg_packer` when the first one is compiled or loaded).
     pub pack_fn: TValue,
     pub ipairs_aux_fn: TValue,
     /// Interned metamethod names, by [`Event`].
@@ -157,7 +156,7 @@ pub struct LuaState {
     /// `debug.getregistry()`: holds `_LOADED` (package.loaded), as 5.1's registry does.
     pub registry: TValue,
     /// Compiled chunks (top-level prototypes, leaked boxes), freed by the collector.
-    pub(crate) protos: Vec<*mut crate::function::Proto>,
+    pub(crate) protos: Vec<*mut Proto>,
     /// Reused buffer for building strings (concatenation).
     pub(crate) scratch: Vec<u8>,
     /// Unreachable userdata waiting for their `__gc` (a collection root; see `gc`).
@@ -165,10 +164,13 @@ pub struct LuaState {
     /// Finalizers are running (they do not start the queue again).
     pub(crate) finalizing: bool,
     /// The main thread's debug hook (coroutines keep theirs).
-    pub(crate) main_hook: crate::hook::Hook,
+    pub(crate) main_hook: Hook,
     /// Threads with a debug hook set: while there are any, natives report calls and returns.
     pub(crate) hooked_threads: usize,
     pub stdout: std::io::BufWriter<std::io::Stdout>,
+    /// Run when the state is dropped, in the order added: what libraries opened on it need to
+    /// do at the end of the program (`io` writes out the buffers of files left open).
+    pub(crate) at_drop: Vec<fn(&mut LuaState)>,
 }
 
 impl std::fmt::Debug for LuaState {
@@ -177,18 +179,22 @@ impl std::fmt::Debug for LuaState {
     }
 }
 
-/// The end of a program: files it left open get their buffered output written, as C's `exit`
-/// flushes every stream (the objects themselves are not freed one by one).
+/// The end of a program: what the libraries registered runs (files left open get their
+/// buffered output written, as C's `exit` flushes every stream); the objects themselves are not
+/// freed one by one.
 impl Drop for LuaState {
     fn drop(&mut self) {
-        crate::iolib::flush_all_files(self);
+        for f in std::mem::take(&mut self.at_drop) {
+            f(self);
+        }
         if self.hooked_threads > 0 {
-            crate::hook::state_unhooked();
+            crate::interp::state_unhooked();
         }
     }
 }
 
 impl LuaState {
+    /// A bare state (5.1's `lua_newstate`): empty globals and registry, no library open.
     pub fn new() -> Result<Box<LuaState>, OutOfMemory> {
         let mut heap = Heap::default();
         let globals = Table::new_in(&mut heap)?;
@@ -197,18 +203,21 @@ impl LuaState {
             *slot = heap.intern(name.as_bytes())?;
         }
         let mut status_names = [TValue::NIL; 4];
-        for (slot, name) in status_names.iter_mut().zip(crate::coroutine::STATUS_NAMES) {
+        for (slot, name) in status_names.iter_mut().zip(STATUS_NAMES) {
             *slot = heap.intern(name.as_bytes())?;
         }
         let mut stack = vec![0u64; STACK_SLOTS].into_boxed_slice();
         let shared = Box::new(SharedState { index_event: event_names[Event::Index as usize], newindex_event: event_names[Event::NewIndex as usize], string_metatable: std::ptr::null_mut() });
         let main = new_context(&mut stack, std::ptr::null_mut(), &*shared);
+        // As 5.1's registry: libraries keep their tables in it (`_LOADED`, `FILE*`).
+        let registry = Table::new_in(&mut heap)?;
         let mut st = Box::new(LuaState {
             current: std::ptr::null_mut(),
             main_saved_top: std::ptr::null_mut(),
             main,
             stack,
             heap,
+            threads: Vec::new(),
             globals,
             shared,
             package: TValue::NIL,
@@ -229,27 +238,21 @@ impl LuaState {
             resume_values: Vec::new(),
             status_names,
             type_metatables: [std::ptr::null_mut(); 5],
-            registry: TValue::NIL,
+            registry,
             protos: Vec::new(),
             gc_stepmul: 200,
             stats: Stats::default(),
             scratch: Vec::new(),
             to_finalize: std::collections::VecDeque::new(),
             finalizing: false,
-            main_hook: crate::hook::Hook::default(),
+            main_hook: Hook::default(),
             hooked_threads: 0,
             stdout: std::io::BufWriter::new(std::io::stdout()),
+            at_drop: Vec::new(),
         });
         st.main.runtime = &mut *st as *mut LuaState as *mut ();
         st.current = &mut st.main;
-        crate::stdlib::open_libs(&mut st)?;
         Ok(st)
-    }
-
-    /// The end of a program (5.1's `lua_close`): runs the finalizers of every userdata that
-    /// has one. The state stays usable.
-    pub fn close(&mut self) {
-        crate::gc::close(self);
     }
 
     pub fn intern(&mut self, bytes: &[u8]) -> Result<TValue, OutOfMemory> {
@@ -260,134 +263,6 @@ impl LuaState {
         let key = self.intern(name.as_bytes())?;
         table_mut(self.globals).set(key, value).expect("a string key is valid");
         Ok(())
-    }
-
-    /// Calls `f` with `args` from the top level (the bottom of the stack) and returns its
-    /// results.
-    pub fn call(&mut self, f: TValue, args: &[TValue]) -> Result<Vec<TValue>, LuaError> {
-        let frame = self.stack.as_mut_ptr();
-        unsafe {
-            *frame = f.raw();
-            for (i, a) in args.iter().enumerate() {
-                *frame.add(FRAME_HEADER_SLOTS + i) = a.raw();
-            }
-        }
-        let st: *mut LuaState = self;
-        let (p, n) = unsafe { LuaState::call_at(st, frame, args.len(), std::ptr::null_mut())? };
-        Ok((0..n).map(|i| TValue(unsafe { *p.add(i) })).collect())
-    }
-
-    /// Parses and compiles a chunk into a function over the globals, or loads a precompiled
-    /// one (`string.dump`'s, recognised by its first byte as 5.1 does). `source_name` is Lua's
-    /// (`=name`, `@file`, or the source itself, so any bytes); the error is the message
-    /// `lua5.1` gives, as bytes (a syntax error quotes the source). `skip_shebang` (files)
-    /// skips a first line starting with `#`.
-    pub fn load(&mut self, source: &[u8], source_name: impl AsRef<[u8]>, skip_shebang: bool) -> Result<TValue, Vec<u8>> {
-        let source_name = source_name.as_ref();
-        let after_shebang = match source {
-            [b'#', rest @ ..] if skip_shebang => rest.iter().position(|&b| b == b'\n').map_or(&[][..], |nl| &rest[nl + 1..]),
-            _ => source,
-        };
-        if after_shebang.first() == Some(&crate::dump::SIGNATURE[0]) {
-            return crate::dump::undump(self, after_shebang, &String::from_utf8_lossy(source_name)).map_err(String::into_bytes);
-        }
-        self.load_text(source, source_name, skip_shebang)
-    }
-
-    /// [`Self::load`] of source text.
-    pub(crate) fn load_text(&mut self, source: &[u8], source_name: &[u8], skip_shebang: bool) -> Result<TValue, Vec<u8>> {
-        let options = self.parse_options(skip_shebang);
-        let chunk = lua51_syntax::parse_chunk_with(source, syntax_chunk_id(source_name), &options).map_err(|e| e.to_bytes())?;
-        self.compile_parsed(&chunk, source_name)
-    }
-
-    /// How a chunk loaded now is parsed: its nesting limit counts from the native calls under
-    /// way (the host's entry included, as lua.c's).
-    pub(crate) fn parse_options(&self, skip_shebang: bool) -> lua51_syntax::ParseOptions {
-        lua51_syntax::ParseOptions { skip_shebang, c_calls: self.native_depth as u32 }
-    }
-
-    /// Compiles a parsed chunk into a function (the end of [`Self::load_text`], also reached
-    /// by `load` with a reader, which parses as it reads).
-    pub(crate) fn compile_parsed(&mut self, chunk: &lua51_syntax::Chunk, source_name: &[u8]) -> Result<TValue, Vec<u8>> {
-        let source_name = String::from_utf8_lossy(source_name);
-        let f = crate::compiler::compile_chunk(self, chunk, &lua51_syntax::chunk_id(&source_name)).map_err(|e| e.message.into_bytes())?;
-        // SAFETY: the chunk's prototype was just built; nothing else refers to it yet.
-        unsafe {
-            let proto = crate::function::proto_of((*f.as_closure()).code_block) as *const crate::function::Proto as *mut crate::function::Proto;
-            (*proto).chunkname = source_name.into_owned();
-        }
-        Ok(f)
-    }
-
-    /// Calls the callee at `frame[0]` with `num_args` arguments from `frame[FRAME_HEADER_SLOTS]`,
-    /// from native code running in the frame below `frame` (a nested interpreter entry).
-    /// Returns where the results are and how many. `caller` is the frame of the native
-    /// function making the call (null from the top level): the new frame's header names it, so
-    /// error levels and tracebacks see through nested entries.
-    ///
-    /// Takes the state as a raw pointer: the interpreter reaches the same state through its
-    /// context while this runs, so no `&mut LuaState` may be live across the call (the optimiser
-    /// would be entitled to drop or reorder the stores around it).
-    ///
-    /// # Safety
-    /// `st` is a live state; `frame` must be a slot of the running coroutine's stack above every
-    /// live frame, with the callee and arguments stored as described.
-    pub unsafe fn call_at(st: *mut LuaState, frame: *mut u64, num_args: usize, caller: *mut u64) -> Result<(*mut u64, usize), LuaError> {
-        unsafe { Self::call_from(st, frame, num_args, caller, std::ptr::null()) }
-    }
-
-    /// [`Self::call_at`] from a frame stopped at an instruction (`caller_pc`): a debug hook
-    /// called before the instruction runs, so that the hook sees the line it is at.
-    ///
-    /// # Safety
-    /// As [`Self::call_at`].
-    pub unsafe fn call_from(st: *mut LuaState, frame: *mut u64, num_args: usize, caller: *mut u64, caller_pc: *const u8) -> Result<(*mut u64, usize), LuaError> {
-        unsafe {
-            let ctx = (*st).current;
-            let base = frame.add(FRAME_HEADER_SLOTS);
-            let error = |st: *mut LuaState, msg: &str| LuaError { value: (*st).intern(msg.as_bytes()).unwrap_or(TValue::NIL) };
-            if (*st).native_depth + 1 >= MAX_NATIVE_DEPTH {
-                return Err(error(st, "C stack overflow"));
-            }
-            if base.add(num_args) >= (*ctx).interp.stack_limit {
-                return Err(error(st, "stack overflow"));
-            }
-            *base.offset(frame::CALLER_BASE as isize) = caller as u64;
-            *base.offset(frame::RETURN_CONTINUATION as isize) = __deegen_interp_exit as *const () as u64;
-            *base.offset(frame::CALLER_PC as isize) = caller_pc as u64;
-            let mut num_args = num_args;
-            let mut f = TValue(*frame);
-            if !f.is_function() {
-                let tm = crate::runtime::metamethod(&*st, f, Event::Call);
-                if !tm.is_function() {
-                    let msg = format!("attempt to call a {} value", crate::runtime::type_name(f));
-                    return Err(error(st, &msg));
-                }
-                std::ptr::copy(base, base.add(1), num_args);
-                *base = f.raw();
-                num_args += 1;
-                f = tm;
-            }
-            *base.offset(frame::CALLEE as isize) = f.raw();
-            (*st).native_depth += 1;
-            let saved_var_results = (*ctx).var_results;
-            // An error unwinds past the continuations that would uncount metamethod calls.
-            let saved_c_calls = (*ctx).c_calls;
-            (*ctx).interp.status = STATUS_OK;
-            __deegen_interp_enter(std::ptr::addr_of_mut!((*ctx).interp), base, num_args as u64);
-            (*st).native_depth -= 1;
-            (*ctx).var_results = saved_var_results;
-            (*ctx).c_calls = saved_c_calls;
-            if (*ctx).interp.status != STATUS_OK {
-                // An error (a yield cannot cross this entry: `yield` refuses it).
-                (*ctx).interp.status = STATUS_OK;
-                // Frames above `frame` are gone: close their upvalues.
-                crate::runtime::lua_rt_close_upvalues(ctx, frame);
-                return Err(LuaError { value: TValue((*ctx).interp.error) });
-            }
-            Ok(((*ctx).interp.ret_ptr, (*ctx).interp.ret_count as usize))
-        }
     }
 
     /// A `stack traceback:` in lua5.1's format, from the frame at `base` stopped at `pc`
@@ -457,7 +332,7 @@ impl LuaState {
 
     /// What the call instruction at `pc` (in the frame at `base`) called: a global, a local, a
     /// field, a method, ... (None for calls not made by name, or from native code).
-    pub(crate) fn called_as(&self, base: *mut u64, pc: *const u8) -> Option<crate::function::VarInfo> {
+    pub(crate) fn called_as(&self, base: *mut u64, pc: *const u8) -> Option<VarInfo> {
         if base.is_null() || pc.is_null() {
             return None;
         }
@@ -518,27 +393,21 @@ impl LuaState {
     pub fn flush(&mut self) {
         let _ = self.stdout.flush();
     }
-}
 
-/// A fresh interpreter context for a coroutine running on `stack`.
-pub(crate) fn new_context(stack: &mut [u64], runtime: *mut LuaState, shared: *const SharedState) -> LuaContext {
-    let bottom = stack.as_mut_ptr();
-    LuaContext {
-        interp: InterpContext {
-            stack_limit: unsafe { bottom.add(stack.len() - STACK_RESERVE - HANDLER_RESERVE) },
-            ret_ptr: std::ptr::null_mut(),
-            ret_count: 0,
-            error: 0,
-            error_base: std::ptr::null_mut(),
-            error_pc: std::ptr::null(),
-            status: STATUS_OK,
-            stack_high_water: bottom,
-        },
-        open_upvalues: std::ptr::null_mut(),
-        var_results: 0,
-        c_calls: 0,
-        runtime: runtime as *mut (),
-        shared,
+    /// A thread of this state got a debug hook.
+    pub(crate) fn hooked_thread_added(&mut self) {
+        self.hooked_threads += 1;
+        if self.hooked_threads == 1 {
+            crate::interp::state_hooked();
+        }
+    }
+
+    /// A hooked thread lost its hook, or was freed with it.
+    pub(crate) fn hooked_thread_removed(&mut self) {
+        self.hooked_threads -= 1;
+        if self.hooked_threads == 0 {
+            crate::interp::state_unhooked();
+        }
     }
 }
 
@@ -551,9 +420,4 @@ pub unsafe fn state_of<'a>(ctx: *mut LuaContext) -> &'a mut LuaState {
     let st = unsafe { &mut *((*ctx).runtime as *mut LuaState) };
     debug_assert_eq!(st.current, ctx, "a helper ran on a coroutine that is not the current one");
     st
-}
-
-/// How a syntax error names the chunk `source_name` (lua5.1's lexer buffer size), as bytes.
-pub(crate) fn syntax_chunk_id(source_name: &[u8]) -> Vec<u8> {
-    lua51_syntax::chunk_id_bytes(source_name, lua51_syntax::MAXSRC)
 }

@@ -1,4 +1,4 @@
-//! Object allocation and string interning.
+//! Object allocation, and interning strings into the set `string` keeps.
 //!
 //! Every object starts with a [`GcHeader`] and is recorded in one vector, which the collector
 //! sweeps. Objects up to [`SMALL_MAX`] bytes come from per-size free lists carved out of large
@@ -8,6 +8,9 @@
 use std::alloc::{alloc_zeroed, dealloc, Layout};
 
 use lua51_value::{GcHeader, LuaString, ObjKind, TValue};
+
+use crate::object::shape::ShapeRegistry;
+use crate::object::string::{hash_bytes, StringTable, MAX_STRING_LEN};
 
 /// Largest object served by the [`SmallPool`].
 pub const SMALL_MAX: usize = 256;
@@ -99,12 +102,10 @@ pub struct Heap {
     /// miss per object, one after another); from a vector the reads are independent, so the
     /// misses overlap.
     pub(crate) objects: Vec<*mut GcHeader>,
-    /// Every coroutine, so a collection can close the open upvalues of those it frees.
-    pub(crate) threads: Vec<*mut crate::coroutine::Thread>,
     small: SmallPool,
     pub(crate) strings: StringTable,
     /// The tables' hidden classes.
-    pub shapes: Box<crate::shape::ShapeRegistry>,
+    pub shapes: Box<ShapeRegistry>,
     pub bytes_allocated: usize,
     /// Collect once `bytes_allocated` reaches this (see `gc`).
     pub threshold: usize,
@@ -123,10 +124,9 @@ impl Default for Heap {
     fn default() -> Self {
         Self {
             objects: Vec::new(),
-            threads: Vec::new(),
             small: SmallPool::default(),
             strings: StringTable::default(),
-            shapes: crate::shape::ShapeRegistry::new(),
+            shapes: ShapeRegistry::new(),
             bytes_allocated: 0,
             threshold: MIN_THRESHOLD,
             stopped: false,
@@ -136,115 +136,9 @@ impl Default for Heap {
     }
 }
 
-/// The set of interned strings: open addressing (linear probing), so interning costs one hash
-/// of the bytes (sampled for long strings, like Lua 5.1) and one copy. Each slot keeps 16 bits
-/// of the string's hash in the pointer's unused top bits, so a probe that does not match almost
-/// never touches the string (those cache misses dominated string building) and a slot is one
-/// word (the table is probed at random: its size is its cache misses). The home slot mixes the
-/// hash first: 5.1's hash clusters for strings that differ in a few middle characters.
-#[derive(Debug, Default)]
-pub(crate) struct StringTable {
-    slots: Vec<StringSlot>,
-    len: usize,
-}
-
-/// A string's address (48 bits) and the top 16 bits of its hash; 0 when free.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-struct StringSlot(u64);
-
-const FREE_SLOT: StringSlot = StringSlot(0);
-const ADDRESS_BITS: u32 = 48;
-
-impl StringSlot {
-    fn new(string: *mut LuaString, hash: u32) -> Self {
-        debug_assert!((string as u64) >> ADDRESS_BITS == 0, "user-space addresses fit in 48 bits");
-        StringSlot(string as u64 | u64::from(hash >> 16) << ADDRESS_BITS)
-    }
-    fn string(self) -> *mut LuaString {
-        (self.0 & ((1 << ADDRESS_BITS) - 1)) as *mut LuaString
-    }
-    fn is_free(self) -> bool {
-        self.0 == 0
-    }
-    /// Whether the string here may have hash `hash` (its top 16 bits match).
-    fn may_have(self, hash: u32) -> bool {
-        (self.0 >> ADDRESS_BITS) as u32 == hash >> 16
-    }
-}
-
-fn home_slot(hash: u32, mask: usize) -> usize {
-    ((u64::from(hash)).wrapping_mul(0x9E37_79B9_7F4A_7C15) >> 32) as usize & mask
-}
-
-impl StringTable {
-    /// Drops the strings `dead` says were collected, rehashing the survivors.
-    /// Most collections free no interned string (the names and constants stay), so a scan
-    /// that finds none dead leaves the table as it is, without the rehash.
-    pub(crate) fn retain(&mut self, dead: &dyn Fn(*mut LuaString) -> bool) {
-        if !self.slots.iter().any(|s| !s.is_free() && dead(s.string())) {
-            return;
-        }
-        let survivors: Vec<StringSlot> = self.slots.iter().copied().filter(|s| !s.is_free() && !dead(s.string())).collect();
-        let cap = (survivors.len() * 2).next_power_of_two().max(1024);
-        self.rebuild(cap, survivors);
-    }
-
-    fn rebuild(&mut self, cap: usize, strings: Vec<StringSlot>) {
-        self.slots = vec![FREE_SLOT; cap];
-        self.len = 0;
-        let mask = cap - 1;
-        for s in strings {
-            // SAFETY: the table holds live strings.
-            let mut i = home_slot(unsafe { (*s.string()).hash }, mask);
-            while !self.slots[i].is_free() {
-                i = (i + 1) & mask;
-            }
-            self.slots[i] = s;
-            self.len += 1;
-        }
-    }
-
-    fn find(&self, bytes: &[u8], hash: u32) -> Result<*mut LuaString, usize> {
-        let mask = self.slots.len() - 1;
-        let mut i = home_slot(hash, mask);
-        loop {
-            let slot = self.slots[i];
-            if slot.is_free() {
-                return Err(i);
-            }
-            if slot.may_have(hash) {
-                let s = slot.string();
-                // SAFETY: the table holds live strings.
-                if unsafe { (*s).hash } == hash && unsafe { (*s).bytes() } == bytes {
-                    return Ok(s);
-                }
-            }
-            i = (i + 1) & mask;
-        }
-    }
-
-    fn insert_at(&mut self, i: usize, string: *mut LuaString, hash: u32) {
-        self.slots[i] = StringSlot::new(string, hash);
-        self.len += 1;
-    }
-
-    /// Keeps the load factor at most 1/2.
-    fn reserve_one(&mut self) {
-        if (self.len + 1) * 2 <= self.slots.len() {
-            return;
-        }
-        let new_len = (self.slots.len() * 2).max(1024);
-        let old: Vec<StringSlot> = self.slots.iter().copied().filter(|s| !s.is_free()).collect();
-        self.rebuild(new_len, old);
-    }
-}
-
 /// Raised when an allocation cannot be satisfied.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct OutOfMemory;
-
-/// Strings longer than this are refused up front, like a failed `malloc`.
-pub const MAX_STRING_LEN: usize = 1 << 31;
 
 impl Heap {
     /// Allocates `size` zeroed bytes (8-aligned) for an object of `kind` and records it.
@@ -311,26 +205,6 @@ impl Heap {
         self.strings.insert_at(slot, s, hash);
         Ok(TValue::from_ptr(s))
     }
-}
-
-/// Lua 5.1's string hash: at most 32 bytes sampled, from the end. Stored in the string so
-/// tables never rehash it.
-fn hash_bytes(bytes: &[u8]) -> u32 {
-    let len = bytes.len();
-    let mut h = len as u32;
-    let step = (len >> 5) + 1;
-    let mut l = len;
-    while l >= step {
-        h ^= (h << 5).wrapping_add(h >> 2).wrapping_add(u32::from(bytes[l - 1]));
-        l -= step;
-    }
-    h
-}
-
-/// The bytes of a string value (which must be a string).
-pub fn string_bytes<'a>(v: TValue) -> &'a [u8] {
-    debug_assert!(v.is_string());
-    unsafe { (*v.as_string()).bytes() }
 }
 
 #[cfg(test)]

@@ -16,6 +16,8 @@ use std::sync::atomic::{AtomicU32, Ordering};
 use deegen_api::ic::{IMPOSSIBLE_KEY, UNCACHEABLE_KEY};
 use lua51_value::{Shape, TValue, MAX_IC_ID, SHAPE_LINEAR_LOOKUP};
 
+use crate::object::debt::account_storage;
+
 /// A table with more string keys than this becomes a dictionary (its string keys move to the
 /// hash part): shapes are for objects, module tables and records, not for maps, and the
 /// registry must not grow with the keys a program invents.
@@ -172,7 +174,7 @@ fn new_shape(id: u32, parent: *mut Shape, keys: Vec<TValue>, registry: *mut Shap
         index = table.into_boxed_slice();
         index_mask = (size - 1) as u32;
     }
-    crate::table::account_storage(shape_bytes(len, index.len()));
+    account_storage(shape_bytes(len, index.len()));
     let filter = keys.iter().fold(0, |f, k| f | Shape::filter_bit(*k));
     let keys = Box::into_raw(keys.into_boxed_slice()) as *const TValue;
     Box::into_raw(Box::new(Shape {
@@ -193,7 +195,7 @@ fn new_shape(id: u32, parent: *mut Shape, keys: Vec<TValue>, registry: *mut Shap
 unsafe fn free_shape(s: *mut Shape) {
     let s = unsafe { Box::from_raw(s) };
     let index_len = if s.len > SHAPE_LINEAR_LOOKUP { s.index_mask as usize + 1 } else { 0 };
-    crate::table::account_storage(-shape_bytes(s.len as usize, index_len));
+    account_storage(-shape_bytes(s.len as usize, index_len));
     unsafe {
         drop(Box::from_raw(std::ptr::slice_from_raw_parts_mut(s.keys as *mut TValue, s.len as usize)));
         drop(Box::from_raw(std::ptr::slice_from_raw_parts_mut(s.index as *mut u8, index_len)));

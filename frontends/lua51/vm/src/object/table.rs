@@ -4,7 +4,7 @@
 //! A string key goes to a named slot: the table moves to the shape that adds the key (see
 //! `shape.rs`), and the string-keyed bytecodes cache (shape id, slot) per instruction
 //! (`TableObject::string_slot_cached`). A table that gains more than
-//! [`MAX_SHAPE_SLOTS`](crate::shape::MAX_SHAPE_SLOTS) string keys becomes a dictionary: its
+//! [`MAX_SHAPE_SLOTS`](crate::object::shape::MAX_SHAPE_SLOTS) string keys becomes a dictionary: its
 //! string keys move to the hash part and it has no shape from then on.
 //!
 //! A key set to nil keeps its named slot, and the hash part keeps a removed key in its slot with
@@ -15,8 +15,9 @@ use std::mem::ManuallyDrop;
 
 use lua51_value::{key_hash, normalize_key as normalize, table_ic_key, ElementKind, GcHeader, ObjKind, Shape, TValue, TableNode as Node, TableObject, IC_KEY_ID_SHIFT};
 
-use crate::heap::{Heap, OutOfMemory};
-use crate::shape::{registry_of, MAX_SHAPE_SLOTS};
+use crate::object::debt::account_storage;
+use crate::object::heap::{Heap, OutOfMemory};
+use crate::object::shape::{next_ic_id, registry_of, MAX_SHAPE_SLOTS};
 
 const EMPTY: Node = Node { key: TValue::NIL, value: TValue::NIL };
 
@@ -91,22 +92,6 @@ fn optimal_array_size(nums: &[usize], total: usize) -> usize {
         two_to_i *= 2;
     }
     n
-}
-
-thread_local! {
-    /// Bytes the array and hash parts of tables grew (or shrank, negative) by since the
-    /// collector last looked: table storage is allocated by table operations, which have no
-    /// heap at hand, and must count toward the collection debt like objects do.
-    static STORAGE_DELTA: std::cell::Cell<isize> = const { std::cell::Cell::new(0) };
-}
-
-pub(crate) fn account_storage(delta: isize) {
-    STORAGE_DELTA.with(|d| d.set(d.get() + delta));
-}
-
-/// Takes the table-storage growth recorded since the last call (see `gc::check`).
-pub(crate) fn take_storage_delta() -> isize {
-    STORAGE_DELTA.with(|d| d.replace(0))
 }
 
 impl Drop for Table {
@@ -389,7 +374,7 @@ impl Table {
     fn renew_dictionary_ic_key(&mut self) {
         // SAFETY: one past the first node's key, within (or one past) the hash part.
         self.0.slots = unsafe { (self.0.nodes as *mut TValue).add(1) };
-        self.0.header.ic_key = table_ic_key(crate::shape::next_ic_id(), true, !self.0.metatable.is_null());
+        self.0.header.ic_key = table_ic_key(next_ic_id(), true, !self.0.metatable.is_null());
     }
 
     fn array(&self) -> &[TValue] {

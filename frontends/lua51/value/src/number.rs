@@ -1,9 +1,15 @@
 //! Number ↔ string conversions exactly as PUC Lua 5.1 does them: `%.14g` and `strtod`, so every
 //! corner (`-nan`, `1e+100`, hex strings) matches. Finite numbers are formatted in Rust (checked
 //! against the C library's `snprintf` on many doubles in the tests); NaN, infinities, `-0` and
-//! parsing go through the C library.
+//! parsing go through the C library. Also the coercions built on them (a value to a number, a
+//! value to the text `tostring` gives without metamethods) and C's conversions of a
+//! `lua_Number` to its integer types, which the library's argument checks follow.
+//!
+//! Needs `std` (the `std` feature): the semantics never format or parse numbers.
 
 use std::ffi::{c_char, c_int, c_ulong};
+
+use crate::{type_name, TValue};
 
 extern "C" {
     fn snprintf(buf: *mut c_char, n: usize, fmt: *const c_char, ...) -> c_int;
@@ -210,6 +216,65 @@ pub fn str_to_number(s: &[u8]) -> Option<f64> {
         pos += 1;
     }
     (pos == s.len()).then_some(value)
+}
+
+/// Lua 5.1's `tonumber` for arithmetic (`luaV_tonumber`): numbers, and strings that read as
+/// numbers.
+pub fn to_number(v: TValue) -> Option<f64> {
+    if v.is_double() {
+        Some(v.as_f64())
+    } else if v.is_string() {
+        // SAFETY: a string value points at a live string.
+        str_to_number(unsafe { (*v.as_string()).bytes() })
+    } else {
+        None
+    }
+}
+
+/// `tostring` without metamethods: the text Lua 5.1 prints for a value.
+pub fn tostring_bytes(v: TValue, out: &mut Vec<u8>) {
+    if v.is_double() {
+        format_number(v.as_f64(), out);
+    } else if v.is_string() {
+        // SAFETY: a string value points at a live string.
+        out.extend_from_slice(unsafe { (*v.as_string()).bytes() });
+    } else if v.is_nil() {
+        out.extend_from_slice(b"nil");
+    } else if v.is_bool() {
+        out.extend_from_slice(if v == TValue::TRUE { b"true" } else { b"false" });
+    } else {
+        out.extend_from_slice(format!("{}: {:p}", type_name(v), v.as_ptr::<u8>()).as_bytes());
+    }
+}
+
+/// C's `(long)x` on x86-64 (`cvttsd2si`): NaN and out-of-range values become the "integer
+/// indefinite" `i64::MIN` (Rust's `as` saturates instead).
+pub fn c_long(x: f64) -> i64 {
+    if (-9_223_372_036_854_775_808.0..9_223_372_036_854_775_808.0).contains(&x) {
+        x as i64
+    } else {
+        i64::MIN
+    }
+}
+
+/// C's `(unsigned long)x` as gcc compiles it for x86-64.
+pub fn c_ulong(x: f64) -> u64 {
+    const TWO_63: f64 = 9_223_372_036_854_775_808.0;
+    // Unordered (NaN) takes the small path too, as gcc's comisd/jnb sequence does.
+    if x.partial_cmp(&TWO_63).is_none_or(|o| o.is_lt()) {
+        c_long(x) as u64
+    } else {
+        (c_long(x - TWO_63) as u64) ^ (1 << 63)
+    }
+}
+
+/// C's `(int)x` (`cvttsd2si` 32-bit).
+pub fn c_int(x: f64) -> i32 {
+    if (-2_147_483_648.0..2_147_483_648.0).contains(&x) {
+        x as i32
+    } else {
+        i32::MIN
+    }
 }
 
 #[cfg(test)]

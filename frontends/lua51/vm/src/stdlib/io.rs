@@ -9,14 +9,15 @@ use std::borrow::Cow;
 use std::fs::File;
 use std::io::{Read, Seek, SeekFrom, Write};
 
+use lua51_value::number::{format_number, str_to_number};
 use lua51_value::{ObjKind, TValue};
 
-use crate::heap::{string_bytes, OutOfMemory};
-use crate::number::{format_number, str_to_number};
+use crate::native::{native, new_library, os_error_text, register, Call, NResult, Native, Raised};
+use crate::object::heap::OutOfMemory;
+use crate::object::string::string_bytes;
+use crate::object::table::{table_mut, Table};
+use crate::object::userdata::{userdata_mut, Userdata};
 use crate::state::{Event, LuaState};
-use crate::stdlib::{library, native, os_error_text, register, Call, NResult, Raised};
-use crate::table::{table_mut, Table};
-use crate::userdata::{userdata_mut, Userdata};
 
 /// Where a Lua file handle reads and writes.
 #[derive(Debug)]
@@ -417,19 +418,19 @@ fn do_read(c: &mut Call, f: &mut LuaFile, first: usize) -> NResult {
     c.return_values(0, &results)
 }
 
-native!(file_write, "write", |c| {
+native!(FILE_WRITE, "write", |c| {
     let f = open_file_of(c, 0)?;
     do_write(c, f, 1)
 });
 
-native!(file_read, "read", |c| {
+native!(FILE_READ, "read", |c| {
     let f = open_file_of(c, 0)?;
     do_read(c, f, 1)
 });
 
-native!(file_close, "close", |c| { close_file(c) });
+native!(FILE_CLOSE, "close", |c| { close_file(c) });
 
-native!(file_flush, "flush", |c| {
+native!(FILE_FLUSH, "flush", |c| {
     let f = open_file_of(c, 0)?;
     flush_file(c, f)
 });
@@ -449,7 +450,7 @@ fn flush_file(c: &mut Call, f: &mut LuaFile) -> NResult {
     Ok(1)
 }
 
-native!(file_seek, "seek", |c| {
+native!(FILE_SEEK, "seek", |c| {
     let f = open_file_of(c, 0)?;
     let whence = if c.arg(1).is_nil() { Cow::Borrowed(&b"cur"[..]) } else { c.check_bytes(1)? };
     let offset = c.opt_integer(2, 0)?;
@@ -477,7 +478,7 @@ native!(file_seek, "seek", |c| {
     }
 });
 
-native!(file_setvbuf, "setvbuf", |c| {
+native!(FILE_SETVBUF, "setvbuf", |c| {
     let f = open_file_of(c, 0)?;
     let mode = c.check_bytes(1)?;
     // 5.1's default size is LUAL_BUFFERSIZE (BUFSIZ).
@@ -497,7 +498,7 @@ native!(file_setvbuf, "setvbuf", |c| {
     Ok(1)
 });
 
-native!(file_gc, "__gc", |c| {
+native!(FILE_GC, "__gc", |c| {
     // 5.1's io_gc, the handle's finalizer: closes the file unless it is a standard one. (A
     // handle freed without it, its `__gc` removed, is still closed when its payload drops.)
     let f = file_of(c, 0)?;
@@ -505,7 +506,7 @@ native!(file_gc, "__gc", |c| {
     Ok(0)
 });
 
-native!(file_lines_iter, "lines", |c| {
+native!(FILE_LINES_ITER, "lines", |c| {
     let me = TValue(unsafe { *c.base.offset(deegen_api::frame::CALLEE as isize) });
     let (file, close_at_eof) = unsafe {
         let cl = me.as_closure();
@@ -535,8 +536,7 @@ native!(file_lines_iter, "lines", |c| {
 });
 
 fn lines_iterator(c: &mut Call, file: TValue, close_at_eof: bool) -> NResult {
-    let globals = c.st.globals;
-    let it = crate::function::new_native_closure(&mut c.st.heap, "lines", file_lines_iter, globals, &[file, TValue::from_bool(close_at_eof)]);
+    let it = FILE_LINES_ITER.closure(c.st, &[file, TValue::from_bool(close_at_eof)]);
     match it {
         Ok(it) => {
             c.set(0, it);
@@ -546,13 +546,13 @@ fn lines_iterator(c: &mut Call, file: TValue, close_at_eof: bool) -> NResult {
     }
 }
 
-native!(file_lines, "lines", |c| {
+native!(FILE_LINES, "lines", |c| {
     open_file_of(c, 0)?;
     let me = c.arg(0);
     lines_iterator(c, me, false)
 });
 
-native!(file_tostring, "tostring", |c| {
+native!(FILE_TOSTRING, "tostring", |c| {
     let f = file_of(c, 0)?;
     let text = if f.stream.is_none() { "file (closed)".to_owned() } else { format!("file ({:p})", c.arg(0).as_ptr::<u8>()) };
     let s = c.string(text.as_bytes())?;
@@ -574,7 +574,7 @@ fn open_mode(mode: &[u8]) -> Option<std::fs::OpenOptions> {
     Some(o)
 }
 
-native!(io_open, "open", |c| {
+native!(OPEN, "open", |c| {
     let name = c.check_bytes(0)?;
     let mode = if c.arg(1).is_nil() { Cow::Borrowed(&b"r"[..]) } else { c.check_bytes(1)? };
     let Some(options) = open_mode(&mode) else {
@@ -604,17 +604,17 @@ fn default_open_file<'a>(c: &mut Call, output: bool) -> Result<&'a mut LuaFile, 
     Ok(f)
 }
 
-native!(io_write, "write", |c| {
+native!(WRITE, "write", |c| {
     let f = default_open_file(c, true)?;
     do_write(c, f, 0)
 });
 
-native!(io_read, "read", |c| {
+native!(READ, "read", |c| {
     let f = default_open_file(c, false)?;
     do_read(c, f, 0)
 });
 
-native!(io_lines, "lines", |c| {
+native!(LINES, "lines", |c| {
     if c.arg(0).is_nil() {
         // lua5.1 checks the default input like a file argument (`tofile`).
         let input = c.st.default_input;
@@ -636,12 +636,12 @@ native!(io_lines, "lines", |c| {
     }
 });
 
-native!(io_flush, "flush", |c| {
+native!(FLUSH, "flush", |c| {
     let f = default_open_file(c, true)?;
     flush_file(c, f)
 });
 
-native!(io_close, "close", |c| {
+native!(CLOSE, "close", |c| {
     if c.arg(0).is_nil() {
         let out = c.st.default_output;
         c.set(0, out);
@@ -668,7 +668,7 @@ fn close_file(c: &mut Call) -> NResult {
     }
 }
 
-native!(io_tmpfile, "tmpfile", |c| {
+native!(TMPFILE, "tmpfile", |c| {
     // C's tmpfile(): a new file opened "w+b", removed from the file system at once, so it
     // disappears when closed.
     static COUNTER: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
@@ -691,7 +691,7 @@ native!(io_tmpfile, "tmpfile", |c| {
     Ok(1)
 });
 
-native!(io_popen, "popen", |c| {
+native!(POPEN, "popen", |c| {
     let command = c.check_bytes(0)?;
     let mode = if c.arg(1).is_nil() { Cow::Borrowed(&b"r"[..]) } else { c.check_bytes(1)? };
     let reading = match &mode[..] {
@@ -720,7 +720,7 @@ native!(io_popen, "popen", |c| {
     }
 });
 
-native!(io_type, "type", |c| {
+native!(TYPE, "type", |c| {
     c.check_any(0)?;
     let v = c.arg(0);
     let r = if v.is_kind(ObjKind::Userdata) {
@@ -765,51 +765,38 @@ fn default_file(c: &mut Call, output: bool) -> NResult {
     Ok(1)
 }
 
-native!(io_input, "input", |c| { default_file(c, false) });
-native!(io_output, "output", |c| { default_file(c, true) });
+native!(INPUT, "input", |c| { default_file(c, false) });
+native!(OUTPUT, "output", |c| { default_file(c, true) });
 
-/// Installs `io` and the file metatable.
-pub fn open(st: &mut LuaState) -> Result<(), OutOfMemory> {
+/// The methods of file handles, by their Lua names (5.1's `flib`).
+pub(crate) const METHODS: &[Native] = &[FILE_WRITE, FILE_READ, FILE_CLOSE, FILE_FLUSH, FILE_SEEK, FILE_LINES, FILE_SETVBUF];
+
+/// The io library's functions, by their Lua names (5.1's `iolib`).
+pub(crate) const FUNCTIONS: &[Native] = &[OPEN, WRITE, READ, LINES, CLOSE, TYPE, INPUT, OUTPUT, TMPFILE, FLUSH, POPEN];
+
+/// Opens the io library (the global `io`, with `stdin`, `stdout` and `stderr`) and the file
+/// handles' metatable (the registry's `FILE*`), and returns the library. Files left open are
+/// flushed when the state is dropped.
+pub fn open(st: &mut LuaState) -> Result<TValue, OutOfMemory> {
     // As liolib's `createmeta`: the methods live in the file handles' metatable, whose
     // `__index` is itself (`getmetatable(io.stdin).read` is the method).
     let mt = Table::new_in(&mut st.heap)?;
-    for (n, f) in [
-        ("write", file_write as crate::function::NativeFn),
-        ("read", file_read),
-        ("close", file_close),
-        ("flush", file_flush),
-        ("seek", file_seek),
-        ("lines", file_lines),
-        ("setvbuf", file_setvbuf),
-    ] {
-        register(st, mt, n, f)?;
+    for f in METHODS {
+        register(st, mt, f)?;
     }
     let index = st.event_names[Event::Index as usize];
     table_mut(mt).set(index, mt).expect("string keys are valid");
-    let tostring = crate::function::new_native(&mut st.heap, "tostring", file_tostring, st.globals)?;
+    let tostring = FILE_TOSTRING.function(st)?;
     let ts = st.event_names[Event::ToString as usize];
     table_mut(mt).set(ts, tostring).expect("string keys are valid");
-    let gc = crate::function::new_native(&mut st.heap, "__gc", file_gc, st.globals)?;
+    let gc = FILE_GC.function(st)?;
     let gc_key = st.intern(b"__gc")?;
     table_mut(mt).set(gc_key, gc).expect("string keys are valid");
     st.file_metatable = mt.as_ptr();
-    let io = library(
-        st,
-        "io",
-        &[
-            ("open", io_open),
-            ("write", io_write),
-            ("read", io_read),
-            ("lines", io_lines),
-            ("close", io_close),
-            ("type", io_type),
-            ("input", io_input),
-            ("output", io_output),
-            ("tmpfile", io_tmpfile),
-            ("flush", io_flush),
-            ("popen", io_popen),
-        ],
-    )?;
+    // liolib registers the file handles' metatable as "FILE*".
+    let key = st.intern(b"FILE*")?;
+    table_mut(st.registry).set(key, mt).expect("string keys are valid");
+    let io = new_library(st, "io", FUNCTIONS)?;
     for (name, stream) in [("stdin", Stream::Stdin), ("stdout", Stream::Stdout), ("stderr", Stream::Stderr)] {
         let is_in = matches!(stream, Stream::Stdin);
         let is_out = matches!(stream, Stream::Stdout);
@@ -823,7 +810,8 @@ pub fn open(st: &mut LuaState) -> Result<(), OutOfMemory> {
             st.default_output = f;
         }
     }
-    Ok(())
+    st.at_drop.push(flush_all_files);
+    Ok(io)
 }
 
 /// Writes out what every open file still buffers, as C's `exit` flushes every stream.
@@ -832,7 +820,7 @@ pub(crate) fn flush_all_files(st: &mut LuaState) {
         if unsafe { (*h).kind } != ObjKind::Userdata as u8 {
             continue;
         }
-        let u = unsafe { &mut *(h as *mut crate::userdata::Userdata) };
+        let u = unsafe { &mut *(h as *mut Userdata) };
         if let Some(f) = u.payload.downcast_mut::<LuaFile>() {
             let _ = f.flush_writes();
         }

@@ -2,15 +2,15 @@
 //! for the generated interpreter: each function's [`CodeBlock`] sits right above its constants.
 
 use deegen_api::CodeBlock;
-use lua51_value::{Closure, GcHeader, ObjKind, TValue, UpVal};
+use lua51_value::{Closure, GcHeader, LuaContext, ObjKind, TValue, UpVal};
 
-use crate::heap::{Heap, OutOfMemory};
+use crate::interp::{__deegen_interp_entry_bytecode, __deegen_interp_entry_bytecode_vararg, __deegen_interp_entry_native};
+use crate::object::heap::{Heap, OutOfMemory};
+use crate::tiering::TIER_UP_THRESHOLD;
 
-extern "C" {
-    fn __deegen_interp_entry_bytecode();
-    fn __deegen_interp_entry_bytecode_vararg();
-    fn __deegen_interp_entry_native();
-}
+/// The line of instructions that have none in 5.1 (a function's prologue): no line event, no
+/// active line.
+pub const PROLOGUE_LINE: u32 = 0;
 
 /// What a register held when an instruction used it, for error messages
 /// (`attempt to call global 'f'`), as Lua 5.1's `getobjname` reports it.
@@ -150,7 +150,7 @@ impl Proto {
             frame_slots,
             native: std::ptr::null(),
             owner,
-            hotness: crate::runtime::TIER_UP_THRESHOLD,
+            hotness: TIER_UP_THRESHOLD,
         };
         unsafe { std::ptr::write(p.block.as_mut_ptr().add(n) as *mut CodeBlock, cb) };
         p
@@ -183,8 +183,9 @@ impl Proto {
 }
 
 /// A native function: reads `nargs` arguments from `base`, stores its results from `base`,
-/// returns their number, or a negative number after storing the error in the context.
-pub type NativeFn = extern "C" fn(ctx: *mut lua51_value::LuaContext, base: *mut u64, nargs: u64) -> i64;
+/// returns their number, or a negative number after storing the error in the context. The
+/// runtime ABI's type (the semantics recognise two natives by address).
+pub type NativeFn = lua51_value::abi::NativeFn;
 
 /// Per-native-function data, reachable from its code block.
 #[derive(Debug)]
@@ -258,6 +259,22 @@ pub fn is_native(cb: *const CodeBlock) -> bool {
 #[allow(clippy::not_unsafe_ptr_arg_deref)]
 pub fn proto_of<'a>(cb: *const CodeBlock) -> &'a Proto {
     unsafe { &*((*cb).owner as *const Proto) }
+}
+
+/// Closes the open upvalues of the coroutine of `ctx` that point at `from` or above: each
+/// takes the value of its slot (5.1's `luaF_close`).
+///
+/// # Safety
+/// `ctx` is a live context whose open upvalues point into its live stack.
+pub unsafe fn close_upvalues(ctx: *mut LuaContext, from: *mut u64) {
+    unsafe {
+        while !(*ctx).open_upvalues.is_null() && (*(*ctx).open_upvalues).value >= from {
+            let u = (*ctx).open_upvalues;
+            (*u).closed = *(*u).value;
+            (*u).value = &mut (*u).closed;
+            (*ctx).open_upvalues = (*u).next_open;
+        }
+    }
 }
 
 /// Allocates a fresh open upvalue pointing at `slot`.

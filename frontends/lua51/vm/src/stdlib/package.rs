@@ -11,10 +11,13 @@
 
 use lua51_value::TValue;
 
-use crate::heap::{string_bytes, OutOfMemory};
+use crate::native::{find_table, function_at_level, native, new_library, os_error_text, register, Call, NResult, Native, Raised};
+use crate::object::function::is_native;
+use crate::object::heap::OutOfMemory;
+use crate::object::string::string_bytes;
+use crate::object::table::{table_mut, Table};
+use crate::object::userdata::Userdata;
 use crate::state::{Event, LuaState};
-use crate::stdlib::{function_at_level, library, native, register, Call, NResult, Raised};
-use crate::table::{table_mut, Table};
 
 /// 5.1's `DLMSG`: what a build without dynamic libraries says when asked to load one.
 const DYNAMIC_LIBRARIES_MESSAGE: &str = "dynamic libraries not enabled; check your Lua installation";
@@ -35,13 +38,23 @@ fn search_path(var: &str, default: &str) -> String {
     }
 }
 
-/// Opens the package library into `st` (and its registry's `_LOADED`).
-pub(crate) fn open(st: &mut LuaState) -> Result<(), OutOfMemory> {
-    let package = library(st, "package", &[("seeall", lua_package_seeall), ("loadlib", lua_package_loadlib)])?;
+/// The package library's functions, by their Lua names (5.1's `pk_funcs`).
+pub(crate) const FUNCTIONS: &[Native] = &[SEEALL, LOADLIB];
+
+/// The global functions the package library adds (5.1's `ll_funcs`).
+pub(crate) const GLOBALS: &[Native] = &[REQUIRE, MODULE];
+
+/// The searchers of `package.loaders`, in order (5.1's `loaders`).
+pub(crate) const LOADERS: &[Native] = &[LOADER_PRELOAD, LOADER_LUA, LOADER_C, LOADER_CROOT];
+
+/// Opens the package library (the global `package`, `require` and `module`, and the registry's
+/// `_LOADED`), and returns it.
+pub fn open(st: &mut LuaState) -> Result<TValue, OutOfMemory> {
+    let package = new_library(st, "package", FUNCTIONS)?;
     st.package = package;
     let loaders = Table::new_in(&mut st.heap)?;
-    for (i, (name, f)) in [("preload", loader_preload as crate::function::NativeFn), ("lua", loader_lua), ("c", loader_c), ("croot", loader_croot)].into_iter().enumerate() {
-        let f = crate::function::new_native(&mut st.heap, name, f, st.globals)?;
+    for (i, loader) in LOADERS.iter().enumerate() {
+        let f = loader.function(st)?;
         table_mut(loaders).set(TValue::from_f64((i + 1) as f64), f).expect("number keys are valid");
     }
     let loaded = Table::new_in(&mut st.heap)?;
@@ -57,13 +70,14 @@ pub(crate) fn open(st: &mut LuaState) -> Result<(), OutOfMemory> {
     table_mut(st.registry).set(key, loaded).expect("string keys are valid");
     // While a module loads, `package.loaded[name]` holds this marker (5.1's `sentinel`), so a
     // module that requires itself, or one whose loading failed, is an error.
-    let sentinel = crate::userdata::Userdata::new_in(&mut st.heap, Box::new(()), std::ptr::null_mut(), TValue::NIL)?;
+    let sentinel = Userdata::new_in(&mut st.heap, Box::new(()), std::ptr::null_mut(), TValue::NIL)?;
     let key = st.intern(b"_REQUIRE_SENTINEL")?;
     table_mut(st.registry).set(key, sentinel).expect("string keys are valid");
     let globals = st.globals;
-    register(st, globals, "require", lua_require)?;
-    register(st, globals, "module", lua_module)?;
-    Ok(())
+    for f in GLOBALS {
+        register(st, globals, f)?;
+    }
+    Ok(package)
 }
 
 /// `package.<field>`.
@@ -79,7 +93,7 @@ fn sentinel(c: &mut Call) -> Result<TValue, Raised> {
 
 // `require(name)`: `package.loaded[name]`, or the first loader one of `package.loaders` finds,
 // called with the name; its result (or `true`) becomes `package.loaded[name]`.
-native!(lua_require, "require", |c| {
+native!(REQUIRE, "require", |c| {
     let name_bytes = c.check_bytes(0)?;
     let name = c.string(&name_bytes)?;
     let module = String::from_utf8_lossy(&name_bytes).into_owned();
@@ -133,7 +147,7 @@ native!(lua_require, "require", |c| {
 // The searchers of `package.loaders`: each returns a loader function, or a string saying where
 // it looked, or nothing.
 
-native!(loader_preload, "preload", |c| {
+native!(LOADER_PRELOAD, "preload", |c| {
     let name = c.check_bytes(0)?;
     let preload = package_field(c, "preload")?;
     if !preload.is_table() {
@@ -182,7 +196,7 @@ fn load_error(c: &mut Call, name: &[u8], file: &str, why: &str) -> Raised {
     c.error(&format!("error loading module '{}' from file '{file}':\n\t{why}", String::from_utf8_lossy(name)))
 }
 
-native!(loader_lua, "lua", |c| {
+native!(LOADER_LUA, "lua", |c| {
     let name = c.check_bytes(0)?;
     let file = match find_file(c, &name, "path")? {
         Ok(file) => file,
@@ -190,7 +204,7 @@ native!(loader_lua, "lua", |c| {
     };
     let source = match std::fs::read(&file) {
         Ok(s) => s,
-        Err(e) => return Err(load_error(c, &name, &file, &format!("cannot read {file}: {}", crate::stdlib::os_error_text(&e)))),
+        Err(e) => return Err(load_error(c, &name, &file, &format!("cannot read {file}: {}", os_error_text(&e)))),
     };
     match c.st.load(&source, &format!("@{file}"), true) {
         Ok(f) => {
@@ -201,7 +215,7 @@ native!(loader_lua, "lua", |c| {
     }
 });
 
-native!(loader_c, "c", |c| {
+native!(LOADER_C, "c", |c| {
     let name = c.check_bytes(0)?;
     match find_file(c, &name, "cpath")? {
         Ok(file) => Err(load_error(c, &name, &file, DYNAMIC_LIBRARIES_MESSAGE)),
@@ -210,7 +224,7 @@ native!(loader_c, "c", |c| {
 });
 
 // The all-in-one loader: `a.b.c` from the C library of `a`.
-native!(loader_croot, "croot", |c| {
+native!(LOADER_CROOT, "croot", |c| {
     let name = c.check_bytes(0)?;
     let Some(dot) = name.iter().position(|&b| b == b'.') else { return Ok(0) };
     match find_file(c, &name[..dot], "cpath")? {
@@ -221,7 +235,7 @@ native!(loader_croot, "croot", |c| {
 
 // `package.loadlib(path, funcname)`: nil, the message and "absent" (5.1's answer without
 // dynamic libraries; "open" and "init" are what a build with them says for its failures).
-native!(lua_package_loadlib, "loadlib", |c| {
+native!(LOADLIB, "loadlib", |c| {
     c.check_bytes(0)?;
     c.check_bytes(1)?;
     let msg = c.string(DYNAMIC_LIBRARIES_MESSAGE.as_bytes())?;
@@ -235,7 +249,7 @@ native!(lua_package_loadlib, "loadlib", |c| {
 // `module(name, ...)`: 5.1's module system. The module table is `package.loaded[name]`, or
 // the global at the dotted `name`, created if needed; it gets `_M`, `_NAME` and `_PACKAGE`,
 // becomes the calling function's environment, and each option is called with it.
-native!(lua_module, "module", |c| {
+native!(MODULE, "module", |c| {
     let name = c.check_bytes(0)?.into_owned();
     let loaded = package_field(c, "loaded")?;
     if !loaded.is_table() {
@@ -245,7 +259,7 @@ native!(lua_module, "module", |c| {
     let mut module = table_mut(loaded).get(key);
     if !module.is_table() {
         let globals = c.st.globals;
-        module = match crate::stdlib::find_table(c, globals, &name)? {
+        module = match find_table(c, globals, &name)? {
             Some(t) => t,
             None => return Err(c.error(&format!("name conflict for module '{}'", String::from_utf8_lossy(&name)))),
         };
@@ -266,7 +280,7 @@ native!(lua_module, "module", |c| {
     }
     // The function that called `module` runs in the module from now on.
     let caller = function_at_level(c, 1).unwrap_or(TValue::NIL);
-    if caller.is_function() && !crate::function::is_native(unsafe { (*caller.as_closure()).code_block }) {
+    if caller.is_function() && !is_native(unsafe { (*caller.as_closure()).code_block }) {
         unsafe { (*caller.as_closure()).env = module };
     } else {
         return Err(c.error("'module' not called from a Lua function"));
@@ -278,7 +292,7 @@ native!(lua_module, "module", |c| {
     Ok(0)
 });
 
-native!(lua_package_seeall, "seeall", |c| {
+native!(SEEALL, "seeall", |c| {
     let module = c.check_table(0)?;
     let mut mt = table_mut(module).metatable();
     if mt.is_null() {

@@ -7,8 +7,8 @@ use std::any::Any;
 
 use lua51_value::{GcHeader, ObjKind, TValue};
 
-use crate::heap::{Heap, OutOfMemory};
-use crate::table::Table;
+use crate::object::heap::{Heap, OutOfMemory};
+use crate::object::table::Table;
 
 #[repr(C)]
 pub struct Userdata {

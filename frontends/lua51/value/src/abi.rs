@@ -1,0 +1,118 @@
+//! The runtime ABI between the semantics and the VM, declared once.
+//!
+//! The semantics (compiled to bitcode, linked into the generated interpreter) call the VM's
+//! runtime helpers (`lua_rt_*`) and recognise two of its native functions by address; the VM
+//! defines them. [`runtime_abi!`](crate::runtime_abi) lists every such function with its signature, and expands
+//! that one list two ways:
+//!
+//! - `runtime_abi!(declare)`, in the semantics: the `extern "C"` block they call through;
+//! - `runtime_abi!(check)`, in the VM, where every definition is in scope by name: for each
+//!   function a `const _: unsafe extern "C" fn(..) -> .. = name;`, so a definition whose
+//!   signature differs from the declaration, or a missing one, is a compile error (and a
+//!   misspelt `#[no_mangle]` name a link error).
+//!
+//! The operator codes passed through the ABI are typed ([`ArithOp`], [`ForError`]): the VM
+//! matches them exhaustively.
+
+/// An arithmetic operator, as the semantics pass it to `lua_rt_arith`.
+#[repr(u64)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ArithOp {
+    Add = 0,
+    Sub = 1,
+    Mul = 2,
+    Div = 3,
+    Mod = 4,
+    Pow = 5,
+    /// Unary minus (both operands are the value).
+    Unm = 6,
+}
+
+/// Which control value of a numeric `for` failed to convert to a number.
+#[repr(u64)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ForError {
+    Initial = 0,
+    Limit = 1,
+    Step = 2,
+}
+
+/// A native function: reads `nargs` arguments from `base`, stores its results from `base`,
+/// returns their number, or a negative number after storing the error in the context.
+pub type NativeFn = extern "C" fn(ctx: *mut crate::LuaContext, base: *mut u64, nargs: u64) -> i64;
+
+/// The list of the runtime ABI, expanded by the mode given: `declare` (the semantics' `extern`
+/// block) or `check` (the VM's compile-time signature checks). See the module documentation.
+#[macro_export]
+macro_rules! runtime_abi {
+    ($mode:ident) => {
+        $crate::runtime_abi! { @$mode
+            /// Arithmetic with string coercion, or a prepared call of the operands' metamethod,
+            /// or the error message. `base` and `cb` place a metamethod's frame past the current
+            /// one; either way the handler needs nothing but its pinned state after the call.
+            fn lua_rt_arith(ctx: *mut $crate::LuaContext, op: $crate::abi::ArithOp, lhs: u64, rhs: u64, base: *mut u64, cb: *const $crate::CodeBlock) -> $crate::RtResult;
+            /// `obj[key]` with `__index` (chains of tables are followed here; a function is
+            /// returned as a prepared call).
+            fn lua_rt_index(ctx: *mut $crate::LuaContext, obj: u64, key: u64, base: *mut u64, cb: *const $crate::CodeBlock) -> $crate::RtResult;
+            /// `obj[key] = value` with `__newindex`.
+            fn lua_rt_newindex(ctx: *mut $crate::LuaContext, obj: u64, key: u64, value: u64, base: *mut u64, cb: *const $crate::CodeBlock) -> $crate::RtResult;
+            /// A non-function callee: its `__call` handler is put in `frame[0]` and the callee
+            /// becomes the first argument (shifting the others up by one), or the error message.
+            /// `named` says whether the callee is the bytecode's own operand (a call the program
+            /// wrote, whose error names it) or a metamethod handler (whose error names nothing,
+            /// as in 5.1).
+            fn lua_rt_call_handler(ctx: *mut $crate::LuaContext, frame: *mut u64, num_args: u64, named: u64) -> $crate::RtResult;
+            fn lua_rt_new_table(ctx: *mut $crate::LuaContext, array: u64, hash: u64, base: *mut u64, cb: *const $crate::CodeBlock) -> u64;
+            /// Stores a table constructor's list; a non-zero result is the error to throw (only
+            /// bytecode from outside the compiler can aim a list at something that is not a
+            /// table).
+            fn lua_rt_set_list(ctx: *mut $crate::LuaContext, table: u64, values: *mut u64, count: u64, first_index: u64) -> u64;
+            /// Concatenates `first[..count]` right to left (`total` is the bytecode's count); a
+            /// pair that needs `__concat` becomes a prepared call, with how many values remain
+            /// parked in `first[total - 1]` for the continuation. Allocating helpers take the
+            /// frame (`base`, `cb`): they are garbage-collection safe points.
+            fn lua_rt_concat(ctx: *mut $crate::LuaContext, first: *mut u64, count: u64, total: u64, base: *mut u64, cb: *const $crate::CodeBlock) -> $crate::RtResult;
+            fn lua_rt_gc_check(ctx: *mut $crate::LuaContext, base: *mut u64, cb: *const $crate::CodeBlock);
+            /// `#v`; returns false when `v` has no length.
+            fn lua_rt_len(ctx: *mut $crate::LuaContext, v: u64, out: *mut u64) -> bool;
+            /// `#v` for what has no built-in length: a prepared `__len(v, nil)` call, or the
+            /// error.
+            fn lua_rt_len_metamethod(ctx: *mut $crate::LuaContext, v: u64, base: *mut u64, cb: *const $crate::CodeBlock) -> $crate::RtResult;
+            /// Ordering of non-numbers: a boolean (0/1) value, a prepared `__lt`/`__le` call
+            /// (possibly negated), or the error.
+            fn lua_rt_less_than(ctx: *mut $crate::LuaContext, lhs: u64, rhs: u64, base: *mut u64, cb: *const $crate::CodeBlock) -> $crate::RtResult;
+            fn lua_rt_less_equal(ctx: *mut $crate::LuaContext, lhs: u64, rhs: u64, base: *mut u64, cb: *const $crate::CodeBlock) -> $crate::RtResult;
+            /// Equality of two distinct tables or userdata through `__eq`.
+            fn lua_rt_equal(ctx: *mut $crate::LuaContext, lhs: u64, rhs: u64, base: *mut u64, cb: *const $crate::CodeBlock) -> $crate::RtResult;
+            fn lua_rt_tonumber(ctx: *mut $crate::LuaContext, v: u64, out: *mut u64) -> bool;
+            fn lua_rt_for_error(ctx: *mut $crate::LuaContext, which: $crate::abi::ForError) -> u64;
+            fn lua_rt_new_closure(ctx: *mut $crate::LuaContext, proto: u64, base: *mut u64, cb: *const $crate::CodeBlock) -> u64;
+            fn lua_rt_close_upvalues(ctx: *mut $crate::LuaContext, from: *mut u64);
+            fn lua_rt_stack_overflow(ctx: *mut $crate::LuaContext) -> u64;
+            /// The error of nesting more runtime calls (`LuaContext::c_calls`) than 5.1 allows.
+            fn lua_rt_c_stack_overflow(ctx: *mut $crate::LuaContext) -> u64;
+            /// A function ran out of its hotness countdown (a tier-up request).
+            fn lua_rt_tier_up(ctx: *mut $crate::LuaContext, cb: *mut $crate::CodeBlock);
+            /// `next` for the generic `for`: 1 with the entry in `out[0..2]`, 0 at the end, 2 for
+            /// an invalid key.
+            fn lua_rt_next(table: u64, key: u64, out: *mut u64) -> u64;
+            /// The native function `next`, which `pairs` returns as its iterator: the generic
+            /// `for` recognises it by address and steps without calling it.
+            fn lua_next(ctx: *mut $crate::LuaContext, base: *mut u64, nargs: u64) -> i64;
+            /// The iterator `ipairs` returns, recognised the same way.
+            fn lua_ipairs_aux(ctx: *mut $crate::LuaContext, base: *mut u64, nargs: u64) -> i64;
+            fn lua_rt_on_throw(ctx: *mut $crate::LuaContext, base: *mut u64, pc: *const u8, value: u64, add_position: u64) -> u64;
+            /// `debug.sethook`'s events before an instruction (`entry`: the first of a call);
+            /// non-zero when the hook raised an error, which is in the context.
+            fn lua_rt_hook_instruction(ctx: *mut $crate::LuaContext, base: *mut u64, pc: *const u8, cb: *const $crate::CodeBlock, entry: u64) -> u64;
+        }
+    };
+    (@declare $($(#[$doc:meta])* fn $name:ident($($arg:ident: $ty:ty),* $(,)?) $(-> $ret:ty)?;)*) => {
+        extern "C" {
+            $($(#[$doc])* fn $name($($arg: $ty),*) $(-> $ret)?;)*
+        }
+    };
+    (@check $($(#[$doc:meta])* fn $name:ident($($arg:ident: $ty:ty),* $(,)?) $(-> $ret:ty)?;)*) => {
+        $(const _: unsafe extern "C" fn($($ty),*) $(-> $ret)? = $name;)*
+    };
+}

@@ -1,0 +1,77 @@
+//! The generated interpreter as the runtime sees it: its entry points, exits and dispatch
+//! tables (symbols of the static library `build.rs` links), the interpreter status a `yield`
+//! leaves with, and the switch that points dispatch at the debug-hook thunks.
+//!
+//! Every `__deegen_interp_*` symbol the runtime uses is declared here, once.
+
+use std::sync::atomic::{AtomicUsize, Ordering};
+
+use deegen_api::InterpContext;
+
+use crate::bytecode::variants;
+
+extern "C" {
+    /// Runs the callee whose frame starts at `base` (arguments from `base`) until it returns
+    /// to the exit continuation or an error or `yield` leaves.
+    pub(crate) fn __deegen_interp_enter(ctx: *mut InterpContext, base: *mut u64, num_args: u64);
+    /// Continues a coroutine suspended in `yield` at `base`, as if `yield` returned `count`
+    /// values from `values`.
+    pub(crate) fn __deegen_interp_resume(ctx: *mut InterpContext, base: *mut u64, values: *mut u64, count: u64);
+    /// The return continuation of a frame entered from native code: leaves the interpreter.
+    pub(crate) fn __deegen_interp_exit();
+    /// Entry points of a code block: a bytecode function with fixed or variable arguments, and
+    /// a native function.
+    pub(crate) fn __deegen_interp_entry_bytecode();
+    pub(crate) fn __deegen_interp_entry_bytecode_vararg();
+    pub(crate) fn __deegen_interp_entry_native();
+    static mut __deegen_interp_dispatch_table: u64;
+    static mut __deegen_interp_entry_dispatch_table: u64;
+    static __deegen_interp_handler_table: u64;
+    fn __deegen_interp_hook_thunk();
+    fn __deegen_interp_hook_entry_thunk();
+}
+
+/// Interpreter status of a coroutine that left through `yield`.
+pub const STATUS_YIELD: u64 = 2;
+
+/// States with at least one hooked thread, across the process: the dispatch tables are shared
+/// by every state, so the thunks stay installed while any of them has a hook (a state without
+/// one answers the thunk at once).
+static HOOKED_STATES: AtomicUsize = AtomicUsize::new(0);
+
+/// Points every dispatch table entry at the hook thunks (`on`) or back at the handlers.
+fn set_dispatch(on: bool) {
+    let n = variants().len();
+    // SAFETY: the generated tables have one entry per variant; entries are written one aligned
+    // word at a time, so an interpreter running in another thread reads either the handler or
+    // the thunk, which both run the instruction.
+    unsafe {
+        let handlers = std::ptr::addr_of!(__deegen_interp_handler_table);
+        let tables = [
+            (std::ptr::addr_of_mut!(__deegen_interp_dispatch_table), __deegen_interp_hook_thunk as *const () as u64),
+            (std::ptr::addr_of_mut!(__deegen_interp_entry_dispatch_table), __deegen_interp_hook_entry_thunk as *const () as u64),
+        ];
+        for (table, thunk) in tables {
+            for i in 0..n {
+                let value = if on { thunk } else { *handlers.add(i) };
+                (*(table.add(i) as *const AtomicUsize)).store(value as usize, Ordering::Relaxed);
+            }
+        }
+    }
+}
+
+/// A state got its first hooked thread.
+pub(crate) fn state_hooked() {
+    if HOOKED_STATES.fetch_add(1, Ordering::SeqCst) == 0 {
+        tracing::debug!("debug hooks on: dispatch through the hook thunks");
+        set_dispatch(true);
+    }
+}
+
+/// A state that had hooked threads has none now (or is dropped with some).
+pub(crate) fn state_unhooked() {
+    if HOOKED_STATES.fetch_sub(1, Ordering::SeqCst) == 1 {
+        tracing::debug!("debug hooks off: dispatch straight to the handlers");
+        set_dispatch(false);
+    }
+}

@@ -1,0 +1,226 @@
+//! Threads (coroutines) as objects: a thread's stack, its interpreter context, its status and
+//! debug hook (what 5.1's `lua_State` holds per thread). Running them (resume, yield) is
+//! `coroutine`'s; the main thread's stack and context are the state's.
+
+use deegen_api::{InterpContext, STATUS_OK};
+use lua51_value::{GcHeader, LuaContext, ObjKind, SharedState, TValue};
+
+use crate::object::heap::{Heap, OutOfMemory};
+
+/// Stack slots of a coroutine (zeroed lazily by the allocator, so unused slots cost no memory).
+pub const THREAD_STACK_SLOTS: usize = 1 << 20;
+/// What a coroutine's stack counts toward the collector's debt (added on creation, removed
+/// when it is freed): its pages are only touched as deep as it runs, so not all 8 MiB.
+pub const THREAD_STACK_ACCOUNTED: usize = 16 << 10;
+
+/// Slots kept free above the limit for native functions' results.
+pub(crate) const STACK_RESERVE: usize = 256;
+/// Slots below the reserve kept free for `xpcall` message handlers: the limit rises by this
+/// much while one runs, so a handler still works after a stack overflow (5.1 grows its stack
+/// for the same reason).
+pub(crate) const HANDLER_RESERVE: usize = 8192;
+
+/// A coroutine's value stack: anonymous memory mapped on creation and unmapped when the
+/// coroutine is freed. Pages are zero and only become resident when used, so a program can
+/// hold many suspended coroutines (a heap allocation this size is memset by the allocator
+/// once it stops using mmap for it).
+///
+/// Each stack starts at its own offset (its *color*) into its mapping: mappings are page- and
+/// usually size-aligned, so without it the first slots of every coroutine's stack (where a
+/// resume stores its arguments) fall in the same cache set, and a ring of hundreds of
+/// coroutines missed in L1 and L2 on every switch.
+#[derive(Debug)]
+pub(crate) struct StackMemory {
+    ptr: *mut u64,
+    len: usize,
+    map: *mut std::ffi::c_void,
+    map_len: usize,
+}
+
+/// Distinct stack colors, one cache line apart (64 KiB of address space at most).
+const STACK_COLORS: usize = 1024;
+
+extern "C" {
+    fn mmap(addr: *mut std::ffi::c_void, len: usize, prot: i32, flags: i32, fd: i32, offset: i64) -> *mut std::ffi::c_void;
+    fn munmap(addr: *mut std::ffi::c_void, len: usize) -> i32;
+}
+
+impl StackMemory {
+    fn new(slots: usize) -> Option<StackMemory> {
+        const PROT_READ: i32 = 1;
+        const PROT_WRITE: i32 = 2;
+        const MAP_PRIVATE: i32 = 2;
+        const MAP_ANONYMOUS: i32 = 0x20;
+        const MAP_NORESERVE: i32 = 0x4000;
+        static NEXT_COLOR: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
+        let color = NEXT_COLOR.fetch_add(1, std::sync::atomic::Ordering::Relaxed) % STACK_COLORS;
+        let map_len = (slots + STACK_COLORS * 8) * 8;
+        let p = unsafe { mmap(std::ptr::null_mut(), map_len, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0) };
+        // MAP_FAILED is (void*)-1.
+        (p as isize != -1 && !p.is_null()).then(|| StackMemory {
+            // SAFETY: color * 8 slots is within the extra room mapped.
+            ptr: unsafe { (p as *mut u64).add(color * 8) },
+            len: slots,
+            map: p,
+            map_len,
+        })
+    }
+
+    pub(crate) fn as_mut_ptr(&mut self) -> *mut u64 {
+        self.ptr
+    }
+
+    fn as_mut_slice(&mut self) -> &mut [u64] {
+        // SAFETY: `len` zero-initialised slots mapped for this object.
+        unsafe { std::slice::from_raw_parts_mut(self.ptr, self.len) }
+    }
+}
+
+impl Drop for StackMemory {
+    fn drop(&mut self) {
+        unsafe { munmap(self.map, self.map_len) };
+    }
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum CoStatus {
+    /// Created, or stopped in `yield`.
+    Suspended,
+    Running,
+    /// Resumed another coroutine.
+    Normal,
+    Dead,
+}
+
+/// A coroutine.
+#[repr(C)]
+#[derive(Debug)]
+pub struct Thread {
+    pub header: GcHeader,
+    pub ctx: LuaContext,
+    pub(crate) stack: StackMemory,
+    pub status: CoStatus,
+    pub(crate) func: TValue,
+    /// The coroutine's globals (5.1's per-thread `gt(L)`: inherited from the thread that made
+    /// it, changed by `setfenv(0, t)` inside it or `debug.setfenv`). While it runs, the state's
+    /// `globals` holds them and this is stale.
+    pub(crate) env: TValue,
+    pub(crate) started: bool,
+    /// The suspended `yield` call's frame and argument count.
+    pub(crate) yield_base: *mut u64,
+    pub(crate) yield_count: usize,
+    /// The live top while not running (a collection root boundary).
+    pub(crate) saved_top: *mut u64,
+    /// The nested-entry depth its interpreter runs at: `yield` must be called at that depth.
+    pub(crate) entry_depth: usize,
+    /// Its debug hook (a new coroutine has none, as in 5.1).
+    pub(crate) hook: Hook,
+    /// Dead by an error: the frame that threw (null otherwise).
+    pub(crate) error_frame: *mut u64,
+}
+
+impl Thread {
+    /// `runtime` and `shared` are what every context of the state points at (the state, and its
+    /// [`SharedState`]). `env` is the creating thread's globals. The state records the new
+    /// thread (`coroutine::new_thread`).
+    pub fn new_in(heap: &mut Heap, runtime: *mut (), shared: *const SharedState, func: TValue, env: TValue) -> Result<TValue, OutOfMemory> {
+        // The stack first: a failure must not leave a half-made object in the heap.
+        let mut stack = StackMemory::new(THREAD_STACK_SLOTS).ok_or(OutOfMemory)?;
+        let p = heap.alloc(std::mem::size_of::<Thread>(), ObjKind::Thread)? as *mut Thread;
+        let bottom = stack.as_mut_ptr();
+        unsafe {
+            std::ptr::addr_of_mut!((*p).ctx).write(new_context(stack.as_mut_slice(), runtime, shared));
+            std::ptr::addr_of_mut!((*p).stack).write(stack);
+            std::ptr::addr_of_mut!((*p).status).write(CoStatus::Suspended);
+            std::ptr::addr_of_mut!((*p).func).write(func);
+            std::ptr::addr_of_mut!((*p).env).write(env);
+            std::ptr::addr_of_mut!((*p).started).write(false);
+            std::ptr::addr_of_mut!((*p).yield_base).write(std::ptr::null_mut());
+            std::ptr::addr_of_mut!((*p).yield_count).write(0);
+            std::ptr::addr_of_mut!((*p).saved_top).write(bottom);
+            std::ptr::addr_of_mut!((*p).entry_depth).write(0);
+            std::ptr::addr_of_mut!((*p).hook).write(Hook::default());
+            std::ptr::addr_of_mut!((*p).error_frame).write(std::ptr::null_mut());
+        }
+        heap.bytes_allocated += THREAD_STACK_ACCOUNTED;
+        Ok(TValue::from_ptr(p))
+    }
+
+    /// The innermost frame of a coroutine that is not running: the `yield` a suspended one
+    /// waits in, or the frame that threw the error a dead one died of (null otherwise: not
+    /// started, running, or returned).
+    pub(crate) fn suspended_frame(&self) -> *mut u64 {
+        match self.status {
+            CoStatus::Suspended if self.started => self.yield_base,
+            CoStatus::Dead => self.error_frame,
+            _ => std::ptr::null_mut(),
+        }
+    }
+
+    pub(crate) fn stack_bounds(&mut self) -> (*mut u64, *mut u64) {
+        let p = self.stack.as_mut_ptr();
+        (p, unsafe { p.add(THREAD_STACK_SLOTS) })
+    }
+}
+
+pub fn thread_mut<'a>(v: TValue) -> &'a mut Thread {
+    debug_assert!(v.is_kind(ObjKind::Thread));
+    unsafe { &mut *v.as_ptr::<Thread>() }
+}
+
+/// The status names `coroutine.status` returns, in [`status_index`] order.
+pub const STATUS_NAMES: [&str; 4] = ["suspended", "running", "normal", "dead"];
+
+/// The position of `co`'s status in [`STATUS_NAMES`].
+pub fn status_index(co: &Thread) -> usize {
+    match co.status {
+        CoStatus::Suspended => 0,
+        CoStatus::Running => 1,
+        CoStatus::Normal => 2,
+        CoStatus::Dead => 3,
+    }
+}
+
+/// One thread's hook (5.1 keeps these in the `lua_State`).
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct Hook {
+    /// What `gethook` returns: the function given to `sethook`, kept even when the mask is empty.
+    pub(crate) func: TValue,
+    pub(crate) mask: u8,
+    /// `sethook`'s count, and the instructions left before the next count event.
+    pub(crate) base_count: u32,
+    pub(crate) countdown: u32,
+    /// The hook is running in this thread: no events until it returns (5.1's `allowhook`).
+    pub(crate) running: bool,
+    /// The last instruction traced in this thread: its frame and address.
+    pub(crate) last_base: *mut u64,
+    pub(crate) last_pc: *const u8,
+}
+
+impl Default for Hook {
+    fn default() -> Self {
+        Hook { func: TValue::NIL, mask: 0, base_count: 0, countdown: 0, running: false, last_base: std::ptr::null_mut(), last_pc: std::ptr::null() }
+    }
+}
+
+/// A fresh interpreter context for a coroutine running on `stack`.
+pub(crate) fn new_context(stack: &mut [u64], runtime: *mut (), shared: *const SharedState) -> LuaContext {
+    let bottom = stack.as_mut_ptr();
+    LuaContext {
+        interp: InterpContext {
+            stack_limit: unsafe { bottom.add(stack.len() - STACK_RESERVE - HANDLER_RESERVE) },
+            ret_ptr: std::ptr::null_mut(),
+            ret_count: 0,
+            error: 0,
+            error_base: std::ptr::null_mut(),
+            error_pc: std::ptr::null(),
+            status: STATUS_OK,
+            stack_high_water: bottom,
+        },
+        open_upvalues: std::ptr::null_mut(),
+        var_results: 0,
+        c_calls: 0,
+        runtime,
+        shared,
+    }
+}
