@@ -84,9 +84,6 @@ pub fn write_phase(module: &Module<'_>, phase: LlvmPhase) {
 pub fn check_phase_invariants(module: &Module<'_>, phase: LlvmPhase) -> Vec<String> {
     let mut problems = Vec::new();
     if phase >= LlvmPhase::Handlers {
-        if module.get_function(symbols::ENTER).is_none() {
-            problems.push(format!("phase '{phase}': the interpreter entry {} is missing", symbols::ENTER));
-        }
         let expected = handler_type(module.get_context());
         for f in defined_functions(module) {
             // Thunks are the doors from C and have their own signatures.

@@ -54,22 +54,40 @@ fn every_pass_of_the_interpreter_pipeline() {
 }
 
 #[test]
-fn passes_reject_modules_in_the_wrong_state() {
+fn passes_reject_modules_in_the_wrong_phase() {
     let context = Context::create();
     let registry = deegen_passes::llvm_registry();
     let module = load_module(&context, &fixture()).unwrap();
     let mut unit = LlvmModule::new(module);
-    for (pass, expected) in [
-        ("inline-semantics", "run interp-create-handlers first"),
-        ("interp-finalize", "run interp-create-handlers first"),
+    // The manager refuses the order before anything runs, naming the missing pass.
+    for (pipeline, expected) in [
+        ("inline-semantics", "pass 'inline-semantics' runs on llvm IR in phase 'handlers', but at this point of the pipeline the IR is in phase 'semantics'; run 'interp-create-handlers' before it"),
+        ("interp-create-handlers,interp-finalize", "pass 'interp-finalize' runs on llvm IR in phase 'lowered', but at this point of the pipeline the IR is in phase 'handlers'; run 'lower-interp-api' before it"),
+        ("interp-create-handlers,interp-create-handlers", "pass 'interp-create-handlers' runs on llvm IR in phase 'semantics', but at this point of the pipeline the IR is in phase 'handlers'; it must run before 'interp-create-handlers'"),
     ] {
-        let mut pm = registry.parse_pipeline(pass).unwrap();
+        let mut pm = registry.parse_pipeline(pipeline).unwrap();
         let e = pm.run(&mut unit, &mut AnalysisManager::new()).unwrap_err();
-        assert!(e.to_string().contains(expected), "{pass}: {e}");
+        assert_eq!(e.to_string(), expected);
     }
-    let mut pm = registry.parse_pipeline("interp-create-handlers,interp-create-handlers").unwrap();
-    let e = pm.run(&mut unit, &mut AnalysisManager::new()).unwrap_err();
+    assert!(unit.module.get_function("__deegen_interp_enter").is_none(), "a refused pipeline runs nothing");
+}
+
+#[test]
+fn passes_check_their_input_even_when_the_phase_is_wrong() {
+    // A dump whose !deegen.phase was edited away: the passes' own checks still catch it.
+    let context = Context::create();
+    let registry = deegen_passes::llvm_registry();
+    let mut unit = LlvmModule::new(load_module(&context, &fixture()).unwrap());
+    registry.parse_pipeline("interp-create-handlers").unwrap().run(&mut unit, &mut AnalysisManager::new()).unwrap();
+    let text: String = unit.print().lines().filter(|l| !l.starts_with("!deegen.phase")).map(|l| format!("{l}\n")).collect();
+    let mut unit = LlvmModule::new(deegen_llvm_ir::parse_module(&context, text.as_bytes(), "edited").unwrap());
+    let e = registry.parse_pipeline("interp-create-handlers").unwrap().run(&mut unit, &mut AnalysisManager::new()).unwrap_err();
     assert!(e.to_string().contains("already has interpreter handlers"), "{e}");
+    // And a phase that is not one is an error, not a default.
+    let bad = format!("{text}!deegen.phase = !{{!99}}\n!99 = !{{!\"optimized\"}}\n");
+    let mut unit = LlvmModule::new(deegen_llvm_ir::parse_module(&context, bad.as_bytes(), "bad").unwrap());
+    let e = registry.parse_pipeline("inline-semantics").unwrap().run(&mut unit, &mut AnalysisManager::new()).unwrap_err();
+    assert_eq!(e.to_string(), "cannot read the input's phase: !deegen.phase names 'optimized', which is not a phase (known: semantics, handlers, lowered, finalized)");
 }
 
 #[test]
