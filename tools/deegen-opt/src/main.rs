@@ -7,6 +7,7 @@
 //! deegen-opt --passes=... --emit=asm input.ll        (ll | bc | asm | obj)
 //! deegen-opt --passes=... --opt-bisect-limit=N input.ll   (run only the first N optimisations)
 //! deegen-opt --list-passes=markdown                   (the pass table of passes/README.md)
+//! deegen-opt --passes=a x.ll | deegen-opt --passes=b -   (`-` reads standard input)
 //! ```
 //! Input kind is chosen by content (LLVM bitcode magic, else textual LLVM IR). Every error (an
 //! unknown pass, a bad pipeline, a pipeline in the wrong order for the input's phase, a
@@ -16,7 +17,7 @@ use std::io::Write;
 use std::path::PathBuf;
 use std::process::ExitCode;
 
-use deegen_llvm_ir::{emit, load_module, LlvmModule};
+use deegen_llvm_ir::{emit, load_module, parse_module, LlvmModule};
 use deegen_pass::{AnalysisManager, Instrumentation, IrUnit};
 use inkwell::context::Context;
 use inkwell::targets::FileType;
@@ -126,7 +127,15 @@ fn run() -> Result<(), OptError> {
         None => deegen_pass::PassManager::new(),
     };
     let input = args.input.ok_or_else(|| usage(format!("no input file\n{USAGE}")))?;
-    let module = load_module(&context, &input)?;
+    // `-` reads standard input, so pipelines can be chained: `deegen-opt --passes=a x.ll | deegen-opt --passes=b -`.
+    let module = if input.as_os_str() == "-" {
+        let mut bytes = Vec::new();
+        std::io::Read::read_to_end(&mut std::io::stdin(), &mut bytes)
+            .map_err(|source| deegen_llvm_ir::LoadError::Io { path: "<stdin>".into(), source })?;
+        parse_module(&context, &bytes, "<stdin>")?
+    } else {
+        load_module(&context, &input)?
+    };
     let mut unit = LlvmModule::new(module);
     pm.set_instrumentation(Instrumentation {
         print_after_all: args.print_after_all,
