@@ -1,6 +1,7 @@
 //! File tests of the passes, in the style of LLVM's lit and FileCheck.
 //!
-//! Every `passes/<pass>/tests/file/*.ll` is one test (named `<pass>/<file>`), made of its
+//! Every `passes/<pass>/tests/file/*.ll` is one test (named `<pass>/<file>`; deegen-opt's own
+//! are in `tools/deegen-opt/tests/file/`), made of its
 //! `; RUN:` lines, each a shell pipeline that must exit 0 (`bash -o pipefail`):
 //!
 //! ```text
@@ -38,6 +39,14 @@ fn discover(root: &Path) -> Vec<(String, PathBuf)> {
             let path = f.path();
             if path.extension().is_some_and(|e| e == "ll") {
                 out.push((pass.file_name().to_string_lossy().into_owned(), path));
+            }
+        }
+    }
+    // deegen-opt's own tests (its errors and options).
+    if let Ok(files) = std::fs::read_dir(root.join("tools/deegen-opt/tests/file")) {
+        for f in files.flatten() {
+            if f.path().extension().is_some_and(|e| e == "ll") {
+                out.push(("deegen-opt".to_owned(), f.path()));
             }
         }
     }
