@@ -1,34 +1,18 @@
 //! The pass on `tests/fixtures/checked_calls.ll`, after `interp-call-ic` cached the calls.
 
-use deegen_llvm_ir::{load_module, LlvmModule};
-use deegen_pass::{AnalysisManager, IrUnit, PassRegistry};
+use deegen_llvm_ir::LlvmModule;
+use deegen_pass::IrUnit;
 use deegen_pass_call_ic_check_hoisting::CallIcCheckHoisting;
 use deegen_pass_interp_call_ic::InterpCallIc;
+use deegen_pass_test_support::{function_ir as function, load, registry};
 use inkwell::context::Context;
 
 fn run(unit: &mut LlvmModule<'_>, pipeline: &str) {
-    let mut r = PassRegistry::new();
-    r.register::<InterpCallIc>().register::<CallIcCheckHoisting>();
-    r.parse_pipeline(pipeline).unwrap().run(unit, &mut AnalysisManager::new()).unwrap();
-    unit.verify().unwrap_or_else(|e| panic!("{}\n{}", e.join("\n"), unit.print()));
+    deegen_pass_test_support::run(&registry![InterpCallIc, CallIcCheckHoisting], unit, pipeline).unwrap();
 }
 
 fn fixture_text() -> String {
-    std::fs::read_to_string(std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/checked_calls.ll")).unwrap()
-}
-
-fn load<'c>(context: &'c Context, text: &str, name: &str) -> LlvmModule<'c> {
-    let file = std::env::temp_dir().join(format!("{name}-{}.ll", std::process::id()));
-    std::fs::write(&file, text).unwrap();
-    let unit = LlvmModule::new(load_module(context, &file).unwrap());
-    let _ = std::fs::remove_file(file);
-    unit
-}
-
-fn function<'a>(ir: &'a str, name: &str) -> &'a str {
-    let start = ir.find(&format!("@{name}(")).unwrap_or_else(|| panic!("no {name}"));
-    let start = ir[..start].rfind("define").unwrap();
-    &ir[start..start + ir[start..].find("\n}\n").unwrap() + 2]
+    deegen_pass_test_support::fixture_text(env!("CARGO_MANIFEST_DIR"), "checked_calls.ll")
 }
 
 /// Whether the entry block ends in the cache probe (the check then comes after a miss).

@@ -1,20 +1,18 @@
 //! The pass on hand-written handlers (`tests/fixtures/handlers.ll`): what it outlines, what it
 //! keeps and why, and that its output verifies. Review changes with `cargo insta review`.
 
-use deegen_llvm_ir::{load_module, LlvmModule};
-use deegen_pass::{AnalysisManager, IrUnit, PassRegistry};
+use deegen_llvm_ir::LlvmModule;
+use deegen_pass::IrUnit;
 use deegen_pass_hot_cold_split::{HotColdSplit, SLOW_PATH_OF_ATTR};
+use deegen_pass_test_support::{function_ir, load_fixture, registry, run};
 use inkwell::context::Context;
 
-fn fixture() -> std::path::PathBuf {
-    std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/handlers.ll")
+fn fixture(context: &Context) -> LlvmModule<'_> {
+    load_fixture(context, env!("CARGO_MANIFEST_DIR"), "handlers.ll")
 }
 
 fn split(unit: &mut LlvmModule<'_>) {
-    let mut r = PassRegistry::new();
-    r.register::<HotColdSplit>();
-    r.parse_pipeline("hot-cold-split").unwrap().run(unit, &mut AnalysisManager::new()).unwrap();
-    unit.verify().unwrap_or_else(|e| panic!("{}\n{}", e.join("\n"), unit.print()));
+    run(&registry![HotColdSplit], unit, "hot-cold-split").unwrap();
 }
 
 fn function_names(unit: &LlvmModule<'_>) -> Vec<String> {
@@ -24,7 +22,7 @@ fn function_names(unit: &LlvmModule<'_>) -> Vec<String> {
 #[test]
 fn slow_paths_become_tail_called_functions() {
     let context = Context::create();
-    let mut unit = LlvmModule::new(load_module(&context, &fixture()).unwrap());
+    let mut unit = fixture(&context);
     split(&mut unit);
     insta::assert_snapshot!(unit.print());
 }
@@ -32,7 +30,7 @@ fn slow_paths_become_tail_called_functions() {
 #[test]
 fn what_is_outlined_and_what_is_kept() {
     let context = Context::create();
-    let mut unit = LlvmModule::new(load_module(&context, &fixture()).unwrap());
+    let mut unit = fixture(&context);
     split(&mut unit);
     let names = function_names(&unit);
     for outlined in ["rejoin__slow0", "entry_phi__slow0", "own_alloca__slow0", "copies__slow0", "hinted_cold__slow0"] {
@@ -54,14 +52,14 @@ fn what_is_outlined_and_what_is_kept() {
     assert!(deegen_llvm_ir::function_attr(slow, deegen_llvm_ir::HANDLER_KIND_ATTR).is_none());
     // The moved stack slot left the handler.
     let own = unit.print();
-    let handler = own.split("define ghccc void @own_alloca(").nth(1).unwrap().split("\n}\n").next().unwrap();
+    let handler = function_ir(&own, "own_alloca");
     assert!(!handler.contains("= alloca"), "{handler}");
 }
 
 #[test]
 fn a_second_run_changes_nothing() {
     let context = Context::create();
-    let mut unit = LlvmModule::new(load_module(&context, &fixture()).unwrap());
+    let mut unit = fixture(&context);
     split(&mut unit);
     let once = unit.print();
     split(&mut unit);

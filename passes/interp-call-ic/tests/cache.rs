@@ -1,26 +1,17 @@
 //! The pass on `tests/fixtures/calls.ll`: which calls get a cache, the IR of one, and the layouts.
 
-use deegen_llvm_ir::{load_module, read_variants, LlvmModule};
-use deegen_pass::{AnalysisManager, IrUnit, PassRegistry};
+use deegen_llvm_ir::{read_variants, LlvmModule};
+use deegen_pass::IrUnit;
 use deegen_pass_interp_call_ic::InterpCallIc;
+use deegen_pass_test_support::{function_ir as function, load_fixture, registry};
 use inkwell::context::Context;
 
 fn run(unit: &mut LlvmModule<'_>) {
-    let mut r = PassRegistry::new();
-    r.register::<InterpCallIc>();
-    r.parse_pipeline("interp-call-ic").unwrap().run(unit, &mut AnalysisManager::new()).unwrap();
-    unit.verify().unwrap_or_else(|e| panic!("{}\n{}", e.join("\n"), unit.print()));
+    deegen_pass_test_support::run(&registry![InterpCallIc], unit, "interp-call-ic").unwrap();
 }
 
 fn fixture(context: &Context) -> LlvmModule<'_> {
-    let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/calls.ll");
-    LlvmModule::new(load_module(context, &path).unwrap())
-}
-
-fn function<'a>(ir: &'a str, name: &str) -> &'a str {
-    let start = ir.find(&format!("@{name}(")).unwrap_or_else(|| panic!("no {name}"));
-    let start = ir[..start].rfind("define").unwrap();
-    &ir[start..start + ir[start..].find("\n}\n").unwrap() + 2]
+    load_fixture(context, env!("CARGO_MANIFEST_DIR"), "calls.ll")
 }
 
 #[test]
@@ -66,12 +57,11 @@ fn calls_behind_a_decided_check_get_no_cache() {
     // `Add` with its metamethod edge no longer marked cold, but the check decided (as
     // type-check-strength-reduction leaves a check a variant's known types answer): the call
     // can never run, so its instruction gets no cache; undecided, it would.
-    let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/calls.ll");
-    let text = std::fs::read_to_string(path).unwrap();
+    let text = deegen_pass_test_support::fixture_text(env!("CARGO_MANIFEST_DIR"), "calls.ll");
     for (branch, cached) in [("br i1 true, label %fast, label %metamethod", false), ("br i1 %num, label %fast, label %metamethod", true)] {
         let context = Context::create();
         let edited = text.replace("br i1 %num, label %fast, label %metamethod, !deegen.cold_edge !10", branch);
-        let mut unit = LlvmModule::new(deegen_llvm_ir::parse_module(&context, edited.as_bytes(), "calls").unwrap());
+        let mut unit = deegen_pass_test_support::load(&context, &edited, "calls");
         run(&mut unit);
         let add = read_variants(&unit.module).unwrap().remove(2);
         assert_eq!(add.call_ic_offset.is_some(), cached, "{branch}: {add}");

@@ -1,34 +1,24 @@
 //! The pass on `tests/fixtures/fused.ll`: the kinds of hits, the quickening stores, and the
 //! errors for caches the lowering would get wrong.
 
-use deegen_llvm_ir::{load_module, parse_module, LlvmModule};
-use deegen_pass::{AnalysisManager, IrUnit, PassRegistry};
+use deegen_llvm_ir::LlvmModule;
+use deegen_pass::IrUnit;
 use deegen_pass_interp_ic_quickening::InterpIcQuickening;
+use deegen_pass_test_support::{function_ir as function, load, registry};
 use inkwell::context::Context;
 
 fn fixture_text() -> String {
-    std::fs::read_to_string(std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/fused.ll")).unwrap()
+    deegen_pass_test_support::fixture_text(env!("CARGO_MANIFEST_DIR"), "fused.ll")
 }
 
 fn run(unit: &mut LlvmModule<'_>) -> Result<(), String> {
-    let mut r = PassRegistry::new();
-    r.register::<InterpIcQuickening>();
-    r.parse_pipeline("interp-ic-quickening").unwrap().run(unit, &mut AnalysisManager::new()).map_err(|e| e.to_string())?;
-    unit.verify().unwrap_or_else(|e| panic!("{}\n{}", e.join("\n"), unit.print()));
-    Ok(())
-}
-
-fn function<'a>(ir: &'a str, name: &str) -> &'a str {
-    let start = ir.find(&format!("@{name}(")).unwrap_or_else(|| panic!("no {name}"));
-    let start = ir[..start].rfind("define").unwrap();
-    &ir[start..start + ir[start..].find("\n}\n").unwrap() + 2]
+    deegen_pass_test_support::run(&registry![InterpIcQuickening], unit, "interp-ic-quickening")
 }
 
 #[test]
 fn quickened_hits_run_their_kind_and_every_fill_quickens() {
     let context = Context::create();
-    let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/fused.ll");
-    let mut unit = LlvmModule::new(load_module(&context, &path).unwrap());
+    let mut unit = deegen_pass_test_support::load_fixture(&context, env!("CARGO_MANIFEST_DIR"), "fused.ll");
     run(&mut unit).unwrap();
     let ir = unit.print();
     assert!(!ir.contains("call i32 @__deegen_api_ic_fused_kind") && !ir.contains("call void @__deegen_api_ic_quicken"), "markers left\n{ir}");
@@ -57,7 +47,7 @@ fn a_module_without_fused_caches_is_left_alone() {
     let text = fixture_text()
         .replace("%kind = call i32 @__deegen_api_ic_fused_kind(i32 %computed, i32 2)", "%kind = add i32 %computed, 0")
         .replace("call void @__deegen_api_ic_quicken(i32 %new.kind, i32 2)", "");
-    let mut unit = LlvmModule::new(parse_module(&context, text.as_bytes(), "plain").unwrap());
+    let mut unit = load(&context, &text, "plain");
     let before = unit.print();
     run(&mut unit).unwrap();
     assert_eq!(unit.print(), before);
@@ -68,7 +58,7 @@ fn functions_other_than_handlers_keep_their_markers() {
     // Semantic functions after inline-semantics: inlined already, dropped by interp-finalize.
     let context = Context::create();
     let text = fixture_text().replacen(r#"attributes #1 = { "deegen-handler"="bytecode" "deegen-variant"="0" }"#, "attributes #1 = { nounwind }", 1);
-    let mut unit = LlvmModule::new(parse_module(&context, text.as_bytes(), "semantics").unwrap());
+    let mut unit = load(&context, &text, "semantics");
     run(&mut unit).unwrap();
     let ir = unit.print();
     assert!(function(&ir, "__deegen_interp_op_GetField").contains("@__deegen_api_ic_fused_kind"), "{ir}");
@@ -97,7 +87,7 @@ fn caches_the_lowering_would_get_wrong_are_errors() {
     ];
     for (text, expected) in cases {
         let context = Context::create();
-        let mut unit = LlvmModule::new(parse_module(&context, text.as_bytes(), "bad").unwrap());
+        let mut unit = load(&context, &text, "bad");
         let e = run(&mut unit).unwrap_err();
         assert!(e.contains(expected), "expected '{expected}' in: {e}");
     }

@@ -1,26 +1,26 @@
 //! The pass on hand-written double checks (`tests/fixtures/checks.ll`). Review changes with
 //! `cargo insta review`.
 
-use deegen_llvm_ir::{load_module, parse_module, LlvmModule};
-use deegen_pass::{AnalysisManager, IrUnit, PassRegistry};
+use deegen_llvm_ir::LlvmModule;
+use deegen_pass::IrUnit;
 use deegen_pass_nan_check_fusion::NanCheckFusion;
+use deegen_pass_test_support::{fixture_text, load, load_fixture, registry};
 use inkwell::context::Context;
 
-fn fixture() -> std::path::PathBuf {
-    std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/checks.ll")
+const FIXTURE: &str = "checks.ll";
+
+fn fixture(context: &Context) -> LlvmModule<'_> {
+    load_fixture(context, env!("CARGO_MANIFEST_DIR"), FIXTURE)
 }
 
 fn run(unit: &mut LlvmModule<'_>, pipeline: &str) -> Result<(), String> {
-    let mut r = PassRegistry::new();
-    r.register::<NanCheckFusion>();
-    r.parse_pipeline(pipeline).map_err(|e| e.to_string())?.run(unit, &mut AnalysisManager::new()).map_err(|e| e.to_string())?;
-    unit.verify().map_err(|e| e.join("\n"))
+    deegen_pass_test_support::run(&registry![NanCheckFusion], unit, pipeline)
 }
 
 #[test]
 fn pairs_of_double_checks_get_an_ordered_compare_first() {
     let context = Context::create();
-    let mut unit = LlvmModule::new(load_module(&context, &fixture()).unwrap());
+    let mut unit = fixture(&context);
     run(&mut unit, "nan-check-fusion").unwrap();
     let text = unit.print();
     assert_eq!(text.matches("fcmp ord double").count(), 2, "{text}");
@@ -32,12 +32,12 @@ fn pairs_of_double_checks_get_an_ordered_compare_first() {
 #[test]
 fn the_bound_can_be_given_and_must_make_non_doubles_nans() {
     let context = Context::create();
-    let mut from_param = LlvmModule::new(load_module(&context, &fixture()).unwrap());
+    let mut from_param = fixture(&context);
     run(&mut from_param, "nan-check-fusion<doubles-below=0xfff8000000000001>").unwrap();
-    let mut from_metadata = LlvmModule::new(load_module(&context, &fixture()).unwrap());
+    let mut from_metadata = fixture(&context);
     run(&mut from_metadata, "nan-check-fusion").unwrap();
     assert_eq!(from_param.print(), from_metadata.print());
-    let mut unit = LlvmModule::new(load_module(&context, &fixture()).unwrap());
+    let mut unit = fixture(&context);
     let e = run(&mut unit, "nan-check-fusion<doubles-below=1000>").unwrap_err();
     assert!(e.contains("leaves non-NaN patterns to non-doubles"), "{e}");
     let e = run(&mut unit, "nan-check-fusion<doubles-below=0xfff0000000000000>").unwrap_err();
@@ -50,7 +50,7 @@ fn the_bound_can_be_given_and_must_make_non_doubles_nans() {
 #[test]
 fn a_second_run_changes_nothing() {
     let context = Context::create();
-    let mut unit = LlvmModule::new(load_module(&context, &fixture()).unwrap());
+    let mut unit = fixture(&context);
     run(&mut unit, "nan-check-fusion").unwrap();
     let once = unit.print();
     run(&mut unit, "nan-check-fusion").unwrap();
@@ -60,9 +60,9 @@ fn a_second_run_changes_nothing() {
 #[test]
 fn without_a_declared_boxing_nothing_changes() {
     let context = Context::create();
-    let text = std::fs::read_to_string(fixture()).unwrap();
+    let text = fixture_text(env!("CARGO_MANIFEST_DIR"), FIXTURE);
     let text = &text[..text.find("!deegen.nan_boxing").unwrap()];
-    let mut unit = LlvmModule::new(parse_module(&context, text.as_bytes(), "m").unwrap());
+    let mut unit = load(&context, &text, "m");
     let before = unit.print();
     run(&mut unit, "nan-check-fusion").unwrap();
     assert_eq!(unit.print(), before);

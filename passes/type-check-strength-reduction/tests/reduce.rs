@@ -1,32 +1,31 @@
 //! The pass on hand-written checks (`tests/fixtures/checks.ll`) over a four-type lattice. Review
 //! changes with `cargo insta review`.
 
-use deegen_llvm_ir::{load_module, parse_module, LlvmModule};
-use deegen_pass::{AnalysisManager, IrUnit, PassRegistry};
+use deegen_llvm_ir::LlvmModule;
+use deegen_pass::IrUnit;
+use deegen_pass_test_support::{fixture_text, load, load_fixture, registry};
 use deegen_pass_type_check_strength_reduction::TypeCheckStrengthReduction;
 use inkwell::context::Context;
 
-fn fixture() -> std::path::PathBuf {
-    std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/checks.ll")
+const FIXTURE: &str = "checks.ll";
+
+fn fixture(context: &Context) -> LlvmModule<'_> {
+    load_fixture(context, env!("CARGO_MANIFEST_DIR"), FIXTURE)
 }
 
 fn run(unit: &mut LlvmModule<'_>) -> Result<(), String> {
-    let mut r = PassRegistry::new();
-    r.register::<TypeCheckStrengthReduction>();
-    r.parse_pipeline("type-check-strength-reduction").unwrap().run(unit, &mut AnalysisManager::new()).map_err(|e| e.to_string())?;
-    unit.verify().map_err(|e| e.join("\n"))
+    deegen_pass_test_support::run(&registry![TypeCheckStrengthReduction], unit, "type-check-strength-reduction")
 }
 
+/// One function's text, without its closing brace (as the snapshots were taken).
 fn function_text(module: &str, name: &str) -> String {
-    let start = module.find(&format!("@{name}(")).unwrap();
-    let rest = &module[start..];
-    rest[..rest.find("\n}\n").unwrap()].to_owned()
+    deegen_pass_test_support::function_ir(module, name).trim_end_matches("}\n").trim_end_matches('\n').to_owned()
 }
 
 #[test]
 fn checks_are_removed_or_reduced() {
     let context = Context::create();
-    let mut unit = LlvmModule::new(load_module(&context, &fixture()).unwrap());
+    let mut unit = fixture(&context);
     run(&mut unit).unwrap();
     insta::assert_snapshot!(unit.print());
 }
@@ -34,7 +33,7 @@ fn checks_are_removed_or_reduced() {
 #[test]
 fn what_each_case_becomes() {
     let context = Context::create();
-    let mut unit = LlvmModule::new(load_module(&context, &fixture()).unwrap());
+    let mut unit = fixture(&context);
     run(&mut unit).unwrap();
     let text = unit.print();
     let f = |name| function_text(&text, name);
@@ -55,8 +54,8 @@ fn what_each_case_becomes() {
 #[test]
 fn known_types_must_name_lattice_types() {
     let context = Context::create();
-    let text = std::fs::read_to_string(fixture()).unwrap().replace(r#"!1 = !{!"nil", !"string"}"#, r#"!1 = !{!"nil", !"strong"}"#);
-    let mut unit = LlvmModule::new(parse_module(&context, text.as_bytes(), "m").unwrap());
+    let text = fixture_text(env!("CARGO_MANIFEST_DIR"), FIXTURE).replace(r#"!1 = !{!"nil", !"string"}"#, r#"!1 = !{!"nil", !"strong"}"#);
+    let mut unit = load(&context, &text, "m");
     let e = run(&mut unit).unwrap_err();
     assert!(e.contains("deegen.known_types") && e.contains("strong"), "{e}");
 }
@@ -64,9 +63,9 @@ fn known_types_must_name_lattice_types() {
 #[test]
 fn without_a_lattice_nothing_changes() {
     let context = Context::create();
-    let text = std::fs::read_to_string(fixture()).unwrap();
+    let text = fixture_text(env!("CARGO_MANIFEST_DIR"), FIXTURE);
     let text = &text[..text.find("!deegen.type_lattice").unwrap()];
-    let mut unit = LlvmModule::new(parse_module(&context, text.as_bytes(), "m").unwrap());
+    let mut unit = load(&context, &text, "m");
     let before = unit.print();
     run(&mut unit).unwrap();
     assert_eq!(unit.print(), before);
@@ -75,8 +74,8 @@ fn without_a_lattice_nothing_changes() {
 #[test]
 fn a_malformed_lattice_is_an_error() {
     let context = Context::create();
-    let text = std::fs::read_to_string(fixture()).unwrap().replace("proves=nil cost=1", "proves=none cost=1");
-    let mut unit = LlvmModule::new(parse_module(&context, text.as_bytes(), "m").unwrap());
+    let text = fixture_text(env!("CARGO_MANIFEST_DIR"), FIXTURE).replace("proves=nil cost=1", "proves=none cost=1");
+    let mut unit = load(&context, &text, "m");
     let e = run(&mut unit).unwrap_err();
     assert!(e.contains("unknown type 'none'"), "{e}");
 }

@@ -1,15 +1,13 @@
 //! The pass on `tests/fixtures/hints.ll`: which branch edges a type hint makes slow paths.
 
-use deegen_llvm_ir::{load_module, LlvmModule};
-use deegen_pass::{AnalysisManager, IrUnit, PassRegistry};
+use deegen_llvm_ir::LlvmModule;
+use deegen_pass::IrUnit;
+use deegen_pass_test_support::{load_fixture, registry};
 use deegen_pass_type_hint_slow_paths::TypeHintSlowPaths;
 use inkwell::context::Context;
 
 fn run(unit: &mut LlvmModule<'_>) {
-    let mut r = PassRegistry::new();
-    r.register::<TypeHintSlowPaths>();
-    r.parse_pipeline("type-hint-slow-paths").unwrap().run(unit, &mut AnalysisManager::new()).unwrap();
-    unit.verify().unwrap_or_else(|e| panic!("{}\n{}", e.join("\n"), unit.print()));
+    deegen_pass_test_support::run(&registry![TypeHintSlowPaths], unit, "type-hint-slow-paths").unwrap();
 }
 
 /// The cold successor index each conditional branch carries, by the block it ends.
@@ -31,8 +29,7 @@ fn marks(ir: &str) -> Vec<(String, Option<String>)> {
 #[test]
 fn hinted_checks_mark_the_edge_the_hinted_types_do_not_take() {
     let context = Context::create();
-    let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/hints.ll");
-    let mut unit = LlvmModule::new(load_module(&context, &path).unwrap());
+    let mut unit = load_fixture(&context, env!("CARGO_MANIFEST_DIR"), "hints.ll");
     run(&mut unit);
     let ir = unit.print();
     let marks = marks(&ir);
@@ -53,14 +50,11 @@ fn hinted_checks_mark_the_edge_the_hinted_types_do_not_take() {
 #[test]
 fn a_module_without_a_lattice_is_unchanged() {
     let context = Context::create();
-    let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/hints.ll");
-    let text = std::fs::read_to_string(path).unwrap();
-    let without = text.split("!deegen.type_lattice").next().unwrap().to_owned() + "!1 = !{!\"number\"}\n";
-    let file = std::env::temp_dir().join(format!("hints-no-lattice-{}.ll", std::process::id()));
-    std::fs::write(&file, without).unwrap();
-    let mut unit = LlvmModule::new(load_module(&context, &file).unwrap());
+    let text = deegen_pass_test_support::fixture_text(env!("CARGO_MANIFEST_DIR"), "hints.ll");
+    let without = text.split("!deegen.type_lattice").next().unwrap().to_owned()
+        + "!1 = !{!\"number\"}\n!deegen.phase = !{!2}\n!2 = !{!\"handlers\"}\n";
+    let mut unit = deegen_pass_test_support::load(&context, &without, "hints-no-lattice.ll");
     let before = unit.print();
     run(&mut unit);
     assert_eq!(unit.print(), before);
-    std::fs::remove_file(file).ok();
 }
