@@ -164,6 +164,15 @@ pub fn write_variants(module: &Module<'_>, variants: &[Variant]) -> Result<(), S
     Ok(())
 }
 
+/// The bytes of a metadata string (`!"..."`); `None` for any other operand.
+pub fn metadata_string(v: inkwell::values::BasicMetadataValueEnum<'_>) -> Option<Vec<u8>> {
+    if v.is_metadata_value() {
+        v.into_metadata_value().get_string_value().map(|s| s.to_vec())
+    } else {
+        None
+    }
+}
+
 /// Reads the variants embedded by [`write_variants`].
 pub fn read_variants(module: &Module<'_>) -> Result<Vec<Variant>, String> {
     let mut out = Vec::new();
@@ -171,7 +180,8 @@ pub fn read_variants(module: &Module<'_>) -> Result<Vec<Variant>, String> {
         let values = node.get_node_values().ok_or("!deegen.variants holds a non-node")?;
         let text = values
             .first()
-            .and_then(|v| if v.is_metadata_value() { v.into_metadata_value().get_string_value().map(|s| s.to_vec()) } else { None })
+            .copied()
+            .and_then(metadata_string)
             .ok_or("!deegen.variants nodes hold one string each")?;
         let line = String::from_utf8(text).map_err(|_| "!deegen.variants holds a non-UTF-8 string")?;
         out.push(Variant::parse(&line).map_err(|e| e.to_string())?);
@@ -204,7 +214,7 @@ fn call_ic_opcodes(module: &Module<'_>) -> Result<Vec<u16>, String> {
         let text = node
             .get_node_values()
             .and_then(|values| values.first().copied())
-            .and_then(|v| if v.is_metadata_value() { v.into_metadata_value().get_string_value().map(|s| s.to_vec()) } else { None })
+            .and_then(metadata_string)
             .ok_or("!deegen.call_ics nodes hold one string each")?;
         let text = String::from_utf8_lossy(&text).into_owned();
         out.push(text.parse().map_err(|_| format!("!deegen.call_ics: '{text}' is not an opcode"))?);
@@ -253,7 +263,8 @@ pub fn read_nan_boxing(module: &Module<'_>) -> Result<Option<u64>, String> {
     let values = node.get_node_values().ok_or("!deegen.nan_boxing holds a non-node")?;
     let text = values
         .first()
-        .and_then(|v| if v.is_metadata_value() { v.into_metadata_value().get_string_value().map(|s| s.to_vec()) } else { None })
+        .copied()
+        .and_then(metadata_string)
         .and_then(|t| String::from_utf8(t).ok())
         .ok_or("!deegen.nan_boxing holds a non-string")?;
     let value = text.strip_prefix("doubles_below=").ok_or_else(|| format!("!deegen.nan_boxing: '{text}' is not doubles_below=<u64>"))?;
@@ -280,7 +291,7 @@ pub fn read_type_lattice(module: &Module<'_>) -> Result<Option<TypeLattice>, Str
     let values = node.get_node_values().ok_or("!deegen.type_lattice holds a non-node")?;
     let mut lines = Vec::new();
     for v in values {
-        let text = if v.is_metadata_value() { v.into_metadata_value().get_string_value().map(|s| s.to_vec()) } else { None };
+        let text = metadata_string(v);
         lines.push(text.and_then(|t| String::from_utf8(t).ok()).ok_or("!deegen.type_lattice holds a non-string")?);
     }
     TypeLattice::parse(lines.iter().map(String::as_str)).map(Some).map_err(|e| e.to_string())
@@ -340,7 +351,7 @@ pub fn read_tag_registers(module: &Module<'_>) -> Result<Option<[u64; 2]>, Strin
     let values = node.get_node_values().ok_or("!deegen.tag_registers holds a non-node")?;
     let mut tags = [None, None];
     for v in values {
-        let text = if v.is_metadata_value() { v.into_metadata_value().get_string_value().map(|s| s.to_vec()) } else { None };
+        let text = metadata_string(v);
         let text = text.and_then(|t| String::from_utf8(t).ok()).ok_or("!deegen.tag_registers holds a non-string")?;
         let (key, value) = text.split_once('=').ok_or_else(|| format!("!deegen.tag_registers: '{text}' is not key=value"))?;
         let slot = match key {

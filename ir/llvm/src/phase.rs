@@ -63,7 +63,7 @@ pub fn read_phase(module: &Module<'_>) -> Result<LlvmPhase, String> {
     let text = last
         .get_node_values()
         .and_then(|values| values.first().copied())
-        .and_then(|v| if v.is_metadata_value() { v.into_metadata_value().get_string_value().map(|s| s.to_vec()) } else { None })
+        .and_then(crate::metadata_string)
         .ok_or("!deegen.phase nodes hold one string each")?;
     let text = String::from_utf8_lossy(&text).into_owned();
     LlvmPhase::from_name(&text).ok_or_else(|| {
