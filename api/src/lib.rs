@@ -128,7 +128,7 @@ pub struct InterpContext {
     pub error_base: *mut u64,
     pub error_pc: *const u8,
     /// `STATUS_OK`, `STATUS_ERROR` (or a language's own status, such as a coroutine's yield)
-/// after `__deegen_interp_enter` or `__deegen_interp_resume` returns.
+    /// after `__deegen_interp_enter` or `__deegen_interp_resume` returns.
     pub status: u64,
     /// The highest frame end any entry thunk has seen: slots above it were never written, so a
     /// garbage collector clearing stale slots above the live top need not go further.

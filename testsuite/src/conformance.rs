@@ -46,10 +46,7 @@ pub const OFFICIAL_NOT_RUN: &[(&str, &str)] = &[
 
 /// Files `lua5.1` fails for reasons of Debian's build rather than of Lua 5.1: the
 /// implementation must pass them all the same.
-pub const OFFICIAL_MUST_PASS: &[(&str, &str)] = &[(
-    "main.lua",
-    "Debian's lua5.1 fails it only because readline echoes the -i input (suite README)",
-)];
+pub const OFFICIAL_MUST_PASS: &[(&str, &str)] = &[("main.lua", "Debian's lua5.1 fails it only because readline echoes the -i input (suite README)")];
 
 /// Time one official file may take (the slowest takes well under a second on `lua5.1`; the
 /// limit leaves room for modes such as `--gc-stress`).
@@ -101,9 +98,7 @@ pub fn parse_known_failures(text: &str) -> Result<Vec<KnownFailure>, String> {
             }
             None => (None, line),
         };
-        let (test, reason) = rest
-            .split_once(" => ")
-            .ok_or_else(|| format!("line {}: expected `suite/test => reason`, got `{line}`", i + 1))?;
+        let (test, reason) = rest.split_once(" => ").ok_or_else(|| format!("line {}: expected `suite/test => reason`, got `{line}`", i + 1))?;
         let (test, reason) = (test.trim(), reason.trim());
         if reason.is_empty() {
             return Err(format!("line {}: `{test}` has no reason", i + 1));
@@ -198,23 +193,24 @@ fn judge(verdict: Verdict, known: Option<&KnownFailure>) -> Result<(), Failed> {
     match (verdict, known) {
         (Verdict::Passed, None) | (Verdict::Failed(_), Some(_)) => Ok(()),
         (Verdict::Failed(report), None) => Err(report.into()),
-        (Verdict::Passed, Some(k)) => Err(format!(
-            "passes now, but is listed as a known failure ({}) at known-failures.txt line {}: remove the line",
-            k.reason, k.line
-        )
-        .into()),
+        (Verdict::Passed, Some(k)) => {
+            Err(format!("passes now, but is listed as a known failure ({}) at known-failures.txt line {}: remove the line", k.reason, k.line).into())
+        }
     }
 }
 
 fn known<'a>(config: &'a ConformanceConfig, test: &str, tier: &Tier) -> Option<&'a KnownFailure> {
-    config
-        .known_failures
-        .iter()
-        .find(|k| k.test == test && k.tier.as_deref().is_none_or(|t| t == tier.name))
+    config.known_failures.iter().find(|k| k.test == test && k.tier.as_deref().is_none_or(|t| t == tier.name))
 }
 
 /// A trial named `test [tier]`, marked `xfail` when it is a known failure.
-fn make_trial(config: &ConformanceConfig, test: &str, tier: &'static Tier, ignored: Option<&str>, run: impl FnOnce() -> Verdict + Send + 'static) -> Trial {
+fn make_trial(
+    config: &ConformanceConfig,
+    test: &str,
+    tier: &'static Tier,
+    ignored: Option<&str>,
+    run: impl FnOnce() -> Verdict + Send + 'static,
+) -> Trial {
     let name = format!("{test} [{}]", tier.name);
     let known = known(config, test, tier).cloned();
     let kind = if known.is_some() { "xfail" } else { "" };
@@ -281,10 +277,7 @@ fn official_run(program: &Path, flags: &[&str], suite: &Path, file: &str) -> Res
         cwd: scratch.0.clone(),
         stdin: None,
         timeout: OFFICIAL_TIMEOUT,
-        env: vec![
-            ("LUA_PATH".into(), "./?.lua;;".into()),
-            ("LUA_INIT".into(), "package.path = '?;'..package.path".into()),
-        ],
+        env: vec![("LUA_PATH".into(), "./?.lua;;".into()), ("LUA_INIT".into(), "package.path = '?;'..package.path".into())],
     })
     .map_err(|e| e.to_string())
 }

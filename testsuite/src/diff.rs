@@ -28,12 +28,7 @@ fn split_lines(s: &[u8]) -> Vec<&[u8]> {
 
 fn edit_script(a: &[&[u8]], b: &[&[u8]]) -> Vec<Op> {
     let prefix = a.iter().zip(b).take_while(|(x, y)| x == y).count();
-    let suffix = a[prefix..]
-        .iter()
-        .rev()
-        .zip(b[prefix..].iter().rev())
-        .take_while(|(x, y)| x == y)
-        .count();
+    let suffix = a[prefix..].iter().rev().zip(b[prefix..].iter().rev()).take_while(|(x, y)| x == y).count();
     let (ma, mb) = (&a[prefix..a.len() - suffix], &b[prefix..b.len() - suffix]);
 
     let mut ops = vec![Op::Equal; prefix];
@@ -43,11 +38,7 @@ fn edit_script(a: &[&[u8]], b: &[&[u8]]) -> Vec<Op> {
         let mut lcs = vec![0u32; (ma.len() + 1) * w];
         for i in (0..ma.len()).rev() {
             for j in (0..mb.len()).rev() {
-                lcs[i * w + j] = if ma[i] == mb[j] {
-                    lcs[(i + 1) * w + j + 1] + 1
-                } else {
-                    lcs[(i + 1) * w + j].max(lcs[i * w + j + 1])
-                };
+                lcs[i * w + j] = if ma[i] == mb[j] { lcs[(i + 1) * w + j + 1] + 1 } else { lcs[(i + 1) * w + j].max(lcs[i * w + j + 1]) };
             }
         }
         let (mut i, mut j) = (0, 0);
@@ -56,8 +47,7 @@ fn edit_script(a: &[&[u8]], b: &[&[u8]]) -> Vec<Op> {
                 ops.push(Op::Equal);
                 i += 1;
                 j += 1;
-            } else if j == mb.len() || (i < ma.len() && lcs[(i + 1) * w + j] >= lcs[i * w + j + 1])
-            {
+            } else if j == mb.len() || (i < ma.len() && lcs[(i + 1) * w + j] >= lcs[i * w + j + 1]) {
                 ops.push(Op::Delete);
                 i += 1;
             } else {
@@ -216,10 +206,7 @@ mod tests {
     fn long_lines_are_cut() {
         let long = "1".repeat(1000);
         let d = unified_diff(b"1\n", format!("{long}\n").as_bytes(), 0, 10);
-        assert!(
-            d.contains(&format!("+{}... [700 more characters]\n", "1".repeat(300))),
-            "{d}"
-        );
+        assert!(d.contains(&format!("+{}... [700 more characters]\n", "1".repeat(300))), "{d}");
     }
 
     #[test]
@@ -228,10 +215,7 @@ mod tests {
         let act: String = (0..100).map(|i| format!("x{i}\n")).collect();
         let d = unified_diff(exp.as_bytes(), act.as_bytes(), 3, 10);
         assert_eq!(d.lines().count(), 12, "{d}");
-        assert!(
-            d.ends_with("... diff cut here (190 more changed lines)\n"),
-            "{d}"
-        );
+        assert!(d.ends_with("... diff cut here (190 more changed lines)\n"), "{d}");
     }
 
     #[test]

@@ -88,10 +88,7 @@ pub fn differential_trials(ljr: &Path) -> Vec<Trial> {
 
 /// The trials for an explicit configuration.
 pub fn trials(config: &DifferentialConfig) -> Vec<Trial> {
-    test_cases(config)
-        .into_iter()
-        .map(TestCase::into_trial)
-        .collect()
+    test_cases(config).into_iter().map(TestCase::into_trial).collect()
 }
 
 /// One named check, runnable as a [`Trial`] or directly (which is how this crate's own
@@ -104,18 +101,13 @@ pub struct TestCase {
 
 impl std::fmt::Debug for TestCase {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.debug_struct("TestCase")
-            .field("name", &self.name)
-            .finish_non_exhaustive()
+        f.debug_struct("TestCase").field("name", &self.name).finish_non_exhaustive()
     }
 }
 
 impl TestCase {
     fn failing(name: &str, message: String) -> Self {
-        TestCase {
-            name: name.to_owned(),
-            run: Box::new(move || Err(message)),
-        }
+        TestCase { name: name.to_owned(), run: Box::new(move || Err(message)) }
     }
 
     /// Runs the check; `Err` is the failure report.
@@ -135,10 +127,7 @@ pub fn test_cases(config: &DifferentialConfig) -> Vec<TestCase> {
     let files = match discover(&config.corpus) {
         Ok(files) if !files.is_empty() => files,
         Ok(_) => {
-            let msg = format!(
-                "no *.lua test files found under {}",
-                config.corpus.display()
-            );
+            let msg = format!("no *.lua test files found under {}", config.corpus.display());
             return vec![TestCase::failing("corpus", msg)];
         }
         Err(e) => {
@@ -151,10 +140,7 @@ pub fn test_cases(config: &DifferentialConfig) -> Vec<TestCase> {
         let case = Arc::new(Case::new(config, &rel));
         for &tier in &config.tiers {
             let case = Arc::clone(&case);
-            out.push(TestCase {
-                name: format!("{} [{}]", case.name, tier.name),
-                run: Box::new(move || case.check(tier)),
-            });
+            out.push(TestCase { name: format!("{} [{}]", case.name, tier.name), run: Box::new(move || case.check(tier)) });
         }
     }
     out
@@ -176,11 +162,7 @@ pub fn discover(root: &Path) -> std::io::Result<Vec<PathBuf>> {
             if ty.is_dir() {
                 walk(root, &path, out)?;
             } else if path.extension().is_some_and(|e| e == "lua") {
-                out.push(
-                    path.strip_prefix(root)
-                        .expect("walked under root")
-                        .to_path_buf(),
-                );
+                out.push(path.strip_prefix(root).expect("walked under root").to_path_buf());
             }
         }
         Ok(())
@@ -208,11 +190,7 @@ impl Case {
     fn new(config: &DifferentialConfig, rel: &Path) -> Self {
         let path = config.corpus.join(rel);
         Case {
-            name: rel
-                .components()
-                .map(|c| c.as_os_str().to_string_lossy())
-                .collect::<Vec<_>>()
-                .join("/"),
+            name: rel.components().map(|c| c.as_os_str().to_string_lossy()).collect::<Vec<_>>().join("/"),
             dir: path.parent().expect("a file has a parent").to_path_buf(),
             script: path.file_name().expect("a file has a name").to_os_string(),
             implementation: config.implementation.clone(),
@@ -224,11 +202,9 @@ impl Case {
 
     fn settings(&self) -> Result<TestSettings, String> {
         let path = self.dir.join(&self.script);
-        let bytes =
-            std::fs::read(&path).map_err(|e| format!("cannot read {}: {e}", path.display()))?;
+        let bytes = std::fs::read(&path).map_err(|e| format!("cannot read {}: {e}", path.display()))?;
         // Lua sources may contain arbitrary bytes; the header itself is ASCII.
-        header::parse(&String::from_utf8_lossy(&bytes))
-            .map_err(|e| format!("bad `ljr-test:` header, {e}"))
+        header::parse(&String::from_utf8_lossy(&bytes)).map_err(|e| format!("bad `ljr-test:` header, {e}"))
     }
 
     fn invocation(&self, program: &Path, flags: &[&str], settings: &TestSettings) -> Invocation {
@@ -247,24 +223,14 @@ impl Case {
 
     fn check(&self, tier: &Tier) -> Result<(), String> {
         let settings = self.settings()?;
-        let reference = self
-            .reference_outcome
-            .get_or_init(|| self.run_reference(&settings))
-            .as_ref()
-            .map_err(Clone::clone)?;
+        let reference = self.reference_outcome.get_or_init(|| self.run_reference(&settings)).as_ref().map_err(Clone::clone)?;
 
         let inv = self.invocation(&self.implementation, tier.flags, &settings);
         let actual = process::run(&inv).map_err(|e| match e {
-            RunError::NotFound { .. } => format!(
-                "implementation under test `{}` was not found (is it built?)",
-                self.implementation.display()
-            ),
+            RunError::NotFound { .. } => format!("implementation under test `{}` was not found (is it built?)", self.implementation.display()),
             e => e.to_string(),
         })?;
-        let names = [
-            program_name(&self.reference),
-            program_name(&self.implementation),
-        ];
+        let names = [program_name(&self.reference), program_name(&self.implementation)];
         compare(reference, &actual, &names).map_err(|report| {
             let mut msg = format!(
                 "{} [{}] behaves differently from {}\n  implementation: {}{}\n",
@@ -272,11 +238,7 @@ impl Case {
                 tier.name,
                 self.reference.display(),
                 self.implementation.display(),
-                if tier.flags.is_empty() {
-                    String::new()
-                } else {
-                    format!(" {}", tier.flags.join(" "))
-                },
+                if tier.flags.is_empty() { String::new() } else { format!(" {}", tier.flags.join(" ")) },
             );
             msg.push_str(&report);
             msg
@@ -284,31 +246,16 @@ impl Case {
     }
 
     fn run_reference(&self, settings: &TestSettings) -> Result<Outcome, String> {
-        let out =
-            process::run(&self.invocation(&self.reference, &[], settings)).map_err(
-                |e| match e {
-                    RunError::NotFound { .. } => format!(
-                        "the reference interpreter `{}` is not installed: run scripts/setup.sh",
-                        self.reference.display()
-                    ),
-                    e => format!("cannot run the reference interpreter: {e}"),
-                },
-            )?;
+        let out = process::run(&self.invocation(&self.reference, &[], settings)).map_err(|e| match e {
+            RunError::NotFound { .. } => format!("the reference interpreter `{}` is not installed: run scripts/setup.sh", self.reference.display()),
+            e => format!("cannot run the reference interpreter: {e}"),
+        })?;
         match out.exit {
-            Exit::TimedOut => Err(format!(
-                "the reference `{}` timed out on {}: the test itself is too slow or loops",
-                self.reference.display(),
-                self.name
-            )),
-            Exit::Signal(_) => Err(format!(
-                "the reference `{}` crashed ({})",
-                self.reference.display(),
-                out.exit
-            )),
-            _ if out.stdout_truncated => Err(format!(
-                "the reference printed more than {} bytes",
-                process::OUTPUT_CAP
-            )),
+            Exit::TimedOut => {
+                Err(format!("the reference `{}` timed out on {}: the test itself is too slow or loops", self.reference.display(), self.name))
+            }
+            Exit::Signal(_) => Err(format!("the reference `{}` crashed ({})", self.reference.display(), out.exit)),
+            _ if out.stdout_truncated => Err(format!("the reference printed more than {} bytes", process::OUTPUT_CAP)),
             _ => Ok(out),
         }
     }
@@ -329,11 +276,7 @@ pub fn normalized_error_line(stderr: &[u8], programs: &[String]) -> String {
     let first = stderr.split(|&b| b == b'\n').next().unwrap_or_default();
     let first = first.strip_suffix(b"\r").unwrap_or(first);
     let line = escape_line(first);
-    let base = |p: &str| {
-        Path::new(p)
-            .file_name()
-            .map(|n| n.to_string_lossy().into_owned())
-    };
+    let base = |p: &str| Path::new(p).file_name().map(|n| n.to_string_lossy().into_owned());
     let mut names: Vec<String> = programs.iter().filter_map(|p| base(p)).collect();
     names.extend(["lua5.1", "lua", "ljr", "luajit"].map(String::from));
     if let Some((prefix, rest)) = line.split_once(": ") {
@@ -353,11 +296,7 @@ pub fn compare(reference: &Outcome, actual: &Outcome, programs: &[String]) -> Re
         let _ = writeln!(report, "  the implementation timed out and was killed");
     }
     if actual.exit != reference.exit {
-        let _ = writeln!(
-            report,
-            "  exit status: reference {}, implementation {}",
-            reference.exit, actual.exit
-        );
+        let _ = writeln!(report, "  exit status: reference {}, implementation {}", reference.exit, actual.exit);
     }
 
     let ref_err = normalized_error_line(&reference.stderr, programs);
@@ -370,42 +309,19 @@ pub fn compare(reference: &Outcome, actual: &Outcome, programs: &[String]) -> Re
         let _ = writeln!(report, "    implementation: {act_err}");
     }
     if !reference_failed && !actual.exit.success() && !actual.stderr.is_empty() {
-        let _ = writeln!(
-            report,
-            "  implementation stderr (first {STDERR_EXCERPT_LINES} lines):"
-        );
-        for line in actual
-            .stderr
-            .split(|&b| b == b'\n')
-            .take(STDERR_EXCERPT_LINES)
-        {
+        let _ = writeln!(report, "  implementation stderr (first {STDERR_EXCERPT_LINES} lines):");
+        for line in actual.stderr.split(|&b| b == b'\n').take(STDERR_EXCERPT_LINES) {
             let _ = writeln!(report, "    {}", escape_line(line));
         }
     }
 
     if actual.stdout_truncated {
-        let _ = writeln!(
-            report,
-            "  the implementation printed more than {} bytes; output was cut",
-            process::OUTPUT_CAP
-        );
+        let _ = writeln!(report, "  the implementation printed more than {} bytes; output was cut", process::OUTPUT_CAP);
     }
     if reference.stdout != actual.stdout || actual.stdout_truncated {
-        let _ = writeln!(
-            report,
-            "  stdout differs ({} bytes from reference, {} from implementation):",
-            reference.stdout.len(),
-            actual.stdout.len()
-        );
+        let _ = writeln!(report, "  stdout differs ({} bytes from reference, {} from implementation):", reference.stdout.len(), actual.stdout.len());
         let _ = writeln!(report, "  --- reference\n  +++ implementation");
-        for line in unified_diff(
-            &reference.stdout,
-            &actual.stdout,
-            DIFF_CONTEXT,
-            DIFF_MAX_LINES,
-        )
-        .lines()
-        {
+        for line in unified_diff(&reference.stdout, &actual.stdout, DIFF_CONTEXT, DIFF_MAX_LINES).lines() {
             let _ = writeln!(report, "  {line}");
         }
     }
@@ -422,13 +338,7 @@ mod tests {
     use super::*;
 
     fn outcome(stdout: &str, stderr: &str, exit: Exit) -> Outcome {
-        Outcome {
-            stdout: stdout.into(),
-            stderr: stderr.into(),
-            stdout_truncated: false,
-            exit,
-            wall: Duration::ZERO,
-        }
+        Outcome { stdout: stdout.into(), stderr: stderr.into(), stdout_truncated: false, exit, wall: Duration::ZERO }
     }
 
     fn names() -> Vec<String> {
@@ -450,16 +360,8 @@ mod tests {
 
     #[test]
     fn error_lines_compare_without_program_prefix_and_traceback() {
-        let r = outcome(
-            "a\n",
-            "lua5.1: t.lua:2: boom\nstack traceback:\n\t[C]: ?\n",
-            Exit::Code(1),
-        );
-        let a = outcome(
-            "a\n",
-            "/work/target/debug/ljr: t.lua:2: boom\nno traceback\n",
-            Exit::Code(1),
-        );
+        let r = outcome("a\n", "lua5.1: t.lua:2: boom\nstack traceback:\n\t[C]: ?\n", Exit::Code(1));
+        let a = outcome("a\n", "/work/target/debug/ljr: t.lua:2: boom\nno traceback\n", Exit::Code(1));
         assert_eq!(compare(&r, &a, &names()), Ok(()));
         let a = outcome("a\n", "ljr: t.lua:2: boom\n", Exit::Code(1));
         assert_eq!(compare(&r, &a, &names()), Ok(()));
@@ -479,26 +381,16 @@ mod tests {
         let r = outcome("", "lua5.1: t.lua:1: boom\n", Exit::Code(1));
         let a = outcome("", "", Exit::Code(0));
         let report = compare(&r, &a, &names()).unwrap_err();
-        assert!(
-            report.contains("exit status: reference exit code 1, implementation exit code 0"),
-            "{report}"
-        );
+        assert!(report.contains("exit status: reference exit code 1, implementation exit code 0"), "{report}");
     }
 
     #[test]
     fn unexpected_crash_shows_implementation_stderr() {
         let r = outcome("1\n2\n", "", Exit::Code(0));
-        let a = outcome(
-            "1\n",
-            "thread 'main' panicked at vm.rs:1\n",
-            Exit::Signal(6),
-        );
+        let a = outcome("1\n", "thread 'main' panicked at vm.rs:1\n", Exit::Signal(6));
         let report = compare(&r, &a, &names()).unwrap_err();
         assert!(report.contains("SIGABRT"), "{report}");
-        assert!(
-            report.contains("    thread 'main' panicked at vm.rs:1"),
-            "{report}"
-        );
+        assert!(report.contains("    thread 'main' panicked at vm.rs:1"), "{report}");
         assert!(report.contains("-2"), "{report}");
     }
 
@@ -521,20 +413,11 @@ mod tests {
     #[test]
     fn normalization_only_strips_known_program_names() {
         let n = names();
-        assert_eq!(
-            normalized_error_line(b"lua5.1: x.lua:1: e\n", &n),
-            "x.lua:1: e"
-        );
+        assert_eq!(normalized_error_line(b"lua5.1: x.lua:1: e\n", &n), "x.lua:1: e");
         assert_eq!(normalized_error_line(b"ljr: x.lua:1: e", &n), "x.lua:1: e");
         assert_eq!(normalized_error_line(b"x.lua:1: e\n", &n), "x.lua:1: e");
         assert_eq!(normalized_error_line(b"", &n), "");
-        assert_eq!(
-            normalized_error_line(b"/abs/path/to/ljr: x.lua:1: e", &n),
-            "x.lua:1: e"
-        );
-        assert_eq!(
-            normalized_error_line(b"other: x.lua:1: e", &n),
-            "other: x.lua:1: e"
-        );
+        assert_eq!(normalized_error_line(b"/abs/path/to/ljr: x.lua:1: e", &n), "x.lua:1: e");
+        assert_eq!(normalized_error_line(b"other: x.lua:1: e", &n), "other: x.lua:1: e");
     }
 }

@@ -48,8 +48,32 @@ impl Rng {
 /// same function, and which sign both print depends on the order 5.1's code generator adds
 /// them (a documented difference; the corpus checks `-0` where it is defined).
 const LITERALS: &[&str] = &[
-    "0", "1", "-1", "2", "3", "7", "0.5", "-2.5", "10", "1e15", "1e300", "math.huge", "-math.huge", "NZ", "(0/0)",
-    "\"\"", "\"a\"", "\"abc\"", "\"10\"", "\" 3 \"", "\"0x10\"", "\"1e2\"", "\"x\"", "true", "false", "nil",
+    "0",
+    "1",
+    "-1",
+    "2",
+    "3",
+    "7",
+    "0.5",
+    "-2.5",
+    "10",
+    "1e15",
+    "1e300",
+    "math.huge",
+    "-math.huge",
+    "NZ",
+    "(0/0)",
+    "\"\"",
+    "\"a\"",
+    "\"abc\"",
+    "\"10\"",
+    "\" 3 \"",
+    "\"0x10\"",
+    "\"1e2\"",
+    "\"x\"",
+    "true",
+    "false",
+    "nil",
 ];
 const LOCALS: &[&str] = &["a", "b", "c", "d", "s", "t", "u", "m"];
 const BINARY: &[&str] = &["+", "-", "*", "/", "%", "^", "..", "==", "~=", "<", "<=", ">", ">=", "and", "or"];
@@ -288,7 +312,8 @@ impl Gen {
             }
             13 => {
                 let spec = self.rng.pick(&["%d", "%5.2f", "%s", "%q", "%x", "%g", "%-6s|", "%+.3e", "%c", "%05i", "%o", "%10.4s", "%y"]);
-                let pat = self.rng.pick(&["%a+", "(%d)(%d?)", "^%s*(.-)%s*$", "[%w_]+", "%f[%a]", "(a)%1", "%b()", ".-", "[^,]*", "%", "[a", "()x()"]);
+                let pat =
+                    self.rng.pick(&["%a+", "(%d)(%d?)", "^%s*(.-)%s*$", "[%w_]+", "%f[%a]", "(a)%1", "%b()", ".-", "[^,]*", "%", "[a", "()x()"]);
                 let (x, y) = (self.expr(1), self.expr(1));
                 self.line(&format!("P(pcall(string.format, \"<{spec}>\", {x}))"));
                 self.line(&format!("P(pcall(string.find, show({y}), \"{pat}\"))"));

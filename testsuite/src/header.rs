@@ -50,10 +50,7 @@ pub struct HeaderError {
 
 /// If `line` is a settings line, returns the text after the marker.
 fn setting_text(line: &str) -> Option<&str> {
-    line.trim_start()
-        .strip_prefix("--")?
-        .trim_start()
-        .strip_prefix(MARKER)
+    line.trim_start().strip_prefix("--")?.trim_start().strip_prefix(MARKER)
 }
 
 /// Parses the settings of a test file.
@@ -63,33 +60,24 @@ pub fn parse(source: &str) -> Result<TestSettings, HeaderError> {
     let mut in_header = true;
     for (idx, line) in source.lines().enumerate() {
         let lineno = idx + 1;
-        let err = |message: String| HeaderError {
-            line: lineno,
-            message,
-        };
+        let err = |message: String| HeaderError { line: lineno, message };
         if idx == 0 && line.starts_with('#') {
             continue;
         }
         let trimmed = line.trim();
         // A long comment (`--[[`) ends the header: its inner lines are not `--` lines, and
         // treating the opener as a header line would make the block's end ambiguous.
-        if in_header
-            && !(trimmed.is_empty() || (trimmed.starts_with("--") && !is_long_comment(trimmed)))
-        {
+        if in_header && !(trimmed.is_empty() || (trimmed.starts_with("--") && !is_long_comment(trimmed))) {
             in_header = false;
         }
         let Some(text) = setting_text(line) else {
             continue;
         };
         if !in_header {
-            return Err(err(format!(
-                "`{MARKER}` settings must be in the file's leading `--` comment lines"
-            )));
+            return Err(err(format!("`{MARKER}` settings must be in the file's leading `--` comment lines")));
         }
         let text = text.trim();
-        let (key, value) = text
-            .split_once('=')
-            .ok_or_else(|| err(format!("expected `{MARKER} key=value`, found `{text}`")))?;
+        let (key, value) = text.split_once('=').ok_or_else(|| err(format!("expected `{MARKER} key=value`, found `{text}`")))?;
         let (key, value) = (key.trim(), value.trim());
         if seen.contains(&key) {
             return Err(err(format!("setting `{key}` given twice")));
@@ -107,18 +95,10 @@ pub fn parse(source: &str) -> Result<TestSettings, HeaderError> {
                     .parse()
                     .ok()
                     .filter(|s: &f64| s.is_finite() && *s > 0.0)
-                    .ok_or_else(|| {
-                        err(format!(
-                            "`timeout=` needs a positive number of seconds, found `{value}`"
-                        ))
-                    })?;
+                    .ok_or_else(|| err(format!("`timeout=` needs a positive number of seconds, found `{value}`")))?;
                 settings.timeout = Some(Duration::from_secs_f64(secs));
             }
-            _ => {
-                return Err(err(format!(
-                    "unknown setting `{key}` (known: args, stdin, timeout)"
-                )))
-            }
+            _ => return Err(err(format!("unknown setting `{key}` (known: args, stdin, timeout)"))),
         }
         seen.push(key);
     }
@@ -127,9 +107,7 @@ pub fn parse(source: &str) -> Result<TestSettings, HeaderError> {
 
 /// Whether a trimmed `--` line opens a long comment: `--[`, any number of `=`, then `[`.
 fn is_long_comment(trimmed: &str) -> bool {
-    trimmed
-        .strip_prefix("--[")
-        .is_some_and(|rest| rest.trim_start_matches('=').starts_with('['))
+    trimmed.strip_prefix("--[").is_some_and(|rest| rest.trim_start_matches('=').starts_with('['))
 }
 
 #[cfg(test)]
@@ -165,26 +143,14 @@ mod tests {
         let err = parse("--[==[ doc\n]==]\n-- ljr-test: args=x\n").unwrap_err();
         assert_eq!(err.line, 3);
         // `--[` without a second bracket is an ordinary line comment.
-        assert_eq!(
-            parse("--[ not long\n-- ljr-test: args=x\n").unwrap().args,
-            ["x"]
-        );
+        assert_eq!(parse("--[ not long\n-- ljr-test: args=x\n").unwrap().args, ["x"]);
     }
 
     #[test]
     fn bad_settings_are_errors() {
-        assert!(parse("-- ljr-test: arg=x\n")
-            .unwrap_err()
-            .message
-            .contains("unknown setting"));
-        assert!(parse("-- ljr-test: args\n")
-            .unwrap_err()
-            .message
-            .contains("key=value"));
-        assert!(parse("-- ljr-test: args=a\n-- ljr-test: args=b\n")
-            .unwrap_err()
-            .message
-            .contains("twice"));
+        assert!(parse("-- ljr-test: arg=x\n").unwrap_err().message.contains("unknown setting"));
+        assert!(parse("-- ljr-test: args\n").unwrap_err().message.contains("key=value"));
+        assert!(parse("-- ljr-test: args=a\n-- ljr-test: args=b\n").unwrap_err().message.contains("twice"));
         assert!(parse("-- ljr-test: timeout=0\n").is_err());
         assert!(parse("-- ljr-test: timeout=soon\n").is_err());
         assert!(parse("-- ljr-test: stdin=\n").is_err());

@@ -29,7 +29,5 @@ pub mod header;
 pub mod process;
 pub mod tiers;
 
-pub use differential::{
-    check_file, corpus_dir, differential_trials, DifferentialConfig, REFERENCE_LUA,
-};
+pub use differential::{check_file, corpus_dir, differential_trials, DifferentialConfig, REFERENCE_LUA};
 pub use tiers::{Tier, TIERS, TIERS_ENV};

@@ -145,19 +145,11 @@ pub enum RunError {
 /// Runs `inv` to completion or to its deadline.
 pub fn run(inv: &Invocation) -> Result<Outcome, RunError> {
     let stdin = match &inv.stdin {
-        Some(path) => Stdio::from(File::open(path).map_err(|source| RunError::Stdin {
-            path: path.clone(),
-            source,
-        })?),
+        Some(path) => Stdio::from(File::open(path).map_err(|source| RunError::Stdin { path: path.clone(), source })?),
         None => Stdio::null(),
     };
     let mut cmd = Command::new(anchored(&inv.program));
-    cmd.args(&inv.args)
-        .current_dir(&inv.cwd)
-        .envs(inv.env.iter().map(|(k, v)| (k, v)))
-        .stdin(stdin)
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped());
+    cmd.args(&inv.args).current_dir(&inv.cwd).envs(inv.env.iter().map(|(k, v)| (k, v))).stdin(stdin).stdout(Stdio::piped()).stderr(Stdio::piped());
 
     tracing::debug!(program = %inv.program.display(), args = ?inv.args, cwd = %inv.cwd.display(), "spawn");
     let start = Instant::now();
@@ -165,15 +157,9 @@ pub fn run(inv: &Invocation) -> Result<Outcome, RunError> {
         // A missing working directory also reports NotFound; only blame the program when
         // the directory is really there.
         if source.kind() == io::ErrorKind::NotFound && inv.cwd.is_dir() {
-            RunError::NotFound {
-                program: inv.program.clone(),
-            }
+            RunError::NotFound { program: inv.program.clone() }
         } else {
-            RunError::Spawn {
-                program: inv.program.clone(),
-                cwd: inv.cwd.clone(),
-                source,
-            }
+            RunError::Spawn { program: inv.program.clone(), cwd: inv.cwd.clone(), source }
         }
     })?;
 
@@ -183,17 +169,8 @@ pub fn run(inv: &Invocation) -> Result<Outcome, RunError> {
     let wall = start.elapsed();
     let (stdout, stdout_truncated) = join_reader(stdout_reader);
     let (stderr, _) = join_reader(stderr_reader);
-    let exit = waited.map_err(|source| RunError::Wait {
-        program: inv.program.clone(),
-        source,
-    })?;
-    Ok(Outcome {
-        stdout,
-        stderr,
-        stdout_truncated,
-        exit,
-        wall,
-    })
+    let exit = waited.map_err(|source| RunError::Wait { program: inv.program.clone(), source })?;
+    Ok(Outcome { stdout, stderr, stdout_truncated, exit, wall })
 }
 
 /// A relative path like `target/release/ljr` means "relative to where we were started",
@@ -248,9 +225,7 @@ fn drain(mut pipe: impl Read + Send + 'static) -> Reader {
 }
 
 fn join_reader(reader: Reader) -> (Vec<u8>, bool) {
-    reader
-        .join()
-        .unwrap_or_else(|_| (b"<output reader thread panicked>".to_vec(), true))
+    reader.join().unwrap_or_else(|_| (b"<output reader thread panicked>".to_vec(), true))
 }
 
 /// Resolves `program` the way `Command` will: a name containing `/` is a path (relative to
@@ -258,19 +233,13 @@ fn join_reader(reader: Reader) -> (Vec<u8>, bool) {
 /// no such executable file, so callers can say "not installed" before trying to run it.
 pub fn locate(program: &Path) -> Option<PathBuf> {
     use std::os::unix::fs::PermissionsExt;
-    let is_exe = |p: &Path| {
-        p.metadata()
-            .map(|m| m.is_file() && m.permissions().mode() & 0o111 != 0)
-            .unwrap_or(false)
-    };
+    let is_exe = |p: &Path| p.metadata().map(|m| m.is_file() && m.permissions().mode() & 0o111 != 0).unwrap_or(false);
     if program.components().count() > 1 || program.is_absolute() {
         let program = anchored(program);
         return is_exe(&program).then_some(program);
     }
     let path = std::env::var_os("PATH")?;
-    std::env::split_paths(&path)
-        .map(|dir| dir.join(program))
-        .find(|p| is_exe(p))
+    std::env::split_paths(&path).map(|dir| dir.join(program)).find(|p| is_exe(p))
 }
 
 #[cfg(test)]
@@ -290,11 +259,7 @@ mod tests {
 
     #[test]
     fn captures_streams_and_exit_code() {
-        let out = sh(
-            "printf out; printf err >&2; exit 3",
-            Duration::from_secs(10),
-        )
-        .unwrap();
+        let out = sh("printf out; printf err >&2; exit 3", Duration::from_secs(10)).unwrap();
         assert_eq!(out.stdout, b"out");
         assert_eq!(out.stderr, b"err");
         assert_eq!(out.exit, Exit::Code(3));
@@ -313,11 +278,7 @@ mod tests {
         let out = sh("echo before; exec sleep 30", Duration::from_millis(300)).unwrap();
         assert_eq!(out.exit, Exit::TimedOut);
         assert_eq!(out.stdout, b"before\n");
-        assert!(
-            start.elapsed() < Duration::from_secs(10),
-            "took {:?}",
-            start.elapsed()
-        );
+        assert!(start.elapsed() < Duration::from_secs(10), "took {:?}", start.elapsed());
     }
 
     #[test]
@@ -337,9 +298,7 @@ mod tests {
             rel.push("..");
         }
         rel.push("bin/sh");
-        let cwd = std::env::temp_dir()
-            .join(format!("anchor-{}", std::process::id()))
-            .join("a/b/c/d/e/f/g/h");
+        let cwd = std::env::temp_dir().join(format!("anchor-{}", std::process::id())).join("a/b/c/d/e/f/g/h");
         std::fs::create_dir_all(&cwd).unwrap();
         let out = run(&Invocation {
             program: rel.clone(),
@@ -349,9 +308,7 @@ mod tests {
             timeout: Duration::from_secs(10),
             env: Vec::new(),
         });
-        let _ = std::fs::remove_dir_all(
-            std::env::temp_dir().join(format!("anchor-{}", std::process::id())),
-        );
+        let _ = std::fs::remove_dir_all(std::env::temp_dir().join(format!("anchor-{}", std::process::id())));
         assert_eq!(out.unwrap().stdout, b"ok\n", "{}", rel.display());
         assert!(locate(&rel).is_some_and(|p| p.is_absolute()));
     }

@@ -65,12 +65,7 @@ pub fn parse_tier_list(spec: &str) -> Result<Vec<&'static Tier>, UnknownTier> {
         }
         match tier(name) {
             Some(t) => push(t),
-            None => {
-                return Err(UnknownTier {
-                    name: name.to_owned(),
-                    known: TIERS.iter().map(|t| t.name).collect::<Vec<_>>().join(", "),
-                })
-            }
+            None => return Err(UnknownTier { name: name.to_owned(), known: TIERS.iter().map(|t| t.name).collect::<Vec<_>>().join(", ") }),
         }
     }
     if out.is_empty() {
@@ -114,11 +109,7 @@ mod tests {
     #[test]
     fn tier_names_are_unique() {
         for (i, a) in TIERS.iter().enumerate() {
-            assert!(
-                TIERS[i + 1..].iter().all(|b| b.name != a.name),
-                "duplicate tier {}",
-                a.name
-            );
+            assert!(TIERS[i + 1..].iter().all(|b| b.name != a.name), "duplicate tier {}", a.name);
             assert_ne!(a.name, "all", "`all` is reserved for the whole table");
         }
     }

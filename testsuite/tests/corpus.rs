@@ -45,22 +45,14 @@ fn expectation(rel: &Path) -> Result<(), String> {
     let file_name = path.file_name().unwrap().to_string_lossy();
     if rel.starts_with("errors") {
         if out.exit != Exit::Code(1) {
-            return Err(format!(
-                "an error test must exit with status 1 on lua5.1, got {}",
-                out.exit
-            ));
+            return Err(format!("an error test must exit with status 1 on lua5.1, got {}", out.exit));
         }
         if !first.starts_with(&format!("{REFERENCE_LUA}: {file_name}:")) {
-            return Err(format!(
-                "an error test must report an error located in the file, got: {first}"
-            ));
+            return Err(format!("an error test must report an error located in the file, got: {first}"));
         }
     } else {
         if out.exit != Exit::Code(0) || !out.stderr.is_empty() {
-            return Err(format!(
-                "a basic test must run cleanly on lua5.1, got {} and stderr:\n{stderr}",
-                out.exit
-            ));
+            return Err(format!("a basic test must run cleanly on lua5.1, got {} and stderr:\n{stderr}", out.exit));
         }
         if out.stdout.is_empty() {
             return Err("a basic test must print its results; it printed nothing".into());
@@ -76,19 +68,13 @@ fn main() {
         .iter()
         .map(|rel| {
             let rel = rel.clone();
-            Trial::test(format!("expect/{}", rel.display()), move || {
-                expectation(&rel).map_err(Failed::from)
-            })
+            Trial::test(format!("expect/{}", rel.display()), move || expectation(&rel).map_err(Failed::from))
         })
         .collect();
     let config = DifferentialConfig::new(REFERENCE_LUA);
-    trials.extend(
-        differential::test_cases(&config)
-            .into_iter()
-            .map(|mut case| {
-                case.name = format!("self/{}", case.name);
-                case.into_trial()
-            }),
-    );
+    trials.extend(differential::test_cases(&config).into_iter().map(|mut case| {
+        case.name = format!("self/{}", case.name);
+        case.into_trial()
+    }));
     libtest_mimic::run(&args, trials).exit();
 }

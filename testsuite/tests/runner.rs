@@ -17,11 +17,7 @@ struct Scratch(PathBuf);
 impl Scratch {
     fn new(tag: &str) -> Self {
         static N: AtomicUsize = AtomicUsize::new(0);
-        let dir = std::env::temp_dir().join(format!(
-            "lua51-testsuite-{}-{}-{tag}",
-            std::process::id(),
-            N.fetch_add(1, Ordering::Relaxed)
-        ));
+        let dir = std::env::temp_dir().join(format!("lua51-testsuite-{}-{}-{tag}", std::process::id(), N.fetch_add(1, Ordering::Relaxed)));
         let _ = std::fs::remove_dir_all(&dir);
         std::fs::create_dir_all(dir.join("corpus")).unwrap();
         Scratch(dir)
@@ -107,14 +103,8 @@ fn different_error_message_is_caught() {
     let body = "lua5.1 \"$@\" 2>\"$0.err\"; rc=$?\nsed 's/nil value/nil/' \"$0.err\" >&2\nexit $rc";
     let cfg = s.config(s.fake("impl", body));
     let report = check_file(&cfg, &err, default_tier()).unwrap_err();
-    assert!(
-        report.contains("reference:      err.lua:2: attempt to perform arithmetic on a nil value"),
-        "{report}"
-    );
-    assert!(
-        report.contains("implementation: err.lua:2: attempt to perform arithmetic on a nil\n"),
-        "{report}"
-    );
+    assert!(report.contains("reference:      err.lua:2: attempt to perform arithmetic on a nil value"), "{report}");
+    assert!(report.contains("implementation: err.lua:2: attempt to perform arithmetic on a nil\n"), "{report}");
 }
 
 #[test]
@@ -125,15 +115,9 @@ fn exit_status_difference_is_caught() {
     // Right output and message, but always exits 0.
     let cfg = s.config(s.fake("impl", "lua5.1 \"$@\"; exit 0"));
     let report = check_file(&cfg, &err, default_tier()).unwrap_err();
-    assert!(
-        report.contains("exit status: reference exit code 1, implementation exit code 0"),
-        "{report}"
-    );
+    assert!(report.contains("exit status: reference exit code 1, implementation exit code 0"), "{report}");
     // Fails where the reference succeeds: the implementation's stderr is shown.
-    let cfg = s.config(s.fake(
-        "impl2",
-        "lua5.1 \"$@\"; echo 'internal error: oops' >&2; exit 3",
-    ));
+    let cfg = s.config(s.fake("impl2", "lua5.1 \"$@\"; echo 'internal error: oops' >&2; exit 3"));
     let report = check_file(&cfg, &ok, default_tier()).unwrap_err();
     assert!(report.contains("implementation exit code 3"), "{report}");
     assert!(report.contains("internal error: oops"), "{report}");
@@ -172,10 +156,7 @@ fn header_timeout_overrides_the_default() {
 #[test]
 fn header_args_reach_the_implementation() {
     let s = Scratch::new("args");
-    let f = s.lua(
-        "args.lua",
-        "-- ljr-test: args=one two\nprint(arg[1], arg[2], arg[3])\n",
-    );
+    let f = s.lua("args.lua", "-- ljr-test: args=one two\nprint(arg[1], arg[2], arg[3])\n");
     let good = s.config(s.fake("impl", "exec lua5.1 \"$@\""));
     assert_eq!(check_file(&good, &f, default_tier()), Ok(()));
     // Drops everything after the script: must be noticed.
@@ -188,10 +169,7 @@ fn header_args_reach_the_implementation() {
 fn header_stdin_is_fed_and_default_stdin_is_empty() {
     let s = Scratch::new("stdin");
     std::fs::write(s.corpus().join("input.txt"), "first line\nsecond\n").unwrap();
-    let f = s.lua(
-        "stdin.lua",
-        "-- ljr-test: stdin=input.txt\nprint(io.read('*l'), io.read('*l'), io.read('*l'))\n",
-    );
+    let f = s.lua("stdin.lua", "-- ljr-test: stdin=input.txt\nprint(io.read('*l'), io.read('*l'), io.read('*l'))\n");
     let good = s.config(s.fake("impl", "exec lua5.1 \"$@\""));
     assert_eq!(check_file(&good, &f, default_tier()), Ok(()));
     let bad = s.config(s.fake("impl2", "exec lua5.1 \"$@\" </dev/null"));
@@ -209,16 +187,10 @@ fn tier_flags_go_before_the_script() {
     let ok = s.lua("ok.lua", OK_PROGRAM);
     let cfg = s.config(PathBuf::from("lua5.1"));
     // lua5.1 runs `-e` chunks before the script only when they precede it.
-    let tier: &'static Tier = Box::leak(Box::new(Tier {
-        name: "probe",
-        flags: &["-e", "print(42)"],
-    }));
+    let tier: &'static Tier = Box::leak(Box::new(Tier { name: "probe", flags: &["-e", "print(42)"] }));
     let report = check_file(&cfg, &ok, tier).unwrap_err();
     assert!(report.contains("[probe]"), "{report}");
-    assert!(
-        report.contains("implementation: lua5.1 -e print(42)"),
-        "{report}"
-    );
+    assert!(report.contains("implementation: lua5.1 -e print(42)"), "{report}");
     assert!(report.contains("+42\n"), "{report}");
 }
 
@@ -266,10 +238,7 @@ fn trials_cover_every_file_and_tier_and_pass_on_the_reference() {
     s.lua("a/nested/three.lua", "print(3)\n");
     std::fs::write(s.corpus().join("a/notes.txt"), "not a test").unwrap();
     let mut cfg = s.config(PathBuf::from("lua5.1"));
-    let probe: &'static Tier = Box::leak(Box::new(Tier {
-        name: "again",
-        flags: &[],
-    }));
+    let probe: &'static Tier = Box::leak(Box::new(Tier { name: "again", flags: &[] }));
     cfg.tiers = vec![default_tier(), probe];
     let trials = differential::trials(&cfg);
     let names: Vec<&str> = trials.iter().map(|t| t.name()).collect();
@@ -306,11 +275,6 @@ fn shipped_corpus_is_found() {
     let files = differential::discover(&lua51_testsuite::corpus_dir()).unwrap();
     assert!(files.len() >= 25, "{files:?}");
     assert!(files.iter().any(|f| f.starts_with("errors")));
-    assert!(
-        files.windows(2).all(|w| w[0] < w[1]),
-        "discovery must be sorted"
-    );
-    assert!(Path::new(&lua51_testsuite::corpus_dir())
-        .join(&files[0])
-        .is_file());
+    assert!(files.windows(2).all(|w| w[0] < w[1]), "discovery must be sorted");
+    assert!(Path::new(&lua51_testsuite::corpus_dir()).join(&files[0]).is_file());
 }

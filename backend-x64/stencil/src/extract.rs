@@ -53,12 +53,7 @@ fn extract_one(file: &object::File<'_>, function: &str) -> Result<Stencil, Extra
             elf::R_X86_64_32S => HoleKind::Abs32Signed,
             elf::R_X86_64_PC32 | elf::R_X86_64_PLT32 => HoleKind::PcRel32,
             other => {
-                return Err(ExtractError::UnknownRelocation {
-                    stencil: function.to_owned(),
-                    offset,
-                    r_type: other,
-                    name: relocation_name(other),
-                })
+                return Err(ExtractError::UnknownRelocation { stencil: function.to_owned(), offset, r_type: other, name: relocation_name(other) })
             }
         };
         let RelocationTarget::Symbol(index) = reloc.target() else {

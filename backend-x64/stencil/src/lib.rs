@@ -120,9 +120,7 @@ impl Stencil {
         for hole in &self.holes {
             let value = match &hole.target {
                 HoleTarget::Data => data_address,
-                HoleTarget::Symbol(s) => {
-                    resolve(s).ok_or_else(|| PatchError::Unresolved { stencil: self.name.clone(), symbol: s.clone() })?
-                }
+                HoleTarget::Symbol(s) => resolve(s).ok_or_else(|| PatchError::Unresolved { stencil: self.name.clone(), symbol: s.clone() })?,
             };
             patch::apply(out, hole, value, code_address).map_err(|e| e.in_stencil(&self.name))?;
         }

@@ -28,9 +28,7 @@ impl PatchError {
 /// Writes `value` (the symbol's) into `hole` of `code`, which runs at `code_address`.
 pub(crate) fn apply(code: &mut [u8], hole: &Hole, value: u64, code_address: u64) -> Result<(), PatchError> {
     let at = hole.offset;
-    let slot = code
-        .get_mut(at..at + hole.kind.width())
-        .ok_or_else(|| PatchError::OutOfBounds { stencil: String::new(), offset: at })?;
+    let slot = code.get_mut(at..at + hole.kind.width()).ok_or_else(|| PatchError::OutOfBounds { stencil: String::new(), offset: at })?;
     // Computed in i128 so that no sum wraps before the range check.
     let s = i128::from(value);
     let a = i128::from(hole.addend);

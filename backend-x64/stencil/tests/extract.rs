@@ -94,7 +94,13 @@ fn holes_are_the_relocations() {
     let at = (data_holes[0].addend + 4) as usize; // PC-relative: the addend is -4 from the constant
     assert_eq!(f64::from_le_bytes(s.data[at..at + 8].try_into().unwrap()), 1.5, "{text}");
     assert!(s.data_align >= 8);
-    assert_eq!(s.symbols(), vec!["__deegen_rc_lhs", "__deegen_slow_path", "__deegen_rc_out", "__deegen_fallthrough"].into_iter().filter(|n| s.symbols().contains(n)).collect::<Vec<_>>());
+    assert_eq!(
+        s.symbols(),
+        vec!["__deegen_rc_lhs", "__deegen_slow_path", "__deegen_rc_out", "__deegen_fallthrough"]
+            .into_iter()
+            .filter(|n| s.symbols().contains(n))
+            .collect::<Vec<_>>()
+    );
     assert!(text.contains("# hole: Abs32Signed __deegen_rc_lhs+0"), "{text}");
 }
 
@@ -109,10 +115,15 @@ fn materialized_code_decodes_to_the_patched_values() {
     check_holes(&s, &out, code_address).unwrap();
 
     let instructions = decode_all(&out, code_address);
-    let jumps: Vec<u64> = instructions.iter().filter(|i| i.mnemonic() == Mnemonic::Jmp || i.is_jcc_short_or_near()).map(|i| i.near_branch_target()).collect();
+    let jumps: Vec<u64> =
+        instructions.iter().filter(|i| i.mnemonic() == Mnemonic::Jmp || i.is_jcc_short_or_near()).map(|i| i.near_branch_target()).collect();
     assert!(jumps.contains(&0x4000_1200), "the fallthrough jump reaches the next bytecode: {jumps:x?}");
     assert!(jumps.contains(&0x4100_0000), "the slow path is reached: {jumps:x?}");
-    let displacements: Vec<u64> = instructions.iter().filter(|i| i.memory_base() != iced_x86::Register::RIP && i.memory_base() != iced_x86::Register::None).map(|i| i.memory_displacement64()).collect();
+    let displacements: Vec<u64> = instructions
+        .iter()
+        .filter(|i| i.memory_base() != iced_x86::Register::RIP && i.memory_base() != iced_x86::Register::None)
+        .map(|i| i.memory_displacement64())
+        .collect();
     assert!(displacements.contains(&24) && displacements.contains(&40), "slots at their offsets: {displacements:?}");
     let rip: Vec<u64> = instructions.iter().filter(|i| i.is_ip_rel_memory_operand()).map(|i| i.ip_rel_memory_address()).collect();
     let constant_at = data_address + (s.holes.iter().find(|h| h.target == HoleTarget::Data).unwrap().addend + 4) as u64;
@@ -124,14 +135,10 @@ fn values_that_do_not_fit_are_refused() {
     let s = add_one();
     let mut out = vec![0u8; s.code.len()];
     // A slot offset past i32 cannot be a displacement.
-    let e = s
-        .materialize(&mut out, 0x1000, 0x2000, &mut |n| Some(if n == "__deegen_rc_lhs" { 1 << 31 } else { 0x1000 }))
-        .unwrap_err();
+    let e = s.materialize(&mut out, 0x1000, 0x2000, &mut |n| Some(if n == "__deegen_rc_lhs" { 1 << 31 } else { 0x1000 })).unwrap_err();
     assert!(matches!(e, PatchError::OutOfRange { kind: HoleKind::Abs32Signed, .. }), "{e}");
     // A continuation more than 2 GiB away cannot be a rel32 jump.
-    let e = s
-        .materialize(&mut out, 0x1000, 0x2000, &mut |n| Some(if n == "__deegen_slow_path" { 0x1_0000_0000 } else { 8 }))
-        .unwrap_err();
+    let e = s.materialize(&mut out, 0x1000, 0x2000, &mut |n| Some(if n == "__deegen_slow_path" { 0x1_0000_0000 } else { 8 })).unwrap_err();
     assert!(matches!(e, PatchError::OutOfRange { kind: HoleKind::PcRel32, .. }), "{e}");
     let e = s.materialize(&mut out, 0x1000, 0x2000, &mut |_| None).unwrap_err();
     assert!(matches!(e, PatchError::Unresolved { .. }), "{e}");

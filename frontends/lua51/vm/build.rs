@@ -18,7 +18,9 @@ fn main() {
     let options = deegen::GenerateOptions {
         dump_ir: std::env::var_os("DEEGEN_DUMP_IR").is_some(),
         // Bisecting a miscompiled interpreter: `DEEGEN_OPT_BISECT_LIMIT=N cargo build`.
-        opt_bisect_limit: std::env::var("DEEGEN_OPT_BISECT_LIMIT").ok().map(|n| n.parse().unwrap_or_else(|_| panic!("DEEGEN_OPT_BISECT_LIMIT must be a number, got '{n}'"))),
+        opt_bisect_limit: std::env::var("DEEGEN_OPT_BISECT_LIMIT")
+            .ok()
+            .map(|n| n.parse().unwrap_or_else(|_| panic!("DEEGEN_OPT_BISECT_LIMIT must be a number, got '{n}'"))),
         tag_registers: Some(lua51_specs::TAG_REGISTERS),
         nan_boxed_doubles_below: Some(lua51_specs::NAN_BOXED_DOUBLES_BELOW),
         type_lattice: Some(lua51_specs::type_lattice().unwrap_or_else(|e| panic!("{e}"))),

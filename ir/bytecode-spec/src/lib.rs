@@ -340,14 +340,23 @@ impl BytecodeSpec {
                     return Err(self.invalid(format!("operand '{}' is specialised on overlapping type sets", op.name)));
                 }
             }
-            let options: Vec<Option<&'static [&'static str]>> =
-                if access == OperandAccess::Constant { std::iter::once(None).chain(op.constant_types.iter().copied().map(Some)).collect() } else { vec![None] };
+            let options: Vec<Option<&'static [&'static str]>> = if access == OperandAccess::Constant {
+                std::iter::once(None).chain(op.constant_types.iter().copied().map(Some)).collect()
+            } else {
+                vec![None]
+            };
             all = extend_each(all, &options);
         }
         Ok(all)
     }
 
-    fn resolve(&self, choice: &[OperandAccess], literals: &[Option<i64>], known: &[Option<&'static [&'static str]>], opcode: u16) -> Result<Variant, SpecError> {
+    fn resolve(
+        &self,
+        choice: &[OperandAccess],
+        literals: &[Option<i64>],
+        known: &[Option<&'static [&'static str]>],
+        opcode: u16,
+    ) -> Result<Variant, SpecError> {
         let mut offset = OPCODE_WIDTH;
         let mut operands = Vec::new();
         let mut choice = choice.iter();
@@ -429,7 +438,8 @@ impl BytecodeSpec {
 
     /// The kinds of the bytecode's fused inline cache, if it has one.
     fn fused_kinds(&self) -> Result<Option<u8>, SpecError> {
-        let fused: Vec<u8> = self.operands.iter().filter_map(|o| if let OperandKind::FusedInlineCache { kinds, .. } = o.kind { Some(kinds) } else { None }).collect();
+        let fused: Vec<u8> =
+            self.operands.iter().filter_map(|o| if let OperandKind::FusedInlineCache { kinds, .. } = o.kind { Some(kinds) } else { None }).collect();
         match fused[..] {
             [] => Ok(None),
             [k] if (2..=16).contains(&k) => Ok(Some(k)),
@@ -473,7 +483,8 @@ pub fn resolve_variants(specs: &[BytecodeSpec]) -> Result<Vec<Variant>, SpecErro
     }
     for (base, kinds) in fused {
         let first = u16::try_from(out.len()).ok().filter(|f| usize::from(*f) + usize::from(kinds) <= 1 << 16);
-        let first = first.ok_or_else(|| SpecError::Invalid { bytecode: out[usize::from(base)].bytecode.clone(), message: "more than 65536 variants".into() })?;
+        let first = first
+            .ok_or_else(|| SpecError::Invalid { bytecode: out[usize::from(base)].bytecode.clone(), message: "more than 65536 variants".into() })?;
         out[usize::from(base)].quickening = Some(Quickening::Base { first, kinds });
         for kind in 0..kinds {
             let mut q = out[usize::from(base)].clone();
@@ -502,7 +513,9 @@ pub fn check_quickening(variants: &[Variant]) -> Result<(), String> {
                 }
             }
             Some(Quickening::Quickened { base, kind }) => {
-                let b = variants.get(usize::from(base)).ok_or_else(|| format!("variant '{}' is quickened from opcode {base}, which has no variant", v.name))?;
+                let b = variants
+                    .get(usize::from(base))
+                    .ok_or_else(|| format!("variant '{}' is quickened from opcode {base}, which has no variant", v.name))?;
                 let ok = matches!(b.quickening, Some(Quickening::Base { first, kinds }) if kind < kinds && usize::from(first) + usize::from(kind) == usize::from(v.opcode));
                 if !ok {
                     return Err(format!("variant '{}' claims to be kind {kind} of '{}', which does not list it", v.name, b.name));
@@ -630,7 +643,15 @@ impl Variant {
                     };
                     let value: i64 = value.parse().map_err(|_| err(&format!("'{value}' is not a literal value")))?;
                     let offset = v.operands.last().map_or(OPCODE_WIDTH, |o| o.offset + o.width);
-                    v.operands.push(ResolvedOperand { name: name.to_owned(), access, offset, width: 0, hint: Vec::new(), fixed: Some(value), known: Vec::new() });
+                    v.operands.push(ResolvedOperand {
+                        name: name.to_owned(),
+                        access,
+                        offset,
+                        width: 0,
+                        hint: Vec::new(),
+                        fixed: Some(value),
+                        known: Vec::new(),
+                    });
                     continue;
                 }
                 let (kind, pos) = rest.split_once('@').ok_or_else(|| err("operand needs kind@offset:width"))?;
@@ -718,10 +739,7 @@ mod tests {
     fn resolves_layouts_and_round_trips() {
         let jmp = BytecodeSpec {
             name: "ForLoop",
-            operands: vec![
-                OperandSpec::new("base", OperandKind::SlotRef),
-                OperandSpec::new("n", OperandKind::Literal { width: 1, signed: false }),
-            ],
+            operands: vec![OperandSpec::new("base", OperandKind::SlotRef), OperandSpec::new("n", OperandKind::Literal { width: 1, signed: false })],
             result: ResultKind::Branch,
             semantics: "forloop",
             variants: vec![],
@@ -775,10 +793,7 @@ mod tests {
     fn inline_caches_take_room_in_the_instruction() {
         let get = BytecodeSpec {
             name: "GetField",
-            operands: vec![
-                OperandSpec::new("table", OperandKind::Slot),
-                OperandSpec::new("slot", OperandKind::InlineCache { bytes: 4 }),
-            ],
+            operands: vec![OperandSpec::new("table", OperandKind::Slot), OperandSpec::new("slot", OperandKind::InlineCache { bytes: 4 })],
             result: ResultKind::Value,
             semantics: "get_field",
             variants: vec![],
@@ -814,9 +829,17 @@ mod tests {
         assert_eq!(
             names,
             [
-                "GetField_S", "GetField_C", "Add_SS", "Add_SC", "Add_CS",
-                "GetField_S_fused_ic_0", "GetField_S_fused_ic_1", "GetField_S_fused_ic_2",
-                "GetField_C_fused_ic_0", "GetField_C_fused_ic_1", "GetField_C_fused_ic_2",
+                "GetField_S",
+                "GetField_C",
+                "Add_SS",
+                "Add_SC",
+                "Add_CS",
+                "GetField_S_fused_ic_0",
+                "GetField_S_fused_ic_1",
+                "GetField_S_fused_ic_2",
+                "GetField_C_fused_ic_0",
+                "GetField_C_fused_ic_1",
+                "GetField_C_fused_ic_2",
             ]
         );
         assert_eq!(vs[0].quickening, Some(Quickening::Base { first: 5, kinds: 3 }));

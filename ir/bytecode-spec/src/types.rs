@@ -189,7 +189,11 @@ impl TypeLattice {
                     }
                     lattice.callable = lattice.mask(&names)?;
                 }
-                _ => return Err(lattice_error(format!("unexpected line '{line}' (a 'types' line first, then 'checker' lines and at most one 'callable' line)"))),
+                _ => {
+                    return Err(lattice_error(format!(
+                        "unexpected line '{line}' (a 'types' line first, then 'checker' lines and at most one 'callable' line)"
+                    )))
+                }
             }
         }
         lattice.validate()?;

@@ -24,7 +24,11 @@ pub const HINT_METADATA: &str = "deegen.hint";
 pub const KNOWN_TYPES_METADATA: &str = "deegen.known_types";
 
 /// The lattice mask of a node of type names (`what` names the metadata in errors).
-pub fn type_names_mask(lattice: &deegen_bytecode_spec::TypeLattice, values: Option<Vec<BasicMetadataValueEnum<'_>>>, what: &str) -> Result<deegen_bytecode_spec::TypeMask, String> {
+pub fn type_names_mask(
+    lattice: &deegen_bytecode_spec::TypeLattice,
+    values: Option<Vec<BasicMetadataValueEnum<'_>>>,
+    what: &str,
+) -> Result<deegen_bytecode_spec::TypeMask, String> {
     let values = values.ok_or_else(|| format!("!{what} must be a node of type names"))?;
     let mut names = Vec::new();
     for v in values {
@@ -276,8 +280,7 @@ impl<'a, 'ctx> InterpBuilder<'a, 'ctx> {
     ) -> BuildResult<()> {
         let i64t = self.ctx().i64_type();
         let poison_i64: BasicValueEnum<'ctx> = i64t.get_poison().into();
-        let mut args: Vec<BasicMetadataValueEnum<'ctx>> =
-            vec![state.ctx.into(), state.base.into(), pc.into(), code_block.into(), state.tag1.into()];
+        let mut args: Vec<BasicMetadataValueEnum<'ctx>> = vec![state.ctx.into(), state.base.into(), pc.into(), code_block.into(), state.tag1.into()];
         args.extend(extra.iter().map(|e| BasicMetadataValueEnum::from(e.unwrap_or(poison_i64))));
         args.push(state.tag2.into());
         self.tail_call_args(target, &args)

@@ -104,7 +104,11 @@ impl IrUnit for LlvmModule<'_> {
             Ok(phase) => check_phase_invariants(&self.module, phase),
             Err(e) => vec![e],
         };
-        if problems.is_empty() { Ok(()) } else { Err(problems) }
+        if problems.is_empty() {
+            Ok(())
+        } else {
+            Err(problems)
+        }
     }
 }
 
@@ -178,11 +182,7 @@ pub fn read_variants(module: &Module<'_>) -> Result<Vec<Variant>, String> {
     let mut out = Vec::new();
     for node in module.get_global_metadata(VARIANTS_METADATA) {
         let values = node.get_node_values().ok_or("!deegen.variants holds a non-node")?;
-        let text = values
-            .first()
-            .copied()
-            .and_then(metadata_string)
-            .ok_or("!deegen.variants nodes hold one string each")?;
+        let text = values.first().copied().and_then(metadata_string).ok_or("!deegen.variants nodes hold one string each")?;
         let line = String::from_utf8(text).map_err(|_| "!deegen.variants holds a non-UTF-8 string")?;
         out.push(Variant::parse(&line).map_err(|e| e.to_string())?);
     }
@@ -261,12 +261,8 @@ pub fn read_nan_boxing(module: &Module<'_>) -> Result<Option<u64>, String> {
         return if nodes.is_empty() { Ok(None) } else { Err("!deegen.nan_boxing must hold one node".into()) };
     };
     let values = node.get_node_values().ok_or("!deegen.nan_boxing holds a non-node")?;
-    let text = values
-        .first()
-        .copied()
-        .and_then(metadata_string)
-        .and_then(|t| String::from_utf8(t).ok())
-        .ok_or("!deegen.nan_boxing holds a non-string")?;
+    let text =
+        values.first().copied().and_then(metadata_string).and_then(|t| String::from_utf8(t).ok()).ok_or("!deegen.nan_boxing holds a non-string")?;
     let value = text.strip_prefix("doubles_below=").ok_or_else(|| format!("!deegen.nan_boxing: '{text}' is not doubles_below=<u64>"))?;
     parse_u64(value).map(Some).ok_or_else(|| format!("!deegen.nan_boxing: '{value}' is not an integer"))
 }
@@ -435,9 +431,7 @@ pub fn defined_functions<'ctx>(module: &Module<'ctx>) -> Vec<FunctionValue<'ctx>
 
 /// A string attribute of a function, if set.
 pub fn function_attr(function: FunctionValue<'_>, key: &str) -> Option<String> {
-    function
-        .get_string_attribute(inkwell::attributes::AttributeLoc::Function, key)
-        .map(|a| a.get_string_value().to_string_lossy().into_owned())
+    function.get_string_attribute(inkwell::attributes::AttributeLoc::Function, key).map(|a| a.get_string_value().to_string_lossy().into_owned())
 }
 
 pub fn set_function_attr(function: FunctionValue<'_>, key: &str, value: &str) {

@@ -116,10 +116,8 @@ pub fn check_phase_invariants(module: &Module<'_>, phase: LlvmPhase) -> Vec<Stri
             Err(e) => problems.push(e),
             Ok(None) => {}
             Ok(Some(lattice)) => {
-                let checkers: Vec<String> = crate::type_checker_functions(module, &lattice)
-                    .into_iter()
-                    .map(|(f, _)| f.get_name().to_string_lossy().into_owned())
-                    .collect();
+                let checkers: Vec<String> =
+                    crate::type_checker_functions(module, &lattice).into_iter().map(|(f, _)| f.get_name().to_string_lossy().into_owned()).collect();
                 for f in defined_functions(module) {
                     for call in calls_in(f) {
                         if let Some(name) = callee_name(call).filter(|n| checkers.iter().any(|c| c == n)) {

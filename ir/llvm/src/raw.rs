@@ -205,7 +205,9 @@ impl Value {
     /// but those `pure_call` accepts.
     pub fn may_write(self, pure_call: &dyn Fn(Value) -> bool) -> bool {
         match self.opcode() {
-            Some(LLVMOpcode::LLVMStore | LLVMOpcode::LLVMAtomicRMW | LLVMOpcode::LLVMAtomicCmpXchg | LLVMOpcode::LLVMFence | LLVMOpcode::LLVMVAArg) => true,
+            Some(
+                LLVMOpcode::LLVMStore | LLVMOpcode::LLVMAtomicRMW | LLVMOpcode::LLVMAtomicCmpXchg | LLVMOpcode::LLVMFence | LLVMOpcode::LLVMVAArg,
+            ) => true,
             Some(LLVMOpcode::LLVMCall | LLVMOpcode::LLVMInvoke | LLVMOpcode::LLVMCallBr) => !pure_call(self),
             Some(LLVMOpcode::LLVMLoad) => unsafe { LLVMGetVolatile(self.0) != 0 },
             _ => false,
@@ -225,7 +227,10 @@ impl Value {
     /// `Some((x, y, is_and))` for `and i1 x, y` / `select i1 x, i1 y, i1 false` (`is_and`) and
     /// `or i1 x, y` / `select i1 x, i1 true, i1 y`.
     pub fn boolean_pair(self) -> Option<(Value, Value, bool)> {
-        if unsafe { LLVMIsAInstruction(self.0) }.is_null() || unsafe { LLVMGetTypeKind(LLVMTypeOf(self.0)) } != LLVMTypeKind::LLVMIntegerTypeKind || unsafe { LLVMGetIntTypeWidth(LLVMTypeOf(self.0)) } != 1 {
+        if unsafe { LLVMIsAInstruction(self.0) }.is_null()
+            || unsafe { LLVMGetTypeKind(LLVMTypeOf(self.0)) } != LLVMTypeKind::LLVMIntegerTypeKind
+            || unsafe { LLVMGetIntTypeWidth(LLVMTypeOf(self.0)) } != 1
+        {
             return None;
         }
         let ops = self.operands();

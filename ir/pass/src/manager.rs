@@ -207,11 +207,7 @@ fn check_stages<U: IrUnit + ?Sized>(
     Ok(phase)
 }
 
-fn phase_mismatch<U: IrUnit + ?Sized>(
-    d: &PassDescriptor<U::Phase>,
-    found: U::Phase,
-    producers: &[(U::Phase, &'static str)],
-) -> PhaseError {
+fn phase_mismatch<U: IrUnit + ?Sized>(d: &PassDescriptor<U::Phase>, found: U::Phase, producers: &[(U::Phase, &'static str)]) -> PhaseError {
     let producer = |p: U::Phase| producers.iter().find(|(q, _)| *q == p).map(|(_, n)| *n);
     let expected: Vec<String> = d.runs_in.iter().map(|p| format!("'{p}'")).collect();
     let earliest = d.runs_in.iter().copied().min().expect("registered passes run in some phase");
@@ -240,11 +236,7 @@ impl<U: IrUnit + ?Sized> PassManager<U> {
             self.instrumentation.emit("input", &text);
         }
         self.bisect_log.clear();
-        let mut run = Run {
-            instr: std::mem::take(&mut self.instrumentation),
-            timings: &mut self.timings,
-            bisect_log: &mut self.bisect_log,
-        };
+        let mut run = Run { instr: std::mem::take(&mut self.instrumentation), timings: &mut self.timings, bisect_log: &mut self.bisect_log };
         let result = run_stages(&mut self.stages, unit, analyses, &mut run);
         self.instrumentation = run.instr;
         result

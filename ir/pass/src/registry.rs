@@ -41,12 +41,8 @@ impl PassParams {
     pub fn expect_only(&self, known: &[&str]) -> Result<(), PipelineError> {
         for (k, _) in &self.entries {
             if !known.contains(&k.as_str()) {
-                let expected =
-                    if known.is_empty() { "it takes none".to_owned() } else { format!("expected one of: {}", known.join(", ")) };
-                return Err(PipelineError::BadParameter {
-                    pass: self.pass.clone(),
-                    message: format!("unknown parameter '{k}' ({expected})"),
-                });
+                let expected = if known.is_empty() { "it takes none".to_owned() } else { format!("expected one of: {}", known.join(", ")) };
+                return Err(PipelineError::BadParameter { pass: self.pass.clone(), message: format!("unknown parameter '{k}' ({expected})") });
             }
         }
         Ok(())
@@ -96,8 +92,7 @@ impl<U: IrUnit + ?Sized> Default for PassRegistry<U> {
 }
 
 /// Names the pipeline grammar reserves for adaptors.
-pub const ADAPTORS: &[(&str, &str)] =
-    &[("fixpoint", "fixpoint<max-iterations=N>(a,b,...): reruns the nested pipeline until it changes nothing")];
+pub const ADAPTORS: &[(&str, &str)] = &[("fixpoint", "fixpoint<max-iterations=N>(a,b,...): reruns the nested pipeline until it changes nothing")];
 
 impl<U: IrUnit + ?Sized> PassRegistry<U> {
     pub fn new() -> Self {
@@ -203,12 +198,7 @@ impl<U: IrUnit + ?Sized> PassRegistry<U> {
         }
         let Some(entry) = self.entry(&e.name) else {
             let hint = self.closest_name(&e.name).map(|n| format!(" (did you mean '{n}'?)")).unwrap_or_default();
-            return Err(PipelineError::UnknownPass {
-                name: e.name.clone(),
-                pipeline: whole.source.clone(),
-                ir_kind: U::KIND,
-                hint,
-            });
+            return Err(PipelineError::UnknownPass { name: e.name.clone(), pipeline: whole.source.clone(), ir_kind: U::KIND, hint });
         };
         if e.children.is_some() {
             return Err(PipelineError::BadParameter {
@@ -221,11 +211,7 @@ impl<U: IrUnit + ?Sized> PassRegistry<U> {
     }
 
     fn closest_name(&self, name: &str) -> Option<&'static str> {
-        self.passes()
-            .map(|p| (edit_distance(p.name, name), p.name))
-            .filter(|(d, n)| *d <= 2.max(n.len() / 4))
-            .min()
-            .map(|(_, n)| n)
+        self.passes().map(|p| (edit_distance(p.name, name), p.name)).filter(|(d, n)| *d <= 2.max(n.len() / 4)).min().map(|(_, n)| n)
     }
 }
 

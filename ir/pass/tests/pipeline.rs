@@ -49,7 +49,11 @@ impl IrUnit for Numbers {
     }
     fn verify(&self) -> Result<(), Vec<String>> {
         let bad: Vec<String> = self.0.iter().filter(|v| **v > 1000).map(|v| format!("{v} is too large")).collect();
-        if bad.is_empty() { Ok(()) } else { Err(bad) }
+        if bad.is_empty() {
+            Ok(())
+        } else {
+            Err(bad)
+        }
     }
 }
 
@@ -79,14 +83,8 @@ impl Pass<Numbers> for Scale {
     }
 }
 impl RegisteredPass<Numbers> for Scale {
-    const DESCRIPTOR: &'static PassDescriptor<Stage> = &PassDescriptor {
-        name: "scale",
-        description: "multiplies every number",
-        params: "factor=N",
-        required: true,
-        runs_in: ANY,
-        produces: None,
-    };
+    const DESCRIPTOR: &'static PassDescriptor<Stage> =
+        &PassDescriptor { name: "scale", description: "multiplies every number", params: "factor=N", required: true, runs_in: ANY, produces: None };
     fn from_params(p: &PassParams) -> Result<Self, PipelineError> {
         p.expect_only(&["factor"])?;
         Ok(Scale { factor: p.get_u64("factor", 2)? as i64 })
@@ -133,14 +131,8 @@ impl Pass<Numbers> for ReadSum {
 }
 
 impl RegisteredPass<Numbers> for ReadSum {
-    const DESCRIPTOR: &'static PassDescriptor<Stage> = &PassDescriptor {
-        name: "read-sum",
-        description: "reads the sum",
-        params: "",
-        required: true,
-        runs_in: ANY,
-        produces: None,
-    };
+    const DESCRIPTOR: &'static PassDescriptor<Stage> =
+        &PassDescriptor { name: "read-sum", description: "reads the sum", params: "", required: true, runs_in: ANY, produces: None };
     fn from_params(_: &PassParams) -> Result<Self, PipelineError> {
         Err(PipelineError::BadParameter { pass: "read-sum".into(), message: "only built by tests".into() })
     }
@@ -239,10 +231,7 @@ fn grammar_errors_name_the_offset() {
 fn unknown_pass_and_bad_parameters_are_reported() {
     let r = registry();
     let e = r.parse_pipeline("scale,scael").unwrap_err().to_string();
-    assert_eq!(
-        e,
-        "unknown pass 'scael' in pipeline 'scale,scael' (did you mean 'scale'?); `--list-passes` lists the numbers passes"
-    );
+    assert_eq!(e, "unknown pass 'scael' in pipeline 'scale,scael' (did you mean 'scale'?); `--list-passes` lists the numbers passes");
     let e = r.parse_pipeline("scale<factr=3>").unwrap_err().to_string();
     assert_eq!(e, "pass 'scale': unknown parameter 'factr' (expected one of: factor)");
     let e = r.parse_pipeline("scale<factor=x>").unwrap_err().to_string();
@@ -370,11 +359,7 @@ fn opt_bisect_limit_skips_only_optimisations_after_the_limit() {
     assert_eq!(numbers, vec![0, 2, 2, 10]);
     assert_eq!(
         log,
-        [
-            "BISECT: NOT running pass (1) drop-one-large",
-            "BISECT: NOT running pass (2) dedup",
-            "BISECT: NOT running pass (3) drop-one-large"
-        ]
+        ["BISECT: NOT running pass (1) drop-one-large", "BISECT: NOT running pass (2) dedup", "BISECT: NOT running pass (3) drop-one-large"]
     );
     let (numbers, log) = run(Some(2));
     assert_eq!(numbers, vec![0, 2, 10]);

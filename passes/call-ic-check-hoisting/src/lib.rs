@@ -3,7 +3,9 @@
 use std::collections::HashSet;
 
 use deegen_llvm_ir::raw::{Block, Builder, Value};
-use deegen_llvm_ir::{defined_functions, function_attr, handler_kind, read_type_lattice, Checkers, LlvmModule, CALL_IC_PROBE_METADATA, HANDLER_KIND_ATTR, LlvmPhase};
+use deegen_llvm_ir::{
+    defined_functions, function_attr, handler_kind, read_type_lattice, Checkers, LlvmModule, LlvmPhase, CALL_IC_PROBE_METADATA, HANDLER_KIND_ATTR,
+};
 use deegen_pass::{AnalysisManager, Pass, PassDescriptor, PassError, PassParams, PipelineError, PreservedAnalyses, RegisteredPass};
 use inkwell::llvm_sys::{LLVMIntPredicate, LLVMOpcode};
 use inkwell::values::AsValueRef;
@@ -45,8 +47,12 @@ impl<'ctx> Pass<LlvmModule<'ctx>> for CallIcCheckHoisting {
             if function_attr(f, HANDLER_KIND_ATTR).as_deref() != Some(handler_kind::BYTECODE) {
                 continue;
             }
-            let probes: Vec<Value> =
-                Value(f.as_value_ref()).blocks().into_iter().flat_map(Block::instructions).filter(|i| i.has_metadata(CALL_IC_PROBE_METADATA)).collect();
+            let probes: Vec<Value> = Value(f.as_value_ref())
+                .blocks()
+                .into_iter()
+                .flat_map(Block::instructions)
+                .filter(|i| i.has_metadata(CALL_IC_PROBE_METADATA))
+                .collect();
             for probe in probes {
                 match hoister.plan(probe) {
                     Some(plan) => {
@@ -145,7 +151,9 @@ impl Hoister<'_> {
         let instructions = check_block.instructions();
         let position = |v: Value| instructions.iter().position(|i| *i == v);
         let callee = instructions.iter().copied().find(|i| i.opcode() == Some(LLVMOpcode::LLVMLoad) && i.operands()[0] == callee_ptr)?;
-        let same_callee = |v: Value| (v.opcode() == Some(LLVMOpcode::LLVMLoad) && v.operands()[0] == callee_ptr && v.parent() == check_block).then_some(self.callable);
+        let same_callee = |v: Value| {
+            (v.opcode() == Some(LLVMOpcode::LLVMLoad) && v.operands()[0] == callee_ptr && v.parent() == check_block).then_some(self.callable)
+        };
         // Every callable value takes the check's edge toward the probe, so a hit may skip it.
         if self.checkers.outcome(cond, &same_callee) != Some(toward_probe) {
             return None;

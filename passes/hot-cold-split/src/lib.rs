@@ -2,7 +2,7 @@
 
 use std::collections::HashSet;
 
-use deegen_llvm_ir::{defined_functions, function_attr, handler_type, param, set_function_attr, LlvmModule, GHC_CALLING_CONV, LlvmPhase};
+use deegen_llvm_ir::{defined_functions, function_attr, handler_type, param, set_function_attr, LlvmModule, LlvmPhase, GHC_CALLING_CONV};
 use deegen_pass::{AnalysisManager, Pass, PassDescriptor, PassError, PassParams, PipelineError, PreservedAnalyses, RegisteredPass};
 use inkwell::attributes::AttributeLoc;
 use inkwell::module::Linkage;
@@ -13,7 +13,8 @@ use deegen_llvm_ir::raw::{Block, Builder, Value, ValueMap};
 /// The pass's one declaration (name, description, parameters, phases).
 pub static DESCRIPTOR: PassDescriptor<LlvmPhase> = PassDescriptor {
     name: "hot-cold-split",
-    description: "moves each handler's slow paths (the parts that call the runtime) into GHC functions it tail-calls, so the fast path has no stack frame",
+    description:
+        "moves each handler's slow paths (the parts that call the runtime) into GHC functions it tail-calls, so the fast path has no stack frame",
     params: "",
     required: false,
     runs_in: &[LlvmPhase::Finalized],
@@ -60,7 +61,10 @@ impl<'ctx> Pass<LlvmModule<'ctx>> for HotColdSplit {
                 continue;
             }
             if f.count_params() != param::COUNT {
-                return Err(PassError::invalid_input(format!("{}: a GHC-convention function without the handler signature", f.get_name().to_string_lossy())));
+                return Err(PassError::invalid_input(format!(
+                    "{}: a GHC-convention function without the handler signature",
+                    f.get_name().to_string_lossy()
+                )));
             }
             let _span = tracing::debug_span!("split", handler = %f.get_name().to_string_lossy()).entered();
             let (n, k) = split_function(module, f, &builder);
@@ -141,7 +145,14 @@ enum LiveIn {
 }
 
 /// Moves the slow path entered at `b` into a new function, leaving a tail call to it.
-fn outline<'ctx>(module: &inkwell::module::Module<'ctx>, f: FunctionValue<'ctx>, b: Block, hot: &HashSet<Block>, index: usize, builder: &Builder) -> Result<(), Kept> {
+fn outline<'ctx>(
+    module: &inkwell::module::Module<'ctx>,
+    f: FunctionValue<'ctx>,
+    b: Block,
+    hot: &HashSet<Block>,
+    index: usize,
+    builder: &Builder,
+) -> Result<(), Kept> {
     let fv = Value(f.as_value_ref());
     let region = b.reachable(&fv.blocks());
     let in_region: HashSet<Block> = region.iter().copied().collect();

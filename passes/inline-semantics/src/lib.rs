@@ -1,6 +1,8 @@
 #![doc = include_str!("../README.md")]
 
-use deegen_llvm_ir::{defined_functions, function_attr, read_type_lattice, run_llvm_pipeline, type_checker_functions, LlvmModule, HANDLER_KIND_ATTR, LlvmPhase};
+use deegen_llvm_ir::{
+    defined_functions, function_attr, read_type_lattice, run_llvm_pipeline, type_checker_functions, LlvmModule, LlvmPhase, HANDLER_KIND_ATTR,
+};
 use deegen_pass::{AnalysisManager, Pass, PassDescriptor, PassError, PassParams, PipelineError, PreservedAnalyses, RegisteredPass};
 use inkwell::attributes::{Attribute, AttributeLoc};
 

@@ -135,7 +135,10 @@ fn cached_marker<'ctx>(module: &Module<'ctx>, tail: bool) -> FunctionValue<'ctx>
 /// ```
 fn cache<'ctx>(module: &Module<'ctx>, f: FunctionValue<'ctx>, site: CallSiteValue<'ctx>, offset: u32) -> Result<(), String> {
     let inst = call_instruction(site);
-    let after = inst.get_next_instruction().filter(|i| i.get_opcode() == InstructionOpcode::Unreachable).ok_or("a call marker must be followed by unreachable")?;
+    let after = inst
+        .get_next_instruction()
+        .filter(|i| i.get_opcode() == InstructionOpcode::Unreachable)
+        .ok_or("a call marker must be followed by unreachable")?;
     let tail = callee_name(site).as_deref() == Some(MAKE_TAIL_CALL);
     let hook = module.get_function(hooks::CODE_BLOCK).ok_or_else(|| format!("the semantics do not define {}", hooks::CODE_BLOCK))?;
     let args: Vec<BasicMetadataValueEnum<'ctx>> = (0..if tail { 2 } else { 3 })
@@ -157,7 +160,10 @@ fn cache<'ctx>(module: &Module<'ctx>, f: FunctionValue<'ctx>, site: CallSiteValu
     unaligned(cached.as_instruction().ok_or("a load")?)?;
     let callee = ib.load_i64(frame, "call_ic.callee")?;
     let hit = b.build_int_compare(IntPredicate::EQ, callee, cached, "call_ic.hit").map_err(e)?;
-    hit.as_instruction().ok_or("the probe is an instruction")?.set_metadata(ctx.metadata_node(&[]), ctx.get_kind_id(CALL_IC_PROBE_METADATA)).map_err(|x| x.to_string())?;
+    hit.as_instruction()
+        .ok_or("the probe is an instruction")?
+        .set_metadata(ctx.metadata_node(&[]), ctx.get_kind_id(CALL_IC_PROBE_METADATA))
+        .map_err(|x| x.to_string())?;
     let hit_bb = ctx.append_basic_block(f, "call_ic.hit");
     let miss_bb = ctx.append_basic_block(f, "call_ic.miss");
     let call_bb = ctx.append_basic_block(f, "call_ic.call");

@@ -7,9 +7,9 @@ use deegen_bytecode_spec::{OperandAccess, Variant};
 use deegen_llvm_ir::*;
 use deegen_pass::{AnalysisManager, Pass, PassDescriptor, PassError, PassParams, PipelineError, PreservedAnalyses, RegisteredPass};
 use inkwell::module::{Linkage, Module};
-use inkwell::GlobalVisibility;
 use inkwell::types::BasicTypeEnum;
 use inkwell::values::{BasicMetadataValueEnum, BasicValueEnum, FunctionValue, PointerValue};
+use inkwell::GlobalVisibility;
 use inkwell::{AddressSpace, IntPredicate};
 
 /// See the crate documentation.
@@ -27,8 +27,8 @@ pub static DESCRIPTOR: PassDescriptor<LlvmPhase> = PassDescriptor {
 };
 
 use deegen_api::hooks::{
-    CODE_BLOCK as HOOK_CODE_BLOCK, INSTRUCTION as INSTRUCTION_HOOK, NIL as HOOK_NIL, ON_THROW as HOOK_ON_THROW, STACK_OVERFLOW as HOOK_STACK_OVERFLOW,
-    TIER_UP as TIER_UP_HOOK,
+    CODE_BLOCK as HOOK_CODE_BLOCK, INSTRUCTION as INSTRUCTION_HOOK, NIL as HOOK_NIL, ON_THROW as HOOK_ON_THROW,
+    STACK_OVERFLOW as HOOK_STACK_OVERFLOW, TIER_UP as TIER_UP_HOOK,
 };
 
 fn err(message: impl Into<String>) -> PassError {
@@ -252,7 +252,8 @@ impl<'a, 'ctx> Generator<'a, 'ctx> {
         let ptrs: Vec<PointerValue<'ctx>> = handlers.iter().map(|h| h.as_global_value().as_pointer_value()).collect();
         let init = self.ptr_ty().const_array(&ptrs);
         let hookable = self.module.get_function(INSTRUCTION_HOOK).is_some();
-        let tables: &[&str] = if hookable { &[symbols::DISPATCH_TABLE, symbols::ENTRY_DISPATCH_TABLE, symbols::HANDLER_TABLE] } else { &[symbols::DISPATCH_TABLE] };
+        let tables: &[&str] =
+            if hookable { &[symbols::DISPATCH_TABLE, symbols::ENTRY_DISPATCH_TABLE, symbols::HANDLER_TABLE] } else { &[symbols::DISPATCH_TABLE] };
         for &name in tables {
             let g = self.module.add_global(init.get_type(), None, name);
             g.set_initializer(&init);
@@ -295,7 +296,8 @@ impl<'a, 'ctx> Generator<'a, 'ctx> {
         let on_ok = ctx.append_basic_block(f, "ok");
         b.build_conditional_branch(failed, on_error, on_ok).map_err(|e| e.to_string())?;
         b.position_at_end(on_error);
-        let err_addr = ib.byte_offset(state.ctx.into_pointer_value(), ib.i64(std::mem::offset_of!(deegen_api::InterpContext, error) as u64), "ctx.error")?;
+        let err_addr =
+            ib.byte_offset(state.ctx.into_pointer_value(), ib.i64(std::mem::offset_of!(deegen_api::InterpContext, error) as u64), "ctx.error")?;
         Ok((ib.load_i64(err_addr, "error")?, on_ok))
     }
 
@@ -459,11 +461,16 @@ impl<'a, 'ctx> Generator<'a, 'ctx> {
             be(b.build_store(ib.header_slot(base, frame::NUM_VARARGS, "hdr.num_varargs")?, ib.i64(0)))?;
             let native = ib.load_ptr(ib.byte_offset(cb, ib.i64(offsets::CB_NATIVE as u64), "native.addr")?, "native")?;
             let native_ty = i64t.fn_type(&[self.ptr_ty().into(), self.ptr_ty().into(), i64t.into()], false);
-            let n = be(b.build_indirect_call(native_ty, native, &[state0.ctx.into(), base.into(), f.get_nth_param(param::A0).expect("param").into()], "nresults"))?
-                .try_as_basic_value()
-                .basic()
-                .ok_or("native call returns a value")?
-                .into_int_value();
+            let n = be(b.build_indirect_call(
+                native_ty,
+                native,
+                &[state0.ctx.into(), base.into(), f.get_nth_param(param::A0).expect("param").into()],
+                "nresults",
+            ))?
+            .try_as_basic_value()
+            .basic()
+            .ok_or("native call returns a value")?
+            .into_int_value();
             let failed = be(b.build_int_compare(IntPredicate::SLT, n, ib.i64(0), "failed"))?;
             let (error, on_ok) = self.branch_to_context_error(f, failed, &state0)?;
             // The error is raised in the native's own frame (no pc: it runs no bytecode), so
@@ -489,7 +496,13 @@ impl<'a, 'ctx> Generator<'a, 'ctx> {
                     let p = |i| f.get_nth_param(i).expect("param");
                     let cont = ib.load_ptr(ib.header_slot(state.base, frame::RETURN_CONTINUATION, "hdr.ret")?, "ret.cont")?;
                     let poison = self.ptr_ty().get_poison();
-                    ib.tail_call(TailTarget::Pointer(cont), &state, poison.into(), poison.into(), [Some(p(param::A0)), Some(p(param::A1)), None, None])?;
+                    ib.tail_call(
+                        TailTarget::Pointer(cont),
+                        &state,
+                        poison.into(),
+                        poison.into(),
+                        [Some(p(param::A0)), Some(p(param::A1)), None, None],
+                    )?;
                 } else {
                     ib.dispatch(&state, state.pc)?;
                 }
@@ -514,7 +527,13 @@ impl<'a, 'ctx> Generator<'a, 'ctx> {
                 .into_int_value();
                 let failed = be(b.build_int_compare(IntPredicate::NE, status, ib.i64(0), "hook.failed"))?;
                 let (error, run) = self.branch_to_context_error(f, failed, &state)?;
-                ib.tail_call(TailTarget::Function(throw), &state, state.pc.into(), state.code_block.into(), [Some(error.into()), Some(ib.i64(0).into()), None, None])?;
+                ib.tail_call(
+                    TailTarget::Function(throw),
+                    &state,
+                    state.pc.into(),
+                    state.code_block.into(),
+                    [Some(error.into()), Some(ib.i64(0).into()), None, None],
+                )?;
                 b.position_at_end(run);
                 ib.dispatch_through(symbols::HANDLER_TABLE, &state, state.pc)?;
             }

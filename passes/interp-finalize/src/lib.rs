@@ -1,7 +1,7 @@
 #![doc = include_str!("../README.md")]
 
 use deegen_api::symbols;
-use deegen_llvm_ir::{callee_name, calls_in, defined_functions, run_llvm_pipeline, set_function_attr, LlvmModule, TARGET_CPU, LlvmPhase};
+use deegen_llvm_ir::{callee_name, calls_in, defined_functions, run_llvm_pipeline, set_function_attr, LlvmModule, LlvmPhase, TARGET_CPU};
 use deegen_pass::{AnalysisManager, Pass, PassDescriptor, PassError, PassParams, PipelineError, PreservedAnalyses, RegisteredPass};
 use inkwell::module::Linkage;
 
@@ -57,7 +57,10 @@ impl<'ctx> Pass<LlvmModule<'ctx>> for InterpFinalize {
             let noinline = inkwell::attributes::Attribute::get_named_enum_kind_id("noinline");
             for (f, _) in deegen_llvm_ir::type_checker_functions(module, &lattice) {
                 if f.count_basic_blocks() > 0 && f.get_enum_attribute(inkwell::attributes::AttributeLoc::Function, noinline).is_some() {
-                    leftovers.push(format!("type checker {} is not inlined (run type-check-strength-reduction after inline-semantics)", f.get_name().to_string_lossy()));
+                    leftovers.push(format!(
+                        "type checker {} is not inlined (run type-check-strength-reduction after inline-semantics)",
+                        f.get_name().to_string_lossy()
+                    ));
                 }
             }
         }

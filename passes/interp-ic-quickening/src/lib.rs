@@ -95,7 +95,11 @@ impl RegisteredPass<LlvmModule<'_>> for InterpIcQuickening {
 
 /// The `kinds` argument of a marker: a constant, equal to what the bytecode declares.
 fn declared_kinds(site: CallSiteValue<'_>, kinds: u8) -> Result<(), String> {
-    let arg = call_instruction(site).get_operand(1).and_then(|o| o.value()).filter(|v| v.is_int_value()).ok_or("a fused-cache marker lacks its (integer) kinds argument")?;
+    let arg = call_instruction(site)
+        .get_operand(1)
+        .and_then(|o| o.value())
+        .filter(|v| v.is_int_value())
+        .ok_or("a fused-cache marker lacks its (integer) kinds argument")?;
     let given = arg.into_int_value().get_zero_extended_constant().ok_or("the number of kinds of a fused cache must be a constant")?;
     if given != u64::from(kinds) {
         return Err(format!("the fused cache is run with {given} kinds; the bytecode declares {kinds}"));
@@ -105,7 +109,10 @@ fn declared_kinds(site: CallSiteValue<'_>, kinds: u8) -> Result<(), String> {
 
 /// The first argument of a marker (the computed kind, or the kind being cached).
 fn kind_argument<'ctx>(site: CallSiteValue<'ctx>) -> Result<IntValue<'ctx>, String> {
-    let arg = call_instruction(site).get_operand(0).and_then(|o| o.value()).filter(|v| v.is_int_value() && v.into_int_value().get_type().get_bit_width() == 32);
+    let arg = call_instruction(site)
+        .get_operand(0)
+        .and_then(|o| o.value())
+        .filter(|v| v.is_int_value() && v.into_int_value().get_type().get_bit_width() == 32);
     Ok(arg.ok_or("a fused-cache marker takes an i32 kind first")?.into_int_value())
 }
 

@@ -73,15 +73,28 @@ fn caches_the_lowering_would_get_wrong_are_errors() {
         // A kind count other than the declared one.
         (fixture_text().replacen("(i32 %computed, i32 2)", "(i32 %computed, i32 3)", 1), "declares 2"),
         // The cache run in a loop: a hit could see the kind of a fill made earlier in the loop.
-        (fixture_text().replacen("%in.value = load i64, ptr %in.slot\n  br label %done", "%in.value = load i64, ptr %in.slot\n  br i1 %outline, label %hit, label %done", 1), "in a loop"),
+        (
+            fixture_text().replacen(
+                "%in.value = load i64, ptr %in.slot\n  br label %done",
+                "%in.value = load i64, ptr %in.slot\n  br i1 %outline, label %hit, label %done",
+                1,
+            ),
+            "in a loop",
+        ),
         // A marker of the wrong type (an IR dump edited by hand): an error, not a panic.
         (
-            fixture_text().replace("declare i32 @__deegen_api_ic_fused_kind(i32, i32)", "declare i32 @__deegen_api_ic_fused_kind(i64, i32)").replace("@__deegen_api_ic_fused_kind(i32 %computed, i32 2)", "@__deegen_api_ic_fused_kind(i64 0, i32 2)"),
+            fixture_text()
+                .replace("declare i32 @__deegen_api_ic_fused_kind(i32, i32)", "declare i32 @__deegen_api_ic_fused_kind(i64, i32)")
+                .replace("@__deegen_api_ic_fused_kind(i32 %computed, i32 2)", "@__deegen_api_ic_fused_kind(i64 0, i32 2)"),
             "i32 kind",
         ),
         // Two uses of the cache in one execution.
         (
-            fixture_text().replacen("  %miss.value = call i64 @effect(ptr %obj, i32 %new)", "  call void @__deegen_api_ic_quicken(i32 %new.kind, i32 2)\n  %miss.value = call i64 @effect(ptr %obj, i32 %new)", 1),
+            fixture_text().replacen(
+                "  %miss.value = call i64 @effect(ptr %obj, i32 %new)",
+                "  call void @__deegen_api_ic_quicken(i32 %new.kind, i32 2)\n  %miss.value = call i64 @effect(ptr %obj, i32 %new)",
+                1,
+            ),
             "at most once",
         ),
     ];

@@ -37,10 +37,8 @@ impl<'ctx> Pass<LlvmModule<'ctx>> for LowerInterpApi {
         let mut changed = false;
         for f in defined_functions(module) {
             let Some(kind) = function_attr(f, HANDLER_KIND_ATTR) else { continue };
-            let markers: Vec<CallSiteValue<'ctx>> = calls_in(f)
-                .into_iter()
-                .filter(|c| callee_name(*c).is_some_and(|n| n.starts_with(symbols::API_PREFIX)))
-                .collect();
+            let markers: Vec<CallSiteValue<'ctx>> =
+                calls_in(f).into_iter().filter(|c| callee_name(*c).is_some_and(|n| n.starts_with(symbols::API_PREFIX))).collect();
             if markers.is_empty() {
                 continue;
             }
@@ -83,10 +81,7 @@ impl<'a, 'ctx> Lowerer<'a, 'ctx> {
     }
 
     fn arg(&self, call: CallSiteValue<'ctx>, i: u32) -> Result<BasicValueEnum<'ctx>, PassError> {
-        call_instruction(call)
-            .get_operand(i)
-            .and_then(|o| o.value())
-            .ok_or_else(|| self.fail(format!("marker call lacks argument {i}")))
+        call_instruction(call).get_operand(i).and_then(|o| o.value()).ok_or_else(|| self.fail(format!("marker call lacks argument {i}")))
     }
 
     fn lower(&self, call: CallSiteValue<'ctx>) -> Result<(), PassError> {
@@ -145,10 +140,8 @@ impl<'a, 'ctx> Lowerer<'a, 'ctx> {
                     let d = ib.load_field(state.pc, off, 4, true, "branch.offset")?;
                     let pc = ib.byte_offset(state.pc, d, "branch.target")?;
                     if self.module.get_function(TIER_UP_HOOK).is_some() {
-                        let backward = self
-                            .builder
-                            .build_int_compare(inkwell::IntPredicate::SLT, d, ib.i64(0), "backward")
-                            .map_err(|x| x.to_string())?;
+                        let backward =
+                            self.builder.build_int_compare(inkwell::IntPredicate::SLT, d, ib.i64(0), "backward").map_err(|x| x.to_string())?;
                         self.count_hotness(&ib, &state, Some(backward), symbols::TIER_UP_AT, pc.into(), [None; 4])?;
                     }
                     ib.dispatch(&state, pc)
@@ -157,7 +150,13 @@ impl<'a, 'ctx> Lowerer<'a, 'ctx> {
             "throw" => {
                 let throw = declare_handler(self.module, symbols::THROW);
                 let (value, add_position) = (self.arg(call, 0)?, self.arg(call, 1)?);
-                e(ib.tail_call(TailTarget::Function(throw), &state, state.pc.into(), state.code_block.into(), [Some(value), Some(add_position), None, None]))?;
+                e(ib.tail_call(
+                    TailTarget::Function(throw),
+                    &state,
+                    state.pc.into(),
+                    state.code_block.into(),
+                    [Some(value), Some(add_position), None, None],
+                ))?;
             }
             "make_call" => self.lower_make_call(call, &state, &ib, None)?,
             "make_tail_call" => self.lower_make_tail_call(call, &state, &ib, None)?,
@@ -207,7 +206,8 @@ impl<'a, 'ctx> Lowerer<'a, 'ctx> {
             // (`[hdr | params | extras | hdr' | params']`); reusing the moved frame would climb
             // the stack by the arguments at every tail call of a vararg function.
             let i64t = self.module.get_context().i64_type();
-            let entry = ib.load_ptr(ib.byte_offset(state.code_block, ib.i64(deegen_api::offsets::CB_ENTRY as u64), "self.entry.addr")?, "self.entry")?;
+            let entry =
+                ib.load_ptr(ib.byte_offset(state.code_block, ib.i64(deegen_api::offsets::CB_ENTRY as u64), "self.entry.addr")?, "self.entry")?;
             let vararg_entry = declare_handler(self.module, symbols::ENTRY_BYTECODE_VARARG).as_global_value().as_pointer_value();
             let is_vararg = b.build_int_compare(inkwell::IntPredicate::EQ, entry, vararg_entry, "self.is_vararg").map_err(e)?;
             let num_varargs = ib.load_i64(ib.header_slot(state.base, deegen_api::frame::NUM_VARARGS, "hdr.num_varargs")?, "num_varargs")?;
@@ -216,7 +216,9 @@ impl<'a, 'ctx> Lowerer<'a, 'ctx> {
             let nparams = b.build_int_z_extend(nparams32, i64t, "self.nparams").map_err(e)?;
             let has_extras = b.build_int_compare(inkwell::IntPredicate::UGT, num_varargs, ib.i64(0), "has_extras").map_err(e)?;
             let moved = b.build_and(is_vararg, has_extras, "frame.moved").map_err(e)?;
-            let below = b.build_int_add(b.build_int_add(num_varargs, nparams, "below.args").map_err(e)?, ib.i64(FRAME_HEADER_SLOTS as u64), "below").map_err(e)?;
+            let below = b
+                .build_int_add(b.build_int_add(num_varargs, nparams, "below.args").map_err(e)?, ib.i64(FRAME_HEADER_SLOTS as u64), "below")
+                .map_err(e)?;
             let back = b.build_int_neg(below, "back").map_err(e)?;
             let original = ib.slot_address(state.base, back, "original.base")?;
             let target = b.build_select(moved, original, state.base, "tail.base").map_err(e)?.into_pointer_value();
@@ -230,7 +232,9 @@ impl<'a, 'ctx> Lowerer<'a, 'ctx> {
             let caller_slot = ib.header_slot(target, deegen_api::frame::CALLER_BASE, "hdr.caller_base")?;
             let caller = ib.load_i64(caller_slot, "caller.slot")?;
             let count = b.build_right_shift(caller, ib.i64(deegen_api::frame::TAIL_CALLS_SHIFT.into()), false, "tail_calls").map_err(e)?;
-            let saturated = b.build_int_compare(inkwell::IntPredicate::EQ, count, ib.i64(deegen_api::frame::MAX_TAIL_CALLS), "tail_calls.saturated").map_err(e)?;
+            let saturated = b
+                .build_int_compare(inkwell::IntPredicate::EQ, count, ib.i64(deegen_api::frame::MAX_TAIL_CALLS), "tail_calls.saturated")
+                .map_err(e)?;
             let bumped = b.build_int_add(caller, ib.i64(1 << deegen_api::frame::TAIL_CALLS_SHIFT), "caller.slot.counted").map_err(e)?;
             let counted = b.build_select(saturated, caller, bumped, "caller.slot.new").map_err(e)?;
             b.build_store(caller_slot, counted).map_err(e)?;
@@ -343,7 +347,8 @@ impl<'a, 'ctx> Lowerer<'a, 'ctx> {
             let new_base = ib.slot_address(frame, ib.i64(FRAME_HEADER_SLOTS as u64), "callee.base")?;
             let hdr = |offset: i64, name: &str| ib.header_slot(new_base, offset, name);
             b.build_store(hdr(deegen_api::frame::CALLER_BASE, "hdr.caller_base")?, state.base).map_err(|x| x.to_string())?;
-            b.build_store(hdr(deegen_api::frame::RETURN_CONTINUATION, "hdr.ret")?, cont.as_global_value().as_pointer_value()).map_err(|x| x.to_string())?;
+            b.build_store(hdr(deegen_api::frame::RETURN_CONTINUATION, "hdr.ret")?, cont.as_global_value().as_pointer_value())
+                .map_err(|x| x.to_string())?;
             b.build_store(hdr(deegen_api::frame::CALLER_PC, "hdr.caller_pc")?, state.pc).map_err(|x| x.to_string())?;
             let callee = ib.load_i64(frame, "callee")?;
             let callee_state = PinnedState { base: new_base, ..*state };

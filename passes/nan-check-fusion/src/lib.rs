@@ -9,7 +9,8 @@ use inkwell::values::AsValueRef;
 /// The pass's one declaration (name, description, parameters, phases).
 pub static DESCRIPTOR: PassDescriptor<LlvmPhase> = PassDescriptor {
     name: "nan-check-fusion",
-    description: "NaN-boxing: before comparing two doubles, one ordered fcmp stands in for both 'is a double' checks (bound defaults to !deegen.nan_boxing)",
+    description:
+        "NaN-boxing: before comparing two doubles, one ordered fcmp stands in for both 'is a double' checks (bound defaults to !deegen.nan_boxing)",
     params: "doubles-below=N",
     required: false,
     runs_in: &[LlvmPhase::Finalized],
@@ -44,7 +45,10 @@ impl<'ctx> Pass<LlvmModule<'ctx>> for NanCheckFusion {
             },
         };
         if bound <= NEGATIVE_INFINITY_BITS {
-            return Err(err(format!("doubles-below={bound:#x} leaves non-NaN patterns to non-doubles (it must be at least {:#x})", NEGATIVE_INFINITY_BITS + 1)));
+            return Err(err(format!(
+                "doubles-below={bound:#x} leaves non-NaN patterns to non-doubles (it must be at least {:#x})",
+                NEGATIVE_INFINITY_BITS + 1
+            )));
         }
         let builder = Builder::new(module);
         let mut fused = 0;

@@ -87,7 +87,10 @@ fn passes_check_their_input_even_when_the_phase_is_wrong() {
     let bad = format!("{text}!deegen.phase = !{{!99}}\n!99 = !{{!\"optimized\"}}\n");
     let mut unit = LlvmModule::new(deegen_llvm_ir::parse_module(&context, bad.as_bytes(), "bad").unwrap());
     let e = registry.parse_pipeline("inline-semantics").unwrap().run(&mut unit, &mut AnalysisManager::new()).unwrap_err();
-    assert_eq!(e.to_string(), "cannot read the input's phase: !deegen.phase names 'optimized', which is not a phase (known: semantics, handlers, lowered, finalized)");
+    assert_eq!(
+        e.to_string(),
+        "cannot read the input's phase: !deegen.phase names 'optimized', which is not a phase (known: semantics, handlers, lowered, finalized)"
+    );
 }
 
 #[test]
@@ -95,7 +98,8 @@ fn checkers_left_uninlined_are_refused() {
     // Without type-check-strength-reduction, inline-semantics leaves the (noinline) checker a
     // call, and interp-finalize says which pass is missing instead of emitting a call.
     let context = Context::create();
-    let text = std::fs::read_to_string(fixture()).unwrap().replace("attributes #2 = { inlinehint nounwind }", "attributes #2 = { noinline nounwind }");
+    let text =
+        std::fs::read_to_string(fixture()).unwrap().replace("attributes #2 = { inlinehint nounwind }", "attributes #2 = { noinline nounwind }");
     let module = deegen_llvm_ir::parse_module(&context, text.as_bytes(), "noinline_checker").unwrap();
     let mut unit = LlvmModule::new(module);
     let registry = deegen_passes::llvm_registry();

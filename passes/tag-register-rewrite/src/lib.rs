@@ -1,7 +1,9 @@
 #![doc = include_str!("../README.md")]
 
 use deegen_api::symbols;
-use deegen_llvm_ir::{ControlFlow, call_instruction, calls_in, defined_functions, param, parse_u64, read_tag_registers, LlvmModule, GHC_CALLING_CONV, LlvmPhase};
+use deegen_llvm_ir::{
+    call_instruction, calls_in, defined_functions, param, parse_u64, read_tag_registers, ControlFlow, LlvmModule, LlvmPhase, GHC_CALLING_CONV,
+};
 use deegen_pass::{AnalysisManager, Pass, PassDescriptor, PassError, PassParams, PipelineError, PreservedAnalyses, RegisteredPass};
 use inkwell::builder::Builder;
 use inkwell::values::{AsValueRef, BasicValueEnum, FunctionValue, InstructionOpcode, InstructionValue, IntValue};
@@ -138,12 +140,7 @@ fn replaceable(inst: InstructionValue<'_>, index: u32) -> bool {
     }
 }
 
-fn rewrite_constants<'ctx>(
-    f: FunctionValue<'ctx>,
-    tags: [u64; 2],
-    regs: [IntValue<'ctx>; 2],
-    builder: &Builder<'ctx>,
-) -> Result<Counts, PassError> {
+fn rewrite_constants<'ctx>(f: FunctionValue<'ctx>, tags: [u64; 2], regs: [IntValue<'ctx>; 2], builder: &Builder<'ctx>) -> Result<Counts, PassError> {
     let mut counts = Counts::default();
     let mut compares = Vec::new();
     for bb in f.get_basic_block_iter() {
@@ -220,9 +217,7 @@ impl RegisteredPass<LlvmModule<'_>> for TagRegisterRewrite {
         let tags = match (get("tag1")?, get("tag2")?) {
             (Some(a), Some(b)) => Some([a, b]),
             (None, None) => None,
-            _ => {
-                return Err(PipelineError::BadParameter { pass: DESCRIPTOR.name.to_owned(), message: "give both tag1 and tag2, or neither".into() })
-            }
+            _ => return Err(PipelineError::BadParameter { pass: DESCRIPTOR.name.to_owned(), message: "give both tag1 and tag2, or neither".into() }),
         };
         Ok(TagRegisterRewrite { tags })
     }

@@ -51,7 +51,11 @@ fn a_module_without_tag_values_is_left_alone() {
 #[test]
 fn a_handler_that_does_not_pass_its_tags_on_is_rejected() {
     let context = Context::create();
-    let text = fixture_text(env!("CARGO_MANIFEST_DIR"), FIXTURE).replacen("i64 %a3, i64 %tag2)\n  ret void\n\nobject", "i64 %a3, i64 7)\n  ret void\n\nobject", 1);
+    let text = fixture_text(env!("CARGO_MANIFEST_DIR"), FIXTURE).replacen(
+        "i64 %a3, i64 %tag2)\n  ret void\n\nobject",
+        "i64 %a3, i64 7)\n  ret void\n\nobject",
+        1,
+    );
     let mut unit = load(&context, &text, "edited");
     let e = run(&mut unit, TAGS).unwrap_err();
     assert_eq!(e, "pass 'tag-register-rewrite': __deegen_interp_op_A: a call into the interpreter does not pass tag parameter 9 through");

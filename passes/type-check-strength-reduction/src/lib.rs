@@ -4,9 +4,12 @@ use std::collections::HashMap;
 
 use deegen_bytecode_spec::{TypeLattice, TypeMask};
 use deegen_llvm_ir::raw::{Block, Value};
-use deegen_llvm_ir::{ControlFlow, defined_functions, read_type_lattice, run_llvm_pipeline, type_checker_functions, type_names_mask, LlvmModule, KNOWN_TYPES_METADATA, LlvmPhase};
-use inkwell::attributes::{Attribute, AttributeLoc};
+use deegen_llvm_ir::{
+    defined_functions, read_type_lattice, run_llvm_pipeline, type_checker_functions, type_names_mask, ControlFlow, LlvmModule, LlvmPhase,
+    KNOWN_TYPES_METADATA,
+};
 use deegen_pass::{AnalysisManager, Pass, PassDescriptor, PassError, PassParams, PipelineError, PreservedAnalyses, RegisteredPass};
+use inkwell::attributes::{Attribute, AttributeLoc};
 use inkwell::values::AsValueRef;
 
 /// The pass's one declaration (name, description, parameters, phases).
@@ -36,7 +39,11 @@ pub struct Counts {
 
 impl<'ctx> Pass<LlvmModule<'ctx>> for TypeCheckStrengthReduction {
     fn params(&self) -> String {
-        if self.keep_checkers { "keep-checkers".into() } else { String::new() }
+        if self.keep_checkers {
+            "keep-checkers".into()
+        } else {
+            String::new()
+        }
     }
 
     fn run(&mut self, unit: &mut LlvmModule<'ctx>, _: &mut AnalysisManager<LlvmModule<'ctx>>) -> Result<PreservedAnalyses, PassError> {
@@ -300,4 +307,3 @@ fn reduce_function(f: Value, lattice: &TypeLattice, checkers: &Checkers, known: 
     }
     counts
 }
-

@@ -4,7 +4,9 @@ use std::collections::HashMap;
 
 use deegen_bytecode_spec::TypeMask;
 use deegen_llvm_ir::raw::Value;
-use deegen_llvm_ir::{ControlFlow, defined_functions, read_type_lattice, type_names_mask, Checkers, LlvmModule, COLD_EDGE_METADATA, HINT_METADATA, LlvmPhase};
+use deegen_llvm_ir::{
+    defined_functions, read_type_lattice, type_names_mask, Checkers, ControlFlow, LlvmModule, LlvmPhase, COLD_EDGE_METADATA, HINT_METADATA,
+};
 use deegen_pass::{AnalysisManager, Pass, PassDescriptor, PassError, PassParams, PipelineError, PreservedAnalyses, RegisteredPass};
 use inkwell::context::ContextRef;
 use inkwell::values::{AsValueRef, InstructionOpcode, InstructionValue};

@@ -15,7 +15,10 @@ fn marks(ir: &str) -> Vec<(String, Option<String>)> {
     let mut out = Vec::new();
     let mut block = String::from("entry");
     for line in ir.lines() {
-        if let Some(label) = line.strip_suffix(':').or_else(|| line.split_once(':').filter(|(l, r)| !l.contains(' ') && r.trim_start().starts_with(';')).map(|(l, _)| l)) {
+        if let Some(label) = line
+            .strip_suffix(':')
+            .or_else(|| line.split_once(':').filter(|(l, r)| !l.contains(' ') && r.trim_start().starts_with(';')).map(|(l, _)| l))
+        {
             block = label.to_owned();
         }
         if line.trim_start().starts_with("br i1") {
@@ -51,8 +54,8 @@ fn hinted_checks_mark_the_edge_the_hinted_types_do_not_take() {
 fn a_module_without_a_lattice_is_unchanged() {
     let context = Context::create();
     let text = deegen_pass_test_support::fixture_text(env!("CARGO_MANIFEST_DIR"), "hints.ll");
-    let without = text.split("!deegen.type_lattice").next().unwrap().to_owned()
-        + "!1 = !{!\"number\"}\n!deegen.phase = !{!2}\n!2 = !{!\"handlers\"}\n";
+    let without =
+        text.split("!deegen.type_lattice").next().unwrap().to_owned() + "!1 = !{!\"number\"}\n!deegen.phase = !{!2}\n!2 = !{!\"handlers\"}\n";
     let mut unit = deegen_pass_test_support::load(&context, &without, "hints-no-lattice.ll");
     let before = unit.print();
     run(&mut unit);

@@ -44,19 +44,12 @@ pub struct Engine {
 
 impl Engine {
     fn new(name: impl Into<String>, program: impl Into<PathBuf>, flags: &[&str]) -> Self {
-        Engine {
-            name: name.into(),
-            program: program.into(),
-            flags: flags.iter().map(|s| s.to_string()).collect(),
-        }
+        Engine { name: name.into(), program: program.into(), flags: flags.iter().map(|s| s.to_string()).collect() }
     }
 
     /// The command line as a person would type it (without the script).
     pub fn command_line(&self) -> String {
-        std::iter::once(self.program.display().to_string())
-            .chain(self.flags.iter().cloned())
-            .collect::<Vec<_>>()
-            .join(" ")
+        std::iter::once(self.program.display().to_string()).chain(self.flags.iter().cloned()).collect::<Vec<_>>().join(" ")
     }
 }
 
@@ -65,11 +58,7 @@ impl Engine {
 pub fn engine_catalog(ljr: &Path) -> Vec<Engine> {
     let mut engines = Vec::new();
     for tier in TIERS {
-        let name = if tier.name == tiers::DEFAULT_TIER {
-            "ljr".to_owned()
-        } else {
-            format!("ljr-{}", tier.name)
-        };
+        let name = if tier.name == tiers::DEFAULT_TIER { "ljr".to_owned() } else { format!("ljr-{}", tier.name) };
         engines.push(Engine::new(name, ljr, tier.flags));
     }
     engines.push(Engine::new("lua5.1", "lua5.1", &[]));
@@ -125,12 +114,7 @@ impl Options {
         let manifest = Path::new(env!("CARGO_MANIFEST_DIR"));
         let target = std::env::var_os("CARGO_TARGET_DIR")
             .map(PathBuf::from)
-            .unwrap_or_else(|| {
-                manifest
-                    .parent()
-                    .expect("testsuite is inside the workspace")
-                    .join("target")
-            });
+            .unwrap_or_else(|| manifest.parent().expect("testsuite is inside the workspace").join("target"));
         Options {
             filter: None,
             rounds: DEFAULT_ROUNDS,
@@ -155,28 +139,15 @@ impl Options {
                 Some((f, v)) if f.starts_with("--") => (f.to_owned(), Some(v.to_owned())),
                 _ => (arg.clone(), None),
             };
-            let mut value = || {
-                inline
-                    .clone()
-                    .or_else(|| args.next())
-                    .ok_or_else(|| format!("{flag} needs a value"))
-            };
+            let mut value = || inline.clone().or_else(|| args.next()).ok_or_else(|| format!("{flag} needs a value"));
             match flag.as_str() {
                 "--filter" => opts.filter = Some(value()?),
                 "--rounds" => {
                     let v = value()?;
-                    opts.rounds = v
-                        .parse()
-                        .ok()
-                        .filter(|&n| n > 0)
-                        .ok_or_else(|| format!("--rounds: bad count `{v}`"))?;
+                    opts.rounds = v.parse().ok().filter(|&n| n > 0).ok_or_else(|| format!("--rounds: bad count `{v}`"))?;
                 }
                 "--engines" => {
-                    opts.engines = value()?
-                        .split(',')
-                        .map(|s| s.trim().replace("luajit -joff", "luajit-joff"))
-                        .filter(|s| !s.is_empty())
-                        .collect();
+                    opts.engines = value()?.split(',').map(|s| s.trim().replace("luajit -joff", "luajit-joff")).filter(|s| !s.is_empty()).collect();
                     if opts.engines.is_empty() {
                         return Err("--engines: empty list".into());
                     }
@@ -210,10 +181,7 @@ impl Options {
         for name in &self.engines {
             let engine = catalog.iter().find(|e| &e.name == name).ok_or_else(|| {
                 let known: Vec<&str> = catalog.iter().map(|e| e.name.as_str()).collect();
-                format!(
-                    "unknown engine `{name}`; known engines: {}",
-                    known.join(", ")
-                )
+                format!("unknown engine `{name}`; known engines: {}", known.join(", "))
             })?;
             if !out.contains(engine) {
                 out.push(engine.clone());
@@ -315,9 +283,7 @@ impl Results {
     /// Geometric mean over the benchmarks where [`Results::speedup`] is defined, with the
     /// number of benchmarks it covers.
     pub fn geomean_speedup(&self, baseline: usize, engine: usize) -> Option<(f64, usize)> {
-        let ratios: Vec<f64> = (0..self.benchmarks.len())
-            .filter_map(|b| self.speedup(b, baseline, engine))
-            .collect();
+        let ratios: Vec<f64> = (0..self.benchmarks.len()).filter_map(|b| self.speedup(b, baseline, engine)).collect();
         geomean(&ratios).map(|g| (g, ratios.len()))
     }
 
@@ -327,26 +293,17 @@ impl Results {
         let mut out = Vec::new();
         for status in &self.engines {
             if status.path.is_none() {
-                out.push(format!(
-                    "engine {} (`{}`) is not installed; skipped",
-                    status.engine.name,
-                    status.engine.command_line()
-                ));
+                out.push(format!("engine {} (`{}`) is not installed; skipped", status.engine.name, status.engine.command_line()));
             }
         }
         for (b, bench) in self.benchmarks.iter().enumerate() {
             if !self.reference_checked[b] {
-                out.push(format!(
-                    "{bench}: no lua5.1 reference output, stdout NOT CHECKED"
-                ));
+                out.push(format!("{bench}: no lua5.1 reference output, stdout NOT CHECKED"));
             }
             for (e, status) in self.engines.iter().enumerate() {
                 let cell = &self.cells[b][e];
                 if cell.output_ok == Some(false) {
-                    out.push(format!(
-                        "OUTPUT MISMATCH: {} on {bench} printed something different from lua5.1",
-                        status.engine.name
-                    ));
+                    out.push(format!("OUTPUT MISMATCH: {} on {bench} printed something different from lua5.1", status.engine.name));
                 }
                 if cell.outputs.len() > 1 {
                     out.push(format!(
@@ -365,10 +322,7 @@ impl Results {
 
     /// Whether any run failed or printed the wrong thing (missing engines do not count).
     pub fn has_errors(&self) -> bool {
-        self.cells
-            .iter()
-            .flatten()
-            .any(|c| !c.failures.is_empty() || c.output_ok == Some(false) || c.outputs.len() > 1)
+        self.cells.iter().flatten().any(|c| !c.failures.is_empty() || c.output_ok == Some(false) || c.outputs.len() > 1)
     }
 }
 
@@ -380,11 +334,7 @@ pub fn median(xs: &[f64]) -> Option<f64> {
     let mut v = xs.to_vec();
     v.sort_by(f64::total_cmp);
     let n = v.len();
-    Some(if n % 2 == 1 {
-        v[n / 2]
-    } else {
-        (v[n / 2 - 1] + v[n / 2]) / 2.0
-    })
+    Some(if n % 2 == 1 { v[n / 2] } else { (v[n / 2 - 1] + v[n / 2]) / 2.0 })
 }
 
 /// Geometric mean of positive values.
@@ -424,29 +374,14 @@ impl SplitMix64 {
 }
 
 /// One timed run of `bench` on `engine`: `Ok((seconds, stdout))` or a failure message.
-fn run_once(
-    opts: &Options,
-    engine: &Engine,
-    program: &Path,
-    bench: &str,
-) -> Result<(f64, Vec<u8>), String> {
+fn run_once(opts: &Options, engine: &Engine, program: &Path, bench: &str) -> Result<(f64, Vec<u8>), String> {
     let mut args: Vec<OsString> = engine.flags.iter().map(OsString::from).collect();
     args.push(OsString::from(bench));
-    let inv = Invocation {
-        program: program.to_path_buf(),
-        args,
-        cwd: opts.bench_dir.clone(),
-        stdin: None,
-        timeout: opts.timeout,
-        env: Vec::new(),
-    };
+    let inv = Invocation { program: program.to_path_buf(), args, cwd: opts.bench_dir.clone(), stdin: None, timeout: opts.timeout, env: Vec::new() };
     let out = process::run(&inv).map_err(|e| e.to_string())?;
     match out.exit {
         Exit::Code(0) => Ok((out.wall.as_secs_f64(), out.stdout)),
-        Exit::TimedOut => Err(format!(
-            "timed out after {:.0} s",
-            opts.timeout.as_secs_f64()
-        )),
+        Exit::TimedOut => Err(format!("timed out after {:.0} s", opts.timeout.as_secs_f64())),
         exit => {
             let first = out.stderr.split(|&b| b == b'\n').next().unwrap_or_default();
             Err(format!("{exit}: {}", String::from_utf8_lossy(first)))
@@ -455,31 +390,14 @@ fn run_once(
 }
 
 /// Runs the whole matrix. Progress goes to stderr through `progress`.
-pub fn run(
-    opts: &Options,
-    benchmarks: Vec<String>,
-    engines: Vec<Engine>,
-    mut progress: impl FnMut(&str),
-) -> Results {
-    let seed = opts.seed.unwrap_or_else(|| {
-        std::time::SystemTime::now()
-            .duration_since(std::time::UNIX_EPOCH)
-            .map(|d| d.as_nanos() as u64)
-            .unwrap_or(0)
-    });
-    let engines: Vec<EngineStatus> = engines
-        .into_iter()
-        .map(|engine| EngineStatus {
-            path: process::locate(&engine.program),
-            engine,
-        })
-        .collect();
+pub fn run(opts: &Options, benchmarks: Vec<String>, engines: Vec<Engine>, mut progress: impl FnMut(&str)) -> Results {
+    let seed =
+        opts.seed.unwrap_or_else(|| std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map(|d| d.as_nanos() as u64).unwrap_or(0));
+    let engines: Vec<EngineStatus> = engines.into_iter().map(|engine| EngineStatus { path: process::locate(&engine.program), engine }).collect();
     let mut cells = vec![vec![Cell::default(); engines.len()]; benchmarks.len()];
 
-    let mut pairs: Vec<(usize, usize)> = (0..benchmarks.len())
-        .flat_map(|b| (0..engines.len()).map(move |e| (b, e)))
-        .filter(|&(_, e)| engines[e].path.is_some())
-        .collect();
+    let mut pairs: Vec<(usize, usize)> =
+        (0..benchmarks.len()).flat_map(|b| (0..engines.len()).map(move |e| (b, e))).filter(|&(_, e)| engines[e].path.is_some()).collect();
     let total = pairs.len() * opts.rounds;
     let mut rng = SplitMix64::new(seed);
     let mut done = 0;
@@ -488,27 +406,18 @@ pub fn run(
         for &(b, e) in &pairs {
             done += 1;
             let status = &engines[e];
-            let path = status
-                .path
-                .as_deref()
-                .expect("only available engines are scheduled");
+            let path = status.path.as_deref().expect("only available engines are scheduled");
             let cell = &mut cells[b][e];
             match run_once(opts, &status.engine, path, &benchmarks[b]) {
                 Ok((secs, stdout)) => {
-                    progress(&format!(
-                        "[{done}/{total}] round {round}: {:<16} {:<14} {:>9.3} s",
-                        benchmarks[b], status.engine.name, secs
-                    ));
+                    progress(&format!("[{done}/{total}] round {round}: {:<16} {:<14} {:>9.3} s", benchmarks[b], status.engine.name, secs));
                     cell.times.push(secs);
                     if !cell.outputs.contains(&stdout) {
                         cell.outputs.push(stdout);
                     }
                 }
                 Err(msg) => {
-                    progress(&format!(
-                        "[{done}/{total}] round {round}: {:<16} {:<14} FAILED: {msg}",
-                        benchmarks[b], status.engine.name
-                    ));
+                    progress(&format!("[{done}/{total}] round {round}: {:<16} {:<14} FAILED: {msg}", benchmarks[b], status.engine.name));
                     cell.failures.push(msg);
                 }
             }
@@ -517,9 +426,7 @@ pub fn run(
 
     // The reference output: lua5.1's own runs when it was benchmarked, else one extra,
     // untimed lua5.1 run per benchmark (when lua5.1 is installed at all).
-    let reference_idx = engines
-        .iter()
-        .position(|s| s.engine.name == REFERENCE_ENGINE && s.path.is_some());
+    let reference_idx = engines.iter().position(|s| s.engine.name == REFERENCE_ENGINE && s.path.is_some());
     let reference_program = process::locate(Path::new(REFERENCE_ENGINE));
     let mut reference_checked = vec![false; benchmarks.len()];
     for (b, bench) in benchmarks.iter().enumerate() {
@@ -563,11 +470,7 @@ mod tests {
 
     #[test]
     fn option_parsing() {
-        let o = Options::parse(args(
-            "--filter fib --rounds=5 --engines lua5.1,luajit --out /tmp/x --ljr ./ljr --seed 7",
-        ))
-        .unwrap()
-        .unwrap();
+        let o = Options::parse(args("--filter fib --rounds=5 --engines lua5.1,luajit --out /tmp/x --ljr ./ljr --seed 7")).unwrap().unwrap();
         assert_eq!(o.filter.as_deref(), Some("fib"));
         assert_eq!(o.rounds, 5);
         assert_eq!(o.engines, ["lua5.1", "luajit"]);
@@ -582,14 +485,9 @@ mod tests {
 
     #[test]
     fn engines_resolve_against_the_catalog() {
-        let o = Options::parse(args("--engines ljr,lua5.1,luajit-joff,ljr"))
-            .unwrap()
-            .unwrap();
+        let o = Options::parse(args("--engines ljr,lua5.1,luajit-joff,ljr")).unwrap().unwrap();
         let e = o.selected_engines().unwrap();
-        assert_eq!(
-            e.iter().map(|e| e.name.as_str()).collect::<Vec<_>>(),
-            ["ljr", "lua5.1", "luajit-joff"]
-        );
+        assert_eq!(e.iter().map(|e| e.name.as_str()).collect::<Vec<_>>(), ["ljr", "lua5.1", "luajit-joff"]);
         assert_eq!(e[2].command_line(), "luajit -joff");
         let o = Options::parse(args("--engines lua9")).unwrap().unwrap();
         assert!(o.selected_engines().unwrap_err().contains("known engines"));
@@ -625,40 +523,23 @@ mod tests {
             seed: 0,
             timeout: DEFAULT_TIMEOUT,
             benchmarks: (0..cells.len()).map(|i| format!("b{i}.lua")).collect(),
-            engines: names
-                .iter()
-                .map(|n| EngineStatus {
-                    engine: Engine::new(*n, *n, &[]),
-                    path: Some(PathBuf::from(n)),
-                })
-                .collect(),
+            engines: names.iter().map(|n| EngineStatus { engine: Engine::new(*n, *n, &[]), path: Some(PathBuf::from(n)) }).collect(),
             reference_checked: vec![true; cells.len()],
             cells,
         }
     }
 
     fn cell(t: f64, ok: bool) -> Cell {
-        Cell {
-            times: vec![t],
-            failures: vec![],
-            outputs: vec![b"x".to_vec()],
-            output_ok: Some(ok),
-        }
+        Cell { times: vec![t], failures: vec![], outputs: vec![b"x".to_vec()], output_ok: Some(ok) }
     }
 
     #[test]
     fn speedups_skip_mismatching_outputs() {
-        let r = results_with(vec![
-            vec![cell(2.0, true), cell(1.0, true)],
-            vec![cell(9.0, true), cell(1.0, false)],
-        ]);
+        let r = results_with(vec![vec![cell(2.0, true), cell(1.0, true)], vec![cell(9.0, true), cell(1.0, false)]]);
         assert_eq!(r.speedup(0, 0, 1), Some(2.0));
         assert_eq!(r.speedup(1, 0, 1), None);
         assert_eq!(r.geomean_speedup(0, 1), Some((2.0, 1)));
         assert!(r.has_errors());
-        assert!(r
-            .problems()
-            .iter()
-            .any(|p| p.contains("OUTPUT MISMATCH: ljr on b1.lua")));
+        assert!(r.problems().iter().any(|p| p.contains("OUTPUT MISMATCH: ljr on b1.lua")));
     }
 }

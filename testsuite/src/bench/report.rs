@@ -11,10 +11,7 @@ use super::{Results, BASELINES};
 
 /// `YYYY-MM-DDTHH:MM:SSZ` for `t` (UTC), without a date crate.
 pub fn utc_timestamp(t: SystemTime) -> String {
-    let secs = t
-        .duration_since(SystemTime::UNIX_EPOCH)
-        .map(|d| d.as_secs())
-        .unwrap_or(0);
+    let secs = t.duration_since(SystemTime::UNIX_EPOCH).map(|d| d.as_secs()).unwrap_or(0);
     let (days, rem) = ((secs / 86_400) as i64, secs % 86_400);
     // Howard Hinnant's civil_from_days.
     let z = days + 719_468;
@@ -26,12 +23,7 @@ pub fn utc_timestamp(t: SystemTime) -> String {
     let day = doy - (153 * mp + 2) / 5 + 1;
     let month = if mp < 10 { mp + 3 } else { mp - 9 };
     let year = yoe + era * 400 + i64::from(month <= 2);
-    format!(
-        "{year:04}-{month:02}-{day:02}T{:02}:{:02}:{:02}Z",
-        rem / 3600,
-        rem / 60 % 60,
-        rem % 60
-    )
+    format!("{year:04}-{month:02}-{day:02}T{:02}:{:02}:{:02}Z", rem / 3600, rem / 60 % 60, rem % 60)
 }
 
 fn fmt_secs(s: f64) -> String {
@@ -81,31 +73,18 @@ fn table(out: &mut String, header: Vec<String>, rows: Vec<Vec<String>>) {
 /// The report printed at the end of a run.
 pub fn render_text(r: &Results) -> String {
     let mut out = String::new();
-    let _ = writeln!(
-        out,
-        "lua-bench {}  rounds={}  seed={}",
-        r.timestamp, r.rounds, r.seed
-    );
+    let _ = writeln!(out, "lua-bench {}  rounds={}  seed={}", r.timestamp, r.rounds, r.seed);
     for s in &r.engines {
         let where_ = match &s.path {
             Some(p) => p.display().to_string(),
             None => "NOT INSTALLED, skipped".into(),
         };
-        let _ = writeln!(
-            out,
-            "  {:<12} {}  ({where_})",
-            s.engine.name,
-            s.engine.command_line()
-        );
+        let _ = writeln!(out, "  {:<12} {}  ({where_})", s.engine.name, s.engine.command_line());
     }
 
     let _ = writeln!(out, "\nWall time, median (min) of {} rounds:", r.rounds);
-    let live: Vec<usize> = (0..r.engines.len())
-        .filter(|&e| r.engines[e].path.is_some())
-        .collect();
-    let header = std::iter::once("benchmark".to_owned())
-        .chain(live.iter().map(|&e| r.engines[e].engine.name.clone()))
-        .collect();
+    let live: Vec<usize> = (0..r.engines.len()).filter(|&e| r.engines[e].path.is_some()).collect();
+    let header = std::iter::once("benchmark".to_owned()).chain(live.iter().map(|&e| r.engines[e].engine.name.clone())).collect();
     let rows = r
         .benchmarks
         .iter()
@@ -132,29 +111,17 @@ pub fn render_text(r: &Results) -> String {
     table(&mut out, header, rows);
 
     for base_name in BASELINES {
-        let Some(base) = r
-            .engine_index(base_name)
-            .filter(|&i| r.engines[i].path.is_some())
-        else {
+        let Some(base) = r.engine_index(base_name).filter(|&i| r.engines[i].path.is_some()) else {
             continue;
         };
         let others: Vec<usize> = live.iter().copied().filter(|&e| e != base).collect();
         if others.is_empty() {
             continue;
         }
-        let _ = writeln!(
-            out,
-            "\nSpeedup vs {base_name} ({base_name} time / engine time; >1 means faster):"
-        );
-        let header = std::iter::once("benchmark".to_owned())
-            .chain(others.iter().map(|&e| r.engines[e].engine.name.clone()))
-            .collect();
+        let _ = writeln!(out, "\nSpeedup vs {base_name} ({base_name} time / engine time; >1 means faster):");
+        let header = std::iter::once("benchmark".to_owned()).chain(others.iter().map(|&e| r.engines[e].engine.name.clone())).collect();
         let mut rows: Vec<Vec<String>> = (0..r.benchmarks.len())
-            .map(|b| {
-                std::iter::once(r.benchmarks[b].clone())
-                    .chain(others.iter().map(|&e| fmt_ratio(r.speedup(b, base, e))))
-                    .collect()
-            })
+            .map(|b| std::iter::once(r.benchmarks[b].clone()).chain(others.iter().map(|&e| fmt_ratio(r.speedup(b, base, e)))).collect())
             .collect();
         rows.push(
             std::iter::once("geomean".to_owned())
@@ -173,8 +140,7 @@ pub fn render_text(r: &Results) -> String {
     if !problems.is_empty() {
         out.push('\n');
         for p in problems {
-            let loud =
-                p.starts_with("OUTPUT") || p.starts_with("FAILED") || p.contains("NOT CHECKED");
+            let loud = p.starts_with("OUTPUT") || p.starts_with("FAILED") || p.contains("NOT CHECKED");
             let _ = writeln!(out, "{}{p}", if loud { "!!! " } else { "note: " });
         }
     }
@@ -228,17 +194,11 @@ pub fn to_json(r: &Results) -> String {
             "{{\"name\": {}, \"command\": {}, \"path\": {}, \"available\": {}}}",
             js(&s.engine.name),
             js(&s.engine.command_line()),
-            s.path
-                .as_ref()
-                .map_or("null".into(), |p| js(&p.display().to_string())),
+            s.path.as_ref().map_or("null".into(), |p| js(&p.display().to_string())),
             s.path.is_some()
         )
     });
-    let _ = writeln!(
-        out,
-        "  \"engines\": [\n    {}\n  ],",
-        engines.collect::<Vec<_>>().join(",\n    ")
-    );
+    let _ = writeln!(out, "  \"engines\": [\n    {}\n  ],", engines.collect::<Vec<_>>().join(",\n    "));
     let mut benches = Vec::new();
     for (b, name) in r.benchmarks.iter().enumerate() {
         let results = r.engines.iter().enumerate().filter(|(_, s)| s.path.is_some()).map(|(e, s)| {
@@ -260,30 +220,14 @@ pub fn to_json(r: &Results) -> String {
             results.collect::<Vec<_>>().join(",\n      ")
         ));
     }
-    let _ = writeln!(
-        out,
-        "  \"benchmarks\": [\n    {}\n  ],",
-        benches.join(",\n    ")
-    );
+    let _ = writeln!(out, "  \"benchmarks\": [\n    {}\n  ],", benches.join(",\n    "));
     let mut speedups = Vec::new();
     for base_name in BASELINES {
-        let Some(base) = r
-            .engine_index(base_name)
-            .filter(|&i| r.engines[i].path.is_some())
-        else {
+        let Some(base) = r.engine_index(base_name).filter(|&i| r.engines[i].path.is_some()) else {
             continue;
         };
-        for (e, s) in r
-            .engines
-            .iter()
-            .enumerate()
-            .filter(|&(e, s)| e != base && s.path.is_some())
-        {
-            let per = r
-                .benchmarks
-                .iter()
-                .enumerate()
-                .map(|(b, n)| format!("{}: {}", js(n), jn(r.speedup(b, base, e))));
+        for (e, s) in r.engines.iter().enumerate().filter(|&(e, s)| e != base && s.path.is_some()) {
+            let per = r.benchmarks.iter().enumerate().map(|(b, n)| format!("{}: {}", js(n), jn(r.speedup(b, base, e))));
             speedups.push(format!(
                 "{{\"baseline\": {}, \"engine\": {}, \"per_benchmark\": {{{}}}, \"geomean\": {}}}",
                 js(base_name),
@@ -293,16 +237,8 @@ pub fn to_json(r: &Results) -> String {
             ));
         }
     }
-    let _ = writeln!(
-        out,
-        "  \"speedups\": [\n    {}\n  ],",
-        speedups.join(",\n    ")
-    );
-    let _ = writeln!(
-        out,
-        "  \"problems\": {}",
-        jlist(r.problems().iter().map(|p| js(p)))
-    );
+    let _ = writeln!(out, "  \"speedups\": [\n    {}\n  ],", speedups.join(",\n    "));
+    let _ = writeln!(out, "  \"problems\": {}", jlist(r.problems().iter().map(|p| js(p))));
     out.push_str("}\n");
     out
 }
@@ -324,12 +260,7 @@ pub fn to_csv(r: &Results) -> String {
     out.push('\n');
     let num = |x: Option<f64>| x.map_or(String::new(), |x| format!("{x}"));
     for (b, name) in r.benchmarks.iter().enumerate() {
-        for (e, s) in r
-            .engines
-            .iter()
-            .enumerate()
-            .filter(|(_, s)| s.path.is_some())
-        {
+        for (e, s) in r.engines.iter().enumerate().filter(|(_, s)| s.path.is_some()) {
             let c = &r.cells[b][e];
             let _ = write!(
                 out,
@@ -343,10 +274,7 @@ pub fn to_csv(r: &Results) -> String {
                 c.output_ok.map_or(String::new(), |ok| ok.to_string())
             );
             for base_name in BASELINES {
-                let ratio = r
-                    .engine_index(base_name)
-                    .filter(|&base| base != e)
-                    .and_then(|base| r.speedup(b, base, e));
+                let ratio = r.engine_index(base_name).filter(|&base| base != e).and_then(|base| r.speedup(b, base, e));
                 let _ = write!(out, ",{}", num(ratio));
             }
             out.push('\n');
@@ -359,16 +287,8 @@ pub fn to_csv(r: &Results) -> String {
 /// timestamped stem (history) and as `latest.*` (a stable name for scripts).
 pub fn write_all(r: &Results, dir: &Path) -> std::io::Result<Vec<PathBuf>> {
     std::fs::create_dir_all(dir)?;
-    let stamp: String = r
-        .timestamp
-        .chars()
-        .filter(|c| c.is_ascii_digit() || *c == 'T')
-        .collect();
-    let files = [
-        ("json", to_json(r)),
-        ("csv", to_csv(r)),
-        ("svg", super::svg::render(r)),
-    ];
+    let stamp: String = r.timestamp.chars().filter(|c| c.is_ascii_digit() || *c == 'T').collect();
+    let files = [("json", to_json(r)), ("csv", to_csv(r)), ("svg", super::svg::render(r))];
     let mut written = Vec::new();
     for stem in [format!("bench-{stamp}"), "latest".to_owned()] {
         for (ext, text) in &files {
@@ -388,10 +308,7 @@ mod tests {
 
     #[test]
     fn timestamps() {
-        assert_eq!(
-            utc_timestamp(SystemTime::UNIX_EPOCH),
-            "1970-01-01T00:00:00Z"
-        );
+        assert_eq!(utc_timestamp(SystemTime::UNIX_EPOCH), "1970-01-01T00:00:00Z");
         let t = SystemTime::UNIX_EPOCH + Duration::from_secs(1_709_210_096); // leap-year Feb 29
         assert_eq!(utc_timestamp(t), "2024-02-29T12:34:56Z");
     }
@@ -404,34 +321,18 @@ mod tests {
 
     fn sample() -> Results {
         let engine = |n: &str, ok: bool| EngineStatus {
-            engine: Engine {
-                name: n.into(),
-                program: n.into(),
-                flags: vec![],
-            },
+            engine: Engine { name: n.into(), program: n.into(), flags: vec![] },
             path: ok.then(|| PathBuf::from(n)),
         };
-        let cell = |t: f64, ok: bool| Cell {
-            times: vec![t, t * 1.1],
-            failures: vec![],
-            outputs: vec![b"1\n".to_vec()],
-            output_ok: Some(ok),
-        };
+        let cell = |t: f64, ok: bool| Cell { times: vec![t, t * 1.1], failures: vec![], outputs: vec![b"1\n".to_vec()], output_ok: Some(ok) };
         Results {
             timestamp: "2024-02-29T12:34:56Z".into(),
             rounds: 2,
             seed: 42,
             timeout: Duration::from_secs(10),
             benchmarks: vec!["fib.lua".into(), "loop.lua".into()],
-            engines: vec![
-                engine("ljr", true),
-                engine("lua5.1", true),
-                engine("luajit-joff", false),
-            ],
-            cells: vec![
-                vec![cell(0.5, true), cell(1.0, true), Cell::default()],
-                vec![cell(0.1, false), cell(2.0, true), Cell::default()],
-            ],
+            engines: vec![engine("ljr", true), engine("lua5.1", true), engine("luajit-joff", false)],
+            cells: vec![vec![cell(0.5, true), cell(1.0, true), Cell::default()], vec![cell(0.1, false), cell(2.0, true), Cell::default()]],
             reference_checked: vec![true, true],
         }
     }
@@ -441,10 +342,7 @@ mod tests {
         let text = render_text(&sample());
         assert!(text.contains("NOT INSTALLED"), "{text}");
         assert!(text.contains("MISMATCH"), "{text}");
-        assert!(
-            text.contains("!!! OUTPUT MISMATCH: ljr on loop.lua"),
-            "{text}"
-        );
+        assert!(text.contains("!!! OUTPUT MISMATCH: ljr on loop.lua"), "{text}");
         assert!(text.contains("Speedup vs lua5.1"), "{text}");
         // fib: 1.05 / 0.525 = 2x; loop is excluded from the geomean because of the mismatch.
         assert!(text.contains("2.00x (1/2)"), "{text}");
@@ -458,16 +356,9 @@ mod tests {
         let lines: Vec<&str> = csv.lines().collect();
         assert_eq!(lines[0], "benchmark,engine,median_s,min_s,runs,failures,output_ok,speedup_vs_lua5.1,speedup_vs_luajit-joff");
         assert_eq!(lines.len(), 5);
-        assert!(
-            lines[1].starts_with("fib.lua,ljr,0.525,0.5,2,0,true,2,"),
-            "{}",
-            lines[1]
-        );
+        assert!(lines[1].starts_with("fib.lua,ljr,0.525,0.5,2,0,true,2,"), "{}", lines[1]);
         let json = to_json(&r);
-        assert!(
-            json.contains("\"output_matches_reference\": false"),
-            "{json}"
-        );
+        assert!(json.contains("\"output_matches_reference\": false"), "{json}");
         assert!(json.contains("\"available\": false"), "{json}");
         assert_eq!(json.matches('{').count(), json.matches('}').count());
     }

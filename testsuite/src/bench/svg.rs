@@ -7,10 +7,7 @@ use std::fmt::Write as _;
 
 use super::{Results, BASELINES};
 
-const PALETTE: &[&str] = &[
-    "#4e79a7", "#f28e2b", "#e15759", "#76b7b2", "#59a14f", "#edc948", "#b07aa1", "#ff9da7",
-    "#9c755f",
-];
+const PALETTE: &[&str] = &["#4e79a7", "#f28e2b", "#e15759", "#76b7b2", "#59a14f", "#edc948", "#b07aa1", "#ff9da7", "#9c755f"];
 const LEFT: f64 = 70.0;
 const RIGHT: f64 = 20.0;
 const TOP: f64 = 72.0;
@@ -20,10 +17,7 @@ const BAR_W: f64 = 18.0;
 const GROUP_GAP: f64 = 22.0;
 
 fn esc(s: &str) -> String {
-    s.replace('&', "&amp;")
-        .replace('<', "&lt;")
-        .replace('>', "&gt;")
-        .replace('"', "&quot;")
+    s.replace('&', "&amp;").replace('<', "&lt;").replace('>', "&gt;").replace('"', "&quot;")
 }
 
 fn axis_label(exp: i32) -> String {
@@ -46,32 +40,16 @@ struct Panel {
 fn panels(r: &Results) -> Vec<Panel> {
     let mut out = Vec::new();
     for &baseline in BASELINES {
-        let Some(base) = r
-            .engine_index(baseline)
-            .filter(|&i| r.engines[i].path.is_some())
-        else {
+        let Some(base) = r.engine_index(baseline).filter(|&i| r.engines[i].path.is_some()) else {
             continue;
         };
-        let engines: Vec<usize> = (0..r.engines.len())
-            .filter(|&e| e != base && r.engines[e].path.is_some())
-            .collect();
+        let engines: Vec<usize> = (0..r.engines.len()).filter(|&e| e != base && r.engines[e].path.is_some()).collect();
         if engines.is_empty() {
             continue;
         }
-        let mut values: Vec<Vec<Option<f64>>> = (0..r.benchmarks.len())
-            .map(|b| engines.iter().map(|&e| r.speedup(b, base, e)).collect())
-            .collect();
-        values.push(
-            engines
-                .iter()
-                .map(|&e| r.geomean_speedup(base, e).map(|(g, _)| g))
-                .collect(),
-        );
-        out.push(Panel {
-            baseline,
-            engines,
-            values,
-        });
+        let mut values: Vec<Vec<Option<f64>>> = (0..r.benchmarks.len()).map(|b| engines.iter().map(|&e| r.speedup(b, base, e)).collect()).collect();
+        values.push(engines.iter().map(|&e| r.geomean_speedup(base, e).map(|(g, _)| g)).collect());
+        out.push(Panel { baseline, engines, values });
     }
     out
 }
@@ -91,16 +69,8 @@ pub fn render(r: &Results) -> String {
         r#"<svg xmlns="http://www.w3.org/2000/svg" width="{width:.0}" height="{height:.0}" viewBox="0 0 {width:.0} {height:.0}" font-family="sans-serif" font-size="11">"#
     );
     let _ = writeln!(s, r#"<rect width="100%" height="100%" fill="white"/>"#);
-    let _ = writeln!(
-        s,
-        r#"<text x="10" y="18" font-size="14" font-weight="bold">lua-bench: speedup = baseline time / engine time</text>"#
-    );
-    let _ = writeln!(
-        s,
-        r##"<text x="10" y="34" fill="#555">median wall time of {} rounds, {}</text>"##,
-        r.rounds,
-        esc(&r.timestamp)
-    );
+    let _ = writeln!(s, r#"<text x="10" y="18" font-size="14" font-weight="bold">lua-bench: speedup = baseline time / engine time</text>"#);
+    let _ = writeln!(s, r##"<text x="10" y="34" fill="#555">median wall time of {} rounds, {}</text>"##, r.rounds, esc(&r.timestamp));
 
     // Legend: every engine that appears in some panel, in a stable colour.
     let mut x = 10.0;
@@ -109,16 +79,8 @@ pub fn render(r: &Results) -> String {
             continue;
         }
         let color = PALETTE[e % PALETTE.len()];
-        let _ = writeln!(
-            s,
-            r#"<rect x="{x:.1}" y="42" width="12" height="12" fill="{color}"/>"#
-        );
-        let _ = writeln!(
-            s,
-            r#"<text x="{:.1}" y="52">{}</text>"#,
-            x + 16.0,
-            esc(&status.engine.name)
-        );
+        let _ = writeln!(s, r#"<rect x="{x:.1}" y="42" width="12" height="12" fill="{color}"/>"#);
+        let _ = writeln!(s, r#"<text x="{:.1}" y="52">{}</text>"#, x + 16.0, esc(&status.engine.name));
         x += 28.0 + 7.0 * status.engine.name.len() as f64;
     }
 
@@ -149,22 +111,9 @@ pub fn render(r: &Results) -> String {
         let right = width - RIGHT;
         for exp in lo_e..=hi_e {
             let gy = y(2f64.powi(exp));
-            let (stroke, w) = if exp == 0 {
-                ("#333", 1.5)
-            } else {
-                ("#ddd", 1.0)
-            };
-            let _ = writeln!(
-                s,
-                r#"<line x1="{LEFT}" y1="{gy:.1}" x2="{right:.1}" y2="{gy:.1}" stroke="{stroke}" stroke-width="{w}"/>"#
-            );
-            let _ = writeln!(
-                s,
-                r#"<text x="{:.1}" y="{:.1}" text-anchor="end">{}</text>"#,
-                LEFT - 6.0,
-                gy + 4.0,
-                axis_label(exp)
-            );
+            let (stroke, w) = if exp == 0 { ("#333", 1.5) } else { ("#ddd", 1.0) };
+            let _ = writeln!(s, r#"<line x1="{LEFT}" y1="{gy:.1}" x2="{right:.1}" y2="{gy:.1}" stroke="{stroke}" stroke-width="{w}"/>"#);
+            let _ = writeln!(s, r#"<text x="{:.1}" y="{:.1}" text-anchor="end">{}</text>"#, LEFT - 6.0, gy + 4.0, axis_label(exp));
         }
 
         let one = y(1.0);
@@ -176,11 +125,7 @@ pub fn render(r: &Results) -> String {
                 match v {
                     Some(v) => {
                         let vy = y(*v);
-                        let (ry, rh) = if vy < one {
-                            (vy, one - vy)
-                        } else {
-                            (one, vy - one)
-                        };
+                        let (ry, rh) = if vy < one { (vy, one - vy) } else { (one, vy - one) };
                         let name = &r.engines[panel.engines[i]].engine.name;
                         let _ = writeln!(
                             s,
@@ -191,16 +136,8 @@ pub fn render(r: &Results) -> String {
                             esc(name)
                         );
                         let ty = if vy < one { ry - 3.0 } else { ry + rh + 10.0 };
-                        let label = if *v >= 10.0 {
-                            format!("{v:.0}")
-                        } else {
-                            format!("{v:.1}")
-                        };
-                        let _ = writeln!(
-                            s,
-                            r#"<text x="{:.1}" y="{ty:.1}" text-anchor="middle" font-size="8">{label}</text>"#,
-                            bx + BAR_W / 2.0
-                        );
+                        let label = if *v >= 10.0 { format!("{v:.0}") } else { format!("{v:.1}") };
+                        let _ = writeln!(s, r#"<text x="{:.1}" y="{ty:.1}" text-anchor="middle" font-size="8">{label}</text>"#, bx + BAR_W / 2.0);
                     }
                     None => {
                         let _ = writeln!(
@@ -212,16 +149,8 @@ pub fn render(r: &Results) -> String {
                     }
                 }
             }
-            let label = if g < r.benchmarks.len() {
-                r.benchmarks[g].trim_end_matches(".lua")
-            } else {
-                "geomean"
-            };
-            let weight = if g < r.benchmarks.len() {
-                "normal"
-            } else {
-                "bold"
-            };
+            let label = if g < r.benchmarks.len() { r.benchmarks[g].trim_end_matches(".lua") } else { "geomean" };
+            let weight = if g < r.benchmarks.len() { "normal" } else { "bold" };
             let cx = gx + vals.len() as f64 * BAR_W / 2.0;
             let _ = writeln!(
                 s,
@@ -244,12 +173,7 @@ mod tests {
     use std::time::Duration;
 
     fn results(engines: &[&str]) -> Results {
-        let cell = |t: f64| Cell {
-            times: vec![t],
-            failures: vec![],
-            outputs: vec![b"1\n".to_vec()],
-            output_ok: Some(true),
-        };
+        let cell = |t: f64| Cell { times: vec![t], failures: vec![], outputs: vec![b"1\n".to_vec()], output_ok: Some(true) };
         Results {
             timestamp: "2024-02-29T12:34:56Z".into(),
             rounds: 1,
@@ -258,23 +182,9 @@ mod tests {
             benchmarks: vec!["a<b.lua".into(), "c.lua".into()],
             engines: engines
                 .iter()
-                .map(|n| EngineStatus {
-                    engine: Engine {
-                        name: n.to_string(),
-                        program: n.into(),
-                        flags: vec![],
-                    },
-                    path: Some(PathBuf::from(n)),
-                })
+                .map(|n| EngineStatus { engine: Engine { name: n.to_string(), program: n.into(), flags: vec![] }, path: Some(PathBuf::from(n)) })
                 .collect(),
-            cells: vec![
-                engines
-                    .iter()
-                    .enumerate()
-                    .map(|(i, _)| cell(1.0 + i as f64))
-                    .collect();
-                2
-            ],
+            cells: vec![engines.iter().enumerate().map(|(i, _)| cell(1.0 + i as f64)).collect(); 2],
             reference_checked: vec![true; 2],
         }
     }

@@ -33,10 +33,7 @@ fn main() -> ExitCode {
     let benchmarks = match bench::find_benchmarks(&opts.bench_dir, opts.filter.as_deref()) {
         Ok(b) if !b.is_empty() => b,
         Ok(_) => {
-            eprintln!(
-                "lua-bench: no benchmark in {} matches the filter",
-                opts.bench_dir.display()
-            );
+            eprintln!("lua-bench: no benchmark in {} matches the filter", opts.bench_dir.display());
             return ExitCode::from(2);
         }
         Err(e) => {
@@ -59,17 +56,12 @@ fn main() -> ExitCode {
             }
         }
         Err(e) => {
-            eprintln!(
-                "lua-bench: cannot write results to {}: {e}",
-                opts.out.display()
-            );
+            eprintln!("lua-bench: cannot write results to {}: {e}", opts.out.display());
             return ExitCode::from(2);
         }
     }
     if results.has_errors() {
-        eprintln!(
-            "lua-bench: some runs FAILED or printed different output than lua5.1 (see above)"
-        );
+        eprintln!("lua-bench: some runs FAILED or printed different output than lua5.1 (see above)");
         return ExitCode::from(1);
     }
     ExitCode::SUCCESS

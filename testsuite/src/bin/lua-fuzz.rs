@@ -48,5 +48,9 @@ fn main() -> ExitCode {
     }
     let _ = std::fs::remove_dir_all(&work);
     println!("{} passed, {failures} failed", cases - failures);
-    if failures == 0 { ExitCode::SUCCESS } else { ExitCode::FAILURE }
+    if failures == 0 {
+        ExitCode::SUCCESS
+    } else {
+        ExitCode::FAILURE
+    }
 }

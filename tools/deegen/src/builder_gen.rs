@@ -65,11 +65,16 @@ pub fn builder_source(specs: &[BytecodeSpec], variants: &[Variant]) -> String {
         if spec.result == ResultKind::Value {
             params.push("output: u16".to_owned());
         }
-        let _ = writeln!(s, "    /// Appends a `{}`{}. Returns `None` when no variant takes these operand kinds.", spec.name, match spec.result {
-            ResultKind::Value => " storing to `output`",
-            ResultKind::Branch => " (patch its target with `patch_branch`)",
-            ResultKind::None => "",
-        });
+        let _ = writeln!(
+            s,
+            "    /// Appends a `{}`{}. Returns `None` when no variant takes these operand kinds.",
+            spec.name,
+            match spec.result {
+                ResultKind::Value => " storing to `output`",
+                ResultKind::Branch => " (patch its target with `patch_branch`)",
+                ResultKind::None => "",
+            }
+        );
         let _ = writeln!(s, "    pub fn create_{}(&mut self, {}) -> Option<Emitted> {{", snake(spec.name), params.join(", "));
         let choosers: Vec<&str> = spec.operands.iter().filter(|o| o.kind == OperandKind::SlotOrConstant).map(|o| o.name).collect();
         let specialised: Vec<&str> = spec.operands.iter().filter(|o| !o.values.is_empty()).map(|o| o.name).collect();
@@ -93,13 +98,28 @@ pub fn builder_source(specs: &[BytecodeSpec], variants: &[Variant]) -> String {
             let mut arms: Vec<(usize, String)> = mine
                 .iter()
                 .map(|v| {
-                    let access = v.operands.iter().filter(|o| choosers.contains(&o.name.as_str())).map(|o| (if o.access == OperandAccess::Constant { "true" } else { "false" }).to_owned());
-                    let fixed: Vec<String> = v.operands.iter().filter(|o| specialised.contains(&o.name.as_str())).map(|o| o.fixed.map_or("_".to_owned(), |x| x.to_string())).collect();
+                    let access = v
+                        .operands
+                        .iter()
+                        .filter(|o| choosers.contains(&o.name.as_str()))
+                        .map(|o| (if o.access == OperandAccess::Constant { "true" } else { "false" }).to_owned());
+                    let fixed: Vec<String> = v
+                        .operands
+                        .iter()
+                        .filter(|o| specialised.contains(&o.name.as_str()))
+                        .map(|o| o.fixed.map_or("_".to_owned(), |x| x.to_string()))
+                        .collect();
                     let known: Vec<String> = v
                         .operands
                         .iter()
                         .filter(|o| typed.iter().any(|t| t.name == o.name))
-                        .map(|o| if o.known.is_empty() { "_".to_owned() } else { o.known.iter().map(|t| format!("{t:?}")).collect::<Vec<_>>().join(" | ") })
+                        .map(|o| {
+                            if o.known.is_empty() {
+                                "_".to_owned()
+                            } else {
+                                o.known.iter().map(|t| format!("{t:?}")).collect::<Vec<_>>().join(" | ")
+                            }
+                        })
                         .collect();
                     let wildcards = fixed.iter().chain(&known).filter(|p| *p == "_").count();
                     (wildcards, format!("            ({},) => {},", access.chain(fixed).chain(known).collect::<Vec<_>>().join(", "), v.opcode))

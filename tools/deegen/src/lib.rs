@@ -90,9 +90,7 @@ pub fn compile_semantics_to_bitcode(workspace_manifest: &Path, package: &str, ta
         .map_err(io(&deps))?
         .filter_map(|e| e.ok())
         .map(|e| e.path())
-        .filter(|p| {
-            p.extension().is_some_and(|x| x == "bc") && p.file_name().is_some_and(|n| n.to_string_lossy().starts_with(&stem))
-        })
+        .filter(|p| p.extension().is_some_and(|x| x == "bc") && p.file_name().is_some_and(|n| n.to_string_lossy().starts_with(&stem)))
         .filter_map(|p| Some((std::fs::metadata(&p).ok()?.modified().ok()?, p)))
         .collect();
     found.sort();
@@ -140,7 +138,12 @@ pub struct InterpreterOutputs {
 pub const ARCHIVE_NAME: &str = "deegen_interp";
 
 /// Runs the whole interpreter generation on semantics bitcode.
-pub fn generate_interpreter(bitcode: &Path, specs: &[BytecodeSpec], out_dir: &Path, options: &GenerateOptions) -> Result<InterpreterOutputs, GenerateError> {
+pub fn generate_interpreter(
+    bitcode: &Path,
+    specs: &[BytecodeSpec],
+    out_dir: &Path,
+    options: &GenerateOptions,
+) -> Result<InterpreterOutputs, GenerateError> {
     let _span = tracing::info_span!("generate_interpreter").entered();
     std::fs::create_dir_all(out_dir).map_err(io(out_dir))?;
     let variants = resolve_variants(specs)?;

@@ -253,7 +253,14 @@ fn dump_chunk(st: &mut LuaState, f: TValue) {
 }
 
 fn dump_protos(p: &Proto, out: &mut String) {
-    out.push_str(&format!("function <{}:{}> ({} bytes, {} slots, {} constants)\n", p.source, p.line_defined, p.code.len(), p.frame_slots, p.constants.len()));
+    out.push_str(&format!(
+        "function <{}:{}> ({} bytes, {} slots, {} constants)\n",
+        p.source,
+        p.line_defined,
+        p.code.len(),
+        p.frame_slots,
+        p.constants.len()
+    ));
     // A `NewClosure` constant is the address of a child prototype, not a Lua value.
     let child = |v: &TValue| p.children.iter().position(|c| &**c as *const Proto as u64 == v.raw());
     let describe = |k: u16| match p.constants.get(usize::from(k)) {
@@ -365,7 +372,8 @@ fn run_args(st: &mut LuaState, argv: &[String], end: usize, opts: &Options) -> b
             } else {
                 rest
             };
-            let ok = if a.starts_with("-e") { run_chunk(st, value.as_bytes(), "=(command line)", false, opts, &[]) } else { require(st, value, opts) };
+            let ok =
+                if a.starts_with("-e") { run_chunk(st, value.as_bytes(), "=(command line)", false, opts, &[]) } else { require(st, value, opts) };
             if !ok {
                 return false;
             }

@@ -12,7 +12,9 @@ fn run(program: &str, args: &[&str]) -> (Option<i32>, String, String) {
 
 #[test]
 fn uncaught_error_values_are_reported_like_lua_c() {
-    for chunk in ["print('before') error()", "error({})", "error(setmetatable({}, {__tostring = function() return 'x' end}))", "error('text', 0)", "error(42)"] {
+    for chunk in
+        ["print('before') error()", "error({})", "error(setmetatable({}, {__tostring = function() return 'x' end}))", "error('text', 0)", "error(42)"]
+    {
         let (ref_code, ref_out, ref_err) = run("lua5.1", &["-e", chunk]);
         let (code, out, err) = run(env!("CARGO_BIN_EXE_ljr"), &["-e", chunk]);
         assert_eq!(code, ref_code, "{chunk}");
@@ -31,7 +33,8 @@ fn uncaught_error_values_are_reported_like_lua_c() {
 fn run_into_closed_pipe(program: &str, args: &[&str]) -> (Option<i32>, Option<i32>, String) {
     use std::os::unix::process::ExitStatusExt;
     use std::process::Stdio;
-    let mut child = Command::new(program).args(args).stdout(Stdio::piped()).stderr(Stdio::piped()).spawn().unwrap_or_else(|e| panic!("{program}: {e}"));
+    let mut child =
+        Command::new(program).args(args).stdout(Stdio::piped()).stderr(Stdio::piped()).spawn().unwrap_or_else(|e| panic!("{program}: {e}"));
     drop(child.stdout.take());
     let out = child.wait_with_output().unwrap();
     (out.status.code(), out.status.signal(), String::from_utf8_lossy(&out.stderr).into_owned())

@@ -55,7 +55,14 @@ fn damaged_dumps_that_load_run_without_crashing() {
     std::fs::create_dir_all(&dir).unwrap();
     let driver = dir.join("driver.lua");
     std::fs::write(&driver, DRIVER).unwrap();
-    let invocation = |args: Vec<std::ffi::OsString>, timeout| Invocation { program: ljr.to_path_buf(), args, cwd: dir.clone(), stdin: None, timeout, env: Vec::new() };
+    let invocation = |args: Vec<std::ffi::OsString>, timeout| Invocation {
+        program: ljr.to_path_buf(),
+        args,
+        cwd: dir.clone(),
+        stdin: None,
+        timeout,
+        env: Vec::new(),
+    };
     let made = run(&invocation(vec![driver.into(), dir.clone().into(), cases.to_string().into(), "7".into()], Duration::from_secs(120))).unwrap();
     assert_eq!(made.exit, Exit::Code(0), "the driver failed: {}", String::from_utf8_lossy(&made.stderr));
     let accepted: usize = String::from_utf8_lossy(&made.stdout).trim().parse().unwrap();
@@ -70,6 +77,12 @@ fn damaged_dumps_that_load_run_without_crashing() {
     if crashes.is_empty() {
         let _ = std::fs::remove_dir_all(&dir);
     }
-    assert!(crashes.is_empty(), "{} of {accepted} accepted damaged dumps crashed ljr (kept in {}):\n{}", crashes.len(), dir.display(), crashes.join("\n"));
+    assert!(
+        crashes.is_empty(),
+        "{} of {accepted} accepted damaged dumps crashed ljr (kept in {}):\n{}",
+        crashes.len(),
+        dir.display(),
+        crashes.join("\n")
+    );
     assert!(accepted > 0, "no damaged dump was accepted: the test ran nothing");
 }

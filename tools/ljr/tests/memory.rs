@@ -40,7 +40,10 @@ fn garbage_heavy_programs_run_in_bounded_memory() {
     const BOUND_KIB: i64 = 150 * 1024;
     let programs = [
         ("suspended coroutines", "for i = 1, 30000 do local co = coroutine.wrap(function() coroutine.yield(i) end) co() end print('done')"),
-        ("compiled chunks", "for i = 1, 30000 do local f = loadstring('local a = ... return function() return a + ' .. i .. ' end') f(i)() end print('done')"),
+        (
+            "compiled chunks",
+            "for i = 1, 30000 do local f = loadstring('local a = ... return function() return a + ' .. i .. ' end') f(i)() end print('done')",
+        ),
         ("native iterators", "for i = 1, 2000000 do local it = ('ab'):gmatch('%a') it() end print('done')"),
         ("tables and strings", "for i = 1, 3000000 do local t = {i, tostring(i), {x = i}} end print('done')"),
         // Big arrays made by few allocations: their storage must count toward the debt.
@@ -51,4 +54,3 @@ fn garbage_heavy_programs_run_in_bounded_memory() {
         assert!(peak < BOUND_KIB, "{name}: peak RSS {peak} KiB (bound {BOUND_KIB} KiB)");
     }
 }
-

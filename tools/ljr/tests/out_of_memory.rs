@@ -20,13 +20,7 @@ fn running_out_of_memory_is_an_error() {
     ];
     for growth in growths {
         for program in [growth.to_owned(), format!("print(pcall(function() {growth} end)) print('after')")] {
-            let out = Command::new("sh")
-                .arg("-c")
-                .arg("ulimit -v 2000000; exec \"$0\" -e \"$1\"")
-                .arg(ljr)
-                .arg(&program)
-                .output()
-                .expect("sh runs");
+            let out = Command::new("sh").arg("-c").arg("ulimit -v 2000000; exec \"$0\" -e \"$1\"").arg(ljr).arg(&program).output().expect("sh runs");
             let (stdout, stderr) = (String::from_utf8_lossy(&out.stdout), String::from_utf8_lossy(&out.stderr));
             assert!(out.status.code().is_some(), "{program}: killed by a signal; stderr: {stderr}");
             if program.starts_with("print(pcall") {

@@ -15,7 +15,10 @@
 use deegen_api as api;
 use deegen_api::{CodeBlock, InterpContext, FRAME_HEADER_SLOTS};
 use lua51_value::abi::{ArithOp, ForError};
-use lua51_value::{method_receiver_cached, string_slot_cached_fused, LuaContext, ReceiverLookup, NotATable, ObjKind, RtResult, TValue, MULTRET, NIL_BITS, RT_CALL, RT_CALL_NEGATED, RT_VALUE};
+use lua51_value::{
+    method_receiver_cached, string_slot_cached_fused, LuaContext, NotATable, ObjKind, ReceiverLookup, RtResult, TValue, MULTRET, NIL_BITS, RT_CALL,
+    RT_CALL_NEGATED, RT_VALUE,
+};
 
 extern "C" {
     fn floor(x: f64) -> f64;

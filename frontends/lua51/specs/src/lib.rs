@@ -102,7 +102,10 @@ fn binary(name: &'static str, semantics: &'static str, result: ResultKind) -> By
 fn equality(name: &'static str, semantics: &'static str) -> BytecodeSpec {
     BytecodeSpec {
         name,
-        operands: vec![op("lhs", OperandKind::SlotOrConstant), op("rhs", OperandKind::SlotOrConstant).specialized_constant(&[&["nil"], &["boolean", "string"], &["number"]])],
+        operands: vec![
+            op("lhs", OperandKind::SlotOrConstant),
+            op("rhs", OperandKind::SlotOrConstant).specialized_constant(&[&["nil"], &["boolean", "string"], &["number"]]),
+        ],
         result: ResultKind::Branch,
         semantics,
         variants: vec![&[S, S], &[S, C]],
@@ -263,20 +266,42 @@ pub fn bytecodes() -> Vec<BytecodeSpec> {
         },
         BytecodeSpec {
             name: "SetList",
-            operands: vec![op("table", Slot), op("values", SlotRef), op("count", u16_lit()), op("first_index", OperandKind::Literal { width: 4, signed: false })],
+            operands: vec![
+                op("table", Slot),
+                op("values", SlotRef),
+                op("count", u16_lit()),
+                op("first_index", OperandKind::Literal { width: 4, signed: false }),
+            ],
             result: None,
             semantics: "lua_set_list",
             variants: vec![],
         },
         BytecodeSpec {
             name: "SetListVarArgs",
-            operands: vec![op("table", Slot), op("values", SlotRef), op("num_fixed", u16_lit()), op("first_index", OperandKind::Literal { width: 4, signed: false })],
+            operands: vec![
+                op("table", Slot),
+                op("values", SlotRef),
+                op("num_fixed", u16_lit()),
+                op("first_index", OperandKind::Literal { width: 4, signed: false }),
+            ],
             result: None,
             semantics: "lua_set_list_var_args",
             variants: vec![],
         },
-        BytecodeSpec { name: "VarArg", operands: vec![op("dst", SlotRef), op("count", u16_lit())], result: None, semantics: "lua_vararg", variants: vec![] },
-        BytecodeSpec { name: "ForIn", operands: vec![op("base", SlotRef), op("num_vars", u16_lit())], result: Branch, semantics: "lua_for_in", variants: vec![] },
+        BytecodeSpec {
+            name: "VarArg",
+            operands: vec![op("dst", SlotRef), op("count", u16_lit())],
+            result: None,
+            semantics: "lua_vararg",
+            variants: vec![],
+        },
+        BytecodeSpec {
+            name: "ForIn",
+            operands: vec![op("base", SlotRef), op("num_vars", u16_lit())],
+            result: Branch,
+            semantics: "lua_for_in",
+            variants: vec![],
+        },
         BytecodeSpec { name: "NewClosure", operands: vec![op("proto", Constant)], result: Value, semantics: "lua_new_closure", variants: vec![] },
         BytecodeSpec { name: "GetUpval", operands: vec![op("index", u16_lit())], result: Value, semantics: "lua_get_upval", variants: vec![] },
         BytecodeSpec {
@@ -290,8 +315,20 @@ pub fn bytecodes() -> Vec<BytecodeSpec> {
         // Constants past the 16-bit operands: 5.1 allows 2^18 - 1 per function (MAXARG_Bx), so
         // the compiler loads those into a slot, and reaches globals and nested functions named
         // by them through these (no inline cache: only very big functions use them).
-        BytecodeSpec { name: "LoadConstWide", operands: vec![op("index", u32_lit())], result: Value, semantics: "lua_load_const_wide", variants: vec![] },
-        BytecodeSpec { name: "GetGlobalWide", operands: vec![op("name", u32_lit())], result: Value, semantics: "lua_get_global_wide", variants: vec![] },
+        BytecodeSpec {
+            name: "LoadConstWide",
+            operands: vec![op("index", u32_lit())],
+            result: Value,
+            semantics: "lua_load_const_wide",
+            variants: vec![],
+        },
+        BytecodeSpec {
+            name: "GetGlobalWide",
+            operands: vec![op("name", u32_lit())],
+            result: Value,
+            semantics: "lua_get_global_wide",
+            variants: vec![],
+        },
         BytecodeSpec {
             name: "SetGlobalWide",
             operands: vec![op("name", u32_lit()), op("value", Slot)],
@@ -299,7 +336,13 @@ pub fn bytecodes() -> Vec<BytecodeSpec> {
             semantics: "lua_set_global_wide",
             variants: vec![],
         },
-        BytecodeSpec { name: "NewClosureWide", operands: vec![op("proto", u32_lit())], result: Value, semantics: "lua_new_closure_wide", variants: vec![] },
+        BytecodeSpec {
+            name: "NewClosureWide",
+            operands: vec![op("proto", u32_lit())],
+            result: Value,
+            semantics: "lua_new_closure_wide",
+            variants: vec![],
+        },
     ]
 }
 

@@ -146,19 +146,13 @@ pub enum StatKind {
     /// `targets = values`. Every target is an [`ExprKind::Name`] or an
     /// [`ExprKind::Index`] (the parser rejects anything else with lua5.1's
     /// `syntax error`). All values are evaluated before any assignment.
-    Assign {
-        targets: Vec<Expr>,
-        values: Vec<Expr>,
-    },
+    Assign { targets: Vec<Expr>, values: Vec<Expr> },
     /// A call used as a statement (its results are discarded). The expression
     /// is an [`ExprKind::Call`] or [`ExprKind::MethodCall`].
     Call(Expr),
     /// `local names [= values]`. The names come into scope after the
     /// statement, so `values` still see any outer variables of the same name.
-    Local {
-        names: Vec<LuaStr>,
-        values: Vec<Expr>,
-    },
+    Local { names: Vec<LuaStr>, values: Vec<Expr> },
     /// `local function name body`. The name is in scope inside the body
     /// (the function can call itself), unlike `local name = function ... end`.
     LocalFunction { name: LuaStr, func: Box<FuncBody> },
@@ -173,20 +167,11 @@ pub enum StatKind {
     /// sees the locals declared in the loop body.
     Repeat { body: Block, cond: Expr },
     /// `if c1 then b1 elseif c2 then b2 ... else bn end`; `clauses` has at least one entry.
-    If {
-        clauses: Vec<IfClause>,
-        else_block: Option<Block>,
-    },
+    If { clauses: Vec<IfClause>, else_block: Option<Block> },
     /// `for var = start, limit [, step] do body end`. Lua 5.1 declares three
     /// hidden locals (`(for index)`, `(for limit)`, `(for step)`) before `var`,
     /// and attributes the loop instructions to [`Stat::line`].
-    NumericFor {
-        var: LuaStr,
-        start: Expr,
-        limit: Expr,
-        step: Option<Expr>,
-        body: Block,
-    },
+    NumericFor { var: LuaStr, start: Expr, limit: Expr, step: Option<Expr>, body: Block },
     /// `for vars in exprs do body end`. Lua 5.1 declares three hidden locals
     /// (`(for generator)`, `(for state)`, `(for control)`) before `vars`.
     GenericFor {
@@ -374,10 +359,7 @@ impl ExprKind {
     /// Whether the expression can produce several values (a call or `...`,
     /// not parenthesised): the last expression of a list is expanded.
     pub fn is_multi_value(&self) -> bool {
-        matches!(
-            self,
-            ExprKind::Call { .. } | ExprKind::MethodCall { .. } | ExprKind::Vararg
-        )
+        matches!(self, ExprKind::Call { .. } | ExprKind::MethodCall { .. } | ExprKind::Vararg)
     }
 }
 

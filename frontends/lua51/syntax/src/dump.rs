@@ -116,10 +116,7 @@ impl Display for Stat {
             StatKind::Do(b) => write!(f, "(do {b})"),
             StatKind::While { cond, body } => write!(f, "(while {cond} {body})"),
             StatKind::Repeat { body, cond } => write!(f, "(repeat {body} {cond})"),
-            StatKind::If {
-                clauses,
-                else_block,
-            } => {
+            StatKind::If { clauses, else_block } => {
                 f.write_str("(if")?;
                 for (i, c) in clauses.iter().enumerate() {
                     if i == 0 {
@@ -133,13 +130,7 @@ impl Display for Stat {
                 }
                 f.write_char(')')
             }
-            StatKind::NumericFor {
-                var,
-                start,
-                limit,
-                step,
-                body,
-            } => {
+            StatKind::NumericFor { var, start, limit, step, body } => {
                 f.write_str("(for ")?;
                 name(f, var)?;
                 write!(f, " {start} {limit}")?;
@@ -148,9 +139,7 @@ impl Display for Stat {
                 }
                 write!(f, " {body})")
             }
-            StatKind::GenericFor {
-                vars, exprs, body, ..
-            } => {
+            StatKind::GenericFor { vars, exprs, body, .. } => {
                 f.write_str("(for-in ")?;
                 names(f, vars)?;
                 f.write_str(" (")?;
@@ -234,11 +223,7 @@ impl Display for Expr {
                 }
                 f.write_char(')')
             }
-            ExprKind::MethodCall {
-                object,
-                method,
-                args,
-            } => {
+            ExprKind::MethodCall { object, method, args } => {
                 write!(f, "(method {object} ")?;
                 name(f, method)?;
                 for a in args {

@@ -65,11 +65,7 @@ impl SyntaxError {
     pub fn message_with_near(&self) -> Cow<'_, str> {
         match &self.near {
             None => Cow::Borrowed(&self.message),
-            Some(_) => Cow::Owned(format!(
-                "{}{}",
-                self.message,
-                NearSuffix(self.near.as_deref())
-            )),
+            Some(_) => Cow::Owned(format!("{}{}", self.message, NearSuffix(self.near.as_deref()))),
         }
     }
 }
@@ -118,10 +114,7 @@ pub fn chunk_id_bytes(source: &[u8], bufflen: usize) -> Vec<u8> {
             }
         }
         _ => {
-            let first_line = source
-                .iter()
-                .position(|&b| b == b'\n' || b == b'\r')
-                .unwrap_or(source.len());
+            let first_line = source.iter().position(|&b| b == b'\n' || b == b'\r').unwrap_or(source.len());
             let avail = bufflen.saturating_sub(" [string \"...\"] ".len() + 1);
             let len = first_line.min(avail);
             out.extend_from_slice(b"[string \"");
@@ -148,41 +141,18 @@ mod tests {
         assert_eq!(chunk_id("x = 1\ny = 2"), "[string \"x = 1...\"]");
         assert_eq!(chunk_id(""), "[string \"\"]");
         let long = "a".repeat(100);
-        assert_eq!(
-            chunk_id(&long),
-            format!("[string \"{}...\"]", "a".repeat(43))
-        );
-        assert_eq!(
-            chunk_id_for_syntax_error(&long),
-            format!("[string \"{}...\"]", "a".repeat(63))
-        );
-        assert_eq!(
-            chunk_id(&format!("@{long}")),
-            format!("...{}", "a".repeat(52))
-        );
+        assert_eq!(chunk_id(&long), format!("[string \"{}...\"]", "a".repeat(43)));
+        assert_eq!(chunk_id_for_syntax_error(&long), format!("[string \"{}...\"]", "a".repeat(63)));
+        assert_eq!(chunk_id(&format!("@{long}")), format!("...{}", "a".repeat(52)));
         assert_eq!(chunk_id(&format!("={long}")), "a".repeat(59));
-        assert_eq!(
-            chunk_id(&"a".repeat(43)),
-            format!("[string \"{}\"]", "a".repeat(43))
-        );
-        assert_eq!(
-            chunk_id(&"a".repeat(44)),
-            format!("[string \"{}...\"]", "a".repeat(43))
-        );
-        assert_eq!(
-            chunk_id_bytes(b"x = 1 'a\0b'", LUA_IDSIZE),
-            b"[string \"x = 1 'a\"]"
-        );
+        assert_eq!(chunk_id(&"a".repeat(43)), format!("[string \"{}\"]", "a".repeat(43)));
+        assert_eq!(chunk_id(&"a".repeat(44)), format!("[string \"{}...\"]", "a".repeat(43)));
+        assert_eq!(chunk_id_bytes(b"x = 1 'a\0b'", LUA_IDSIZE), b"[string \"x = 1 'a\"]");
     }
 
     #[test]
     fn display() {
-        let e = SyntaxError {
-            chunk_name: "t.lua".into(),
-            line: 3,
-            message: "'=' expected".into(),
-            near: Some(b"x".as_slice().into()),
-        };
+        let e = SyntaxError { chunk_name: "t.lua".into(), line: 3, message: "'=' expected".into(), near: Some(b"x".as_slice().into()) };
         assert_eq!(e.to_string(), "t.lua:3: '=' expected near 'x'");
         assert_eq!(e.to_bytes(), b"t.lua:3: '=' expected near 'x'");
         assert_eq!(e.message_with_near(), "'=' expected near 'x'");

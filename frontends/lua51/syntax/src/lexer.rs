@@ -88,10 +88,7 @@ const RESERVED: [(&[u8], Token); 21] = [
 
 /// The reserved word spelled `word`, if any.
 pub fn reserved_word(word: &[u8]) -> Option<Token> {
-    RESERVED
-        .iter()
-        .find(|(w, _)| *w == word)
-        .map(|(_, t)| t.clone())
+    RESERVED.iter().find(|(w, _)| *w == word).map(|(_, t)| t.clone())
 }
 
 impl Token {
@@ -111,17 +108,10 @@ impl Token {
             Token::String(_) => "<string>",
             Token::Eof => "<eof>",
             Token::Char(c) => {
-                return if c.is_ascii_control() {
-                    format!("char({c})").into_bytes()
-                } else {
-                    vec![*c]
-                };
+                return if c.is_ascii_control() { format!("char({c})").into_bytes() } else { vec![*c] };
             }
             reserved => {
-                let (word, _) = RESERVED
-                    .iter()
-                    .find(|(_, t)| t == reserved)
-                    .expect("all remaining tokens are reserved words");
+                let (word, _) = RESERVED.iter().find(|(_, t)| t == reserved).expect("all remaining tokens are reserved words");
                 return word.to_vec();
             }
         };
@@ -185,10 +175,7 @@ pub struct Lexer<'a> {
 
 impl std::fmt::Debug for Lexer<'_> {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.debug_struct("Lexer")
-            .field("pos", &self.pos)
-            .field("line", &self.line)
-            .finish_non_exhaustive()
+        f.debug_struct("Lexer").field("pos", &self.pos).field("line", &self.line).finish_non_exhaustive()
     }
 }
 
@@ -206,15 +193,7 @@ impl<'a> Lexer<'a> {
     }
 
     fn with_source(src: Cow<'a, [u8]>, reader: Option<Reader<'a>>, chunk_name: impl AsRef<[u8]>) -> Self {
-        let mut lx = Lexer {
-            src,
-            pos: 0,
-            reader,
-            current: EOZ,
-            line: 1,
-            buf: Vec::new(),
-            chunk_name: chunk_name.as_ref().to_vec(),
-        };
+        let mut lx = Lexer { src, pos: 0, reader, current: EOZ, line: 1, buf: Vec::new(), chunk_name: chunk_name.as_ref().to_vec() };
         lx.next();
         lx
     }
@@ -241,12 +220,7 @@ impl<'a> Lexer<'a> {
     /// Builds an error at the current line. `near` is the already rendered
     /// token text, `None` for messages without one.
     pub fn error(&self, message: impl Into<String>, near: Option<&[u8]>) -> Box<SyntaxError> {
-        Box::new(SyntaxError {
-            chunk_name: self.chunk_name.clone(),
-            line: self.line,
-            message: message.into(),
-            near: near.map(Into::into),
-        })
+        Box::new(SyntaxError { chunk_name: self.chunk_name.clone(), line: self.line, message: message.into(), near: near.map(Into::into) })
     }
 
     /// lua5.1's `luaX_lexerror(ls, msg, token)`: the error text for `token`
@@ -254,9 +228,7 @@ impl<'a> Lexer<'a> {
     /// otherwise. Token byte 0 means "no token" to lua5.1, hence no `near`.
     pub fn error_near(&self, message: impl Into<String>, token: &Token) -> Box<SyntaxError> {
         match token {
-            Token::Name(_) | Token::String(_) | Token::Number(_) => {
-                self.error(message, Some(self.token_text()))
-            }
+            Token::Name(_) | Token::String(_) | Token::Number(_) => self.error(message, Some(self.token_text())),
             Token::Char(0) => self.error(message, None),
             other => self.error(message, Some(&other.symbol())),
         }
@@ -356,9 +328,7 @@ impl<'a> Lexer<'a> {
                     } else if sep == -1 {
                         return Ok(Token::Char(b'['));
                     } else {
-                        return Err(
-                            self.error("invalid long string delimiter", Some(self.token_text()))
-                        );
+                        return Err(self.error("invalid long string delimiter", Some(self.token_text())));
                     }
                 }
                 b'=' => return Ok(self.one_or_two(b'=', Token::Eq)),
@@ -460,21 +430,14 @@ impl<'a> Lexer<'a> {
         loop {
             match as_byte(self.current) {
                 None => {
-                    let msg = if string {
-                        "unfinished long string"
-                    } else {
-                        "unfinished long comment"
-                    };
+                    let msg = if string { "unfinished long string" } else { "unfinished long comment" };
                     return Err(self.error_near(msg, &Token::Eof));
                 }
                 Some(b'[') => {
                     if self.skip_sep() == sep as isize {
                         self.save_and_next();
                         if sep == 0 {
-                            return Err(self.error_near(
-                                "nesting of [[...]] is deprecated",
-                                &Token::Char(b'['),
-                            ));
+                            return Err(self.error_near("nesting of [[...]] is deprecated", &Token::Char(b'[')));
                         }
                     }
                 }
@@ -546,8 +509,7 @@ impl<'a> Lexer<'a> {
                                 }
                             }
                             if value > 255 {
-                                return Err(self
-                                    .error("escape sequence too large", Some(self.token_text())));
+                                return Err(self.error("escape sequence too large", Some(self.token_text())));
                             }
                             self.save(value as i32);
                             continue;
@@ -565,9 +527,7 @@ impl<'a> Lexer<'a> {
             }
         }
         self.save_and_next(); // closing delimiter
-        Ok(Token::String(LuaStr::from(
-            &self.buf[1..self.buf.len() - 1],
-        )))
+        Ok(Token::String(LuaStr::from(&self.buf[1..self.buf.len() - 1])))
     }
 }
 
@@ -586,10 +546,7 @@ pub fn tokenize(src: &[u8], chunk_name: impl AsRef<[u8]>) -> Result<Vec<LineToke
     loop {
         let token = lx.lex().map_err(|e| *e)?;
         let done = token == Token::Eof;
-        out.push(LineToken {
-            token,
-            line: lx.line(),
-        });
+        out.push(LineToken { token, line: lx.line() });
         if done {
             return Ok(out);
         }
@@ -601,11 +558,7 @@ mod tests {
     use super::*;
 
     fn toks(src: &str) -> Vec<Token> {
-        tokenize(src.as_bytes(), "t")
-            .unwrap_or_else(|e| panic!("{src:?}: {e}"))
-            .into_iter()
-            .map(|t| t.token)
-            .collect()
+        tokenize(src.as_bytes(), "t").unwrap_or_else(|e| panic!("{src:?}: {e}")).into_iter().map(|t| t.token).collect()
     }
 
     fn one(src: &[u8]) -> Token {
@@ -640,22 +593,11 @@ mod tests {
         use Token::*;
         assert_eq!(
             toks("and break do else elseif end false for function if in local nil not or repeat return then true until while"),
-            vec![
-                And, Break, Do, Else, Elseif, End, False, For, Function, If, In, Local, Nil, Not,
-                Or, Repeat, Return, Then, True, Until, While, Eof
-            ]
+            vec![And, Break, Do, Else, Elseif, End, False, For, Function, If, In, Local, Nil, Not, Or, Repeat, Return, Then, True, Until, While, Eof]
         );
         // Case matters, and reserved words are only whole words.
         assert_eq!(toks("End"), vec![Name("End".into()), Eof]);
-        assert_eq!(
-            toks("ends _end end_"),
-            vec![
-                Name("ends".into()),
-                Name("_end".into()),
-                Name("end_".into()),
-                Eof
-            ]
-        );
+        assert_eq!(toks("ends _end end_"), vec![Name("ends".into()), Name("_end".into()), Name("end_".into()), Eof]);
     }
 
     #[test]
@@ -695,10 +637,7 @@ mod tests {
         );
         // Maximal munch, and `~` alone is a (useless) token.
         assert_eq!(toks("...."), vec![Dots, Char(b'.'), Eof]);
-        assert_eq!(
-            toks("a..b"),
-            vec![Name("a".into()), Concat, Name("b".into()), Eof]
-        );
+        assert_eq!(toks("a..b"), vec![Name("a".into()), Concat, Name("b".into()), Eof]);
         assert_eq!(toks("~ ="), vec![Char(b'~'), Char(b'='), Eof]);
         assert_eq!(toks("==="), vec![Eq, Char(b'='), Eof]);
         // Bytes that are no token at all still lex; the parser rejects them.
@@ -709,16 +648,7 @@ mod tests {
     #[test]
     fn names() {
         use Token::*;
-        assert_eq!(
-            toks("_ a1 _x_9 Abc"),
-            vec![
-                Name("_".into()),
-                Name("a1".into()),
-                Name("_x_9".into()),
-                Name("Abc".into()),
-                Eof
-            ]
-        );
+        assert_eq!(toks("_ a1 _x_9 Abc"), vec![Name("_".into()), Name("a1".into()), Name("_x_9".into()), Name("Abc".into()), Eof]);
         // Only ASCII letters ("C" locale): a UTF-8 letter is two unknown bytes.
         assert_eq!(toks("é"), vec![Char(0xc3), Char(0xa9), Eof]);
     }
@@ -740,20 +670,9 @@ mod tests {
         assert_eq!(number("0x1p4"), 16.0); // glibc strtod reads C99 hex floats
         assert_eq!(number("1e400"), f64::INFINITY);
         // `-` is never part of a numeral.
-        assert_eq!(
-            toks("-1"),
-            vec![Token::Char(b'-'), Token::Number(1.0), Token::Eof]
-        );
+        assert_eq!(toks("-1"), vec![Token::Char(b'-'), Token::Number(1.0), Token::Eof]);
         // A numeral swallows a following `..` only through its digits-and-dots loop.
-        assert_eq!(
-            toks("1 ..2"),
-            vec![
-                Token::Number(1.0),
-                Token::Concat,
-                Token::Number(2.0),
-                Token::Eof
-            ]
-        );
+        assert_eq!(toks("1 ..2"), vec![Token::Number(1.0), Token::Concat, Token::Number(2.0), Token::Eof]);
     }
 
     #[test]
@@ -784,10 +703,7 @@ mod tests {
         assert_eq!(string(b"'a\"b'"), b"a\"b");
         assert_eq!(string(b"\"a'b\""), b"a'b");
         assert_eq!(string(b"''"), b"");
-        assert_eq!(
-            string(br#""\a\b\f\n\r\t\v\\\"\'""#),
-            b"\x07\x08\x0c\n\r\t\x0b\\\"'"
-        );
+        assert_eq!(string(br#""\a\b\f\n\r\t\v\\\"\'""#), b"\x07\x08\x0c\n\r\t\x0b\\\"'");
         // Decimal escapes take up to three digits.
         assert_eq!(string(br#""\65\066\0677""#), b"AB\x437");
         assert_eq!(string(br#""\0\00\000\0000""#), b"\0\0\0\x000");
@@ -814,10 +730,7 @@ mod tests {
         assert_eq!(err(b"'a\\300'"), "t:1: escape sequence too large near ''a'");
         assert_eq!(err(b"'a\\256"), "t:1: escape sequence too large near ''a'");
         // The token text is decoded and cut at NUL, like lua5.1's buffer.
-        assert_eq!(
-            err(b"'a\\tb\\0c\\999'"),
-            "t:1: escape sequence too large near ''a\tb'"
-        );
+        assert_eq!(err(b"'a\\tb\\0c\\999'"), "t:1: escape sequence too large near ''a\tb'");
     }
 
     #[test]
@@ -834,10 +747,7 @@ mod tests {
         // No escapes in long strings.
         assert_eq!(string(b"[[\\n]]"), b"\\n");
         // `[=` not followed by `[` is an error, `[` alone a token.
-        assert_eq!(
-            toks("[ ["),
-            vec![Token::Char(b'['), Token::Char(b'['), Token::Eof]
-        );
+        assert_eq!(toks("[ ["), vec![Token::Char(b'['), Token::Char(b'['), Token::Eof]);
         assert_eq!(err(b"[="), "t:1: invalid long string delimiter near '[='");
     }
 
@@ -846,68 +756,29 @@ mod tests {
         assert_eq!(err(b"[=a"), "t:1: invalid long string delimiter near '[='");
         assert_eq!(err(b"[=="), "t:1: invalid long string delimiter near '[=='");
         assert_eq!(err(b"[[abc"), "t:1: unfinished long string near '<eof>'");
-        assert_eq!(
-            err(b"[==[abc]=]\n"),
-            "t:2: unfinished long string near '<eof>'"
-        );
-        assert_eq!(
-            err(b"[[ a [[ b ]] ]]"),
-            "t:1: nesting of [[...]] is deprecated near '['"
-        );
-        assert_eq!(
-            err(b"--[[ a\n[[ b ]] ]]"),
-            "t:2: nesting of [[...]] is deprecated near '['"
-        );
+        assert_eq!(err(b"[==[abc]=]\n"), "t:2: unfinished long string near '<eof>'");
+        assert_eq!(err(b"[[ a [[ b ]] ]]"), "t:1: nesting of [[...]] is deprecated near '['");
+        assert_eq!(err(b"--[[ a\n[[ b ]] ]]"), "t:2: nesting of [[...]] is deprecated near '['");
         assert_eq!(err(b"--[[abc"), "t:1: unfinished long comment near '<eof>'");
-        assert_eq!(
-            err(b"--[==[abc\n\n"),
-            "t:3: unfinished long comment near '<eof>'"
-        );
+        assert_eq!(err(b"--[==[abc\n\n"), "t:3: unfinished long comment near '<eof>'");
     }
 
     #[test]
     fn comments() {
-        assert_eq!(
-            toks("-- comment\nx"),
-            vec![Token::Name("x".into()), Token::Eof]
-        );
-        assert_eq!(
-            toks("--[[ long\ncomment ]] x"),
-            vec![Token::Name("x".into()), Token::Eof]
-        );
-        assert_eq!(
-            toks("--[==[ ]] ]==] x"),
-            vec![Token::Name("x".into()), Token::Eof]
-        );
+        assert_eq!(toks("-- comment\nx"), vec![Token::Name("x".into()), Token::Eof]);
+        assert_eq!(toks("--[[ long\ncomment ]] x"), vec![Token::Name("x".into()), Token::Eof]);
+        assert_eq!(toks("--[==[ ]] ]==] x"), vec![Token::Name("x".into()), Token::Eof]);
         // `--[` without a long bracket is a line comment.
         assert_eq!(toks("--[ x\ny"), vec![Token::Name("y".into()), Token::Eof]);
         assert_eq!(toks("--[= x\ny"), vec![Token::Name("y".into()), Token::Eof]);
         assert_eq!(toks("x --"), vec![Token::Name("x".into()), Token::Eof]);
-        assert_eq!(
-            toks("a - -b"),
-            vec![
-                Token::Name("a".into()),
-                Token::Char(b'-'),
-                Token::Char(b'-'),
-                Token::Name("b".into()),
-                Token::Eof
-            ]
-        );
+        assert_eq!(toks("a - -b"), vec![Token::Name("a".into()), Token::Char(b'-'), Token::Char(b'-'), Token::Name("b".into()), Token::Eof]);
     }
 
     #[test]
     fn lines() {
-        let lines = |src: &[u8]| -> Vec<u32> {
-            tokenize(src, "t")
-                .unwrap()
-                .into_iter()
-                .map(|t| t.line)
-                .collect()
-        };
-        assert_eq!(
-            lines(b"a\nb\r\nc\n\rd\r\re\n\nf"),
-            vec![1, 2, 3, 4, 6, 8, 8]
-        );
+        let lines = |src: &[u8]| -> Vec<u32> { tokenize(src, "t").unwrap().into_iter().map(|t| t.line).collect() };
+        assert_eq!(lines(b"a\nb\r\nc\n\rd\r\re\n\nf"), vec![1, 2, 3, 4, 6, 8, 8]);
         // A token's line is the line where it ends.
         assert_eq!(lines(b"a [[x\ny\nz]] b"), vec![1, 3, 3, 3]);
         assert_eq!(lines(b"--[[\n\n]] a"), vec![3, 3]);

@@ -149,11 +149,7 @@ fn compose(mant: u64, sticky: bool, exp: i64) -> f64 {
     }
     // Number of significant bits the result can hold: 53 for normal numbers,
     // fewer for subnormals (whose lowest bit is 2^-1074).
-    let keep = if msb_exp >= -1022 {
-        53
-    } else {
-        53 - (-1022 - msb_exp)
-    };
+    let keep = if msb_exp >= -1022 { 53 } else { 53 - (-1022 - msb_exp) };
     if keep <= 0 {
         // Below half of the smallest subnormal, or exactly half (ties to even 0),
         // except when it is above half.
@@ -222,21 +218,7 @@ mod tests {
 
     #[test]
     fn malformed() {
-        for t in [
-            &b"3x"[..],
-            b"1e",
-            b"1e+",
-            b"0x",
-            b"1..2",
-            b"1.5e5e5",
-            b"1_000",
-            b"0xg",
-            b"00x10",
-            b"0x10x",
-            b"0x1p",
-            b"0x1P",
-            b"1.2.3",
-        ] {
+        for t in [&b"3x"[..], b"1e", b"1e+", b"0x", b"1..2", b"1.5e5e5", b"1_000", b"0xg", b"00x10", b"0x10x", b"0x1p", b"0x1P", b"1.2.3"] {
             assert_eq!(str2d(t), None, "{}", String::from_utf8_lossy(t));
         }
     }
@@ -263,15 +245,9 @@ mod tests {
         assert_eq!(str2d(b"0x123456789abcdef0123"), Some(5.373003642731685e21));
         // Subnormals (reachable through strtod internals only; exponent signs
         // cannot be part of a lua5.1 token).
-        assert_eq!(
-            strtod_hex(b"0x1p-1074").map(|r| r.0),
-            Some(f64::from_bits(1))
-        );
+        assert_eq!(strtod_hex(b"0x1p-1074").map(|r| r.0), Some(f64::from_bits(1)));
         assert_eq!(strtod_hex(b"0x1p-1075").map(|r| r.0), Some(0.0));
-        assert_eq!(
-            strtod_hex(b"0x3p-1076").map(|r| r.0),
-            Some(f64::from_bits(1))
-        );
+        assert_eq!(strtod_hex(b"0x3p-1076").map(|r| r.0), Some(f64::from_bits(1)));
         assert_eq!(strtod_hex(b"0x1.8p1").map(|r| r.0), Some(3.0));
     }
 }

@@ -41,10 +41,7 @@ pub struct ParseOptions {
 
 impl Default for ParseOptions {
     fn default() -> Self {
-        ParseOptions {
-            skip_shebang: true,
-            c_calls: 1,
-        }
+        ParseOptions { skip_shebang: true, c_calls: 1 }
     }
 }
 
@@ -83,15 +80,7 @@ struct FuncState {
 
 impl FuncState {
     fn new(line_defined: u32) -> Self {
-        FuncState {
-            line_defined,
-            is_vararg: false,
-            uses_vararg: false,
-            vars: Vec::new(),
-            nactvar: 0,
-            upvalues: Vec::new(),
-            blocks: Vec::new(),
-        }
+        FuncState { line_defined, is_vararg: false, uses_vararg: false, vars: Vec::new(), nactvar: 0, upvalues: Vec::new(), blocks: Vec::new() }
     }
 }
 
@@ -105,17 +94,10 @@ pub fn parse_chunk(source: &[u8], chunk_name: impl AsRef<[u8]>) -> Result<Chunk,
 }
 
 /// Parses a Lua 5.1 chunk.
-pub fn parse_chunk_with(
-    source: &[u8],
-    chunk_name: impl AsRef<[u8]>,
-    options: &ParseOptions,
-) -> Result<Chunk, SyntaxError> {
+pub fn parse_chunk_with(source: &[u8], chunk_name: impl AsRef<[u8]>, options: &ParseOptions) -> Result<Chunk, SyntaxError> {
     let mut source = source;
     if options.skip_shebang && source.first() == Some(&b'#') {
-        let nl = source
-            .iter()
-            .position(|&b| b == b'\n')
-            .unwrap_or(source.len());
+        let nl = source.iter().position(|&b| b == b'\n').unwrap_or(source.len());
         source = &source[nl..];
     }
     parse_with_lexer(Lexer::new(source, chunk_name), options)
@@ -124,23 +106,12 @@ pub fn parse_chunk_with(
 /// Parses a Lua 5.1 chunk read piece by piece from `reader` (lua5.1's
 /// `lua_load` with a reader function), reading no further than lua5.1 does.
 /// A chunk read this way never skips a `#` line.
-pub fn parse_chunk_streaming(
-    reader: Reader<'_>,
-    chunk_name: impl AsRef<[u8]>,
-    options: &ParseOptions,
-) -> Result<Chunk, SyntaxError> {
+pub fn parse_chunk_streaming(reader: Reader<'_>, chunk_name: impl AsRef<[u8]>, options: &ParseOptions) -> Result<Chunk, SyntaxError> {
     parse_with_lexer(Lexer::streaming(reader, chunk_name), options)
 }
 
 fn parse_with_lexer(lx: Lexer<'_>, options: &ParseOptions) -> Result<Chunk, SyntaxError> {
-    let mut p = Parser {
-        lx,
-        t: Token::Eof,
-        lookahead: None,
-        lastline: 1,
-        fs: Vec::new(),
-        nccalls: options.c_calls,
-    };
+    let mut p = Parser { lx, t: Token::Eof, lookahead: None, lastline: 1, fs: Vec::new(), nccalls: options.c_calls };
     p.main().map_err(|e| *e)
 }
 
@@ -156,10 +127,7 @@ struct Parser<'a> {
 }
 
 fn block_follow(t: &Token) -> bool {
-    matches!(
-        t,
-        Token::Else | Token::Elseif | Token::End | Token::Until | Token::Eof
-    )
+    matches!(t, Token::Else | Token::Elseif | Token::End | Token::Until | Token::Eof)
 }
 
 fn unop(t: &Token) -> Option<UnOp> {
@@ -279,9 +247,7 @@ impl Parser<'_> {
             Err(self.error_expected(&what_s))
         } else {
             let who_s = String::from_utf8_lossy(&who.symbol()).into_owned();
-            Err(self.error(format!(
-                "'{what_s}' expected (to close '{who_s}' at line {line})"
-            )))
+            Err(self.error(format!("'{what_s}' expected (to close '{who_s}' at line {line})")))
         }
     }
 
@@ -384,11 +350,7 @@ impl Parser<'_> {
     }
 
     fn expr_at(&self, line: u32, kind: ExprKind) -> Expr {
-        Expr {
-            line,
-            end_line: self.lastline,
-            kind,
-        }
+        Expr { line, end_line: self.lastline, kind }
     }
 
     // ----------------------------------------------------------------
@@ -405,11 +367,7 @@ impl Parser<'_> {
             return Err(self.error_expected("<eof>"));
         }
         let fs = self.fs.pop().expect("main function");
-        Ok(Chunk {
-            body,
-            end_line: self.lastline,
-            uses_vararg: fs.uses_vararg,
-        })
+        Ok(Chunk { body, end_line: self.lastline, uses_vararg: fs.uses_vararg })
     }
 
     /// lua5.1's `chunk`: statements up to a block end; `return` and `break`
@@ -420,10 +378,7 @@ impl Parser<'_> {
         while !block_follow(&self.t) {
             self.statement(&mut stats)?;
             self.test_next_char(b';')?;
-            if matches!(
-                stats.last().map(|s| &s.kind),
-                Some(StatKind::Return(_) | StatKind::Break)
-            ) {
+            if matches!(stats.last().map(|s| &s.kind), Some(StatKind::Return(_) | StatKind::Break)) {
                 break;
             }
         }
@@ -471,10 +426,7 @@ impl Parser<'_> {
         self.next()?;
         let b = self.block()?;
         self.check_match(&Token::End, &Token::Do, line)?;
-        out.push(Stat {
-            line,
-            kind: StatKind::Do(b),
-        });
+        out.push(Stat { line, kind: StatKind::Do(b) });
         Ok(())
     }
 
@@ -483,10 +435,7 @@ impl Parser<'_> {
         if !self.cur().blocks.iter().any(|b| b.is_loop) {
             return Err(self.error("no loop to break"));
         }
-        out.push(Stat {
-            line,
-            kind: StatKind::Break,
-        });
+        out.push(Stat { line, kind: StatKind::Break });
         Ok(())
     }
 
@@ -503,10 +452,7 @@ impl Parser<'_> {
             None
         };
         self.check_match(&Token::End, &Token::If, line)?;
-        let kind = StatKind::If {
-            clauses,
-            else_block,
-        };
+        let kind = StatKind::If { clauses, else_block };
         out.push(Stat { line, kind });
         Ok(())
     }
@@ -574,19 +520,9 @@ impl Parser<'_> {
         let start = self.expr()?;
         self.check_next_char(b',')?;
         let limit = self.expr()?;
-        let step = if self.test_next_char(b',')? {
-            Some(self.expr()?)
-        } else {
-            None
-        };
+        let step = if self.test_next_char(b',')? { Some(self.expr()?) } else { None };
         let body = self.for_body(1)?;
-        let kind = StatKind::NumericFor {
-            var,
-            start,
-            limit,
-            step,
-            body,
-        };
+        let kind = StatKind::NumericFor { var, start, limit, step, body };
         out.push(Stat { line, kind });
         Ok(())
     }
@@ -607,12 +543,7 @@ impl Parser<'_> {
         let iter_line = self.line();
         let exprs = self.expr_list()?;
         let body = self.for_body(vars.len())?;
-        let kind = StatKind::GenericFor {
-            vars,
-            exprs,
-            body,
-            iter_line,
-        };
+        let kind = StatKind::GenericFor { vars, exprs, body, iter_line };
         out.push(Stat { line, kind });
         Ok(())
     }
@@ -647,16 +578,8 @@ impl Parser<'_> {
             None
         };
         let func = Box::new(self.body(method.is_some(), line)?);
-        let name = FuncName {
-            base,
-            base_line,
-            fields,
-            method,
-        };
-        out.push(Stat {
-            line,
-            kind: StatKind::Function { name, func },
-        });
+        let name = FuncName { base, base_line, fields, method };
+        out.push(Stat { line, kind: StatKind::Function { name, func } });
         Ok(())
     }
 
@@ -664,11 +587,7 @@ impl Parser<'_> {
     fn local_stat(&mut self, line: u32, out: &mut Vec<Stat>) -> PResult<()> {
         self.next()?;
         let parse: fn(&mut Self, u32, &mut Vec<Stat>) -> PResult<()> =
-            if self.test_next(&Token::Function)? {
-                Self::local_func
-            } else {
-                Self::local_names
-            };
+            if self.test_next(&Token::Function)? { Self::local_func } else { Self::local_names };
         parse(self, line, out)
     }
 
@@ -678,10 +597,7 @@ impl Parser<'_> {
         self.adjust_localvars(1);
         let line_defined = self.line();
         let func = Box::new(self.body(false, line_defined)?);
-        out.push(Stat {
-            line,
-            kind: StatKind::LocalFunction { name, func },
-        });
+        out.push(Stat { line, kind: StatKind::LocalFunction { name, func } });
         Ok(())
     }
 
@@ -695,52 +611,29 @@ impl Parser<'_> {
                 break;
             }
         }
-        let values = if self.test_next_char(b'=')? {
-            self.expr_list()?
-        } else {
-            Vec::new()
-        };
+        let values = if self.test_next_char(b'=')? { self.expr_list()? } else { Vec::new() };
         self.adjust_localvars(names.len());
-        out.push(Stat {
-            line,
-            kind: StatKind::Local { names, values },
-        });
+        out.push(Stat { line, kind: StatKind::Local { names, values } });
         Ok(())
     }
 
     fn ret_stat(&mut self, line: u32, out: &mut Vec<Stat>) -> PResult<()> {
         self.next()?;
-        let values = if block_follow(&self.t) || self.is_char(b';') {
-            Vec::new()
-        } else {
-            self.expr_list()?
-        };
-        out.push(Stat {
-            line,
-            kind: StatKind::Return(values),
-        });
+        let values = if block_follow(&self.t) || self.is_char(b';') { Vec::new() } else { self.expr_list()? };
+        out.push(Stat { line, kind: StatKind::Return(values) });
         Ok(())
     }
 
     /// A call statement or an assignment (lua5.1's `exprstat`).
     fn expr_stat(&mut self, line: u32, out: &mut Vec<Stat>) -> PResult<()> {
         let first = self.primary_exp()?;
-        if matches!(
-            first.kind,
-            ExprKind::Call { .. } | ExprKind::MethodCall { .. }
-        ) {
-            out.push(Stat {
-                line,
-                kind: StatKind::Call(first),
-            });
+        if matches!(first.kind, ExprKind::Call { .. } | ExprKind::MethodCall { .. }) {
+            out.push(Stat { line, kind: StatKind::Call(first) });
             return Ok(());
         }
         let mut targets = vec![first];
         let values = self.assignment(&mut targets)?;
-        out.push(Stat {
-            line,
-            kind: StatKind::Assign { targets, values },
-        });
+        out.push(Stat { line, kind: StatKind::Assign { targets, values } });
         Ok(())
     }
 
@@ -858,11 +751,7 @@ impl Parser<'_> {
     /// operator not consumed; that is always the current token's operator.)
     fn subexpr(&mut self, limit: u8) -> PResult<Expr> {
         self.enter_level()?;
-        let first: fn(&mut Self) -> PResult<Expr> = if unop(&self.t).is_some() {
-            Self::unary_exp
-        } else {
-            Self::simple_exp
-        };
+        let first: fn(&mut Self) -> PResult<Expr> = if unop(&self.t).is_some() { Self::unary_exp } else { Self::simple_exp };
         let e = first(self)?;
         let r = self.binary_exp(e, limit);
         self.leave_level();
@@ -875,13 +764,7 @@ impl Parser<'_> {
         let line = self.line();
         self.next()?;
         let operand = self.subexpr(UNARY_PRIORITY)?;
-        Ok(self.expr_at(
-            line,
-            ExprKind::Unary {
-                op,
-                operand: Box::new(operand),
-            },
-        ))
+        Ok(self.expr_at(line, ExprKind::Unary { op, operand: Box::new(operand) }))
     }
 
     /// `{ binop subexpr }` after the first operand `e`.
@@ -904,12 +787,7 @@ impl Parser<'_> {
         // Dispatching through a function pointer gives one call site, hence
         // one result slot in the frame of unoptimised builds.
         let parse: fn(&mut Self) -> PResult<Expr> = match self.t {
-            Token::Number(_)
-            | Token::String(_)
-            | Token::Nil
-            | Token::True
-            | Token::False
-            | Token::Dots => Self::literal,
+            Token::Number(_) | Token::String(_) | Token::Nil | Token::True | Token::False | Token::Dots => Self::literal,
             Token::Char(b'{') => Self::constructor,
             Token::Function => Self::function_exp,
             _ => Self::primary_exp,
@@ -969,10 +847,7 @@ impl Parser<'_> {
     /// `prefixexp { '.' NAME | '[' exp ']' | ':' NAME funcargs | funcargs }`
     fn primary_exp(&mut self) -> PResult<Expr> {
         let mut e = self.prefix_exp()?;
-        while matches!(
-            self.t,
-            Token::Char(b'.' | b'[' | b':' | b'(' | b'{') | Token::String(_)
-        ) {
+        while matches!(self.t, Token::Char(b'.' | b'[' | b':' | b'(' | b'{') | Token::String(_)) {
             e = self.suffix(e)?;
         }
         Ok(e)
@@ -1012,14 +887,7 @@ impl Parser<'_> {
         let method = self.check_name()?;
         let line = self.line();
         let args = self.func_args()?;
-        Ok(self.expr_at(
-            line,
-            ExprKind::MethodCall {
-                object,
-                method,
-                args,
-            },
-        ))
+        Ok(self.expr_at(line, ExprKind::MethodCall { object, method, args }))
     }
 
     /// `funcargs`
@@ -1055,11 +923,7 @@ impl Parser<'_> {
             return Err(self.error("ambiguous syntax (function call x new statement)"));
         }
         self.next()?;
-        let args = if self.is_char(b')') {
-            Vec::new()
-        } else {
-            self.expr_list()?
-        };
+        let args = if self.is_char(b')') { Vec::new() } else { self.expr_list()? };
         self.check_match(&Token::Char(b')'), &Token::Char(b'('), line)?;
         Ok(args)
     }
@@ -1072,9 +936,7 @@ impl Parser<'_> {
     /// `STRING`
     fn string_args(&mut self) -> PResult<Vec<Expr>> {
         let line = self.line();
-        let Token::String(s) = &self.t else {
-            unreachable!("at a string")
-        };
+        let Token::String(s) = &self.t else { unreachable!("at a string") };
         let s = ExprKind::String(s.clone());
         self.next()?;
         Ok(vec![self.expr_at(line, s)])

@@ -42,13 +42,7 @@ end
 io.write(table.concat(out))
 "#
     );
-    let mut child = Command::new("lua5.1")
-        .arg("-e")
-        .arg(driver)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .spawn()
-        .ok()?;
+    let mut child = Command::new("lua5.1").arg("-e").arg(driver).stdin(Stdio::piped()).stdout(Stdio::piped()).spawn().ok()?;
     let mut input = Vec::new();
     for s in snippets {
         input.extend_from_slice(format!("{}\n", s.len()).as_bytes());
@@ -57,24 +51,14 @@ io.write(table.concat(out))
     let mut stdin = child.stdin.take().expect("piped stdin");
     let writer = std::thread::spawn(move || stdin.write_all(&input));
     let output = child.wait_with_output().expect("lua5.1 runs");
-    writer
-        .join()
-        .expect("writer thread")
-        .expect("write to lua5.1");
+    writer.join().expect("writer thread").expect("write to lua5.1");
     assert!(output.status.success(), "lua5.1 driver failed");
     let out = output.stdout;
     let mut results = Vec::new();
     let mut pos = 0;
     while pos < out.len() {
-        let nl = pos
-            + out[pos..]
-                .iter()
-                .position(|&b| b == b'\n')
-                .expect("framing");
-        let len: usize = std::str::from_utf8(&out[pos..nl])
-            .expect("framing")
-            .parse()
-            .expect("framing");
+        let nl = pos + out[pos..].iter().position(|&b| b == b'\n').expect("framing");
+        let len: usize = std::str::from_utf8(&out[pos..nl]).expect("framing").parse().expect("framing");
         results.push(out[nl + 1..nl + 1 + len].to_vec());
         pos = nl + 1 + len;
     }
@@ -89,32 +73,19 @@ fn lua51_results(snippets: &[Vec<u8>]) -> Option<Vec<Option<Vec<u8>>>> {
   res = fn and "" or ("E" .. err)"#,
         snippets,
     )?;
-    Some(
-        results
-            .into_iter()
-            .map(|r| (!r.is_empty()).then(|| r[1..].to_vec()))
-            .collect(),
-    )
+    Some(results.into_iter().map(|r| (!r.is_empty()).then(|| r[1..].to_vec())).collect())
 }
 
 /// A number from the environment (for longer differential runs), or `default`.
 fn env_or<T: std::str::FromStr>(name: &str, default: T) -> T {
-    std::env::var(name)
-        .ok()
-        .and_then(|v| v.parse().ok())
-        .unwrap_or(default)
+    std::env::var(name).ok().and_then(|v| v.parse().ok()).unwrap_or(default)
 }
 
 fn ours(src: &[u8]) -> Option<Vec<u8>> {
     // loadstring: no shebang skipping; called from lua5.1's main chunk, one
     // C call deeper than a script file.
-    let opts = ParseOptions {
-        skip_shebang: false,
-        c_calls: 2,
-    };
-    parse_chunk_with(src, "t.lua", &opts)
-        .err()
-        .map(|e| e.to_bytes())
+    let opts = ParseOptions { skip_shebang: false, c_calls: 2 };
+    parse_chunk_with(src, "t.lua", &opts).err().map(|e| e.to_bytes())
 }
 
 fn compare(snippets: Vec<Vec<u8>>) {
@@ -131,10 +102,8 @@ fn compare(snippets: Vec<Vec<u8>>) {
             mismatches.push(format!(
                 "source {:?}\n  lua5.1: {:?}\n  ours:   {:?}",
                 String::from_utf8_lossy(src),
-                want.as_ref()
-                    .map(|m| String::from_utf8_lossy(m).into_owned()),
-                got.as_ref()
-                    .map(|m| String::from_utf8_lossy(m).into_owned()),
+                want.as_ref().map(|m| String::from_utf8_lossy(m).into_owned()),
+                got.as_ref().map(|m| String::from_utf8_lossy(m).into_owned()),
             ));
         }
     }
@@ -156,17 +125,9 @@ fn compare(snippets: Vec<Vec<u8>>) {
         .collect();
     kinds.sort();
     kinds.dedup();
-    eprintln!(
-        "{} snippets, {rejected} rejected, {} distinct messages: {kinds:?}",
-        snippets.len(),
-        kinds.len()
-    );
+    eprintln!("{} snippets, {rejected} rejected, {} distinct messages: {kinds:?}", snippets.len(), kinds.len());
     // The inputs must exercise both outcomes to mean anything.
-    assert!(
-        rejected > 0 && rejected < snippets.len(),
-        "{rejected} of {}",
-        snippets.len()
-    );
+    assert!(rejected > 0 && rejected < snippets.len(), "{rejected} of {}", snippets.len());
 }
 
 #[test]
@@ -191,10 +152,7 @@ fn truncated_programs_match_lua51() {
     let mut snippets = Vec::new();
     for p in common::VALID_PROGRAMS {
         // loadstring does not skip `#!`, so drop that line here.
-        let p = p
-            .strip_prefix("#!/usr/bin/env lua\n")
-            .unwrap_or(p)
-            .as_bytes();
+        let p = p.strip_prefix("#!/usr/bin/env lua\n").unwrap_or(p).as_bytes();
         for end in 0..=p.len() {
             snippets.push(p[..end].to_vec());
         }
@@ -216,9 +174,7 @@ fn nesting_limits_match_lua51() {
         snippets.push(format!("local {}", names.join(",")).into_bytes());
     }
     for n in [48, 49, 50, 51, 98, 99, 100] {
-        snippets.push(
-            format!("x = {}{}", "function() return ".repeat(n), "end ".repeat(n)).into_bytes(),
-        );
+        snippets.push(format!("x = {}{}", "function() return ".repeat(n), "end ".repeat(n)).into_bytes());
     }
     compare(snippets);
 }
@@ -339,9 +295,7 @@ fn gen_num(rng: &mut Rng, depth: usize, out: &mut String) {
         }
         _ => {
             gen_num(rng, depth - 1, out);
-            out.push_str(
-                rng.pick_str(&[" + ", " - ", " * ", " / ", " % ", " ^ ", "+", "-", "*", "^"]),
-            );
+            out.push_str(rng.pick_str(&[" + ", " - ", " * ", " / ", " % ", " ^ ", "+", "-", "*", "^"]));
             let mut rhs = String::new();
             gen_num(rng, depth - 1, &mut rhs);
             if out.ends_with('-') && rhs.starts_with('-') {
@@ -393,8 +347,7 @@ fn same_value(ours: Option<Value>, lua: &[u8]) -> bool {
             if text.contains("nan") {
                 n.is_nan()
             } else {
-                text.parse::<f64>()
-                    .is_ok_and(|l| l.to_bits() == n.to_bits())
+                text.parse::<f64>().is_ok_and(|l| l.to_bits() == n.to_bits())
             }
         }
         (Some(Value::Bool(b)), b'b') => text == if b { "true" } else { "false" },
@@ -424,31 +377,15 @@ fn precedence_evaluates_like_lua51() {
     for (src, lua) in sources.iter().zip(&expected) {
         errors += usize::from(lua[0] == b'e');
         let chunk = parse_chunk(src, "t").expect("generated expressions are valid");
-        let StatKind::Return(values) = &chunk.body.stats[0].kind else {
-            panic!()
-        };
+        let StatKind::Return(values) = &chunk.body.stats[0].kind else { panic!() };
         let v = eval(&values[0]);
         if !same_value(v, lua) {
-            bad.push(format!(
-                "{} => lua5.1 {:?}, ours {v:?} from {}",
-                String::from_utf8_lossy(src),
-                String::from_utf8_lossy(lua),
-                values[0]
-            ));
+            bad.push(format!("{} => lua5.1 {:?}, ours {v:?} from {}", String::from_utf8_lossy(src), String::from_utf8_lossy(lua), values[0]));
         }
     }
-    assert!(
-        bad.is_empty(),
-        "{} differ:\n{}",
-        bad.len(),
-        bad[..bad.len().min(10)].join("\n")
-    );
+    assert!(bad.is_empty(), "{} differ:\n{}", bad.len(), bad[..bad.len().min(10)].join("\n"));
     // Most expressions must evaluate (type errors are compared too, but say less).
-    assert!(
-        errors < sources.len() / 3,
-        "{errors} of {} are type errors",
-        sources.len()
-    );
+    assert!(errors < sources.len() / 3, "{errors} of {} are type errors", sources.len());
 }
 
 #[test]
@@ -528,18 +465,7 @@ fn literals_match_lua51() {
         let level = "=".repeat(rng.below(3));
         let mut src = format!("return [{level}[").into_bytes();
         for _ in 0..rng.below(12) {
-            let piece: &[u8] = rng.pick::<&[u8]>(&[
-                &b"a"[..],
-                b"\n",
-                b"\r\n",
-                b"\n\r",
-                b"\r",
-                b"]",
-                b"]=]",
-                b"\\",
-                b"\0",
-                b"\xff",
-            ]);
+            let piece: &[u8] = rng.pick::<&[u8]>(&[&b"a"[..], b"\n", b"\r\n", b"\n\r", b"\r", b"]", b"]=]", b"\\", b"\0", b"\xff"]);
             src.extend_from_slice(piece);
         }
         src.extend_from_slice(format!("]{level}]").as_bytes());
@@ -551,42 +477,23 @@ fn literals_match_lua51() {
     };
     let mut compile_errors = 0;
     for (src, lua) in sources.iter().zip(&expected) {
-        let opts = ParseOptions {
-            skip_shebang: false,
-            c_calls: 2,
-        };
+        let opts = ParseOptions { skip_shebang: false, c_calls: 2 };
         let parsed = parse_chunk_with(src, "t", &opts);
         if lua[0] == b'c' {
             // Random long-string contents can close the string early or nest `[[`.
             compile_errors += 1;
             let ours = parsed.err().map(|e| e.to_bytes());
-            assert_eq!(
-                ours.as_deref(),
-                Some(&lua[1..]),
-                "{:?}",
-                String::from_utf8_lossy(src)
-            );
+            assert_eq!(ours.as_deref(), Some(&lua[1..]), "{:?}", String::from_utf8_lossy(src));
             continue;
         }
         let chunk = parsed.unwrap_or_else(|e| panic!("{:?}: {e}", String::from_utf8_lossy(src)));
-        let StatKind::Return(values) = &chunk.body.stats[0].kind else {
-            panic!()
-        };
+        let StatKind::Return(values) = &chunk.body.stats[0].kind else { panic!() };
         let ok = match &values[0].kind {
             ExprKind::Number(n) => same_value(Some(Value::Num(*n)), lua),
             ExprKind::String(s) => lua[0] == b's' && &lua[1..] == s.as_bytes(),
             _ => false,
         };
-        assert!(
-            ok,
-            "{:?}: lua5.1 {:?}, ours {}",
-            String::from_utf8_lossy(src),
-            String::from_utf8_lossy(lua),
-            values[0]
-        );
+        assert!(ok, "{:?}: lua5.1 {:?}, ours {}", String::from_utf8_lossy(src), String::from_utf8_lossy(lua), values[0]);
     }
-    assert!(
-        compile_errors < sources.len() / 10,
-        "{compile_errors} compile errors"
-    );
+    assert!(compile_errors < sources.len() / 10, "{compile_errors} compile errors");
 }

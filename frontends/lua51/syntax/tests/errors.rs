@@ -8,10 +8,7 @@ use lua51_syntax::{parse_chunk, parse_chunk_with, ParseOptions};
 
 fn message(src: &[u8]) -> Vec<u8> {
     match parse_chunk(src, "t.lua") {
-        Ok(chunk) => panic!(
-            "{:?} parsed, expected an error:\n{chunk}",
-            String::from_utf8_lossy(src)
-        ),
+        Ok(chunk) => panic!("{:?} parsed, expected an error:\n{chunk}", String::from_utf8_lossy(src)),
         Err(e) => e.to_bytes(),
     }
 }
@@ -200,7 +197,10 @@ const CASES: &[(&[u8], &[u8])] = &[
     (b"x = 1 '\xc8'", b"t.lua:1: unexpected symbol near ''\xc8''"),
     (b"f(\n)\n(g)()", b"t.lua:3: ambiguous syntax (function call x new statement) near '('"),
     (b"local t = {\n  f = function()\n    return 1\n  end,\n  g = 2\n  h = 3\n}", b"t.lua:6: '}' expected (to close '{' at line 1) near 'h'"),
-    (b"function f()\n  while true do\n    if x then\n      break\n      y()\n    end\n  end\nend", b"t.lua:5: 'end' expected (to close 'if' at line 3) near 'y'"),
+    (
+        b"function f()\n  while true do\n    if x then\n      break\n      y()\n    end\n  end\nend",
+        b"t.lua:5: 'end' expected (to close 'if' at line 3) near 'y'",
+    ),
     (b"local x <close> = 1", b"t.lua:1: unexpected symbol near '<'"),
     (b"x = a.b.c:d", b"t.lua:1: function arguments expected near '<eof>'"),
     (b"x = {[1]=2, [3]}", b"t.lua:1: '=' expected near '}'"),
@@ -244,10 +244,7 @@ fn messages_match_lua51() {
 fn display_is_the_lossy_message() {
     let e = parse_chunk(b"x = 1 '\xc8'", "t.lua").unwrap_err();
     assert_eq!(e.to_bytes(), b"t.lua:1: unexpected symbol near ''\xc8''");
-    assert_eq!(
-        e.to_string(),
-        "t.lua:1: unexpected symbol near ''\u{fffd}''"
-    );
+    assert_eq!(e.to_string(), "t.lua:1: unexpected symbol near ''\u{fffd}''");
     assert_eq!(e.line, 1);
     assert_eq!(e.message, "unexpected symbol");
     assert_eq!(e.near.as_deref(), Some(&b"'\xc8'"[..]));
@@ -256,16 +253,10 @@ fn display_is_the_lossy_message() {
 #[test]
 fn chunk_names() {
     let e = parse_chunk(b"x = = 1", "(command line)").unwrap_err();
-    assert_eq!(
-        e.to_string(),
-        "(command line):1: unexpected symbol near '='"
-    );
+    assert_eq!(e.to_string(), "(command line):1: unexpected symbol near '='");
     let name = lua51_syntax::chunk_id_for_syntax_error("x = = 1");
     let e = parse_chunk(b"x = = 1", &name).unwrap_err();
-    assert_eq!(
-        e.to_string(),
-        "[string \"x = = 1\"]:1: unexpected symbol near '='"
-    );
+    assert_eq!(e.to_string(), "[string \"x = = 1\"]:1: unexpected symbol near '='");
 }
 
 fn names(prefix: &str, n: usize) -> Vec<String> {
@@ -276,89 +267,34 @@ fn names(prefix: &str, n: usize) -> Vec<String> {
 fn local_variable_limit() {
     let locals = |n| format!("local {}", names("a", n).join(","));
     assert!(parse_chunk(locals(200).as_bytes(), "t.lua").is_ok());
-    check(
-        locals(201).as_bytes(),
-        b"t.lua:1: main function has more than 200 local variables",
-    );
-    check(
-        format!("function f()\n {}\nend", locals(201)).as_bytes(),
-        b"t.lua:3: function at line 1 has more than 200 local variables",
-    );
+    check(locals(201).as_bytes(), b"t.lua:1: main function has more than 200 local variables");
+    check(format!("function f()\n {}\nend", locals(201)).as_bytes(), b"t.lua:3: function at line 1 has more than 200 local variables");
     let lines = |n| names("local a", n).join("\n");
-    check(
-        lines(201).as_bytes(),
-        b"t.lua:201: main function has more than 200 local variables",
-    );
+    check(lines(201).as_bytes(), b"t.lua:201: main function has more than 200 local variables");
     // A numeric for loop holds three hidden locals and its variable.
-    assert!(parse_chunk(
-        format!("for i=1,2 do\n{}\nend", lines(196)).as_bytes(),
-        "t.lua"
-    )
-    .is_ok());
-    check(
-        format!("for i=1,2 do\n{}\nend", lines(197)).as_bytes(),
-        b"t.lua:199: main function has more than 200 local variables",
-    );
+    assert!(parse_chunk(format!("for i=1,2 do\n{}\nend", lines(196)).as_bytes(), "t.lua").is_ok());
+    check(format!("for i=1,2 do\n{}\nend", lines(197)).as_bytes(), b"t.lua:199: main function has more than 200 local variables");
     // Parameters count, so do `self` and the implicit `arg` of vararg functions.
-    check(
-        format!("function f({}) end", names("a", 201).join(",")).as_bytes(),
-        b"t.lua:1: function at line 1 has more than 200 local variables",
-    );
-    assert!(parse_chunk(
-        format!("function f({}, ...) end", names("a", 199).join(",")).as_bytes(),
-        "t.lua"
-    )
-    .is_ok());
-    check(
-        format!("function f({}, ...) end", names("a", 200).join(",")).as_bytes(),
-        b"t.lua:1: function at line 1 has more than 200 local variables",
-    );
-    check(
-        format!("function t:f({}) end", names("a", 200).join(",")).as_bytes(),
-        b"t.lua:1: function at line 1 has more than 200 local variables",
-    );
+    check(format!("function f({}) end", names("a", 201).join(",")).as_bytes(), b"t.lua:1: function at line 1 has more than 200 local variables");
+    assert!(parse_chunk(format!("function f({}, ...) end", names("a", 199).join(",")).as_bytes(), "t.lua").is_ok());
+    check(format!("function f({}, ...) end", names("a", 200).join(",")).as_bytes(), b"t.lua:1: function at line 1 has more than 200 local variables");
+    check(format!("function t:f({}) end", names("a", 200).join(",")).as_bytes(), b"t.lua:1: function at line 1 has more than 200 local variables");
 }
 
 #[test]
 fn upvalue_limit() {
-    let prog = |n| {
-        format!(
-            "{}\nfunction f() return {} end",
-            names("local a", n).join("\n"),
-            names("a", n).join("+")
-        )
-    };
+    let prog = |n| format!("{}\nfunction f() return {} end", names("local a", n).join("\n"), names("a", n).join("+"));
     assert!(parse_chunk(prog(60).as_bytes(), "t.lua").is_ok());
-    check(
-        prog(61).as_bytes(),
-        b"t.lua:62: function at line 62 has more than 60 upvalues",
-    );
+    check(prog(61).as_bytes(), b"t.lua:62: function at line 62 has more than 60 upvalues");
     // Repeated references share one upvalue.
     let sum = names("a", 60).join("+");
-    let repeated = format!(
-        "{}\nfunction f() return {sum}+{sum} end",
-        names("local a", 60).join("\n")
-    );
+    let repeated = format!("{}\nfunction f() return {sum}+{sum} end", names("local a", 60).join("\n"));
     assert!(parse_chunk(repeated.as_bytes(), "t.lua").is_ok());
     // Upvalues propagate through intermediate functions.
-    let nested = format!(
-        "{}\nfunction f() return function() return {} end end",
-        names("local a", 61).join("\n"),
-        names("a", 61).join("+")
-    );
-    check(
-        nested.as_bytes(),
-        b"t.lua:62: function at line 62 has more than 60 upvalues",
-    );
-    let in_function = format!(
-        "function f()\n{}\nlocal function g() return {} end end",
-        names("local a", 100).join("\n"),
-        names("a", 61).join("+")
-    );
-    check(
-        in_function.as_bytes(),
-        b"t.lua:102: function at line 102 has more than 60 upvalues",
-    );
+    let nested = format!("{}\nfunction f() return function() return {} end end", names("local a", 61).join("\n"), names("a", 61).join("+"));
+    check(nested.as_bytes(), b"t.lua:62: function at line 62 has more than 60 upvalues");
+    let in_function = format!("function f()\n{}\nlocal function g() return {} end end", names("local a", 100).join("\n"), names("a", 61).join("+"));
+    check(in_function.as_bytes(), b"t.lua:102: function at line 102 has more than 60 upvalues");
     // Globals are not upvalues.
     let globals = format!("function f() return {} end", names("g", 100).join("+"));
     assert!(parse_chunk(globals.as_bytes(), "t.lua").is_ok());
@@ -368,14 +304,8 @@ fn upvalue_limit() {
 fn assignment_target_limit() {
     let assign = |n| format!("{} = 1", names("a", n).join(","));
     assert!(parse_chunk(assign(199).as_bytes(), "t.lua").is_ok());
-    check(
-        assign(200).as_bytes(),
-        b"t.lua:1: main function has more than 198 variables in assignment",
-    );
-    check(
-        format!("do do {} end end", assign(198)).as_bytes(),
-        b"t.lua:1: main function has more than 196 variables in assignment",
-    );
+    check(assign(200).as_bytes(), b"t.lua:1: main function has more than 198 variables in assignment");
+    check(format!("do do {} end end", assign(198)).as_bytes(), b"t.lua:1: main function has more than 196 variables in assignment");
 }
 
 /// (construct, deepest accepted nesting, shallowest rejected nesting) for a
@@ -384,92 +314,33 @@ fn assignment_target_limit() {
 fn nesting_limit() {
     type Make = Box<dyn Fn(usize) -> String>;
     let cases: Vec<(&str, Make, usize)> = vec![
-        (
-            "parens",
-            Box::new(|n| format!("x = {}1{}", "(".repeat(n), ")".repeat(n))),
-            197,
-        ),
-        (
-            "do",
-            Box::new(|n| format!("{}{}", "do ".repeat(n), " end".repeat(n))),
-            198,
-        ),
-        (
-            "functions",
-            Box::new(|n| format!("x = {}{}", "function() return ".repeat(n), "end ".repeat(n))),
-            99,
-        ),
-        (
-            "unary",
-            Box::new(|n| format!("x = {}1", "- ".repeat(n))),
-            197,
-        ),
-        (
-            "concat",
-            Box::new(|n| format!("x = 1{}", " .. 1".repeat(n))),
-            197,
-        ),
-        (
-            "power",
-            Box::new(|n| format!("x = 1{}", " ^ 1".repeat(n))),
-            197,
-        ),
-        (
-            "tables",
-            Box::new(|n| format!("x = {}{}", "{".repeat(n), "}".repeat(n))),
-            198,
-        ),
-        (
-            "index",
-            Box::new(|n| format!("x = {}1{}", "a[".repeat(n), "]".repeat(n))),
-            197,
-        ),
+        ("parens", Box::new(|n| format!("x = {}1{}", "(".repeat(n), ")".repeat(n))), 197),
+        ("do", Box::new(|n| format!("{}{}", "do ".repeat(n), " end".repeat(n))), 198),
+        ("functions", Box::new(|n| format!("x = {}{}", "function() return ".repeat(n), "end ".repeat(n))), 99),
+        ("unary", Box::new(|n| format!("x = {}1", "- ".repeat(n))), 197),
+        ("concat", Box::new(|n| format!("x = 1{}", " .. 1".repeat(n))), 197),
+        ("power", Box::new(|n| format!("x = 1{}", " ^ 1".repeat(n))), 197),
+        ("tables", Box::new(|n| format!("x = {}{}", "{".repeat(n), "}".repeat(n))), 198),
+        ("index", Box::new(|n| format!("x = {}1{}", "a[".repeat(n), "]".repeat(n))), 197),
     ];
     for (what, make, max_ok) in cases {
-        assert!(
-            parse_chunk(make(max_ok).as_bytes(), "t.lua").is_ok(),
-            "{what} {max_ok}"
-        );
-        check(
-            make(max_ok + 1).as_bytes(),
-            b"t.lua:1: chunk has too many syntax levels",
-        );
+        assert!(parse_chunk(make(max_ok).as_bytes(), "t.lua").is_ok(), "{what} {max_ok}");
+        check(make(max_ok + 1).as_bytes(), b"t.lua:1: chunk has too many syntax levels");
     }
     // Way past the limit: an error, not a stack overflow.
-    check(
-        "do ".repeat(100_000).as_bytes(),
-        b"t.lua:1: chunk has too many syntax levels",
-    );
-    check(
-        format!("x = {}", "{".repeat(100_000)).as_bytes(),
-        b"t.lua:1: chunk has too many syntax levels",
-    );
-    check(
-        format!("x = {}", "not ".repeat(300)).as_bytes(),
-        b"t.lua:1: chunk has too many syntax levels",
-    );
-    check(
-        "if x then ".repeat(300).as_bytes(),
-        b"t.lua:1: chunk has too many syntax levels",
-    );
-    check(
-        "repeat ".repeat(300).as_bytes(),
-        b"t.lua:1: chunk has too many syntax levels",
-    );
-    check(
-        format!("x = {}", "f(".repeat(300)).as_bytes(),
-        b"t.lua:1: chunk has too many syntax levels",
-    );
+    check("do ".repeat(100_000).as_bytes(), b"t.lua:1: chunk has too many syntax levels");
+    check(format!("x = {}", "{".repeat(100_000)).as_bytes(), b"t.lua:1: chunk has too many syntax levels");
+    check(format!("x = {}", "not ".repeat(300)).as_bytes(), b"t.lua:1: chunk has too many syntax levels");
+    check("if x then ".repeat(300).as_bytes(), b"t.lua:1: chunk has too many syntax levels");
+    check("repeat ".repeat(300).as_bytes(), b"t.lua:1: chunk has too many syntax levels");
+    check(format!("x = {}", "f(".repeat(300)).as_bytes(), b"t.lua:1: chunk has too many syntax levels");
 }
 
 #[test]
 fn nesting_limit_counts_from_c_calls() {
     // `loadstring` called from a main chunk runs one C level deeper than a
     // script file, so lua5.1 accepts one level less.
-    let opts = ParseOptions {
-        skip_shebang: false,
-        c_calls: 2,
-    };
+    let opts = ParseOptions { skip_shebang: false, c_calls: 2 };
     let parens = |n| format!("x = {}1{}", "(".repeat(n), ")".repeat(n));
     assert!(parse_chunk_with(parens(196).as_bytes(), "t", &opts).is_ok());
     let e = parse_chunk_with(parens(197).as_bytes(), "t", &opts).unwrap_err();

@@ -15,10 +15,7 @@ fn dump(src: &str) -> String {
 /// The dump of the single expression in `return <src>`.
 fn ex(src: &str) -> String {
     let d = dump(&format!("return {src}"));
-    d.strip_prefix("(return ")
-        .and_then(|d| d.strip_suffix(')'))
-        .unwrap_or_else(|| panic!("{src:?}: {d}"))
-        .to_string()
+    d.strip_prefix("(return ").and_then(|d| d.strip_suffix(')')).unwrap_or_else(|| panic!("{src:?}: {d}")).to_string()
 }
 
 fn first_expr(chunk: &Chunk) -> &Expr {
@@ -70,10 +67,7 @@ fn concat_and_comparison() {
     assert_eq!(ex("a + b .. c"), "(.. (+ a b) c)");
     assert_eq!(ex("a < b .. c"), "(< a (.. b c))");
     assert_eq!(ex("a < b < c"), "(< (< a b) c)");
-    assert_eq!(
-        ex("a == b ~= c <= d >= e < f > g"),
-        "(> (< (>= (<= (~= (== a b) c) d) e) f) g)"
-    );
+    assert_eq!(ex("a == b ~= c <= d >= e < f > g"), "(> (< (>= (<= (~= (== a b) c) d) e) f) g)");
 }
 
 #[test]
@@ -84,10 +78,7 @@ fn logical_operators() {
     assert_eq!(ex("a and b and c"), "(and (and a b) c)");
     assert_eq!(ex("a == b and c ~= d"), "(and (== a b) (~= c d))");
     assert_eq!(ex("not a or b"), "(or (not a) b)");
-    assert_eq!(
-        ex("1 + 2 .. 3 < 4 and 5 or 6"),
-        "(or (and (< (.. (+ 1 2) 3) 4) 5) 6)"
-    );
+    assert_eq!(ex("1 + 2 .. 3 < 4 and 5 or 6"), "(or (and (< (.. (+ 1 2) 3) 4) 5) 6)");
 }
 
 #[test]
@@ -104,10 +95,7 @@ fn suffixed_expressions() {
     assert_eq!(ex("o:m 's'"), r#"(method o m "s")"#);
     assert_eq!(ex("o:m {}"), "(method o m (table))");
     assert_eq!(ex("f()()"), "(call (call f))");
-    assert_eq!(
-        ex("a.b:c(d).e[f]()"),
-        r#"(call (index (index (method (index a "b") c d) "e") f))"#
-    );
+    assert_eq!(ex("a.b:c(d).e[f]()"), r#"(call (index (index (method (index a "b") c d) "e") f))"#);
     assert_eq!(ex("(f)()"), "(call (paren f))");
     assert_eq!(ex("('x'):rep(3)"), r#"(method (paren "x") rep 3)"#);
     assert_eq!(ex("(f())"), "(paren (call f))");
@@ -117,9 +105,7 @@ fn suffixed_expressions() {
 #[test]
 fn multi_value_expressions() {
     let chunk = parse("return f(), (f()), ..., (...), o:m(), 1");
-    let StatKind::Return(values) = &chunk.body.stats[0].kind else {
-        panic!()
-    };
+    let StatKind::Return(values) = &chunk.body.stats[0].kind else { panic!() };
     let multi: Vec<bool> = values.iter().map(|e| e.kind.is_multi_value()).collect();
     assert_eq!(multi, vec![true, false, true, false, true, false]);
 }
@@ -130,10 +116,7 @@ fn table_constructors() {
     assert_eq!(ex("{1, 2, 3}"), "(table 1 2 3)");
     assert_eq!(ex("{1; 2; 3;}"), "(table 1 2 3)");
     assert_eq!(ex("{1, 2,}"), "(table 1 2)");
-    assert_eq!(
-        ex("{x = 1, ['y'] = 2, [3] = 4}"),
-        r#"(table x=1 ["y"]=2 [3]=4)"#
-    );
+    assert_eq!(ex("{x = 1, ['y'] = 2, [3] = 4}"), r#"(table x=1 ["y"]=2 [3]=4)"#);
     assert_eq!(ex("{x, x = x, [x] = x}"), "(table x x=x [x]=x)");
     assert_eq!(ex("{f(), ...}"), "(table (call f) ...)");
     assert_eq!(ex("{x == 1}"), "(table (== x 1))");
@@ -144,14 +127,8 @@ fn table_constructors() {
 #[test]
 fn function_expressions() {
     assert_eq!(ex("function() end"), "(function () [])");
-    assert_eq!(
-        ex("function(a, b) return a end"),
-        "(function (a b) [(return a)])"
-    );
-    assert_eq!(
-        ex("function(...) return ... end"),
-        "(function (...) [(return ...)])"
-    );
+    assert_eq!(ex("function(a, b) return a end"), "(function (a b) [(return a)])");
+    assert_eq!(ex("function(...) return ... end"), "(function (...) [(return ...)])");
     assert_eq!(ex("function(a, ...) end"), "(function (a ...) [])");
 }
 
@@ -160,23 +137,14 @@ fn local_statements() {
     assert_eq!(dump("local a"), "(local (a) ())");
     assert_eq!(dump("local a, b = 1"), "(local (a b) (1))");
     assert_eq!(dump("local a = 1, 2, f()"), "(local (a) (1 2 (call f)))");
-    assert_eq!(
-        dump("local function f(x) return f(x) end"),
-        "(local-function f (function (x) [(return (call f x))]))"
-    );
+    assert_eq!(dump("local function f(x) return f(x) end"), "(local-function f (function (x) [(return (call f x))]))");
 }
 
 #[test]
 fn assignments_and_calls() {
     assert_eq!(dump("x = 1"), "(assign (x) (1))");
-    assert_eq!(
-        dump("a, b.c, d[1] = 1, 2"),
-        r#"(assign (a (index b "c") (index d 1)) (1 2))"#
-    );
-    assert_eq!(
-        dump("a.b.c = f()"),
-        r#"(assign ((index (index a "b") "c")) ((call f)))"#
-    );
+    assert_eq!(dump("a, b.c, d[1] = 1, 2"), r#"(assign (a (index b "c") (index d 1)) (1 2))"#);
+    assert_eq!(dump("a.b.c = f()"), r#"(assign ((index (index a "b") "c")) ((call f)))"#);
     assert_eq!(dump("(a).b = 1"), r#"(assign ((index (paren a) "b")) (1))"#);
     assert_eq!(dump("f(a)(b)"), "(call (call f a) b)");
     assert_eq!(dump("a.b:c 'x'"), r#"(method (index a "b") c "x")"#);
@@ -186,22 +154,11 @@ fn assignments_and_calls() {
 #[test]
 fn function_statements() {
     assert_eq!(dump("function f() end"), "(function f (function () []))");
-    assert_eq!(
-        dump("function a.b.c() end"),
-        "(function a.b.c (function () []))"
-    );
-    assert_eq!(
-        dump("function a.b:c(x) end"),
-        "(function a.b:c (function (self x) []))"
-    );
-    assert_eq!(
-        dump("function a:c(...) end"),
-        "(function a:c (function (self ...) []))"
-    );
+    assert_eq!(dump("function a.b.c() end"), "(function a.b.c (function () []))");
+    assert_eq!(dump("function a.b:c(x) end"), "(function a.b:c (function (self x) []))");
+    assert_eq!(dump("function a:c(...) end"), "(function a:c (function (self ...) []))");
     let chunk = parse("function a.b:c(x) end");
-    let StatKind::Function { name, func } = &chunk.body.stats[0].kind else {
-        panic!()
-    };
+    let StatKind::Function { name, func } = &chunk.body.stats[0].kind else { panic!() };
     assert_eq!(name.base.as_bytes(), b"a");
     assert_eq!(name.fields, vec![LuaStr::from("b")]);
     assert_eq!(name.method, Some(LuaStr::from("c")));
@@ -215,32 +172,17 @@ fn control_structures() {
     assert_eq!(dump("do end"), "(do [])");
     assert_eq!(dump("do local x end"), "(do [(local (x) ())])");
     assert_eq!(dump("while x do f() end"), "(while x [(call f)])");
-    assert_eq!(
-        dump("repeat local y = 1 until y"),
-        "(repeat [(local (y) (1))] y)"
-    );
+    assert_eq!(dump("repeat local y = 1 until y"), "(repeat [(local (y) (1))] y)");
     assert_eq!(dump("if a then end"), "(if a [])");
-    assert_eq!(
-        dump("if a then x() else y() end"),
-        "(if a [(call x)] (else [(call y)]))"
-    );
+    assert_eq!(dump("if a then x() else y() end"), "(if a [(call x)] (else [(call y)]))");
     assert_eq!(
         dump("if a then x() elseif b then y() elseif c then z() else w() end"),
         "(if a [(call x)] (elseif b [(call y)]) (elseif c [(call z)]) (else [(call w)]))"
     );
     assert_eq!(dump("for i = 1, 10 do end"), "(for i 1 10 [])");
-    assert_eq!(
-        dump("for i = 10, 1, -1 do f(i) end"),
-        "(for i 10 1 (neg 1) [(call f i)])"
-    );
-    assert_eq!(
-        dump("for k in pairs(t) do end"),
-        "(for-in (k) ((call pairs t)) [])"
-    );
-    assert_eq!(
-        dump("for k, v in next, t, nil do end"),
-        "(for-in (k v) (next t nil) [])"
-    );
+    assert_eq!(dump("for i = 10, 1, -1 do f(i) end"), "(for i 10 1 (neg 1) [(call f i)])");
+    assert_eq!(dump("for k in pairs(t) do end"), "(for-in (k) ((call pairs t)) [])");
+    assert_eq!(dump("for k, v in next, t, nil do end"), "(for-in (k v) (next t nil) [])");
 }
 
 #[test]
@@ -252,15 +194,9 @@ fn return_and_break() {
     assert_eq!(dump("while 1 do break end"), "(while 1 [(break)])");
     assert_eq!(dump("while 1 do break; end"), "(while 1 [(break)])");
     assert_eq!(dump("repeat break until x"), "(repeat [(break)] x)");
-    assert_eq!(
-        dump("for i = 1, 2 do if i then break end end"),
-        "(for i 1 2 [(if i [(break)])])"
-    );
+    assert_eq!(dump("for i = 1, 2 do if i then break end end"), "(for i 1 2 [(if i [(break)])])");
     // `return` ends the block only when followed by a block end.
-    assert_eq!(
-        dump("if x then return end f()"),
-        "(if x [(return)])\n(call f)"
-    );
+    assert_eq!(dump("if x then return end f()"), "(if x [(return)])\n(call f)");
 }
 
 #[test]
@@ -278,10 +214,7 @@ fn shebang_line_is_skipped() {
     let chunk = parse("#!/usr/bin/env lua\nreturn 1");
     assert_eq!(chunk.body.stats[0].line, 2);
     // loadstring does not skip it.
-    let opts = ParseOptions {
-        skip_shebang: false,
-        ..ParseOptions::default()
-    };
+    let opts = ParseOptions { skip_shebang: false, ..ParseOptions::default() };
     let err = parse_chunk_with(b"#!x\nreturn 1", "t.lua", &opts).unwrap_err();
     assert_eq!(err.to_string(), "t.lua:1: unexpected symbol near '#'");
 }
@@ -290,19 +223,13 @@ fn shebang_line_is_skipped() {
 fn vararg_flags() {
     let chunk = parse("local function f(a, ...) return function(...) return 1 end end return ...");
     assert!(chunk.uses_vararg);
-    let StatKind::LocalFunction { func, .. } = &chunk.body.stats[0].kind else {
-        panic!()
-    };
+    let StatKind::LocalFunction { func, .. } = &chunk.body.stats[0].kind else { panic!() };
     assert!(func.is_vararg);
     // `...` in the nested function does not count for the outer one.
     assert!(!func.uses_vararg);
     assert_eq!(func.params, vec![LuaStr::from("a")]);
-    let StatKind::Return(v) = &func.body.stats[0].kind else {
-        panic!()
-    };
-    let ExprKind::Function(inner) = &v[0].kind else {
-        panic!()
-    };
+    let StatKind::Return(v) = &func.body.stats[0].kind else { panic!() };
+    let ExprKind::Function(inner) = &v[0].kind else { panic!() };
     assert!(inner.is_vararg && !inner.uses_vararg);
     assert!(!parse("return 1").uses_vararg);
 }
@@ -312,9 +239,7 @@ fn statement_lines() {
     let chunk = parse("x = 1\n\nlocal y\nif a then\n  f()\nend\n");
     let lines: Vec<u32> = chunk.body.stats.iter().map(|s| s.line).collect();
     assert_eq!(lines, vec![1, 3, 4]);
-    let StatKind::If { clauses, .. } = &chunk.body.stats[2].kind else {
-        panic!()
-    };
+    let StatKind::If { clauses, .. } = &chunk.body.stats[2].kind else { panic!() };
     assert_eq!(clauses[0].body.stats[0].line, 5);
     assert_eq!(chunk.end_line, 6);
     assert_eq!(parse("").end_line, 1);
@@ -333,9 +258,7 @@ fn expression_lines() {
     let chunk = parse("return a\n+\nb");
     let e = first_expr(&chunk);
     assert_eq!((e.line, e.end_line), (2, 3));
-    let ExprKind::Binary { lhs, rhs, .. } = &e.kind else {
-        panic!()
-    };
+    let ExprKind::Binary { lhs, rhs, .. } = &e.kind else { panic!() };
     assert_eq!((lhs.line, rhs.line), (1, 3));
     // Index: the line of `.` / `[`.
     let chunk = parse("return a\n.b\n[c]");
@@ -349,13 +272,8 @@ fn expression_lines() {
     assert_eq!(first_expr(&chunk).line, 2);
     // Tables and parentheses: the opening token.
     let chunk = parse("return {\n1}, (\n2)");
-    let StatKind::Return(v) = &chunk.body.stats[0].kind else {
-        panic!()
-    };
-    assert_eq!(
-        (v[0].line, v[0].end_line, v[1].line, v[1].end_line),
-        (1, 2, 2, 3)
-    );
+    let StatKind::Return(v) = &chunk.body.stats[0].kind else { panic!() };
+    assert_eq!((v[0].line, v[0].end_line, v[1].line, v[1].end_line), (1, 2, 2, 3));
 }
 
 #[test]
@@ -369,9 +287,7 @@ fn function_lines() {
         .stats
         .iter()
         .map(|s| match &s.kind {
-            StatKind::Function { func, .. } | StatKind::LocalFunction { func, .. } => {
-                (func.line_defined, func.last_line_defined)
-            }
+            StatKind::Function { func, .. } | StatKind::LocalFunction { func, .. } => (func.line_defined, func.last_line_defined),
             StatKind::Assign { values, .. } => match &values[0].kind {
                 ExprKind::Function(func) => (func.line_defined, func.last_line_defined),
                 _ => panic!(),
@@ -380,36 +296,27 @@ fn function_lines() {
         })
         .collect();
     assert_eq!(bodies, vec![(1, 2), (4, 6), (8, 10)]);
-    let StatKind::Assign { values, .. } = &chunk.body.stats[2].kind else {
-        panic!()
-    };
+    let StatKind::Assign { values, .. } = &chunk.body.stats[2].kind else { panic!() };
     assert_eq!(values[0].line, 7);
 }
 
 #[test]
 fn generic_for_iter_line() {
     let chunk = parse("for k, v in\npairs(t) do end");
-    let StatKind::GenericFor { iter_line, .. } = &chunk.body.stats[0].kind else {
-        panic!()
-    };
+    let StatKind::GenericFor { iter_line, .. } = &chunk.body.stats[0].kind else { panic!() };
     assert_eq!(*iter_line, 2);
 }
 
 #[test]
 fn repeat_condition_sees_body_locals() {
     // Not an error (and the AST keeps the condition with the body).
-    assert_eq!(
-        dump("repeat local done = true until done"),
-        "(repeat [(local (done) (true))] done)"
-    );
+    assert_eq!(dump("repeat local done = true until done"), "(repeat [(local (done) (true))] done)");
 }
 
 #[test]
 fn byte_strings_and_names() {
     let chunk = parse_chunk(b"return '\xff\0'", "t").unwrap();
-    let ExprKind::String(s) = &first_expr(&chunk).kind else {
-        panic!()
-    };
+    let ExprKind::String(s) = &first_expr(&chunk).kind else { panic!() };
     assert_eq!(s.as_bytes(), b"\xff\0");
     assert_eq!(s.to_string(), r#""\255\0""#);
 }
@@ -419,20 +326,14 @@ fn ast_is_clone_and_eq() {
     let a = parse("local t = {1, x = f(...)} for i = 1, #t do print(t[i] .. 'x') end");
     let b = a.clone();
     assert_eq!(a, b);
-    assert_ne!(
-        a,
-        parse("local t = {1, x = f(...)} for i = 1, #t do print(t[i] .. 'y') end")
-    );
+    assert_ne!(a, parse("local t = {1, x = f(...)} for i = 1, #t do print(t[i] .. 'y') end"));
     // Debug is available for every node.
     assert!(format!("{a:?}").contains("NumericFor"));
 }
 
 #[test]
 fn absurd_c_call_depth_is_an_error() {
-    let opts = ParseOptions {
-        skip_shebang: false,
-        c_calls: u32::MAX,
-    };
+    let opts = ParseOptions { skip_shebang: false, c_calls: u32::MAX };
     let e = parse_chunk_with(b"x = 1", "t", &opts).unwrap_err();
     assert_eq!(e.to_string(), "t:1: chunk has too many syntax levels");
 }

@@ -12,10 +12,7 @@ use lua51_syntax::{parse_chunk, parse_chunk_with, tokenize, ParseOptions};
 fn exercise(src: &[u8]) {
     let _ = tokenize(src, "t");
     for skip_shebang in [false, true] {
-        let opts = ParseOptions {
-            skip_shebang,
-            ..ParseOptions::default()
-        };
+        let opts = ParseOptions { skip_shebang, ..ParseOptions::default() };
         match parse_chunk_with(src, "t", &opts) {
             Ok(chunk) => {
                 let copy = chunk.clone();
@@ -58,11 +55,7 @@ fn token_soups_and_mutated_programs_do_not_panic() {
 fn every_prefix_of_valid_programs() {
     for p in common::VALID_PROGRAMS {
         let p = p.as_bytes();
-        assert!(
-            parse_chunk(p, "t").is_ok(),
-            "{}",
-            String::from_utf8_lossy(p)
-        );
+        assert!(parse_chunk(p, "t").is_ok(), "{}", String::from_utf8_lossy(p));
         for end in 0..p.len() {
             exercise(&p[..end]);
         }
@@ -72,12 +65,7 @@ fn every_prefix_of_valid_programs() {
 /// Runs `f` on a thread with a deliberately small stack, so that the tests
 /// catch any growth of the parser's per-level stack use.
 fn with_stack<T: Send + 'static>(bytes: usize, f: impl FnOnce() -> T + Send + 'static) -> T {
-    std::thread::Builder::new()
-        .stack_size(bytes)
-        .spawn(f)
-        .expect("spawn")
-        .join()
-        .expect("no panic")
+    std::thread::Builder::new().stack_size(bytes).spawn(f).expect("spawn").join().expect("no panic")
 }
 
 #[test]
@@ -94,11 +82,7 @@ fn deepest_accepted_nesting_fits_in_a_small_stack() {
         format!("{}{}", "if x then ".repeat(198), " end".repeat(198)),
         format!("{}{}", "while x do ".repeat(198), " end".repeat(198)),
         format!("{}{}", "repeat ".repeat(198), " until x".repeat(198)),
-        format!(
-            "x = {}{}",
-            "function() return ".repeat(99),
-            "end ".repeat(99)
-        ),
+        format!("x = {}{}", "function() return ".repeat(99), "end ".repeat(99)),
         format!("{}{}", "local function f() ".repeat(99), "end ".repeat(99)),
         format!("x = {}1", "- ".repeat(197)),
         format!("x = 1{}", " ^ 1".repeat(197)),
@@ -113,9 +97,7 @@ fn deepest_accepted_nesting_fits_in_a_small_stack() {
     ];
     for src in cases {
         let shown = src[..40.min(src.len())].to_string();
-        let ok = with_stack(1 << 20, move || {
-            parse_chunk(src.as_bytes(), "t").map(|_| ())
-        });
+        let ok = with_stack(1 << 20, move || parse_chunk(src.as_bytes(), "t").map(|_| ()));
         assert_eq!(ok, Ok(()), "{shown}");
     }
 }
@@ -132,9 +114,7 @@ fn absurd_nesting_is_an_error_not_a_crash() {
         format!("x = {}", "function() return ".repeat(1_000_000)),
     ];
     for src in cases {
-        let msg = with_stack(1 << 20, move || {
-            parse_chunk(src.as_bytes(), "t").unwrap_err().to_string()
-        });
+        let msg = with_stack(1 << 20, move || parse_chunk(src.as_bytes(), "t").unwrap_err().to_string());
         assert_eq!(msg, "t:1: chunk has too many syntax levels");
     }
 }
@@ -164,8 +144,6 @@ fn long_left_associative_chains_parse_and_drop() {
 #[test]
 fn many_statements() {
     let src = "x = 1\n".repeat(200_000);
-    let chunk = with_stack(1 << 20, move || {
-        parse_chunk(src.as_bytes(), "t").map(|c| c.body.stats.len())
-    });
+    let chunk = with_stack(1 << 20, move || parse_chunk(src.as_bytes(), "t").map(|c| c.body.stats.len()));
     assert_eq!(chunk, Ok(200_000));
 }

@@ -144,7 +144,6 @@ pub struct Shape {
 /// Shapes with at most this many keys are searched linearly (one cache line of keys).
 pub const SHAPE_LINEAR_LOOKUP: u32 = 8;
 
-
 impl Shape {
     /// The bit of [`Shape::filter`] that string `key` sets.
     #[inline(always)]
@@ -547,7 +546,11 @@ pub fn truncate_to_i64(x: f64) -> i64 {
     }
     #[cfg(not(target_arch = "x86_64"))]
     {
-        if x.is_nan() || !(-9.223_372_036_854_776e18..9.223_372_036_854_776e18).contains(&x) { i64::MIN } else { x as i64 }
+        if x.is_nan() || !(-9.223_372_036_854_776e18..9.223_372_036_854_776e18).contains(&x) {
+            i64::MIN
+        } else {
+            x as i64
+        }
     }
 }
 
@@ -602,11 +605,8 @@ pub unsafe fn string_slot_cached_in(v: TValue, key: TValue, cache: *mut u8, by_v
     // `slots` addresses inline and out-of-line slots alike: no need for the kind here.
     // SAFETY: a hit means `v` is a table of this key, whose `slots` holds the state's index.
     let effect = |state: u32| Ok(Some(FoundSlot { slot: unsafe { (*t).slots.add((state >> IC_KEY_ID_SHIFT) as usize) }, may_have_metatable: true }));
-    let found = if by_value {
-        ic.run_checked(ic_key, |state| unsafe { &*t }.key_at(state) == key, body, effect)
-    } else {
-        ic.run(ic_key, body, effect)
-    };
+    let found =
+        if by_value { ic.run_checked(ic_key, |state| unsafe { &*t }.key_at(state) == key, body, effect) } else { ic.run(ic_key, body, effect) };
     found.map(|f| f.map(|f| f.slot))
 }
 
@@ -638,7 +638,13 @@ pub unsafe fn method_receiver_cached(v: TValue, key: TValue, cache: *mut u8) -> 
             None => IcBody::Done(ReceiverLookup::Absent),
         },
         // SAFETY: a hit means a table of this key: the state is absence or a slot index.
-        |state| if state == ABSENT_STATE { ReceiverLookup::Absent } else { ReceiverLookup::Slot(unsafe { (*t).slots.add((state >> IC_KEY_ID_SHIFT) as usize) }) },
+        |state| {
+            if state == ABSENT_STATE {
+                ReceiverLookup::Absent
+            } else {
+                ReceiverLookup::Slot(unsafe { (*t).slots.add((state >> IC_KEY_ID_SHIFT) as usize) })
+            }
+        },
     )
 }
 
@@ -683,7 +689,12 @@ pub unsafe fn string_slot_cached_fused(v: TValue, key: TValue, cache: *mut u8) -
         };
         Ok(Some(FoundSlot { slot, may_have_metatable: kind & IC_KEY_HAS_METATABLE != 0 }))
     };
-    ic.run_fused::<_, TABLE_IC_KINDS>(ic_key, |state| state & (IC_KEY_OUT_OF_LINE | IC_KEY_HAS_METATABLE), || unsafe { string_slot_ic_body(v, key) }, effect)
+    ic.run_fused::<_, TABLE_IC_KINDS>(
+        ic_key,
+        |state| state & (IC_KEY_OUT_OF_LINE | IC_KEY_HAS_METATABLE),
+        || unsafe { string_slot_ic_body(v, key) },
+        effect,
+    )
 }
 
 /// The hash part's hash of a (normalised) key: strings carry theirs, others mix their bits.

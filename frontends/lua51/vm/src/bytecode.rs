@@ -151,9 +151,7 @@ pub fn is_call_instruction(code: &[u8], offset: usize) -> bool {
         return false;
     }
     let opcode = read_operand(code, offset, 2, false) as usize;
-    variants()
-        .get(opcode)
-        .is_some_and(|v| matches!(v.bytecode.as_str(), "Call" | "CallVarArgs" | "TailCall" | "TailCallVarArgs" | "ForIn"))
+    variants().get(opcode).is_some_and(|v| matches!(v.bytecode.as_str(), "Call" | "CallVarArgs" | "TailCall" | "TailCallVarArgs" | "ForIn"))
 }
 
 /// The `width`-byte little-endian field at `offset`, sign-extended when `signed`.

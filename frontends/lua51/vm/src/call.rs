@@ -48,7 +48,13 @@ impl LuaState {
     ///
     /// # Safety
     /// As [`Self::call_at`].
-    pub unsafe fn call_from(st: *mut LuaState, frame: *mut u64, num_args: usize, caller: *mut u64, caller_pc: *const u8) -> Result<(*mut u64, usize), LuaError> {
+    pub unsafe fn call_from(
+        st: *mut LuaState,
+        frame: *mut u64,
+        num_args: usize,
+        caller: *mut u64,
+        caller_pc: *const u8,
+    ) -> Result<(*mut u64, usize), LuaError> {
         unsafe {
             let ctx = (*st).current;
             let base = frame.add(FRAME_HEADER_SLOTS);

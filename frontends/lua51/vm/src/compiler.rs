@@ -478,9 +478,11 @@ impl<'s> Compiler<'s> {
         for s in &block.stats {
             self.stat(s)?;
             let fs = self.fs();
-            fs.free_reg = fs.actives.last().map_or_else(|| fs.blocks.last().map_or(0, |b| b.first_slot), |l| l.slot + 1).max(
-                fs.blocks.last().map_or(0, |b| b.first_slot),
-            );
+            fs.free_reg = fs
+                .actives
+                .last()
+                .map_or_else(|| fs.blocks.last().map_or(0, |b| b.first_slot), |l| l.slot + 1)
+                .max(fs.blocks.last().map_or(0, |b| b.first_slot));
         }
         Ok(())
     }
@@ -1265,7 +1267,9 @@ impl<'s> Compiler<'s> {
                 // (Numeric constant expressions were folded before getting here.)
                 // A left operand that needs evaluating goes straight into a temporary `dst`:
                 // `a+b+c+...` then needs one register, not one per operator.
-                let simple = |e: &Expr| matches!(e.kind, ExprKind::Name(_) | ExprKind::Nil | ExprKind::True | ExprKind::False | ExprKind::Number(_) | ExprKind::String(_));
+                let simple = |e: &Expr| {
+                    matches!(e.kind, ExprKind::Name(_) | ExprKind::Nil | ExprKind::True | ExprKind::False | ExprKind::Number(_) | ExprKind::String(_))
+                };
                 let ((mut l, linfo), (r, rinfo)) = if const_number(lhs).is_some() {
                     // 5.1's codearith loads the right operand before a constant left one, so
                     // the constants enter the table in that order (visible through 0/-0).
@@ -1556,8 +1560,7 @@ fn always_falsy(e: &Expr) -> bool {
         ExprKind::Binary { op: BinOp::Or, lhs, rhs } => always_falsy(lhs) && always_falsy(rhs),
         ExprKind::Unary { op: UnOp::Not, operand } => always_truthy(operand),
         _ => {
-            compiles_to_no_code(e)
-                && matches!(const_kind(e), ConstKind { value: Folded::Nil | Folded::False, true_jumps: false, false_jumps: false })
+            compiles_to_no_code(e) && matches!(const_kind(e), ConstKind { value: Folded::Nil | Folded::False, true_jumps: false, false_jumps: false })
         }
     }
 }

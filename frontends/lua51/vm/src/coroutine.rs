@@ -174,4 +174,3 @@ pub(crate) fn yield_from(st: &mut LuaState, base: *mut u64, count: usize) -> Res
     }
     Ok(())
 }
-

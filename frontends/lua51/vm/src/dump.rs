@@ -431,8 +431,24 @@ fn closure_with_fresh_upvalues(st: &mut LuaState, proto: &Proto) -> Option<TValu
 /// is refused: adding one to the specs means teaching the verifier what its literals are
 /// (a test fails until then).
 const UNDERSTOOD_LITERALS: &[&str] = &[
-    "Concat", "ForIn", "Call", "CallVarArgs", "TailCall", "TailCallVarArgs", "Return", "ReturnVarArgs", "NewTable", "SetList",
-    "SetListVarArgs", "VarArg", "GetUpval", "SetUpval", "LoadConstWide", "GetGlobalWide", "SetGlobalWide", "NewClosureWide",
+    "Concat",
+    "ForIn",
+    "Call",
+    "CallVarArgs",
+    "TailCall",
+    "TailCallVarArgs",
+    "Return",
+    "ReturnVarArgs",
+    "NewTable",
+    "SetList",
+    "SetListVarArgs",
+    "VarArg",
+    "GetUpval",
+    "SetUpval",
+    "LoadConstWide",
+    "GetGlobalWide",
+    "SetGlobalWide",
+    "NewClosureWide",
 ];
 
 /// One decoded instruction.
@@ -452,7 +468,6 @@ impl Insn<'_> {
         Some(crate::bytecode::read_operand(code, at, o.width, matches!(o.access, crate::bytecode::OperandAccess::Literal { signed: true })))
     }
 }
-
 
 /// Checks that `p` (whose enclosing prototype is `parent`) can run without trusting anything
 /// it says: see the module documentation. The error says what is wrong and where.
@@ -474,7 +489,11 @@ fn verify(p: &ProtoData, parent: Option<&ProtoData>) -> Result<(), String> {
         for (name, d) in &p.upvalues {
             let limit = if d.in_stack { parent.frame_slots as usize } else { parent.upvalues.len() };
             if usize::from(d.index) >= limit {
-                return Err(format!("upvalue '{name}' captures {} {} of its enclosing function", if d.in_stack { "slot" } else { "upvalue" }, d.index));
+                return Err(format!(
+                    "upvalue '{name}' captures {} {} of its enclosing function",
+                    if d.in_stack { "slot" } else { "upvalue" },
+                    d.index
+                ));
             }
         }
     }
@@ -490,7 +509,8 @@ fn verify(p: &ProtoData, parent: Option<&ProtoData>) -> Result<(), String> {
     let mut is_start = vec![false; code.len() + 1];
     let mut pc = 0;
     while pc < code.len() {
-        let opcode = if pc + 2 <= code.len() { u16::from_le_bytes([code[pc], code[pc + 1]]) } else { return Err(format!("truncated instruction at {pc}")) };
+        let opcode =
+            if pc + 2 <= code.len() { u16::from_le_bytes([code[pc], code[pc + 1]]) } else { return Err(format!("truncated instruction at {pc}")) };
         let v = variants().get(usize::from(opcode)).ok_or_else(|| format!("unknown opcode {opcode} at {pc}"))?;
         if v.is_quickened() {
             return Err(format!("quickened opcode {} at {pc}", v.name));
@@ -669,7 +689,13 @@ fn verify(p: &ProtoData, parent: Option<&ProtoData>) -> Result<(), String> {
             "Close" => within(op("from")?, 0)?,
             // Constants past the 16-bit operands, named by a 32-bit literal.
             "LoadConstWide" | "GetGlobalWide" | "SetGlobalWide" | "NewClosureWide" => {
-                let index = op(if v.bytecode == "LoadConstWide" { "index" } else if v.bytecode == "NewClosureWide" { "proto" } else { "name" })?;
+                let index = op(if v.bytecode == "LoadConstWide" {
+                    "index"
+                } else if v.bytecode == "NewClosureWide" {
+                    "proto"
+                } else {
+                    "name"
+                })?;
                 let k = p.constants.get(index as usize).ok_or_else(|| at(&format!("constant {index} out of range")))?;
                 let fits = match v.bytecode.as_str() {
                     "NewClosureWide" => matches!(k, Const::Child(_)),
@@ -893,7 +919,8 @@ mod corpus_tests {
         refused(&p, None, "falls through");
         // A filled inline cache.
         let mut p = data_of("local t = {} return t.x", false);
-        let (pc, v) = insns(&p).into_iter().find(|(_, v)| v.operands.iter().any(|o| o.access == crate::bytecode::OperandAccess::InlineCache)).unwrap();
+        let (pc, v) =
+            insns(&p).into_iter().find(|(_, v)| v.operands.iter().any(|o| o.access == crate::bytecode::OperandAccess::InlineCache)).unwrap();
         let o = v.operands.iter().find(|o| o.access == crate::bytecode::OperandAccess::InlineCache).unwrap();
         p.code[pc + o.offset as usize] = 1;
         refused(&p, None, "inline cache");
@@ -927,7 +954,8 @@ mod corpus_tests {
         // A function with closures whose return does not close upvalues.
         let mut p = data_of("local x return function() return x end", false);
         let (pc, _) = *insns(&p).iter().rev().find(|(_, v)| v.bytecode == "Return").unwrap();
-        let close0 = variants().iter().find(|v| v.bytecode == "Return" && v.operands.iter().any(|o| o.name == "close" && o.fixed == Some(0))).unwrap();
+        let close0 =
+            variants().iter().find(|v| v.bytecode == "Return" && v.operands.iter().any(|o| o.name == "close" && o.fixed == Some(0))).unwrap();
         let close1 = &variants()[usize::from(u16::from_le_bytes([p.code[pc], p.code[pc + 1]]))];
         assert_eq!(close0.length, close1.length);
         p.code[pc..pc + 2].copy_from_slice(&close0.opcode.to_le_bytes());

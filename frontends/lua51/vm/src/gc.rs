@@ -315,13 +315,7 @@ pub fn collect(st: &mut LuaState, top: *mut u64) -> GcStats {
     let _span = tracing::debug_span!("gc").entered();
     st.stats.collections += 1;
     fold_table_storage(st);
-    let mut m = Marker {
-        gray: Vec::new(),
-        weak: Vec::new(),
-        threads: Vec::new(),
-        current: st.current,
-        current_top: top,
-    };
+    let mut m = Marker { gray: Vec::new(), weak: Vec::new(), threads: Vec::new(), current: st.current, current_top: top };
     let main_ctx: *mut LuaContext = &mut st.main;
     let main_top = if st.current == main_ctx { top } else { st.main_saved_top };
     let (main_bottom, main_end) = st.main_stack();

@@ -100,7 +100,14 @@ pub(crate) fn parse_mask(s: &[u8], count: u32) -> u8 {
 ///
 /// # Safety
 /// As [`LuaState::call_from`]: `frame` lies above every live frame of the running thread.
-unsafe fn call_hook(st: *mut LuaState, frame: *mut u64, caller: *mut u64, caller_pc: *const u8, event: &str, line: Option<u32>) -> Result<(), LuaError> {
+unsafe fn call_hook(
+    st: *mut LuaState,
+    frame: *mut u64,
+    caller: *mut u64,
+    caller_pc: *const u8,
+    event: &str,
+    line: Option<u32>,
+) -> Result<(), LuaError> {
     unsafe {
         let hook = *current(&mut *st);
         if !hook.func.is_function() {

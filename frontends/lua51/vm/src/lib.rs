@@ -25,9 +25,9 @@ pub mod tiering;
 
 pub mod object;
 
-pub mod state;
-pub mod metamethod;
 pub mod call;
+pub mod metamethod;
+pub mod state;
 
 pub mod coroutine;
 pub mod gc;

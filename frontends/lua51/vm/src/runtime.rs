@@ -264,7 +264,14 @@ pub unsafe extern "C" fn lua_rt_gc_check(ctx: *mut LuaContext, base: *mut u64, c
 /// Concatenates `count` values from `first` (the collection check is the caller's, once the
 /// result is stored).
 #[no_mangle]
-pub unsafe extern "C" fn lua_rt_concat(ctx: *mut LuaContext, first: *mut u64, count: u64, total: u64, base: *mut u64, cb: *const CodeBlock) -> RtResult {
+pub unsafe extern "C" fn lua_rt_concat(
+    ctx: *mut LuaContext,
+    first: *mut u64,
+    count: u64,
+    total: u64,
+    base: *mut u64,
+    cb: *const CodeBlock,
+) -> RtResult {
     let st = unsafe { state_of(ctx) };
     let values: Vec<TValue> = (0..count as usize).map(|i| TValue(unsafe { *first.add(i) })).collect();
     if values.len() == 1 {
@@ -585,11 +592,7 @@ unsafe fn run_message_handler(st: &mut LuaState, base: *mut u64, value: TValue) 
             let ctx = st.current;
             let callee = TValue(unsafe { *base.offset(deegen_api::frame::CALLEE as isize) });
             let cb = if callee.is_function() { unsafe { (*callee.as_closure()).code_block } } else { std::ptr::null() };
-            let frame = if !cb.is_null() && !is_native(cb) {
-                frame_top(base, cb)
-            } else {
-                unsafe { (*ctx).interp.stack_high_water.max(base) }
-            };
+            let frame = if !cb.is_null() && !is_native(cb) { frame_top(base, cb) } else { unsafe { (*ctx).interp.stack_high_water.max(base) } };
             // Room for the handler even after a stack overflow: the limit rises into the
             // handler reserve (once: handlers running inside handlers share it).
             let limit = unsafe { (*ctx).interp.stack_limit };

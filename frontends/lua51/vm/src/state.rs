@@ -72,8 +72,25 @@ pub enum Event {
 }
 
 const EVENT_NAMES: [&str; 19] = [
-    "__index", "__newindex", "__call", "__add", "__sub", "__mul", "__div", "__mod", "__pow", "__unm", "__concat", "__eq", "__lt", "__le",
-    "__len", "__gc", "__mode", "__tostring", "__metatable",
+    "__index",
+    "__newindex",
+    "__call",
+    "__add",
+    "__sub",
+    "__mul",
+    "__div",
+    "__mod",
+    "__pow",
+    "__unm",
+    "__concat",
+    "__eq",
+    "__lt",
+    "__le",
+    "__len",
+    "__gc",
+    "__mode",
+    "__tostring",
+    "__metatable",
 ];
 
 /// One protected call in progress (`pcall`, `xpcall`, a coroutine `resume`), innermost last:
@@ -207,7 +224,11 @@ impl LuaState {
             *slot = heap.intern(name.as_bytes())?;
         }
         let mut stack = vec![0u64; STACK_SLOTS].into_boxed_slice();
-        let shared = Box::new(SharedState { index_event: event_names[Event::Index as usize], newindex_event: event_names[Event::NewIndex as usize], string_metatable: std::ptr::null_mut() });
+        let shared = Box::new(SharedState {
+            index_event: event_names[Event::Index as usize],
+            newindex_event: event_names[Event::NewIndex as usize],
+            string_metatable: std::ptr::null_mut(),
+        });
         let main = new_context(&mut stack, std::ptr::null_mut(), &*shared);
         // As 5.1's registry: libraries keep their tables in it (`_LOADED`, `FILE*`).
         let registry = Table::new_in(&mut heap)?;

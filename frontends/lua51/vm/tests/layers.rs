@@ -84,7 +84,10 @@ fn code_only(source: &str) -> String {
                     i += 1;
                 }
             }
-        } else if s[i] == 'r' && (rest.starts_with(&['r', '"']) || rest.starts_with(&['r', '#'])) && (starts_token(&s, i) || (s[i - 1] == 'b' && starts_token(&s, i - 1))) {
+        } else if s[i] == 'r'
+            && (rest.starts_with(&['r', '"']) || rest.starts_with(&['r', '#']))
+            && (starts_token(&s, i) || (s[i - 1] == 'b' && starts_token(&s, i - 1)))
+        {
             // A raw string: r"..." or r#"..."# (or br"...").
             let hashes = rest[1..].iter().take_while(|&&c| c == '#').count();
             if rest.get(1 + hashes) != Some(&'"') {
@@ -107,7 +110,11 @@ fn code_only(source: &str) -> String {
             out.push_str("\"\"");
         } else if s[i] == '\'' {
             // A char literal ('x', '\n', '\u{..}'), or a lifetime ('a), which stays.
-            let end = if rest.get(1) == Some(&'\\') { rest.iter().skip(3).position(|&c| c == '\'').map(|p| p + 3) } else { (rest.get(2) == Some(&'\'')).then_some(2) };
+            let end = if rest.get(1) == Some(&'\\') {
+                rest.iter().skip(3).position(|&c| c == '\'').map(|p| p + 3)
+            } else {
+                (rest.get(2) == Some(&'\'')).then_some(2)
+            };
             match end {
                 Some(e) => {
                     i += e + 1;
@@ -201,7 +208,12 @@ impl Layering {
         let mut problems = Vec::new();
         let mut layer_of = BTreeMap::new();
         for module in modules.keys() {
-            let found = layers.iter().enumerate().flat_map(|(i, (_, ms))| ms.iter().map(move |m| (i, m))).filter(|(_, m)| module == *m || module.starts_with(&format!("{m}::"))).max_by_key(|(_, m)| m.len());
+            let found = layers
+                .iter()
+                .enumerate()
+                .flat_map(|(i, (_, ms))| ms.iter().map(move |m| (i, m)))
+                .filter(|(_, m)| module == *m || module.starts_with(&format!("{m}::")))
+                .max_by_key(|(_, m)| m.len());
             match found {
                 Some((i, _)) => {
                     layer_of.insert(module.clone(), i);
@@ -269,7 +281,13 @@ fn check(src: &Path, readme: &str) -> Vec<String> {
 
 /// The cycles of the import graph (one per strongly connected set, as a path that closes).
 fn cycles<'a>(edges: &BTreeMap<&'a str, BTreeSet<&'a str>>) -> Vec<Vec<&'a str>> {
-    fn visit<'a>(node: &'a str, edges: &BTreeMap<&'a str, BTreeSet<&'a str>>, state: &mut BTreeMap<&'a str, u8>, stack: &mut Vec<&'a str>, found: &mut Vec<Vec<&'a str>>) {
+    fn visit<'a>(
+        node: &'a str,
+        edges: &BTreeMap<&'a str, BTreeSet<&'a str>>,
+        state: &mut BTreeMap<&'a str, u8>,
+        stack: &mut Vec<&'a str>,
+        found: &mut Vec<Vec<&'a str>>,
+    ) {
         state.insert(node, 1);
         stack.push(node);
         for &next in edges.get(node).into_iter().flatten() {

@@ -133,12 +133,7 @@ pub struct Gen<'r> {
 
 impl<'r> Gen<'r> {
     pub fn new(rng: &'r mut Rng) -> Self {
-        Gen {
-            rng,
-            depth: 0,
-            in_loop: false,
-            vararg: true,
-        }
+        Gen { rng, depth: 0, in_loop: false, vararg: true }
     }
 
     fn name(&mut self) -> String {
@@ -146,11 +141,7 @@ impl<'r> Gen<'r> {
     }
 
     pub fn block(&mut self, out: &mut Vec<String>) {
-        let n = if self.depth > 4 {
-            self.rng.below(2)
-        } else {
-            self.rng.below(4)
-        };
+        let n = if self.depth > 4 { self.rng.below(2) } else { self.rng.below(4) };
         self.depth += 1;
         for _ in 0..n {
             self.stat(out);
@@ -381,14 +372,7 @@ impl<'r> Gen<'r> {
         }
         self.simple(out);
         while self.depth < 8 && self.rng.chance(30) {
-            out.push(
-                self.rng
-                    .pick(&[
-                        "+", "-", "*", "/", "%", "^", "..", "==", "~=", "<", "<=", ">", ">=",
-                        "and", "or",
-                    ])
-                    .to_string(),
-            );
+            out.push(self.rng.pick(&["+", "-", "*", "/", "%", "^", "..", "==", "~=", "<", "<=", ">", ">=", "and", "or"]).to_string());
             self.simple(out);
         }
         self.depth -= 1;
@@ -398,16 +382,8 @@ impl<'r> Gen<'r> {
         let deep = self.depth > 6;
         match self.rng.below(if deep { 6 } else { 12 }) {
             0 => out.push(self.rng.pick(&["nil", "true", "false"]).to_string()),
-            1 => out.push(
-                self.rng
-                    .pick(&["1", "2.5", "0x10", "1e3", ".5", "3."])
-                    .to_string(),
-            ),
-            2 => out.push(
-                self.rng
-                    .pick(&["'a'", "\"b\\n\"", "[[c]]", "[=[d]=]"])
-                    .to_string(),
-            ),
+            1 => out.push(self.rng.pick(&["1", "2.5", "0x10", "1e3", ".5", "3."]).to_string()),
+            2 => out.push(self.rng.pick(&["'a'", "\"b\\n\"", "[[c]]", "[=[d]=]"]).to_string()),
             // Mostly only where allowed, sometimes anywhere.
             3 if self.vararg || self.rng.chance(10) => out.push("...".into()),
             3..=5 => self.var(out),
@@ -501,18 +477,9 @@ pub fn token_soup(rng: &mut Rng) -> Vec<u8> {
 
 /// Random bytes, biased towards Lua-relevant characters.
 pub fn garbage(rng: &mut Rng) -> Vec<u8> {
-    const BIASED: &[u8] =
-        b"[]=-'\"\\\n\r.0123456789xXeE+abcdefghijklmnopqrstuvwxyz(){};:,#~<>^%*/ \t\0";
+    const BIASED: &[u8] = b"[]=-'\"\\\n\r.0123456789xXeE+abcdefghijklmnopqrstuvwxyz(){};:,#~<>^%*/ \t\0";
     let n = rng.below(40);
-    let mut bytes: Vec<u8> = (0..n)
-        .map(|_| {
-            if rng.chance(80) {
-                *rng.pick(BIASED)
-            } else {
-                rng.below(256) as u8
-            }
-        })
-        .collect();
+    let mut bytes: Vec<u8> = (0..n).map(|_| if rng.chance(80) { *rng.pick(BIASED) } else { rng.below(256) as u8 }).collect();
     // A leading ESC marks a precompiled chunk, which lua5.1 hands to its
     // undumper instead of the parser; that is the loader's business.
     if bytes.first() == Some(&0x1b) {

@@ -8,10 +8,10 @@
 //! (prototypes, closures, upvalues, native functions), `userdata`, `thread`.
 
 pub mod debt;
-pub mod string;
-pub mod shape;
-pub mod heap;
-pub mod table;
 pub mod function;
-pub mod userdata;
+pub mod heap;
+pub mod shape;
+pub mod string;
+pub mod table;
 pub mod thread;
+pub mod userdata;

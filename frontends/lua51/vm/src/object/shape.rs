@@ -37,7 +37,10 @@ pub struct ShapeRegistry {
 /// did not see; [`UNCACHEABLE_KEY`] once they ran out (past [`MAX_IC_ID`]).
 pub fn next_ic_id() -> u32 {
     static NEXT: AtomicU32 = AtomicU32::new(IMPOSSIBLE_KEY + 1);
-    NEXT.fetch_update(Ordering::Relaxed, Ordering::Relaxed, |n| (n <= MAX_IC_ID).then_some(n + 1)).ok().filter(|&n| n <= MAX_IC_ID).unwrap_or(UNCACHEABLE_KEY)
+    NEXT.fetch_update(Ordering::Relaxed, Ordering::Relaxed, |n| (n <= MAX_IC_ID).then_some(n + 1))
+        .ok()
+        .filter(|&n| n <= MAX_IC_ID)
+        .unwrap_or(UNCACHEABLE_KEY)
 }
 
 impl ShapeRegistry {

@@ -13,7 +13,10 @@
 
 use std::mem::ManuallyDrop;
 
-use lua51_value::{key_hash, normalize_key as normalize, table_ic_key, ElementKind, GcHeader, ObjKind, Shape, TValue, TableNode as Node, TableObject, IC_KEY_ID_SHIFT};
+use lua51_value::{
+    key_hash, normalize_key as normalize, table_ic_key, ElementKind, GcHeader, ObjKind, Shape, TValue, TableNode as Node, TableObject,
+    IC_KEY_ID_SHIFT,
+};
 
 use crate::object::debt::account_storage;
 use crate::object::heap::{Heap, OutOfMemory};
@@ -345,7 +348,8 @@ impl Table {
 
     /// Moves the named slots' live entries to the hash part; the table has no shape after.
     fn make_dictionary(&mut self) -> Result<(), KeyError> {
-        let entries: Vec<(TValue, TValue)> = self.named_keys().iter().copied().zip(self.named().iter().copied()).filter(|(_, v)| !v.is_nil()).collect();
+        let entries: Vec<(TValue, TValue)> =
+            self.named_keys().iter().copied().zip(self.named().iter().copied()).filter(|(_, v)| !v.is_nil()).collect();
         let live: Vec<Node> = self.nodes().iter().copied().filter(|n| !n.key.is_nil() && !n.value.is_nil()).collect();
         // Room for every entry first: the named slots are gone once the switch starts.
         let cap = ((live.len() + entries.len() + 1) * 2).next_power_of_two().max(4);
@@ -557,7 +561,13 @@ impl Table {
     fn recompute_element_kind(&mut self) {
         let mut kind = ElementKind::Numbers as u8;
         for v in self.array() {
-            kind = kind.max(if v.is_double() { 0 } else if v.is_nil() { 2 } else { 1 });
+            kind = kind.max(if v.is_double() {
+                0
+            } else if v.is_nil() {
+                2
+            } else {
+                1
+            });
         }
         self.0.array_kind = kind;
     }

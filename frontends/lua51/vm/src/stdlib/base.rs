@@ -22,7 +22,8 @@ native!(PRINT, "print", |c| {
     let globals = c.st.globals;
     let tostring = index_value(c, globals, key)?;
     // (Called all the same while a debug hook is set, which sees 5.1's calls.)
-    let builtin = tostring.is_function() && unsafe { (*(*tostring.as_closure()).code_block).native } == TOSTRING.f as *const () && c.st.hooked_threads == 0;
+    let builtin =
+        tostring.is_function() && unsafe { (*(*tostring.as_closure()).code_block).native } == TOSTRING.f as *const () && c.st.hooked_threads == 0;
     let mut line = Vec::new();
     for i in 0..c.nargs {
         if i > 0 {
@@ -172,7 +173,13 @@ native!(SELECT, "select", |c| {
     }
     let i = c.check_int(0)?;
     let count = c.nargs as i64;
-    let i = if i < 0 { count + i } else if i > count { count } else { i };
+    let i = if i < 0 {
+        count + i
+    } else if i > count {
+        count
+    } else {
+        i
+    };
     if i < 1 {
         return Err(c.arg_error(0, "index out of range"));
     }

@@ -4,8 +4,8 @@
 use std::borrow::Cow;
 
 use deegen_api::frame;
-use lua51_value::TValue;
 use lua51_value::number::{to_number, tostring_bytes};
+use lua51_value::TValue;
 
 use crate::frames::{Frame, Level};
 use crate::native::{native, new_library, Call, NResult, Native, Raised};
@@ -122,7 +122,11 @@ native!(GETFENV, "getfenv", |c| {
         crate::object::userdata::userdata_mut(o).env
     } else if o.is_kind(lua51_value::ObjKind::Thread) {
         // The running coroutine's globals are the state's while it runs.
-        if o == c.st.current_thread { c.st.globals } else { crate::object::thread::thread_mut(o).env }
+        if o == c.st.current_thread {
+            c.st.globals
+        } else {
+            crate::object::thread::thread_mut(o).env
+        }
     } else {
         TValue::NIL
     };

@@ -154,8 +154,8 @@ const MOD: Native = Native { name: "mod", ..FMOD };
 
 /// The math library's functions, by their Lua names.
 pub(crate) const FUNCTIONS: &[Native] = &[
-    FLOOR, CEIL, SQRT, ABS, SIN, COS, TAN, EXP, LOG, LOG10, FMOD, MOD, POW, MAX, MIN, RANDOM, RANDOMSEED, ASIN, ACOS, ATAN, ATAN2, SINH, COSH, TANH, DEG, RAD, MODF, FREXP,
-    LDEXP,
+    FLOOR, CEIL, SQRT, ABS, SIN, COS, TAN, EXP, LOG, LOG10, FMOD, MOD, POW, MAX, MIN, RANDOM, RANDOMSEED, ASIN, ACOS, ATAN, ATAN2, SINH, COSH, TANH,
+    DEG, RAD, MODF, FREXP, LDEXP,
 ];
 
 /// Opens the math library (the global `math`, with `pi` and `huge`), and returns it.

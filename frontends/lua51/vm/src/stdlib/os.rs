@@ -3,8 +3,8 @@
 
 use std::borrow::Cow;
 
-use lua51_value::TValue;
 use lua51_value::number::{c_long, to_number};
+use lua51_value::TValue;
 
 use crate::native::{native, new_library, os_error_text, Call, NResult, Native, Raised};
 use crate::object::heap::OutOfMemory;
@@ -218,7 +218,13 @@ native!(DATE, "date", |c| {
         None => (false, format.into_owned()),
     };
     let mut tm = Tm::default();
-    let ok = unsafe { if utc { gmtime_r(&when, &mut tm) } else { localtime_r(&when, &mut tm) } };
+    let ok = unsafe {
+        if utc {
+            gmtime_r(&when, &mut tm)
+        } else {
+            localtime_r(&when, &mut tm)
+        }
+    };
     if ok.is_null() {
         c.set(0, TValue::NIL);
         return Ok(1);

@@ -28,7 +28,8 @@ const CONFIG: &str = "/\n;\n?\n!\n-";
 /// Debian's lua5.1 defaults (`LUA_PATH_DEFAULT`, `LUA_CPATH_DEFAULT`), which `;;` in
 /// `LUA_PATH`/`LUA_CPATH` stands for.
 const DEFAULT_PATH: &str = "./?.lua;/usr/local/share/lua/5.1/?.lua;/usr/local/share/lua/5.1/?/init.lua;/usr/local/lib/lua/5.1/?.lua;/usr/local/lib/lua/5.1/?/init.lua;/usr/share/lua/5.1/?.lua;/usr/share/lua/5.1/?/init.lua";
-const DEFAULT_CPATH: &str = "./?.so;/usr/local/lib/lua/5.1/?.so;/usr/lib/x86_64-linux-gnu/lua/5.1/?.so;/usr/lib/lua/5.1/?.so;/usr/local/lib/lua/5.1/loadall.so";
+const DEFAULT_CPATH: &str =
+    "./?.so;/usr/local/lib/lua/5.1/?.so;/usr/lib/x86_64-linux-gnu/lua/5.1/?.so;/usr/lib/lua/5.1/?.so;/usr/local/lib/lua/5.1/loadall.so";
 
 /// `package.path` or `package.cpath` from the environment variable `var`, as `setpath` does.
 fn search_path(var: &str, default: &str) -> String {

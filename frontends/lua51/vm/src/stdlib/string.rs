@@ -143,7 +143,8 @@ fn find_aux(c: &mut Call, find: bool) -> NResult {
     }
     let init = init as usize;
     if find && (!c.arg(3).is_falsy() || pattern::no_specials(&pattern)) {
-        let hit = if pattern.is_empty() { Some(init) } else { subject[init..].windows(pattern.len()).position(|w| w == &pattern[..]).map(|i| i + init) };
+        let hit =
+            if pattern.is_empty() { Some(init) } else { subject[init..].windows(pattern.len()).position(|w| w == &pattern[..]).map(|i| i + init) };
         return match hit {
             Some(i) => {
                 c.set(0, TValue::from_f64((i + 1) as f64));
