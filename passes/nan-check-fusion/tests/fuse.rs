@@ -62,7 +62,7 @@ fn without_a_declared_boxing_nothing_changes() {
     let context = Context::create();
     let text = fixture_text(env!("CARGO_MANIFEST_DIR"), FIXTURE);
     let text = &text[..text.find("!deegen.nan_boxing").unwrap()];
-    let mut unit = load(&context, &text, "m");
+    let mut unit = load(&context, text, "m");
     let before = unit.print();
     run(&mut unit, "nan-check-fusion").unwrap();
     assert_eq!(unit.print(), before);

@@ -65,7 +65,7 @@ fn without_a_lattice_nothing_changes() {
     let context = Context::create();
     let text = fixture_text(env!("CARGO_MANIFEST_DIR"), FIXTURE);
     let text = &text[..text.find("!deegen.type_lattice").unwrap()];
-    let mut unit = load(&context, &text, "m");
+    let mut unit = load(&context, text, "m");
     let before = unit.print();
     run(&mut unit).unwrap();
     assert_eq!(unit.print(), before);

@@ -317,10 +317,10 @@ fn docall(st: &mut LuaState, f: TValue, args: &[TValue]) -> Option<Vec<TValue>> 
             if e.value.is_nil() {
                 st.flush();
             } else if e.value.is_string() || e.value.is_double() {
-                report(st, &value_message(e.value));
+                report(st, value_message(e.value));
                 eprintln!("{}", st.error_traceback());
             } else {
-                report(st, &value_message(e.value));
+                report(st, value_message(e.value));
             }
             None
         }
@@ -333,7 +333,7 @@ fn read_stdin(st: &mut LuaState) -> Option<Vec<u8>> {
     match std::io::stdin().read_to_end(&mut buf) {
         Ok(_) => Some(buf),
         Err(e) => {
-            report(st, &format!("cannot read stdin: {}", lua51_vm::native::os_error_text(&e)));
+            report(st, format!("cannot read stdin: {}", lua51_vm::native::os_error_text(&e)));
             None
         }
     }
@@ -354,7 +354,7 @@ fn run_file(st: &mut LuaState, name: &str, opts: &Options, args: &[TValue]) -> b
     match std::fs::read(name) {
         Ok(source) => run_chunk(st, &source, &format!("@{name}"), true, opts, args),
         Err(e) => {
-            report(st, &format!("cannot open {name}: {}", lua51_vm::native::os_error_text(&e)));
+            report(st, format!("cannot open {name}: {}", lua51_vm::native::os_error_text(&e)));
             false
         }
     }

@@ -86,7 +86,9 @@ fn command_lines_behave_like_lua_c() {
     std::fs::write(&init_file, "print('init file')").unwrap();
     let path = format!("{}/?.lua", dir.display());
     let (script, init_at) = (script.to_str().unwrap(), format!("@{}", init_file.display()));
-    let cases: &[(&[&str], &str, &[(&str, &str)])] = &[
+    // (arguments, standard input, environment)
+    type Case<'a> = (&'a [&'a str], &'a str, &'a [(&'a str, &'a str)]);
+    let cases: &[Case] = &[
         (&["-e", "print(1)", "-e", "print(arg)", script, "a", "b"], "", &[]),
         (&["-eprint(2)", "-lm", script], "", &[("LUA_PATH", &path)]),
         (&["-l", "m", "-", "x"], "print('stdin', ...) print(arg[0], arg[-1])", &[("LUA_PATH", &path)]),

@@ -286,7 +286,7 @@ pub fn undump(st: &mut LuaState, bytes: &[u8], source_name: &str) -> Result<TVal
         return Err(fail(&format!("bad header (written by {} with another bytecode set; this is {VM_NAME})", String::from_utf8_lossy(vm))));
     }
     let chunkname = String::from_utf8_lossy(r.bytes().ok_or_else(|| fail("unexpected end"))?).into_owned();
-    let data = read_proto(&mut r, 0).map_err(|e| fail(e))?;
+    let data = read_proto(&mut r, 0).map_err(&fail)?;
     // What follows is ignored, as 5.1's undump ignores it.
     verify(&data, None).map_err(|e| fail(&format!("bad code ({e})")))?;
     let mut proto = build(st, &data).map_err(|_| "not enough memory".to_owned())?;
@@ -681,10 +681,8 @@ fn verify(p: &ProtoData, parent: Option<&ProtoData>) -> Result<(), String> {
                     n => within(op("dst")?, n)?,
                 }
             }
-            "GetUpval" | "SetUpval" => {
-                if op("index")? as usize >= p.upvalues.len() {
-                    return Err(at("upvalue out of range"));
-                }
+            "GetUpval" | "SetUpval" if op("index")? as usize >= p.upvalues.len() => {
+                return Err(at("upvalue out of range"));
             }
             "Close" => within(op("from")?, 0)?,
             // Constants past the 16-bit operands, named by a 32-bit literal.
@@ -822,7 +820,7 @@ mod corpus_tests {
             let source = std::fs::read(file).unwrap();
             let mut st = LuaState::new().unwrap();
             // Files that do not compile (syntax error tests) have nothing to dump.
-            if let Ok(f) = st.load(&source, &format!("@{}", file.display()), true) {
+            if let Ok(f) = st.load(&source, format!("@{}", file.display()), true) {
                 functions += round_trip(&mut st, f, &file.display().to_string());
             }
         }

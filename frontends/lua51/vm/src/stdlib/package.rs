@@ -207,7 +207,7 @@ native!(LOADER_LUA, "lua", |c| {
         Ok(s) => s,
         Err(e) => return Err(load_error(c, &name, &file, &format!("cannot read {file}: {}", os_error_text(&e)))),
     };
-    match c.st.load(&source, &format!("@{file}"), true) {
+    match c.st.load(&source, format!("@{file}"), true) {
         Ok(f) => {
             c.set(0, f);
             Ok(1)
