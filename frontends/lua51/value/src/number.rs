@@ -220,6 +220,7 @@ pub fn str_to_number(s: &[u8]) -> Option<f64> {
 
 /// Lua 5.1's `tonumber` for arithmetic (`luaV_tonumber`): numbers, and strings that read as
 /// numbers.
+#[inline]
 pub fn to_number(v: TValue) -> Option<f64> {
     if v.is_double() {
         Some(v.as_f64())
@@ -249,6 +250,7 @@ pub fn tostring_bytes(v: TValue, out: &mut Vec<u8>) {
 
 /// C's `(long)x` on x86-64 (`cvttsd2si`): NaN and out-of-range values become the "integer
 /// indefinite" `i64::MIN` (Rust's `as` saturates instead).
+#[inline]
 pub fn c_long(x: f64) -> i64 {
     if (-9_223_372_036_854_775_808.0..9_223_372_036_854_775_808.0).contains(&x) {
         x as i64
@@ -258,6 +260,7 @@ pub fn c_long(x: f64) -> i64 {
 }
 
 /// C's `(unsigned long)x` as gcc compiles it for x86-64.
+#[inline]
 pub fn c_ulong(x: f64) -> u64 {
     const TWO_63: f64 = 9_223_372_036_854_775_808.0;
     // Unordered (NaN) takes the small path too, as gcc's comisd/jnb sequence does.
@@ -269,6 +272,7 @@ pub fn c_ulong(x: f64) -> u64 {
 }
 
 /// C's `(int)x` (`cvttsd2si` 32-bit).
+#[inline]
 pub fn c_int(x: f64) -> i32 {
     if (-2_147_483_648.0..2_147_483_648.0).contains(&x) {
         x as i32
