@@ -148,11 +148,11 @@ fn check_prefixes(lines: &[String]) -> Vec<String> {
             while let Some(arg) = args.next() {
                 let arg = arg.trim_start_matches('-');
                 let value = match arg.split_once('=') {
-                    Some((key @ ("check-prefix" | "check-prefixes"), value)) => Some((key, value.to_owned())),
-                    None if arg == "check-prefix" || arg == "check-prefixes" => args.next().map(|v| (arg, (*v).to_owned())),
+                    Some(("check-prefix" | "check-prefixes", value)) => Some(value),
+                    None if arg == "check-prefix" || arg == "check-prefixes" => args.next().copied(),
                     _ => None,
                 };
-                if let Some((_, value)) = value {
+                if let Some(value) = value {
                     given.extend(value.trim_matches(|c| c == '\'' || c == '"').split(',').map(str::to_owned));
                 }
             }
@@ -168,7 +168,7 @@ fn check_prefixes(lines: &[String]) -> Vec<String> {
 /// Check lines (`; PREFIX:`, `; PREFIX-NEXT:`, ...) whose prefix no RUN line gives FileCheck:
 /// FileCheck would never look at them.
 fn unchecked_lines(text: &str, prefixes: &[String]) -> Vec<String> {
-    const SUFFIXES: [&str; 7] = ["-NEXT", "-SAME", "-NOT", "-DAG", "-LABEL", "-EMPTY", "-COUNT"];
+    const SUFFIXES: [&str; 6] = ["-NEXT", "-SAME", "-NOT", "-DAG", "-LABEL", "-EMPTY"];
     let mut out = Vec::new();
     for (i, line) in text.lines().enumerate() {
         let Some(comment) = line.trim_start().strip_prefix(';') else { continue };
