@@ -10,10 +10,14 @@
 //! ```
 //!
 //! Substitutions: `%s` the test file, `%S` its folder, `%t` a scratch path unique to the test,
-//! `%%` a percent sign; any other `%x` is an error. The words `deegen-opt`, `FileCheck` and
-//! `not` name the built `deegen-opt` and LLVM 22's `FileCheck` and `not` (from `llvm-22-tools`,
-//! which `scripts/setup.sh` installs). A line ending in `\` continues on the next `; RUN:`
-//! line. A file with no RUN line fails. See `passes/FILE_TESTS.md`.
+//! `%%` a percent sign; any other `%x` is an error. The commands `deegen-opt`, `FileCheck` and
+//! `not` are shell functions the runner defines before the line: the built `deegen-opt`, LLVM
+//! 22's `FileCheck` (from `llvm-22-tools`, which `scripts/setup.sh` installs), and LLVM's `not`
+//! made to know Rust: it succeeds when its command exits with a non-zero status, but not when
+//! the command crashed (a signal, or a panic's status 101), so a negative test never passes on
+//! a panic. A line ending in `\` continues on the next `; RUN:` line. A file with no RUN line
+//! fails, and so does a check line whose prefix no RUN line gives FileCheck (it would never be
+//! checked). See `passes/FILE_TESTS.md`.
 
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -88,76 +92,139 @@ fn run_lines(text: &str) -> Vec<String> {
 struct Tools {
     deegen_opt: PathBuf,
     file_check: PathBuf,
-    not: PathBuf,
 }
 
-/// Replaces the substitutions and the tool words of one RUN line.
-fn expand(line: &str, file: &Path, scratch: &Path, tools: &Tools) -> Result<String, String> {
-    let mut substituted = String::new();
+/// `text` as one shell word.
+fn shell_quote(text: &str) -> String {
+    format!("'{}'", text.replace('\'', r"'\''"))
+}
+
+/// The shell functions a RUN line calls its tools by, so that the line itself runs verbatim
+/// (a tool's name inside a sed script stays text).
+fn preamble(tools: &Tools) -> String {
+    format!(
+        "deegen-opt() {{ {} \"$@\"; }}\n\
+         FileCheck() {{ {} \"$@\"; }}\n\
+         not() {{\n\
+           \"$@\"; local status=$?\n\
+           if [ $status -eq 0 ]; then echo \"not: '$1' succeeded\" >&2; return 1; fi\n\
+           if [ $status -eq 101 ] || [ $status -gt 128 ]; then echo \"not: '$1' crashed (exit status $status)\" >&2; return 1; fi\n\
+         }}\n",
+        shell_quote(&tools.deegen_opt.display().to_string()),
+        shell_quote(&tools.file_check.display().to_string()),
+    )
+}
+
+/// Replaces the substitutions of one RUN line.
+fn expand(line: &str, file: &Path, scratch: &Path) -> Result<String, String> {
+    let mut out = String::new();
     let mut chars = line.chars();
     while let Some(c) = chars.next() {
         if c != '%' {
-            substituted.push(c);
+            out.push(c);
             continue;
         }
         match chars.next() {
-            Some('s') => substituted.push_str(&file.display().to_string()),
-            Some('S') => substituted.push_str(&file.parent().unwrap_or(Path::new(".")).display().to_string()),
-            Some('t') => substituted.push_str(&scratch.display().to_string()),
-            Some('%') => substituted.push('%'),
+            Some('s') => out.push_str(&file.display().to_string()),
+            Some('S') => out.push_str(&file.parent().unwrap_or(Path::new(".")).display().to_string()),
+            Some('t') => out.push_str(&scratch.display().to_string()),
+            Some('%') => out.push('%'),
             Some(other) => return Err(format!("unknown substitution '%{other}' in RUN line: {line}")),
             None => return Err(format!("a RUN line ends in '%': {line}")),
         }
     }
-    // Tool words are whole whitespace-separated words; the whitespace itself is kept (a sed
-    // script in a RUN line may match runs of spaces).
-    let mut out = String::new();
-    let mut word = String::new();
-    let flush = |word: &mut String, out: &mut String| {
-        out.push_str(&match word.as_str() {
-            "deegen-opt" => tools.deegen_opt.display().to_string(),
-            "FileCheck" => tools.file_check.display().to_string(),
-            "not" => tools.not.display().to_string(),
-            other => other.to_owned(),
-        });
-        word.clear();
-    };
-    for c in substituted.chars() {
-        if c.is_whitespace() {
-            flush(&mut word, &mut out);
-            out.push(c);
-        } else {
-            word.push(c);
-        }
-    }
-    flush(&mut word, &mut out);
     Ok(out)
 }
 
-fn run_file(path: &Path, scratch: &Path, tools: &Tools) -> Result<(), Failed> {
-    for tool in [&tools.file_check, &tools.not] {
-        if !tool.exists() {
-            return Err(format!("{} is missing: run ./scripts/setup.sh (it installs llvm-22-tools)", tool.display()).into());
+/// The check prefixes the FileCheck commands of `lines` look for (`CHECK` when one gives none).
+fn check_prefixes(lines: &[String]) -> Vec<String> {
+    let mut out = Vec::new();
+    for line in lines {
+        for command in line.split('|') {
+            let words: Vec<&str> = command.split_whitespace().collect();
+            let Some(at) = words.iter().position(|w| *w == "FileCheck") else { continue };
+            let mut given = Vec::new();
+            let mut args = words[at + 1..].iter();
+            while let Some(arg) = args.next() {
+                let arg = arg.trim_start_matches('-');
+                let value = match arg.split_once('=') {
+                    Some(("check-prefix" | "check-prefixes", value)) => Some(value),
+                    None if arg == "check-prefix" || arg == "check-prefixes" => args.next().copied(),
+                    _ => None,
+                };
+                if let Some(value) = value {
+                    given.extend(value.trim_matches(|c| c == '\'' || c == '"').split(',').map(str::to_owned));
+                }
+            }
+            if given.is_empty() {
+                given.push("CHECK".to_owned());
+            }
+            out.extend(given);
         }
+    }
+    out
+}
+
+/// Check lines (`; PREFIX:`, `; PREFIX-NEXT:`, ...) whose prefix no RUN line gives FileCheck:
+/// FileCheck would never look at them.
+fn unchecked_lines(text: &str, prefixes: &[String]) -> Vec<String> {
+    const SUFFIXES: [&str; 6] = ["-NEXT", "-SAME", "-NOT", "-DAG", "-LABEL", "-EMPTY"];
+    let mut out = Vec::new();
+    for (i, line) in text.lines().enumerate() {
+        let Some(comment) = line.trim_start().strip_prefix(';') else { continue };
+        let Some((word, _)) = comment.trim_start().split_once(':') else { continue };
+        if word.is_empty() || !word.chars().all(|c| c.is_ascii_uppercase() || c.is_ascii_digit() || c == '-' || c == '_') || word == "RUN" {
+            continue;
+        }
+        let mut prefix = word;
+        for suffix in SUFFIXES {
+            if let Some(p) = word.strip_suffix(suffix) {
+                prefix = p;
+            }
+        }
+        // `-COUNT-<n>`
+        if let Some((p, n)) = word.rsplit_once("-COUNT-") {
+            if n.chars().all(|c| c.is_ascii_digit()) {
+                prefix = p;
+            }
+        }
+        if !prefixes.iter().any(|p| p == prefix || p == word) {
+            out.push(format!("line {}: {}", i + 1, line.trim()));
+        }
+    }
+    out
+}
+
+fn run_file(path: &Path, scratch: &Path, tools: &Tools) -> Result<(), Failed> {
+    if !tools.file_check.exists() {
+        return Err(format!("{} is missing: run ./scripts/setup.sh (it installs llvm-22-tools)", tools.file_check.display()).into());
     }
     let text = std::fs::read_to_string(path).map_err(|e| format!("cannot read {}: {e}", path.display()))?;
     let lines = run_lines(&text);
     if lines.is_empty() {
         return Err(format!("{} has no '; RUN:' line", path.display()).into());
     }
+    let unchecked = unchecked_lines(&text, &check_prefixes(&lines));
+    if !unchecked.is_empty() {
+        return Err(format!("check lines with a prefix no RUN line gives FileCheck (--check-prefix):\n  {}", unchecked.join("\n  ")).into());
+    }
+    let preamble = preamble(tools);
     for line in lines {
-        let command = expand(&line, path, scratch, tools)?;
+        let command = expand(&line, path, scratch)?;
         let out = Command::new("bash")
-            .args(["-o", "pipefail", "-c", &command])
+            .args(["-o", "pipefail", "-c", &format!("{preamble}{command}")])
             .current_dir(path.parent().unwrap_or(Path::new(".")))
             .output()
             .map_err(|e| format!("cannot run bash: {e}"))?;
-        if !out.status.success() {
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        // A panic whose message went to the runner rather than into FileCheck.
+        let panicked = stderr.contains("panicked at");
+        if !out.status.success() || panicked {
             return Err(format!(
-                "RUN: {line}\ncommand: {command}\nexit: {}\n--- stdout\n{}--- stderr\n{}",
+                "RUN: {line}\ncommand: {command}\nexit: {}{}\n--- stdout\n{}--- stderr\n{stderr}",
                 out.status,
+                if panicked { " (a command panicked)" } else { "" },
                 String::from_utf8_lossy(&out.stdout),
-                String::from_utf8_lossy(&out.stderr)
             )
             .into());
         }
@@ -177,11 +244,7 @@ fn main() {
         .map(|(pass, path)| {
             let name = format!("{pass}/{}", path.file_name().unwrap_or_default().to_string_lossy());
             let scratch = scratch_dir.join(name.replace('/', "__"));
-            let tools = Tools {
-                deegen_opt: PathBuf::from(env!("CARGO_BIN_EXE_deegen-opt")),
-                file_check: llvm_bin().join("FileCheck"),
-                not: llvm_bin().join("not"),
-            };
+            let tools = Tools { deegen_opt: PathBuf::from(env!("CARGO_BIN_EXE_deegen-opt")), file_check: llvm_bin().join("FileCheck") };
             Trial::test(name, move || run_file(&path, &scratch, &tools))
         })
         .collect();

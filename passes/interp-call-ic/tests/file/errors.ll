@@ -1,11 +1,23 @@
-; A handler without a valid variant attribute, a variant attribute naming no variant, and a
-; call marker not followed by `unreachable`.
+; A handler without a valid variant attribute, a variant attribute naming no variant, a call
+; marker not followed by `unreachable`, a missing or mistyped code-block hook, and a malformed
+; list of call caches.
 ; RUN: sed 's/"deegen-variant"="0"/"deegen-variant"="zero"/' %s | not deegen-opt --passes=interp-call-ic - 2>&1 | FileCheck %s --check-prefix=ATTR
 ; ATTR: deegen-opt: pass 'interp-call-ic': '__deegen_interp_op_Call' has no valid "deegen-variant" attribute
 ; RUN: sed 's/"deegen-variant"="0"/"deegen-variant"="7"/' %s | not deegen-opt --passes=interp-call-ic - 2>&1 | FileCheck %s --check-prefix=OPCODE
 ; OPCODE: deegen-opt: pass 'interp-call-ic': opcode 7 has no variant
 ; RUN: not deegen-opt --passes=interp-call-ic %s 2>&1 | FileCheck %s --check-prefix=MARKER
 ; MARKER: deegen-opt: pass 'interp-call-ic': __deegen_interp_op_Call: a call marker must be followed by unreachable
+; The language hook a miss asks for the callee's code block: missing, or returning nothing.
+; RUN: sed 's/^  ret void$/  unreachable/; s/^define ptr @deegen_hook_code_block(i64 %%callee) {/define ptr @not_the_hook(i64 %%callee) {/' %s \
+; RUN:   | not deegen-opt --passes=interp-call-ic - 2>&1 | FileCheck %s --check-prefix=NO-HOOK
+; NO-HOOK: deegen-opt: pass 'interp-call-ic': __deegen_interp_op_Call: the semantics do not define deegen_hook_code_block
+; RUN: sed 's/^  ret void$/  unreachable/; s/^define ptr @deegen_hook_code_block(i64 %%callee) {/define void @deegen_hook_code_block(i64 %%callee) {/; s/^  ret ptr null$/  ret void/' %s \
+; RUN:   | not deegen-opt --passes=interp-call-ic - 2>&1 | FileCheck %s --check-prefix=HOOK-TYPE
+; HOOK-TYPE: deegen-opt: pass 'interp-call-ic': __deegen_interp_op_Call: deegen_hook_code_block returns a pointer
+; A call-cache list naming something that is not an opcode.
+; RUN: sed 's/^  ret void$/  unreachable/; s/^; call caches: //' %s \
+; RUN:   | not deegen-opt --passes=interp-call-ic - 2>&1 | FileCheck %s --check-prefix=CALL-ICS
+; CALL-ICS: deegen-opt: pass 'interp-call-ic': !deegen.call_ics: 'first' is not an opcode
 
 declare void @__deegen_api_make_tail_call(ptr, i64) #0
 
@@ -26,3 +38,5 @@ attributes #1 = { "deegen-handler"="bytecode" "deegen-variant"="0" }
 !0 = !{!"opcode=0 name=Call bytecode=Call semantics=call result=none length=2"}
 !deegen.phase = !{!1}
 !1 = !{!"handlers"}
+; call caches: !deegen.call_ics = !{!2}
+; call caches: !2 = !{!"first"}

@@ -1,5 +1,6 @@
 ; The misuses interp-ic-quickening refuses: a kinds argument the bytecode does not declare, a
-; fused cache in a loop, two runs of the cache, and a bytecode that declares no fused cache.
+; fused cache in a loop, two runs of the cache, a bytecode that declares no fused cache, and
+; malformed markers.
 ; RUN: not deegen-opt --passes=interp-ic-quickening %s 2>&1 | FileCheck %s --check-prefix=KINDS
 ; KINDS: deegen-opt: pass 'interp-ic-quickening': __deegen_interp_op_GetField: the fused cache is run with 3 kinds; the bytecode declares 2
 ; RUN: sed 's/i32 %%computed, i32 3)/i32 %%computed, i32 2)/; s/br label %%done/br label %%entry2/' %s \
@@ -11,6 +12,24 @@
 ; RUN: sed 's/i32 %%computed, i32 3)/i32 %%computed, i32 2)/; s/ fused=1+2"/"/; s/^!deegen.variants = .*/!deegen.variants = !{!0}/; /^![12] = /d' %s \
 ; RUN:   | not deegen-opt --passes=interp-ic-quickening - 2>&1 | FileCheck %s --check-prefix=UNDECLARED
 ; UNDECLARED: deegen-opt: pass 'interp-ic-quickening': __deegen_interp_op_GetField: runs a fused inline cache, but bytecode 'GetField' declares none (give its cache operand OperandKind::FusedInlineCache)
+; A handler whose variant attribute names no variant.
+; RUN: sed 's/i32 %%computed, i32 3)/i32 %%computed, i32 2)/; s/"deegen-variant"="0"/"deegen-variant"="9"/' %s \
+; RUN:   | not deegen-opt --passes=interp-ic-quickening - 2>&1 | FileCheck %s --check-prefix=OPCODE
+; OPCODE: deegen-opt: pass 'interp-ic-quickening': '__deegen_interp_op_GetField': opcode 9 has no variant
+; Markers of the wrong shape (a dump edited by hand): the kinds not an integer, the kinds not a
+; constant, the kind not an i32, a kind marker that returns nothing.
+; RUN: sed 's/^declare i32 @__deegen_api_ic_fused_kind(i32, i32)/declare i32 @__deegen_api_ic_fused_kind(i32, ptr)/; s/i32 %%computed, i32 3)/i32 %%computed, ptr null)/' %s \
+; RUN:   | not deegen-opt --passes=interp-ic-quickening - 2>&1 | FileCheck %s --check-prefix=KINDS-TYPE
+; KINDS-TYPE: deegen-opt: pass 'interp-ic-quickening': __deegen_interp_op_GetField: a fused-cache marker lacks its (integer) kinds argument
+; RUN: sed 's/i32 %%computed, i32 3)/i32 %%computed, i32 %%state)/' %s \
+; RUN:   | not deegen-opt --passes=interp-ic-quickening - 2>&1 | FileCheck %s --check-prefix=KINDS-CONSTANT
+; KINDS-CONSTANT: deegen-opt: pass 'interp-ic-quickening': __deegen_interp_op_GetField: the number of kinds of a fused cache must be a constant
+; RUN: sed 's/^declare i32 @__deegen_api_ic_fused_kind(i32, i32)/declare i32 @__deegen_api_ic_fused_kind(i64, i32)/; s/i32 %%computed, i32 3)/i64 0, i32 2)/' %s \
+; RUN:   | not deegen-opt --passes=interp-ic-quickening - 2>&1 | FileCheck %s --check-prefix=KIND-TYPE
+; KIND-TYPE: deegen-opt: pass 'interp-ic-quickening': __deegen_interp_op_GetField: a fused-cache marker takes an i32 kind first
+; RUN: sed 's/^declare i32 @__deegen_api_ic_fused_kind(i32, i32)/declare void @__deegen_api_ic_fused_kind(i32, i32)/; s/%%kind = call i32 @__deegen_api_ic_fused_kind(i32 %%computed, i32 3)/call void @__deegen_api_ic_fused_kind(i32 %%computed, i32 2)/' %s \
+; RUN:   | not deegen-opt --passes=interp-ic-quickening - 2>&1 | FileCheck %s --check-prefix=RESULT
+; RESULT: deegen-opt: pass 'interp-ic-quickening': __deegen_interp_op_GetField: the kind marker returns the (i32) kind
 
 declare i32 @__deegen_api_ic_fused_kind(i32, i32)
 

@@ -1,6 +1,7 @@
 ; Misuses lower-interp-api reports: a marker in a thunk, a bytecode handler without a valid
 ; variant attribute, return(v) in a bytecode with no output, take_branch() in one that does
-; not branch, and a marker it does not know.
+; not branch, a marker it does not know, a variant attribute naming no variant, and markers
+; declared with the wrong type.
 ; RUN: not deegen-opt --passes=lower-interp-api %s 2>&1 | FileCheck %s --check-prefix=NO-OUTPUT
 ; NO-OUTPUT: deegen-opt: pass 'lower-interp-api': __deegen_interp_op_Op: return(value) in a bytecode that has no output
 ; RUN: sed 's/call void @__deegen_api_return(i64 1)/call void @__deegen_api_take_branch()/' %s \
@@ -15,10 +16,22 @@
 ; RUN: sed 's/"deegen-handler"="bytecode"/"deegen-handler"="thunk"/' %s \
 ; RUN:   | not deegen-opt --passes=lower-interp-api - 2>&1 | FileCheck %s --check-prefix=THUNK
 ; THUNK: deegen-opt: pass 'lower-interp-api': '__deegen_interp_op_Op' is a thunk function and may not use the API
+; RUN: sed 's/"deegen-variant"="0"/"deegen-variant"="4"/' %s \
+; RUN:   | not deegen-opt --passes=lower-interp-api - 2>&1 | FileCheck %s --check-prefix=OPCODE
+; OPCODE: deegen-opt: pass 'lower-interp-api': opcode 4 has no variant
+; A marker declared with the wrong result type (a dump edited by hand): none, or another type
+; than the pinned state it stands for.
+; RUN: sed 's/^declare ptr @__deegen_api_context()/declare void @__deegen_api_context()/; s/^  call void @__deegen_api_return(i64 1)/  call void @__deegen_api_context()/' %s \
+; RUN:   | not deegen-opt --passes=lower-interp-api - 2>&1 | FileCheck %s --check-prefix=NO-VALUE
+; NO-VALUE: deegen-opt: pass 'lower-interp-api': __deegen_interp_op_Op: __deegen_api_context must return a value
+; RUN: sed 's/^declare ptr @__deegen_api_context()/declare i64 @__deegen_api_context()/; s/^  call void @__deegen_api_return(i64 1)/  %%c = call i64 @__deegen_api_context()/' %s \
+; RUN:   | not deegen-opt --passes=lower-interp-api - 2>&1 | FileCheck %s --check-prefix=VALUE-TYPE
+; VALUE-TYPE: deegen-opt: pass 'lower-interp-api': __deegen_interp_op_Op: __deegen_api_context returns {{.*}}"i64"{{.*}}, expected {{.*}}"ptr"
 
 declare void @__deegen_api_return(i64)
 declare void @__deegen_api_take_branch()
 declare void @__deegen_api_teleport()
+declare ptr @__deegen_api_context()
 
 define ghccc void @__deegen_interp_op_Op(ptr %ctx, ptr %base, ptr %pc, ptr %cb, i64 %t1, i64 %a0, i64 %a1, i64 %a2, i64 %a3, i64 %t2) #1 {
 entry:

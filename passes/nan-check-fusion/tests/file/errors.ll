@@ -6,6 +6,12 @@
 ; PARAM: deegen-opt: pass 'nan-check-fusion': parameter 'doubles-below' expects an integer (decimal or 0x hex), got 'lots'
 ; RUN: not deegen-opt --passes=nan-check-fusion %s 2>&1 | FileCheck %s --check-prefix=META
 ; META: deegen-opt: pass 'nan-check-fusion': !deegen.nan_boxing: 'many' is not an integer
+; RUN: sed 's/^!1 = .*/!1 = !{!"bound=5"}/' %s | not deegen-opt --passes=nan-check-fusion - 2>&1 | FileCheck %s --check-prefix=KEY
+; KEY: deegen-opt: pass 'nan-check-fusion': !deegen.nan_boxing: 'bound=5' is not doubles_below=<u64>
+; RUN: sed 's/^!1 = .*/!1 = !{i64 5}/' %s | not deegen-opt --passes=nan-check-fusion - 2>&1 | FileCheck %s --check-prefix=STRING
+; STRING: deegen-opt: pass 'nan-check-fusion': !deegen.nan_boxing holds a non-string
+; RUN: sed 's/^!deegen.nan_boxing = .*/!deegen.nan_boxing = !{!1, !1}/' %s | not deegen-opt --passes=nan-check-fusion - 2>&1 | FileCheck %s --check-prefix=NODES
+; NODES: deegen-opt: pass 'nan-check-fusion': !deegen.nan_boxing must hold one node
 
 !deegen.phase = !{!0}
 !0 = !{!"finalized"}

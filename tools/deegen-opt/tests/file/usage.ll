@@ -18,6 +18,42 @@
 ; RUN: sed 's/"finalized"/"optimized"/' %s | not deegen-opt --passes=hot-cold-split - 2>&1 | FileCheck %s --check-prefix=PHASE
 ; PHASE: deegen-opt: cannot read the input's phase: !deegen.phase names 'optimized', which is not a phase (known: semantics, handlers, lowered, finalized)
 
+; The command line itself.
+; RUN: not deegen-opt --passes=hot-cold-split --fast %s 2>&1 | FileCheck %s --check-prefix=OPTION
+; OPTION: deegen-opt: unknown option '--fast'
+; OPTION-NEXT: usage: deegen-opt
+; RUN: not deegen-opt --passes=hot-cold-split %s %s 2>&1 | FileCheck %s --check-prefix=TWO-INPUTS
+; TWO-INPUTS: deegen-opt: more than one input file ('{{.*}}usage.ll')
+; RUN: not deegen-opt --passes=hot-cold-split %s -o 2>&1 | FileCheck %s --check-prefix=NO-OUTPUT
+; NO-OUTPUT: deegen-opt: -o needs a file name
+; RUN: not deegen-opt %s --passes 2>&1 | FileCheck %s --check-prefix=NO-PIPELINE
+; NO-PIPELINE: deegen-opt: --passes needs a pipeline
+; RUN: not deegen-opt --list-passes=json 2>&1 | FileCheck %s --check-prefix=LIST
+; LIST: deegen-opt: unknown --list-passes format 'json' (text or markdown)
+; RUN: not deegen-opt --passes=hot-cold-split %s -o %t.missing/out.ll 2>&1 | FileCheck %s --check-prefix=WRITE
+; WRITE: deegen-opt: cannot write '{{.*}}.missing/out.ll': No such file or directory
+; RUN: printf 'BC\300\336 not bitcode' | not deegen-opt - 2>&1 | FileCheck %s --check-prefix=BITCODE
+; BITCODE: deegen-opt: '<stdin>' is not valid LLVM bitcode:
+
+; Pipelines: an unterminated parameter list, an empty pipeline, a nested pipeline given to a
+; pass, and the fixpoint adaptor's own errors.
+; RUN: not deegen-opt --passes='hot-cold-split<x' %s 2>&1 | FileCheck %s --check-prefix=UNCLOSED
+; UNCLOSED:      deegen-opt: invalid pipeline 'hot-cold-split<x': expected ';' or '>' in parameter list at offset 16
+; UNCLOSED-NEXT: {{^}}  hot-cold-split<x{{$}}
+; UNCLOSED-NEXT: {{^}}                  ^{{$}}
+; RUN: not deegen-opt --passes= %s 2>&1 | FileCheck %s --check-prefix=EMPTY
+; EMPTY: deegen-opt: invalid pipeline '': expected a pass name, found end of pipeline at offset 0
+; RUN: not deegen-opt --passes='hot-cold-split(tag-register-rewrite)' %s 2>&1 | FileCheck %s --check-prefix=NESTED
+; NESTED: deegen-opt: pass 'hot-cold-split': 'hot-cold-split' is a pass, not an adaptor: it takes no nested pipeline
+; RUN: not deegen-opt --passes=fixpoint %s 2>&1 | FileCheck %s --check-prefix=FIXPOINT
+; FIXPOINT: deegen-opt: pass 'fixpoint': 'fixpoint' needs a nested pipeline: fixpoint(a,b)
+; RUN: not deegen-opt --passes='fixpoint<max-iterations=x>(hot-cold-split)' %s 2>&1 | FileCheck %s --check-prefix=ITERATIONS
+; ITERATIONS: deegen-opt: pass 'fixpoint': parameter 'max-iterations' expects an integer, got 'x'
+; RUN: not deegen-opt --passes='fixpoint<rounds=2>(hot-cold-split)' %s 2>&1 | FileCheck %s --check-prefix=ROUNDS
+; ROUNDS: deegen-opt: pass 'fixpoint': unknown parameter 'rounds' (expected one of: max-iterations)
+; RUN: sed 's/"finalized"/"semantics"/' %s | not deegen-opt --passes='fixpoint(interp-create-handlers)' - 2>&1 | FileCheck %s --check-prefix=FIXPOINT-PHASE
+; FIXPOINT-PHASE: deegen-opt: the nested pipeline of 'fixpoint' moves the IR from phase 'semantics' to 'handlers': a fixpoint must stay in one phase
+
 ; --opt-bisect-limit skips the optimisations after the first N, and says so as LLVM does.
 ; RUN: deegen-opt --passes=nan-check-fusion,hot-cold-split,tag-register-rewrite --opt-bisect-limit=1 %s -o /dev/null 2>&1 | FileCheck %s --check-prefix=LOG
 ; LOG: BISECT: running pass (1) nan-check-fusion
