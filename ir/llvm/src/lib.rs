@@ -385,10 +385,48 @@ pub fn run_llvm_pipeline(module: &Module<'_>, pipeline: &str) -> Result<(), Stri
 
 /// Compiles the module to an object file or to assembly text.
 pub fn emit(module: &Module<'_>, file_type: FileType) -> Result<Vec<u8>, String> {
+    // LLVM's code generator assumes valid IR and may crash on anything else.
+    module.verify().map_err(|e| format!("the module is not valid IR: {}", e.to_string().trim()))?;
     let tm = target_machine(OptimizationLevel::Aggressive)?;
     module.set_triple(&tm.get_triple());
     module.set_data_layout(&tm.get_target_data().get_data_layout());
     tm.write_to_memory_buffer(module, file_type).map(|b| b.as_slice().to_vec()).map_err(|e| e.to_string())
+}
+
+/// Argument `i` of a call. LLVM's operand list ends with the callee, so reading operand `i`
+/// of a call with too few arguments would silently give the callee: this checks the count.
+pub fn call_argument<'ctx>(call: CallSiteValue<'ctx>, i: u32) -> Result<inkwell::values::BasicValueEnum<'ctx>, String> {
+    if i >= call.count_arguments() {
+        return Err(format!("marker call lacks argument {i} (it has {})", call.count_arguments()));
+    }
+    call_instruction(call).get_operand(i).and_then(|o| o.value()).ok_or_else(|| format!("marker call argument {i} is not a value"))
+}
+
+/// Argument `i` of a call, which must be a pointer.
+pub fn pointer_argument<'ctx>(call: CallSiteValue<'ctx>, i: u32) -> Result<inkwell::values::PointerValue<'ctx>, String> {
+    let v = call_argument(call, i)?;
+    if v.is_pointer_value() {
+        Ok(v.into_pointer_value())
+    } else {
+        Err(format!("marker call argument {i} must be a pointer, not {}", v.get_type().print_to_string().to_string_lossy()))
+    }
+}
+
+/// Argument `i` of a call, which must be an integer.
+pub fn int_argument<'ctx>(call: CallSiteValue<'ctx>, i: u32) -> Result<inkwell::values::IntValue<'ctx>, String> {
+    let v = call_argument(call, i)?;
+    if v.is_int_value() {
+        Ok(v.into_int_value())
+    } else {
+        Err(format!("marker call argument {i} must be an integer, not {}", v.get_type().print_to_string().to_string_lossy()))
+    }
+}
+
+/// The function `value` is, when it is one (a function constant, not a value that merely has
+/// a function's name).
+pub fn as_function<'ctx>(module: &Module<'ctx>, value: inkwell::values::PointerValue<'ctx>) -> Option<FunctionValue<'ctx>> {
+    let f = module.get_function(&value.get_name().to_string_lossy())?;
+    (f.as_global_value().as_pointer_value() == value).then_some(f)
 }
 
 /// Every call instruction in `function`, in order.

@@ -141,10 +141,9 @@ fn cache<'ctx>(module: &Module<'ctx>, f: FunctionValue<'ctx>, site: CallSiteValu
         .ok_or("a call marker must be followed by unreachable")?;
     let tail = callee_name(site).as_deref() == Some(MAKE_TAIL_CALL);
     let hook = module.get_function(hooks::CODE_BLOCK).ok_or_else(|| format!("the semantics do not define {}", hooks::CODE_BLOCK))?;
-    let args: Vec<BasicMetadataValueEnum<'ctx>> = (0..if tail { 2 } else { 3 })
-        .map(|i| inst.get_operand(i).and_then(|o| o.value()).map(Into::into).ok_or_else(|| format!("marker call lacks argument {i}")))
-        .collect::<Result<_, _>>()?;
-    let frame = args[0].into_pointer_value();
+    let args: Vec<BasicMetadataValueEnum<'ctx>> =
+        (0..if tail { 2 } else { 3 }).map(|i| deegen_llvm_ir::call_argument(site, i).map(Into::into)).collect::<Result<_, _>>()?;
+    let frame = deegen_llvm_ir::pointer_argument(site, 0)?;
     let ctx = module.get_context();
     let b = ctx.create_builder();
     let ib = InterpBuilder::new(module, &b);
@@ -181,7 +180,8 @@ fn cache<'ctx>(module: &Module<'ctx>, f: FunctionValue<'ctx>, site: CallSiteValu
         .map_err(e)?
         .try_as_basic_value()
         .basic()
-        .ok_or_else(|| format!("{} returns a pointer", hooks::CODE_BLOCK))?
+        .filter(|v| v.is_pointer_value())
+        .ok_or_else(|| format!("{} must return a pointer", hooks::CODE_BLOCK))?
         .into_pointer_value();
     // The fill recomputes the cache's address rather than reuse the probe's, so the probe's
     // block keeps no value the other paths need (`call-ic-check-hoisting` relies on it).

@@ -99,15 +99,13 @@ pub fn continuations_of(module: &Module<'_>, semantics: &str) -> BTreeSet<String
 
 /// The functions a value may be: itself, or through `select` and `phi` (optimisation may later
 /// fold such a choice into a direct reference, which then needs its handler).
-fn functions_reaching(module: &Module<'_>, value: inkwell::values::BasicValueEnum<'_>, out: &mut BTreeSet<String>, depth: usize) {
+fn functions_reaching<'ctx>(module: &Module<'ctx>, value: inkwell::values::BasicValueEnum<'ctx>, out: &mut BTreeSet<String>, depth: usize) {
     use inkwell::values::{BasicValue, InstructionOpcode};
     if depth > 8 || !value.is_pointer_value() {
         return;
     }
-    let ptr = value.into_pointer_value();
-    let name = ptr.get_name().to_string_lossy().into_owned();
-    if module.get_function(&name).is_some() {
-        out.insert(name);
+    if let Some(f) = deegen_llvm_ir::as_function(module, value.into_pointer_value()) {
+        out.insert(f.get_name().to_string_lossy().into_owned());
         return;
     }
     let Some(inst) = value.as_instruction_value() else { return };

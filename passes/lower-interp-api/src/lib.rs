@@ -81,7 +81,11 @@ impl<'a, 'ctx> Lowerer<'a, 'ctx> {
     }
 
     fn arg(&self, call: CallSiteValue<'ctx>, i: u32) -> Result<BasicValueEnum<'ctx>, PassError> {
-        call_instruction(call).get_operand(i).and_then(|o| o.value()).ok_or_else(|| self.fail(format!("marker call lacks argument {i}")))
+        deegen_llvm_ir::call_argument(call, i).map_err(|m| self.fail(m))
+    }
+
+    fn arg_ptr(&self, call: CallSiteValue<'ctx>, i: u32) -> Result<PointerValue<'ctx>, PassError> {
+        deegen_llvm_ir::pointer_argument(call, i).map_err(|m| self.fail(m))
     }
 
     fn lower(&self, call: CallSiteValue<'ctx>) -> Result<(), PassError> {
@@ -95,7 +99,11 @@ impl<'a, 'ctx> Lowerer<'a, 'ctx> {
         let replace = |with: BasicValueEnum<'ctx>| -> Result<(), PassError> {
             let value = call.try_as_basic_value().basic().ok_or_else(|| self.fail(format!("{marker} must return a value")))?;
             if value.get_type() != with.get_type() {
-                return Err(self.fail(format!("{marker} returns {:?}, expected {:?}", value.get_type(), with.get_type())));
+                return Err(self.fail(format!(
+                    "{marker} returns {}, expected {}",
+                    value.get_type().print_to_string().to_string_lossy(),
+                    with.get_type().print_to_string().to_string_lossy()
+                )));
             }
             match value {
                 BasicValueEnum::PointerValue(p) => p.replace_all_uses_with(with.into_pointer_value()),
@@ -161,15 +169,15 @@ impl<'a, 'ctx> Lowerer<'a, 'ctx> {
             "make_call" => self.lower_make_call(call, &state, &ib, None)?,
             "make_tail_call" => self.lower_make_tail_call(call, &state, &ib, None)?,
             _ if marker == MAKE_CALL_WITH_CODE_BLOCK => {
-                let cb = self.arg(call, 3)?.into_pointer_value();
+                let cb = self.arg_ptr(call, 3)?;
                 self.lower_make_call(call, &state, &ib, Some(cb))?
             }
             _ if marker == MAKE_TAIL_CALL_WITH_CODE_BLOCK => {
-                let cb = self.arg(call, 2)?.into_pointer_value();
+                let cb = self.arg_ptr(call, 2)?;
                 self.lower_make_tail_call(call, &state, &ib, Some(cb))?
             }
             "return_from_function" => {
-                let values = self.arg(call, 0)?.into_pointer_value();
+                let values = self.arg_ptr(call, 0)?;
                 let count = self.arg(call, 1)?;
                 e((|| {
                     let values_i = self.builder.build_ptr_to_int(values, self.module.get_context().i64_type(), "retp").map_err(|x| x.to_string())?;
@@ -195,8 +203,8 @@ impl<'a, 'ctx> Lowerer<'a, 'ctx> {
         ib: &InterpBuilder<'_, 'ctx>,
         known_cb: Option<PointerValue<'ctx>>,
     ) -> Result<(), PassError> {
-        let frame = self.arg(call, 0)?.into_pointer_value();
-        let num_args = self.arg(call, 1)?.into_int_value();
+        let frame = self.arg_ptr(call, 0)?;
+        let num_args = deegen_llvm_ir::int_argument(call, 1).map_err(|m| self.fail(m))?;
         let hook = self.code_block_hook()?;
         (|| -> Result<(), String> {
             let b = self.builder;
@@ -304,7 +312,8 @@ impl<'a, 'ctx> Lowerer<'a, 'ctx> {
                 .map_err(|x| x.to_string())?
                 .try_as_basic_value()
                 .basic()
-                .ok_or("deegen_hook_code_block returns a pointer")?
+                .filter(|v| v.is_pointer_value())
+                .ok_or("deegen_hook_code_block must return a pointer")?
                 .into_pointer_value(),
         };
         let entry = ib.load_ptr(cb, "callee.entry")?;
@@ -327,10 +336,10 @@ impl<'a, 'ctx> Lowerer<'a, 'ctx> {
         ib: &InterpBuilder<'_, 'ctx>,
         known_cb: Option<PointerValue<'ctx>>,
     ) -> Result<(), PassError> {
-        let frame = self.arg(call, 0)?.into_pointer_value();
+        let frame = self.arg_ptr(call, 0)?;
         let num_args = self.arg(call, 1)?;
-        let k = self.arg(call, 2)?.into_pointer_value();
-        if self.module.get_function(&k.get_name().to_string_lossy()).is_none() {
+        let k = self.arg_ptr(call, 2)?;
+        if deegen_llvm_ir::as_function(self.module, k).is_none() {
             return Err(self.fail(
                 "the continuation passed to make_call must be a function named at the call (`f as *const ()`), not a value computed at run time",
             ));

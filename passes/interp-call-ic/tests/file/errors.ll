@@ -13,11 +13,23 @@
 ; NO-HOOK: deegen-opt: pass 'interp-call-ic': __deegen_interp_op_Call: the semantics do not define deegen_hook_code_block
 ; RUN: sed 's/^  ret void$/  unreachable/; s/^define ptr @deegen_hook_code_block(i64 %%callee) {/define void @deegen_hook_code_block(i64 %%callee) {/; s/^  ret ptr null$/  ret void/' %s \
 ; RUN:   | not deegen-opt --passes=interp-call-ic - 2>&1 | FileCheck %s --check-prefix=HOOK-TYPE
-; HOOK-TYPE: deegen-opt: pass 'interp-call-ic': __deegen_interp_op_Call: deegen_hook_code_block returns a pointer
+; HOOK-TYPE: deegen-opt: pass 'interp-call-ic': __deegen_interp_op_Call: deegen_hook_code_block must return a pointer
 ; A call-cache list naming something that is not an opcode.
 ; RUN: sed 's/^  ret void$/  unreachable/; s/^; call caches: //' %s \
 ; RUN:   | not deegen-opt --passes=interp-call-ic - 2>&1 | FileCheck %s --check-prefix=CALL-ICS
 ; CALL-ICS: deegen-opt: pass 'interp-call-ic': !deegen.call_ics: 'first' is not an opcode
+
+; A hook returning an integer, a frame that is not a pointer, and a marker declared with an
+; argument too few (each used to panic the pass or read the callee as the missing argument).
+; RUN: sed 's/^  ret void$/  unreachable/; s/^define ptr @deegen_hook_code_block(i64 %%callee) {/define i64 @deegen_hook_code_block(i64 %%callee) {/; s/^  ret ptr null$/  ret i64 0/' %s \
+; RUN:   | not deegen-opt --passes=interp-call-ic - 2>&1 | FileCheck %s --check-prefix=HOOK-INT
+; HOOK-INT: deegen-opt: pass 'interp-call-ic': __deegen_interp_op_Call: deegen_hook_code_block must return a pointer
+; RUN: sed 's/^  ret void$/  unreachable/; s/(ptr %%base, i64 1)/(i64 0, i64 1)/; s/make_tail_call(ptr, i64)/make_tail_call(i64, i64)/' %s \
+; RUN:   | not deegen-opt --passes=interp-call-ic - 2>&1 | FileCheck %s --check-prefix=FRAME-TYPE
+; FRAME-TYPE: deegen-opt: pass 'interp-call-ic': __deegen_interp_op_Call: marker call argument 0 must be a pointer, not i64
+; RUN: sed 's/^  ret void$/  unreachable/; s/(ptr %%base, i64 1)/(ptr %%base)/; s/make_tail_call(ptr, i64)/make_tail_call(ptr)/' %s \
+; RUN:   | not deegen-opt --passes=interp-call-ic - 2>&1 | FileCheck %s --check-prefix=TOO-FEW
+; TOO-FEW: deegen-opt: pass 'interp-call-ic': __deegen_interp_op_Call: marker call lacks argument 1 (it has 1)
 
 declare void @__deegen_api_make_tail_call(ptr, i64) #0
 

@@ -89,8 +89,25 @@
 ; NO-HOOK: deegen-opt: pass 'lower-interp-api': __deegen_interp_op_Call: the semantics do not define deegen_hook_code_block
 ; RUN: sed 's/^define ptr @deegen_hook_code_block.*/define void @deegen_hook_code_block(i64 %%callee) { ret void }/' %s \
 ; RUN:   | not deegen-opt --passes=lower-interp-api - 2>&1 | FileCheck %s --check-prefix=HOOK-TYPE
-; HOOK-TYPE: deegen-opt: pass 'lower-interp-api': __deegen_interp_op_Call: deegen_hook_code_block returns a pointer
+; HOOK-TYPE: deegen-opt: pass 'lower-interp-api': __deegen_interp_op_Call: deegen_hook_code_block must return a pointer
 ; return_values() outside a return continuation.
+; A hook that returns an integer (it used to panic the pass).
+; RUN: sed 's/^define ptr @deegen_hook_code_block.*/define i64 @deegen_hook_code_block(i64 %%callee) { ret i64 0 }/' %s \
+; RUN:   | not deegen-opt --passes=lower-interp-api - 2>&1 | FileCheck %s --check-prefix=HOOK-INT
+; HOOK-INT: deegen-opt: pass 'lower-interp-api': __deegen_interp_op_Call: deegen_hook_code_block must return a pointer
+; A frame that is not a pointer (it used to panic the pass).
+; RUN: sed 's/@__deegen_api_make_call(ptr %%frame, i64 2, ptr @k)/@__deegen_api_make_call(i64 2, i64 2, ptr @k)/; s/^declare void @__deegen_api_make_call(ptr, i64, ptr)/declare void @__deegen_api_make_call(i64, i64, ptr)/' %s \
+; RUN:   | not deegen-opt --passes=lower-interp-api - 2>&1 | FileCheck %s --check-prefix=FRAME-TYPE
+; FRAME-TYPE: deegen-opt: pass 'lower-interp-api': __deegen_interp_op_Call: marker call argument 0 must be a pointer, not i64
+; A marker declared with an argument too few: the callee is not taken for the missing one.
+; RUN: sed 's/@__deegen_api_make_call(ptr %%frame, i64 2, ptr @k)/@__deegen_api_make_call(ptr %%frame, i64 2)/; s/^declare void @__deegen_api_make_call(ptr, i64, ptr)/declare void @__deegen_api_make_call(ptr, i64)/' %s \
+; RUN:   | not deegen-opt --passes=lower-interp-api - 2>&1 | FileCheck %s --check-prefix=TOO-FEW
+; TOO-FEW: deegen-opt: pass 'lower-interp-api': __deegen_interp_op_Call: marker call lacks argument 2 (it has 2)
+; A run-time value that only has the continuation's name is not the continuation.
+; RUN: sed 's/^  call void @__deegen_api_make_call(ptr %%frame, i64 2, ptr @k)/  %%k = load ptr, ptr %%cb\n  call void @__deegen_api_make_call(ptr %%frame, i64 2, ptr %%k)/' %s \
+; RUN:   | not deegen-opt --passes=lower-interp-api - 2>&1 | FileCheck %s --check-prefix=NAMED-LIKE
+; NAMED-LIKE: deegen-opt: pass 'lower-interp-api': __deegen_interp_op_Call: the continuation passed to make_call must be a function named at the call
+
 ; RUN: sed 's/"deegen-handler"="continuation-body"/"deegen-handler"="bytecode"/' %s \
 ; RUN:   | not deegen-opt --passes=lower-interp-api - 2>&1 | FileCheck %s --check-prefix=VALUES
 ; VALUES: deegen-opt: pass 'lower-interp-api': __deegen_interp_op_Call__ret__k__body: return_values() is only available in a return continuation

@@ -26,7 +26,7 @@
 ; NO-VALUE: deegen-opt: pass 'lower-interp-api': __deegen_interp_op_Op: __deegen_api_context must return a value
 ; RUN: sed 's/^declare ptr @__deegen_api_context()/declare i64 @__deegen_api_context()/; s/^  call void @__deegen_api_return(i64 1)/  %%c = call i64 @__deegen_api_context()/' %s \
 ; RUN:   | not deegen-opt --passes=lower-interp-api - 2>&1 | FileCheck %s --check-prefix=VALUE-TYPE
-; VALUE-TYPE: deegen-opt: pass 'lower-interp-api': __deegen_interp_op_Op: __deegen_api_context returns {{.*}}"i64"{{.*}}, expected {{.*}}"ptr"
+; VALUE-TYPE: deegen-opt: pass 'lower-interp-api': __deegen_interp_op_Op: __deegen_api_context returns i64, expected ptr
 
 declare void @__deegen_api_return(i64)
 declare void @__deegen_api_take_branch()

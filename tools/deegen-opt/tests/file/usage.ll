@@ -67,3 +67,8 @@
 
 !deegen.phase = !{!0}
 !0 = !{!"finalized"}
+
+; Invalid IR never reaches the code generator (which may crash on it): parsed, but not valid.
+; RUN: printf 'define i32 @f(i32 %%%%x) {\n  %%%%y = add i32 %%%%z, 1\n  %%%%z = add i32 %%%%x, 1\n  ret i32 %%%%y\n}\n' \
+; RUN:   | not deegen-opt --emit=asm - 2>&1 | FileCheck %s --check-prefix=INVALID-EMIT
+; INVALID-EMIT: deegen-opt: code generation failed: the module is not valid IR: Instruction does not dominate all uses!
