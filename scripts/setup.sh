@@ -6,7 +6,7 @@ set -euo pipefail
 
 need=()
 [ -x /usr/lib/llvm-22/bin/llc ] && [ -f /usr/lib/llvm-22/include/llvm-c/Core.h ] || need+=(llvm-22-dev llvm-22)
-# FileCheck and not, for the passes' file tests (`tools/deegen-opt/tests/file_tests.rs`).
+# FileCheck, for the passes' file tests (`tools/deegen-opt/tests/file_tests.rs`).
 [ -x /usr/lib/llvm-22/bin/FileCheck ] || need+=(llvm-22-tools)
 dpkg -s libpolly-22-dev >/dev/null 2>&1 || need+=(libpolly-22-dev)
 dpkg -s libzstd-dev >/dev/null 2>&1 || need+=(libzstd-dev)

@@ -9,6 +9,8 @@
 //! nodes before it are the phases the module went through. A module without it (rustc's
 //! bitcode of the semantics crate) is in `semantics`.
 
+use std::collections::HashSet;
+
 use deegen_api::symbols;
 use inkwell::module::Module;
 
@@ -83,48 +85,49 @@ pub fn write_phase(module: &Module<'_>, phase: LlvmPhase) {
 /// The invariants of `phase` that LLVM's verifier does not know: one message per violation.
 pub fn check_phase_invariants(module: &Module<'_>, phase: LlvmPhase) -> Vec<String> {
     let mut problems = Vec::new();
-    if phase >= LlvmPhase::Handlers {
-        let expected = handler_type(module.get_context());
-        for f in defined_functions(module) {
-            // Thunks are the doors from C and have their own signatures.
-            let kind = function_attr(f, HANDLER_KIND_ATTR);
-            if !matches!(kind.as_deref(), Some(handler_kind::BYTECODE | handler_kind::CONTINUATION)) {
-                continue;
+    if phase < LlvmPhase::Handlers {
+        return problems;
+    }
+    // Checkers may remain as calls until `interp-finalize` inlines them all.
+    let checkers: HashSet<String> = if phase >= LlvmPhase::Finalized {
+        match crate::read_type_lattice(module) {
+            Err(e) => {
+                problems.push(e);
+                HashSet::new()
             }
-            if f.get_call_conventions() != GHC_CALLING_CONV || f.get_type() != expected {
-                problems.push(format!(
-                    "phase '{phase}': handler {} does not have the handler signature (GHC convention, {})",
-                    f.get_name().to_string_lossy(),
-                    expected.print_to_string().to_string_lossy()
-                ));
+            Ok(None) => HashSet::new(),
+            Ok(Some(lattice)) => {
+                crate::type_checker_functions(module, &lattice).into_iter().map(|(f, _)| f.get_name().to_string_lossy().into_owned()).collect()
             }
         }
-    }
-    if phase >= LlvmPhase::Lowered {
+    } else {
+        HashSet::new()
+    };
+    let expected = handler_type(module.get_context());
+    for f in defined_functions(module) {
+        let name = f.get_name().to_string_lossy();
+        let kind = function_attr(f, HANDLER_KIND_ATTR);
+        // Thunks are the doors from C and have their own signatures.
+        if matches!(kind.as_deref(), Some(handler_kind::BYTECODE | handler_kind::CONTINUATION))
+            && (f.get_call_conventions() != GHC_CALLING_CONV || f.get_type() != expected)
+        {
+            problems.push(format!(
+                "phase '{phase}': handler {name} does not have the handler signature (GHC convention, {})",
+                expected.print_to_string().to_string_lossy()
+            ));
+        }
+        if phase < LlvmPhase::Lowered {
+            continue;
+        }
         // The semantic functions keep their markers until `interp-finalize` deletes them: only
         // the generated functions must be free of them.
-        for f in defined_functions(module).into_iter().filter(|f| function_attr(*f, HANDLER_KIND_ATTR).is_some()) {
-            for call in calls_in(f) {
-                if let Some(name) = callee_name(call).filter(|n| is_api_marker(n)) {
-                    problems.push(format!("phase '{phase}': {} still calls the API marker {name}", f.get_name().to_string_lossy()));
-                }
+        let generated = kind.is_some();
+        for callee in calls_in(f).into_iter().filter_map(callee_name) {
+            if generated && is_api_marker(&callee) {
+                problems.push(format!("phase '{phase}': {name} still calls the API marker {callee}"));
             }
-        }
-    }
-    if phase >= LlvmPhase::Finalized {
-        match crate::read_type_lattice(module) {
-            Err(e) => problems.push(e),
-            Ok(None) => {}
-            Ok(Some(lattice)) => {
-                let checkers: Vec<String> =
-                    crate::type_checker_functions(module, &lattice).into_iter().map(|(f, _)| f.get_name().to_string_lossy().into_owned()).collect();
-                for f in defined_functions(module) {
-                    for call in calls_in(f) {
-                        if let Some(name) = callee_name(call).filter(|n| checkers.iter().any(|c| c == n)) {
-                            problems.push(format!("phase '{phase}': {} still calls the type checker {name}", f.get_name().to_string_lossy()));
-                        }
-                    }
-                }
+            if checkers.contains(&callee) {
+                problems.push(format!("phase '{phase}': {name} still calls the type checker {callee}"));
             }
         }
     }

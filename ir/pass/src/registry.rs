@@ -124,11 +124,6 @@ impl<U: IrUnit + ?Sized> PassRegistry<U> {
         self.entries.iter().find(|e| e.descriptor.name == name)
     }
 
-    /// The pass that moves the unit into `phase`, for "run X first" hints.
-    pub fn producer_of(&self, phase: U::Phase) -> Option<&'static str> {
-        self.passes().find(|d| d.produces == Some(phase)).map(|d| d.name)
-    }
-
     /// The `--list-passes` text: one line per pass, sorted by name.
     pub fn describe(&self) -> String {
         let mut rows: Vec<_> = self.passes().map(|d| (d.name, d.params, d.description)).collect();

@@ -32,28 +32,23 @@ fn llvm_bin() -> PathBuf {
     std::env::var_os("LLVM_SYS_221_PREFIX").map(PathBuf::from).unwrap_or_else(|| "/usr/lib/llvm-22".into()).join("bin")
 }
 
-/// Every file test, sorted: `(pass, path)`.
+/// The `.ll` files of `dir` (none when it does not exist).
+fn ll_files(dir: &Path) -> Vec<PathBuf> {
+    let Ok(files) = std::fs::read_dir(dir) else { return Vec::new() };
+    files.flatten().map(|f| f.path()).filter(|p| p.extension().is_some_and(|e| e == "ll")).collect()
+}
+
+/// Every file test, sorted: `(pass, path)`; deegen-opt's own (its errors and options) as
+/// pass `deegen-opt`.
 fn discover(root: &Path) -> Vec<(String, PathBuf)> {
     let mut out = Vec::new();
-    let Ok(passes) = std::fs::read_dir(root.join("passes")) else { return out };
-    for pass in passes.flatten() {
-        let dir = pass.path().join("tests/file");
-        let Ok(files) = std::fs::read_dir(&dir) else { continue };
-        for f in files.flatten() {
-            let path = f.path();
-            if path.extension().is_some_and(|e| e == "ll") {
-                out.push((pass.file_name().to_string_lossy().into_owned(), path));
-            }
+    if let Ok(passes) = std::fs::read_dir(root.join("passes")) {
+        for pass in passes.flatten() {
+            let name = pass.file_name().to_string_lossy().into_owned();
+            out.extend(ll_files(&pass.path().join("tests/file")).into_iter().map(|p| (name.clone(), p)));
         }
     }
-    // deegen-opt's own tests (its errors and options).
-    if let Ok(files) = std::fs::read_dir(root.join("tools/deegen-opt/tests/file")) {
-        for f in files.flatten() {
-            if f.path().extension().is_some_and(|e| e == "ll") {
-                out.push(("deegen-opt".to_owned(), f.path()));
-            }
-        }
-    }
+    out.extend(ll_files(&root.join("tools/deegen-opt/tests/file")).into_iter().map(|p| ("deegen-opt".to_owned(), p)));
     out.sort();
     out
 }
