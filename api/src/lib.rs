@@ -39,8 +39,12 @@
 //!   that does not fit;
 //! * `deegen_hook_on_throw(ctx, base, pc, value, add_position: u64) -> u64` — records an error being
 //!   thrown and returns the value to propagate (adds the source position when asked to);
-//! * optionally `deegen_hook_tier_up(ctx, cb: *mut CodeBlock)` — called when a function's
-//!   hotness countdown runs out (a language without it gets no hotness counting);
+//! * optionally `deegen_hook_tier_up(ctx, cb: *mut CodeBlock, pc: *const u8) -> *const ()` —
+//!   called when a function's hotness countdown runs out (a language without it gets no
+//!   hotness counting and no JIT entry thunks); `pc` is the instruction the interpreter goes
+//!   on with (a backward branch's target) or null (at a return). A non-null answer is JIT
+//!   code to continue at instead of `pc`, with the same frame (OSR entry): the tiers share
+//!   the frame layout, so entering compiled code mid-function needs no translation.
 //! * optionally `deegen_hook_instruction(ctx, base, pc, cb, entry: u64) -> u64` — the debugger's
 //!   hook: while the runtime has the hook thunks installed in the dispatch tables
 //!   ([`symbols::DISPATCH_TABLE`], [`symbols::ENTRY_DISPATCH_TABLE`]), it runs before every
@@ -110,6 +114,10 @@ pub struct CodeBlock {
     /// backward branch and every return, and calls the language's tier-up hook when it goes
     /// negative.
     pub hotness: i64,
+    /// Baseline JIT code of the first instruction, once the function is compiled (null
+    /// before). The JIT entry thunks ([`symbols::JIT_ENTRY_BYTECODE`]) jump here after setting
+    /// up the frame, exactly as the interpreter's entry dispatches the first instruction.
+    pub jit_code: *const (),
 }
 
 /// Per-coroutine state every tier reaches through the pinned context register. A language embeds
@@ -238,6 +246,8 @@ pub fn return_from_function(values: *mut u64, count: u64) -> ! {
     unsafe { markers::__deegen_api_return_from_function(values, count) }
 }
 
+pub mod runtime_constants;
+
 /// Field offsets of the ABI structs, for the generator that writes IR against them.
 pub mod offsets {
     use super::{CodeBlock, InterpContext};
@@ -249,6 +259,7 @@ pub mod offsets {
     pub const CB_FRAME_SLOTS: usize = offset_of!(CodeBlock, frame_slots);
     pub const CB_NATIVE: usize = offset_of!(CodeBlock, native);
     pub const CB_HOTNESS: usize = offset_of!(CodeBlock, hotness);
+    pub const CB_JIT_CODE: usize = offset_of!(CodeBlock, jit_code);
     pub const CTX_STACK_LIMIT: usize = offset_of!(InterpContext, stack_limit);
     pub const CTX_RET_PTR: usize = offset_of!(InterpContext, ret_ptr);
     pub const CTX_RET_COUNT: usize = offset_of!(InterpContext, ret_count);
@@ -292,6 +303,14 @@ pub mod symbols {
     pub const TIER_UP_RETURN: &str = "__deegen_interp_tier_up_return";
     /// Where every throw goes.
     pub const THROW: &str = "__deegen_interp_throw";
+    /// Entry points of a function the baseline JIT compiled (generated when the language has a
+    /// tier-up hook): the same frame set-up as [`ENTRY_BYTECODE`] / [`ENTRY_BYTECODE_VARARG`],
+    /// then a jump to `CodeBlock::jit_code` instead of dispatching the first instruction.
+    pub const JIT_ENTRY_BYTECODE: &str = "__deegen_jit_entry_bytecode";
+    pub const JIT_ENTRY_BYTECODE_VARARG: &str = "__deegen_jit_entry_bytecode_vararg";
+    /// Prefix of baseline JIT stencils: `__deegen_jit_op_<variant>` (main component) and
+    /// `__deegen_jit_op_<variant>__ret__<continuation>` (a return continuation).
+    pub const STENCIL_PREFIX: &str = "__deegen_jit_op_";
     /// The dispatch table: one handler address per opcode. Writable (and exported) when the
     /// language has an instruction hook, so the runtime can install the hook thunk.
     pub const DISPATCH_TABLE: &str = "__deegen_interp_dispatch_table";

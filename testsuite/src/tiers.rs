@@ -26,6 +26,11 @@ pub const TIERS: &[Tier] = &[
     // Not a tier but a mode worth running the whole corpus in: a collection at every safe
     // point, so a missing root shows up as a wrong answer or crash in some test.
     Tier { name: "gcstress", flags: &["--gc-stress"] },
+    // The interpreter alone, the baseline JIT on every function from its load, and tiering up
+    // at the first back edge or return (OSR entry into a running frame) with a threshold of 1.
+    Tier { name: "interp", flags: &["--tier=interpreter"] },
+    Tier { name: "baseline", flags: &["--tier=baseline"] },
+    Tier { name: "tierup", flags: &["--tier=auto", "--tier-up-threshold=1"] },
 ];
 
 /// The tier used when `LJR_TIERS` is unset or empty.

@@ -107,3 +107,13 @@ pub fn disassemble(stencil: &Stencil) -> String {
     }
     out
 }
+
+/// Machine code that runs at `address` as GAS assembly, one `address: instruction` line each
+/// (`ljr --dump-jit`).
+pub fn disassemble_code(code: &[u8], address: u64) -> String {
+    let mut out = String::new();
+    for (offset, instruction) in decode(code, address) {
+        out.push_str(&format!("  {:x}: {}\n", address + offset as u64, gas(&instruction)));
+    }
+    out
+}

@@ -23,9 +23,9 @@ mod check;
 mod extract;
 mod patch;
 
-pub use check::{check_holes, disassemble, CheckError};
+pub use check::{check_holes, disassemble, disassemble_code, CheckError};
 pub use extract::{extract_stencils, ExtractError};
-pub use patch::PatchError;
+pub use patch::{patch_hole, PatchError};
 
 /// How a hole's bytes are computed from its value (ELF x86-64 relocation kinds).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]

@@ -16,7 +16,8 @@ pub enum PatchError {
 }
 
 impl PatchError {
-    pub(crate) fn in_stencil(self, name: &str) -> Self {
+    /// The error with the stencil's name filled in.
+    pub fn in_stencil(self, name: &str) -> Self {
         match self {
             PatchError::OutOfRange { kind, offset, value, .. } => PatchError::OutOfRange { stencil: name.to_owned(), kind, offset, value },
             PatchError::OutOfBounds { offset, .. } => PatchError::OutOfBounds { stencil: name.to_owned(), offset },
@@ -27,13 +28,19 @@ impl PatchError {
 
 /// Writes `value` (the symbol's) into `hole` of `code`, which runs at `code_address`.
 pub(crate) fn apply(code: &mut [u8], hole: &Hole, value: u64, code_address: u64) -> Result<(), PatchError> {
-    let at = hole.offset;
-    let slot = code.get_mut(at..at + hole.kind.width()).ok_or_else(|| PatchError::OutOfBounds { stencil: String::new(), offset: at })?;
+    patch_hole(code, hole.offset, hole.kind, hole.addend, value, code_address)
+}
+
+/// The patch routine of every hole kind: writes `value + addend` (minus the hole's address for
+/// the PC-relative kinds) at `at` of `code`, which runs at `code_address`, or says why it does
+/// not fit. The JIT's emitters call it with holes they keep in their own compact form.
+pub fn patch_hole(code: &mut [u8], at: usize, kind: HoleKind, addend: i64, value: u64, code_address: u64) -> Result<(), PatchError> {
+    let slot = code.get_mut(at..at + kind.width()).ok_or_else(|| PatchError::OutOfBounds { stencil: String::new(), offset: at })?;
     // Computed in i128 so that no sum wraps before the range check.
     let s = i128::from(value);
-    let a = i128::from(hole.addend);
-    let out_of_range = |v: i128| PatchError::OutOfRange { stencil: String::new(), kind: hole.kind, offset: at, value: v };
-    match hole.kind {
+    let a = i128::from(addend);
+    let out_of_range = |v: i128| PatchError::OutOfRange { stencil: String::new(), kind, offset: at, value: v };
+    match kind {
         HoleKind::Abs64 => {
             let v = (s + a) as u64;
             slot.copy_from_slice(&v.to_le_bytes());

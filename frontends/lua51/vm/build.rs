@@ -1,4 +1,5 @@
-//! Generates the Lua interpreter from the bytecode specs and semantics, at build time.
+//! Generates the Lua interpreter and the baseline JIT's stencils from the bytecode specs and
+//! semantics, at build time.
 //! LLVM runs here (through the `deegen` generator), never in the built runtime.
 
 use std::path::PathBuf;
@@ -27,6 +28,10 @@ fn main() {
     };
     let generated = deegen::generate_interpreter(&bitcode, &lua51_specs::bytecodes(), &out.join("interpreter"), &options)
         .unwrap_or_else(|e| panic!("generating the interpreter failed: {e}"));
+    let baseline = deegen::generate_baseline_jit(&bitcode, &lua51_specs::bytecodes(), &generated.variants, &out.join("baseline"), &options)
+        .unwrap_or_else(|e| panic!("generating the baseline JIT failed: {e}"));
+    println!("cargo:rustc-env=DEEGEN_BASELINE_STENCILS={}", baseline.tables.display());
+    println!("cargo:rustc-env=DEEGEN_BASELINE_STENCILS_TXT={}", baseline.disassembly.display());
     for decision in &generated.bisect_log {
         println!("cargo:warning={decision}");
     }

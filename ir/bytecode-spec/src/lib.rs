@@ -180,6 +180,30 @@ pub struct ResolvedOperand {
     pub known: Vec<String>,
 }
 
+impl ResolvedOperand {
+    /// How the baseline JIT passes this operand to a stencil (see
+    /// `deegen_api::runtime_constants`); `None` for an operand fixed by the variant, which is
+    /// a constant of the stencil itself.
+    pub fn runtime_constant_encoding(&self) -> Option<deegen_api::runtime_constants::OperandEncoding> {
+        use deegen_api::runtime_constants::OperandEncoding;
+        if self.fixed.is_some() {
+            return None;
+        }
+        Some(match self.access {
+            OperandAccess::Literal { signed: false } => OperandEncoding::Unsigned,
+            OperandAccess::Literal { signed: true } => OperandEncoding::Signed { width: self.width },
+            OperandAccess::Slot | OperandAccess::SlotRef => OperandEncoding::SlotOffset,
+            OperandAccess::Constant => OperandEncoding::ConstantOffset,
+            OperandAccess::InlineCache => OperandEncoding::Address { offset: self.offset },
+        })
+    }
+
+    /// The symbol of this operand's runtime constant.
+    pub fn runtime_constant_symbol(&self) -> String {
+        format!("{}{}", deegen_api::runtime_constants::OPERAND_PREFIX, self.name)
+    }
+}
+
 /// One generated variant of a bytecode: an opcode, a handler, a layout.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Variant {

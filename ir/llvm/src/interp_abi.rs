@@ -75,6 +75,36 @@ pub mod handler_kind {
     pub const THUNK: &str = "thunk";
     /// The body a continuation handler tail-calls once it restored the caller's frame.
     pub const CONTINUATION_BODY: &str = "continuation-body";
+    /// A baseline JIT stencil of a bytecode's main component: operands, the instruction's
+    /// address and the code that follows are runtime constants (`deegen_api::runtime_constants`).
+    pub const STENCIL: &str = "stencil";
+    /// A baseline JIT stencil of a return continuation, and the body it tail-calls.
+    pub const STENCIL_CONTINUATION: &str = "stencil-continuation";
+    pub const STENCIL_CONTINUATION_BODY: &str = "stencil-continuation-body";
+
+    /// Whether functions of this kind run a bytecode's semantics.
+    pub fn runs_semantics(kind: &str) -> bool {
+        matches!(kind, BYTECODE | CONTINUATION_BODY | STENCIL | STENCIL_CONTINUATION_BODY)
+    }
+
+    /// Whether functions of this kind are a bytecode's main component (in either tier).
+    pub fn is_main_component(kind: &str) -> bool {
+        matches!(kind, BYTECODE | STENCIL)
+    }
+
+    /// Whether functions of this kind are baseline JIT stencils (or their bodies).
+    pub fn is_stencil(kind: &str) -> bool {
+        matches!(kind, STENCIL | STENCIL_CONTINUATION | STENCIL_CONTINUATION_BODY)
+    }
+}
+
+/// Where a generated function finds its instruction's operands.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum OperandSource {
+    /// Decoded from the bytecode at the pinned `pc` (the interpreter).
+    Bytecode,
+    /// Runtime constants the JIT patches in (`deegen_api::runtime_constants`); `pc` is one too.
+    RuntimeConstants,
 }
 
 /// Positions of the handler parameters.
@@ -128,21 +158,84 @@ pub struct PinnedState<'ctx> {
     pub code_block: PointerValue<'ctx>,
     pub tag1: BasicValueEnum<'ctx>,
     pub tag2: BasicValueEnum<'ctx>,
+    pub source: OperandSource,
 }
 
 impl<'ctx> PinnedState<'ctx> {
-    /// The state as received by `handler`.
-    pub fn of(handler: FunctionValue<'ctx>) -> Self {
+    /// The state as received by `handler`. In a stencil the instruction's address is not a
+    /// register but the runtime constant `deegen_api::runtime_constants::PC`.
+    pub fn of(module: &Module<'ctx>, handler: FunctionValue<'ctx>) -> Self {
         let p = |i| handler.get_nth_param(i).expect("handler-typed function");
+        let stencil = crate::function_attr(handler, HANDLER_KIND_ATTR).is_some_and(|k| handler_kind::is_stencil(&k));
+        let (pc, source) = if stencil {
+            (stencil_pc(module, handler), OperandSource::RuntimeConstants)
+        } else {
+            (p(param::PC).into_pointer_value(), OperandSource::Bytecode)
+        };
         PinnedState {
             ctx: p(param::CTX),
             base: p(param::BASE).into_pointer_value(),
-            pc: p(param::PC).into_pointer_value(),
+            pc,
             code_block: p(param::CODE_BLOCK).into_pointer_value(),
             tag1: p(param::TAG1),
             tag2: p(param::TAG2),
+            source,
         }
     }
+}
+
+/// Name of the value holding a stencil's instruction address (see [`stencil_pc`]).
+const STENCIL_PC_NAME: &str = "rc.pc";
+
+/// The instruction's address in a stencil: a 64-bit runtime constant, materialized once at the
+/// top of the function (see [`wide_runtime_constant`]).
+fn stencil_pc<'ctx>(module: &Module<'ctx>, f: FunctionValue<'ctx>) -> PointerValue<'ctx> {
+    let entry = f.get_first_basic_block().unwrap_or_else(|| module.get_context().append_basic_block(f, "entry"));
+    let mut i = entry.get_first_instruction();
+    while let Some(inst) = i {
+        if inst.get_name().is_some_and(|n| n.to_bytes() == STENCIL_PC_NAME.as_bytes()) {
+            if let Ok(p) = PointerValue::try_from(inst) {
+                return p;
+            }
+        }
+        i = inst.get_next_instruction();
+    }
+    let builder = module.get_context().create_builder();
+    match entry.get_first_instruction() {
+        Some(first) => builder.position_before(&first),
+        None => builder.position_at_end(entry),
+    }
+    wide_runtime_constant(module, &builder, deegen_api::runtime_constants::PC, STENCIL_PC_NAME).expect("the builder is positioned in a block")
+}
+
+/// A runtime constant that may need all 64 bits (an address into the bytecode, the address
+/// of JIT code), materialized by an inline `movabs` whose immediate is the hole. Not a symbol
+/// address in the IR: under the small code model LLVM would address such a symbol
+/// RIP-relative or store it as a sign-extended `imm32` (it ignores `!absolute_symbol` in both
+/// places), which would truncate the value.
+pub fn wide_runtime_constant<'ctx>(module: &Module<'ctx>, builder: &Builder<'ctx>, symbol: &str, name: &str) -> BuildResult<PointerValue<'ctx>> {
+    let ctx = module.get_context();
+    let ptr = ctx.ptr_type(AddressSpace::default());
+    let ty = ptr.fn_type(&[], false);
+    let asm = ctx.create_inline_asm(ty, format!("movabsq $${symbol}, $0"), "=r".to_owned(), false, false, None, false);
+    let call = b(builder.build_indirect_call(ty, asm, &[], name))?;
+    Ok(call.try_as_basic_value().basic().ok_or("inline asm returns a value")?.into_pointer_value())
+}
+
+/// The address of the runtime-constant (or JIT code) symbol `name`: an external, hidden
+/// byte array the stencil's code refers to, declared on first use. Its value range is
+/// `runtime-constant-range`'s to give (`!absolute_symbol`).
+pub fn runtime_constant_symbol<'ctx>(module: &Module<'ctx>, name: &str) -> PointerValue<'ctx> {
+    let g = module.get_global(name).unwrap_or_else(|| {
+        let ty = module.get_context().i8_type().array_type(0);
+        let g = module.add_global(ty, None, name);
+        g.set_linkage(Linkage::External);
+        // Hidden: defined in the same image, so LLVM uses the symbol's value directly rather
+        // than loading it from the GOT (hidden implies `dso_local`).
+        g.set_visibility(inkwell::GlobalVisibility::Hidden);
+        g
+    });
+    g.as_pointer_value()
 }
 
 /// IR-building helpers over one builder.
@@ -229,6 +322,9 @@ impl<'a, 'ctx> InterpBuilder<'a, 'ctx> {
     /// Decodes one operand of the instruction at `state.pc` into what the semantics receive. A
     /// value operand with a type hint carries it as [`HINT_METADATA`] on its load.
     pub fn decode_operand(&self, state: &PinnedState<'ctx>, op: &ResolvedOperand) -> BuildResult<BasicMetadataValueEnum<'ctx>> {
+        if state.source == OperandSource::RuntimeConstants {
+            return self.operand_from_runtime_constant(state, op);
+        }
         if op.access == OperandAccess::InlineCache {
             // The cache's address in the instruction (the semantics read and write it).
             return Ok(self.byte_offset(state.pc, self.i64(u64::from(op.offset)), &format!("{}.ic", op.name))?.into());
@@ -254,8 +350,53 @@ impl<'a, 'ctx> InterpBuilder<'a, 'ctx> {
                 self.load_i64(addr, &format!("{}.value", op.name))?
             }
         };
-        // The operand's type hint (`type-hint-slow-paths`) and known types
-        // (`type-check-strength-reduction`) ride on the load that decodes it.
+        self.annotate_operand(value, op)?;
+        Ok(value.into())
+    }
+
+    /// The operand of a stencil: its runtime constant, read back as the semantics expect it
+    /// (see `deegen_api::runtime_constants::OperandEncoding`).
+    fn operand_from_runtime_constant(&self, state: &PinnedState<'ctx>, op: &ResolvedOperand) -> BuildResult<BasicMetadataValueEnum<'ctx>> {
+        use deegen_api::runtime_constants::{OperandEncoding, CONSTANT_BIAS};
+        let Some(encoding) = op.runtime_constant_encoding() else {
+            let v = op.fixed.expect("only fixed operands have no runtime constant");
+            return Ok(self.ctx().i64_type().const_int(v as u64, true).into());
+        };
+        if let OperandEncoding::Address { .. } = encoding {
+            return Ok(wide_runtime_constant(self.module, self.builder, &op.runtime_constant_symbol(), &format!("{}.ic", op.name))?.into());
+        }
+        if matches!(encoding, OperandEncoding::Unsigned | OperandEncoding::Signed { .. }) && op.width >= 8 {
+            let p = wide_runtime_constant(self.module, self.builder, &op.runtime_constant_symbol(), &format!("{}.rc", op.name))?;
+            return Ok(b(self.builder.build_ptr_to_int(p, self.ctx().i64_type(), &op.name))?.into());
+        }
+        let symbol = runtime_constant_symbol(self.module, &op.runtime_constant_symbol());
+        let rc = b(self.builder.build_ptr_to_int(symbol, self.ctx().i64_type(), &format!("{}.rc", op.name)))?;
+        let value = match encoding {
+            OperandEncoding::Unsigned => return Ok(rc.into()),
+            OperandEncoding::Signed { .. } => {
+                return Ok(b(self.builder.build_int_sub(rc, self.i64(encoding.signed_bias()), &op.name))?.into());
+            }
+            OperandEncoding::SlotOffset => {
+                let addr = self.byte_offset(state.base, rc, &format!("{}.slot", op.name))?;
+                if op.access == OperandAccess::SlotRef {
+                    return Ok(addr.into());
+                }
+                self.load_i64(addr, &format!("{}.value", op.name))?
+            }
+            OperandEncoding::ConstantOffset => {
+                let offset = b(self.builder.build_int_sub(rc, self.i64(CONSTANT_BIAS), &format!("{}.offset", op.name)))?;
+                let addr = self.byte_offset(state.code_block, offset, &format!("{}.const", op.name))?;
+                self.load_i64(addr, &format!("{}.value", op.name))?
+            }
+            OperandEncoding::Address { .. } => unreachable!("returned above"),
+        };
+        self.annotate_operand(value, op)?;
+        Ok(value.into())
+    }
+
+    /// The operand's type hint (`type-hint-slow-paths`) and known types
+    /// (`type-check-strength-reduction`) ride on the load that decodes it.
+    fn annotate_operand(&self, value: IntValue<'ctx>, op: &ResolvedOperand) -> BuildResult<()> {
         for (types, kind) in [(&op.hint, HINT_METADATA), (&op.known, KNOWN_TYPES_METADATA)] {
             if types.is_empty() {
                 continue;
@@ -265,7 +406,30 @@ impl<'a, 'ctx> InterpBuilder<'a, 'ctx> {
             let inst = value.as_instruction().ok_or("a decoded operand is a load")?;
             inst.set_metadata(ctx.metadata_node(&names), ctx.get_kind_id(kind)).map_err(|e| e.to_string())?;
         }
-        Ok(value.into())
+        Ok(())
+    }
+
+    /// The address of the output slot of the instruction `variant` (at `output_offset`).
+    pub fn output_slot(&self, state: &PinnedState<'ctx>, output_offset: u32) -> BuildResult<PointerValue<'ctx>> {
+        match state.source {
+            OperandSource::Bytecode => {
+                let idx = self.load_field(state.pc, output_offset, 2, false, "output")?;
+                self.slot_address(state.base, idx, "output.slot")
+            }
+            OperandSource::RuntimeConstants => {
+                let symbol = runtime_constant_symbol(self.module, deegen_api::runtime_constants::OUTPUT);
+                let rc = b(self.builder.build_ptr_to_int(symbol, self.ctx().i64_type(), "output.rc"))?;
+                self.byte_offset(state.base, rc, "output.slot")
+            }
+        }
+    }
+
+    /// `musttail` to the JIT code named by the symbol `name` (the next instruction's, the
+    /// branch target's) with the pinned state.
+    pub fn jump_to_code_symbol(&self, state: &PinnedState<'ctx>, name: &str) -> BuildResult<()> {
+        let target = declare_handler(self.module, name);
+        let poison = self.ctx().ptr_type(AddressSpace::default()).get_poison();
+        self.tail_call(TailTarget::Function(target), state, poison.into(), state.code_block.into(), [None; 4])
     }
 
     /// `musttail` GHC call to `target` with the pinned state and four transfer values, then

@@ -44,7 +44,7 @@ impl<'ctx> Pass<LlvmModule<'ctx>> for CallIcCheckHoisting {
         let hoister = Hoister { checkers: &checkers, callable: lattice.callable, builder: &builder };
         let (mut hoisted, mut kept) = (0, 0);
         for f in defined_functions(module) {
-            if function_attr(f, HANDLER_KIND_ATTR).as_deref() != Some(handler_kind::BYTECODE) {
+            if !function_attr(f, HANDLER_KIND_ATTR).is_some_and(|k| handler_kind::is_main_component(&k)) {
                 continue;
             }
             let probes: Vec<Value> = Value(f.as_value_ref())

@@ -41,7 +41,7 @@ impl<'ctx> Pass<LlvmModule<'ctx>> for InterpCallIc {
         for f in defined_functions(module) {
             // Only a bytecode's main component: a continuation runs after the call it follows,
             // and its own calls (rare: a metamethod's result feeding another) stay uncached.
-            if function_attr(f, HANDLER_KIND_ATTR).as_deref() != Some(handler_kind::BYTECODE) {
+            if !function_attr(f, HANDLER_KIND_ATTR).is_some_and(|k| handler_kind::is_main_component(&k)) {
                 continue;
             }
             let mut sites: Vec<CallSiteValue<'ctx>> =
@@ -147,7 +147,7 @@ fn cache<'ctx>(module: &Module<'ctx>, f: FunctionValue<'ctx>, site: CallSiteValu
     let ctx = module.get_context();
     let b = ctx.create_builder();
     let ib = InterpBuilder::new(module, &b);
-    let state = PinnedState::of(f);
+    let state = PinnedState::of(module, f);
     let e = |x: inkwell::builder::BuilderError| x.to_string();
 
     // Instructions are 2-byte aligned, their caches too: every access says so.

@@ -50,7 +50,7 @@ impl<'ctx> Pass<LlvmModule<'ctx>> for CreateHandlers {
                 return Err(err(format!("the semantics do not define the hook '{hook}'")));
             }
         }
-        let gen = Generator { module, builder: module.get_context().create_builder() };
+        let gen = HandlerBuilder::new(module);
         let mut handlers = Vec::new();
         for v in &variants {
             handlers.push(gen.bytecode_handler(v)?);
@@ -118,12 +118,19 @@ fn functions_reaching<'ctx>(module: &Module<'ctx>, value: inkwell::values::Basic
     }
 }
 
-struct Generator<'a, 'ctx> {
+/// Builds the functions that run a variant's semantics: a bytecode's main component and its
+/// return continuations, for the interpreter (handlers) or, with other names and kinds, for the
+/// baseline JIT (stencils, `baseline-create-stencils`).
+pub struct HandlerBuilder<'a, 'ctx> {
     module: &'a Module<'ctx>,
     builder: inkwell::builder::Builder<'ctx>,
 }
 
-impl<'a, 'ctx> Generator<'a, 'ctx> {
+impl<'a, 'ctx> HandlerBuilder<'a, 'ctx> {
+    pub fn new(module: &'a Module<'ctx>) -> Self {
+        HandlerBuilder { module, builder: module.get_context().create_builder() }
+    }
+
     fn ib(&self) -> InterpBuilder<'_, 'ctx> {
         InterpBuilder::new(self.module, &self.builder)
     }
@@ -188,25 +195,34 @@ impl<'a, 'ctx> Generator<'a, 'ctx> {
     }
 
     fn bytecode_handler(&self, v: &Variant) -> Result<FunctionValue<'ctx>, PassError> {
+        self.main_component(v, &bytecode_handler_name(&v.name), handler_kind::BYTECODE)
+    }
+
+    fn continuation_handler(&self, v: &Variant, k: &str) -> Result<(), PassError> {
+        self.continuation(v, k, &continuation_handler_name(&v.name, k), [handler_kind::CONTINUATION, handler_kind::CONTINUATION_BODY])
+    }
+
+    /// A function `name` of kind `kind` that decodes `v`'s operands and runs its semantics.
+    pub fn main_component(&self, v: &Variant, name: &str, kind: &str) -> Result<FunctionValue<'ctx>, PassError> {
         let sem = self.semantics(v, &v.semantics)?;
-        let h = self.new_handler(&bytecode_handler_name(&v.name), handler_kind::BYTECODE, Some(v.opcode));
-        self.call_semantics(&PinnedState::of(h), v, sem)?;
+        let h = self.new_handler(name, kind, Some(v.opcode));
+        self.call_semantics(&PinnedState::of(self.module, h), v, sem)?;
         Ok(h)
     }
 
-    /// The handler a callee returns to: restore the caller's state from the callee's frame
-    /// header, then run the continuation body with it.
-    fn continuation_handler(&self, v: &Variant, k: &str) -> Result<(), PassError> {
+    /// The function `name` a callee returns to (of `kinds[0]`): it restores the caller's state
+    /// from the callee's frame header, then tail-calls the body (of `kinds[1]`) that runs the
+    /// continuation `k` of `v` with it.
+    pub fn continuation(&self, v: &Variant, k: &str, name: &str, kinds: [&str; 2]) -> Result<(), PassError> {
         let sem = self.semantics(v, k)?;
-        let name = continuation_handler_name(&v.name, k);
-        let body = self.new_handler(&format!("{name}__body"), handler_kind::CONTINUATION_BODY, Some(v.opcode));
+        let body = self.new_handler(&format!("{name}__body"), kinds[1], Some(v.opcode));
         body.set_linkage(Linkage::Internal);
         set_function_attr(body, CONTINUATION_ATTR, k);
-        self.call_semantics(&PinnedState::of(body), v, sem)?;
+        self.call_semantics(&PinnedState::of(self.module, body), v, sem)?;
 
-        let h = self.new_handler(&name, handler_kind::CONTINUATION, Some(v.opcode));
+        let h = self.new_handler(name, kinds[0], Some(v.opcode));
         set_function_attr(h, CONTINUATION_ATTR, k);
-        let state = PinnedState::of(h);
+        let state = PinnedState::of(self.module, h);
         let ib = self.ib();
         fn e<T>(r: Result<T, String>) -> Result<T, PassError> {
             r.map_err(err)
@@ -342,9 +358,16 @@ impl<'a, 'ctx> Generator<'a, 'ctx> {
         // entry_bytecode(ctx, base, _, cb, tag1, num_args): fill missing parameters with nil,
         // check the frame fits, run the first instruction. The vararg entry first moves the
         // header and the fixed parameters above the extra arguments.
-        for (name, vararg) in [(symbols::ENTRY_BYTECODE, false), (symbols::ENTRY_BYTECODE_VARARG, true)] {
+        // With a tier-up hook there is a baseline JIT to enter: its entries set up the frame
+        // the same way and then jump to the function's compiled code.
+        let jit = m.get_function(TIER_UP_HOOK).is_some();
+        let mut entries = vec![(symbols::ENTRY_BYTECODE, false, false), (symbols::ENTRY_BYTECODE_VARARG, true, false)];
+        if jit {
+            entries.extend([(symbols::JIT_ENTRY_BYTECODE, false, true), (symbols::JIT_ENTRY_BYTECODE_VARARG, true, true)]);
+        }
+        for (name, vararg, jit_entry) in entries {
             let f = self.new_handler(name, handler_kind::THUNK, None);
-            let state0 = PinnedState::of(f);
+            let state0 = PinnedState::of(self.module, f);
             let p = |i| f.get_nth_param(i).expect("param");
             let base0 = state0.base;
             let cb = state0.code_block;
@@ -442,7 +465,12 @@ impl<'a, 'ctx> Generator<'a, 'ctx> {
             ib.tail_call(TailTarget::Function(throw), &caller_state, caller_pc.into(), cb.into(), [Some(error), Some(ib.i64(1).into()), None, None])?;
             b.position_at_end(run);
             let first = ib.load_ptr(ib.byte_offset(cb, ib.i64(offsets::CB_BYTECODE as u64), "bytecode.addr")?, "bytecode")?;
-            ib.dispatch_through(self.entry_dispatch_table(), &PinnedState { code_block: cb, pc: first, ..state0 }, first)?;
+            if jit_entry {
+                let code = ib.load_ptr(ib.byte_offset(cb, ib.i64(offsets::CB_JIT_CODE as u64), "jit_code.addr")?, "jit_code")?;
+                ib.tail_call(TailTarget::Pointer(code), &state0, first.into(), cb.into(), [None; 4])?;
+            } else {
+                ib.dispatch_through(self.entry_dispatch_table(), &PinnedState { code_block: cb, pc: first, ..state0 }, first)?;
+            }
         }
 
         // entry_native(ctx, base, _, cb, tag1, num_args): call the native function with the C
@@ -451,7 +479,7 @@ impl<'a, 'ctx> Generator<'a, 'ctx> {
         // entry, and reloading it through the frame's callee was two dependent loads per call.
         {
             let f = self.new_handler(symbols::ENTRY_NATIVE, handler_kind::THUNK, None);
-            let state0 = PinnedState::of(f);
+            let state0 = PinnedState::of(self.module, f);
             let base = state0.base;
             let cb = state0.code_block;
             // As for a bytecode function without variable arguments: no stale value in the
@@ -488,8 +516,14 @@ impl<'a, 'ctx> Generator<'a, 'ctx> {
         if let Some(tier_up) = m.get_function(TIER_UP_HOOK) {
             for (name, is_return) in [(symbols::TIER_UP_AT, false), (symbols::TIER_UP_RETURN, true)] {
                 let f = self.new_handler(name, handler_kind::THUNK, None);
-                let state = PinnedState::of(f);
-                be(b.build_call(tier_up, &[state.ctx.into(), state.code_block.into()], ""))?;
+                let state = PinnedState::of(self.module, f);
+                let pc: BasicValueEnum<'ctx> = if is_return { self.ptr_ty().const_null().into() } else { state.pc.into() };
+                let code = be(b.build_call(tier_up, &[state.ctx.into(), state.code_block.into(), pc.into()], "jit.code"))?
+                    .try_as_basic_value()
+                    .basic()
+                    .filter(|v| v.is_pointer_value())
+                    .ok_or_else(|| format!("'{TIER_UP_HOOK}' must return a pointer (JIT code to continue at, or null)"))?
+                    .into_pointer_value();
                 if is_return {
                     let p = |i| f.get_nth_param(i).expect("param");
                     let cont = ib.load_ptr(ib.header_slot(state.base, frame::RETURN_CONTINUATION, "hdr.ret")?, "ret.cont")?;
@@ -502,6 +536,14 @@ impl<'a, 'ctx> Generator<'a, 'ctx> {
                         [Some(p(param::A0)), Some(p(param::A1)), None, None],
                     )?;
                 } else {
+                    // OSR entry: the hook compiled the function and answered the code of `pc`.
+                    let enter = ctx.append_basic_block(f, "osr_entry");
+                    let stay = ctx.append_basic_block(f, "stay");
+                    let compiled = be(b.build_is_not_null(code, "compiled"))?;
+                    be(b.build_conditional_branch(compiled, enter, stay))?;
+                    b.position_at_end(enter);
+                    ib.tail_call(TailTarget::Pointer(code), &state, state.pc.into(), state.code_block.into(), [None; 4])?;
+                    b.position_at_end(stay);
                     ib.dispatch(&state, state.pc)?;
                 }
             }
@@ -513,7 +555,7 @@ impl<'a, 'ctx> Generator<'a, 'ctx> {
         if let Some(hook) = m.get_function(INSTRUCTION_HOOK) {
             for (name, entry) in [(symbols::HOOK_THUNK, 0), (symbols::HOOK_ENTRY_THUNK, 1)] {
                 let f = self.new_handler(name, handler_kind::THUNK, None);
-                let state = PinnedState::of(f);
+                let state = PinnedState::of(self.module, f);
                 let status = be(b.build_call(
                     hook,
                     &[state.ctx.into(), state.base.into(), state.pc.into(), state.code_block.into(), ib.i64(entry).into()],

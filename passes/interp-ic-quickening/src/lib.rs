@@ -162,7 +162,7 @@ fn lower<'ctx>(
     }
 
     // A fill quickens: opcode = first + kind, over the instruction's first two bytes.
-    let pc = PinnedState::of(f).pc;
+    let pc = PinnedState::of(module, f).pc;
     for &site in &markers.quickens {
         let inst = call_instruction(site);
         b.position_before(&inst);

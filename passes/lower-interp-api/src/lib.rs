@@ -1,6 +1,6 @@
 #![doc = include_str!("../README.md")]
 
-use deegen_api::{symbols, FRAME_HEADER_SLOTS};
+use deegen_api::{runtime_constants, symbols, FRAME_HEADER_SLOTS};
 use deegen_bytecode_spec::Variant;
 use deegen_llvm_ir::*;
 use deegen_pass::{AnalysisManager, Pass, PassDescriptor, PassError, PassParams, PipelineError, PreservedAnalyses, RegisteredPass};
@@ -42,14 +42,15 @@ impl<'ctx> Pass<LlvmModule<'ctx>> for LowerInterpApi {
             if markers.is_empty() {
                 continue;
             }
-            if kind != handler_kind::BYTECODE && kind != CONTINUATION_BODY {
+            if !handler_kind::runs_semantics(&kind) {
                 return Err(err(format!("'{}' is a {kind} function and may not use the API", f.get_name().to_string_lossy())));
             }
             let opcode: usize = function_attr(f, VARIANT_ATTR)
                 .and_then(|s| s.parse().ok())
                 .ok_or_else(|| err(format!("'{}' has no valid \"{VARIANT_ATTR}\" attribute", f.get_name().to_string_lossy())))?;
             let variant = variants.get(opcode).ok_or_else(|| err(format!("opcode {opcode} has no variant")))?;
-            let lowerer = Lowerer { module, builder: &builder, function: f, variant, is_continuation: kind == CONTINUATION_BODY };
+            let is_continuation = kind == CONTINUATION_BODY || kind == handler_kind::STENCIL_CONTINUATION_BODY;
+            let lowerer = Lowerer { module, builder: &builder, function: f, variant, is_continuation };
             for call in markers {
                 lowerer.lower(call)?;
             }
@@ -93,7 +94,7 @@ impl<'a, 'ctx> Lowerer<'a, 'ctx> {
         let op = &marker[symbols::API_PREFIX.len()..];
         let inst = call_instruction(call);
         self.builder.position_before(&inst);
-        let state = PinnedState::of(self.function);
+        let state = PinnedState::of(self.module, self.function);
         let ib = InterpBuilder::new(self.module, self.builder);
         let e = |r: Result<(), String>| r.map_err(|m| self.fail(m));
         let replace = |with: BasicValueEnum<'ctx>| -> Result<(), PassError> {
@@ -113,7 +114,11 @@ impl<'a, 'ctx> Lowerer<'a, 'ctx> {
             inst.erase_from_basic_block();
             Ok(())
         };
-        let next_pc = || ib.byte_offset(state.pc, ib.i64(u64::from(self.variant.length)), "next.pc");
+        // The interpreter dispatches the next instruction; a stencil jumps to its code.
+        let next = || match state.source {
+            OperandSource::Bytecode => ib.byte_offset(state.pc, ib.i64(u64::from(self.variant.length)), "next.pc").and_then(|pc| ib.dispatch(&state, pc)),
+            OperandSource::RuntimeConstants => ib.jump_to_code_symbol(&state, runtime_constants::NEXT),
+        };
         match op {
             "context" => return replace(state.ctx),
             "stack_base" => return replace(state.base.into()),
@@ -136,12 +141,15 @@ impl<'a, 'ctx> Lowerer<'a, 'ctx> {
             "return" => {
                 let out = self.variant.output_offset.ok_or_else(|| self.fail("return(value) in a bytecode that has no output"))?;
                 let value = self.arg(call, 0)?;
-                let idx = ib.load_field(state.pc, out, 2, false, "output").map_err(|m| self.fail(m))?;
-                let slot = ib.slot_address(state.base, idx, "output.slot").map_err(|m| self.fail(m))?;
+                let slot = ib.output_slot(&state, out).map_err(|m| self.fail(m))?;
                 self.builder.build_store(slot, value).map_err(|x| self.fail(x))?;
-                e(next_pc().and_then(|pc| ib.dispatch(&state, pc)))?;
+                e(next())?;
             }
-            "fallthrough" => e(next_pc().and_then(|pc| ib.dispatch(&state, pc)))?,
+            "fallthrough" => e(next())?,
+            "take_branch" if state.source == OperandSource::RuntimeConstants => {
+                self.variant.branch_offset.ok_or_else(|| self.fail("take_branch() in a bytecode that does not branch"))?;
+                e(ib.jump_to_code_symbol(&state, runtime_constants::BRANCH))?;
+            }
             "take_branch" => {
                 let off = self.variant.branch_offset.ok_or_else(|| self.fail("take_branch() in a bytecode that does not branch"))?;
                 e((|| {
@@ -182,7 +190,9 @@ impl<'a, 'ctx> Lowerer<'a, 'ctx> {
                 e((|| {
                     let values_i = self.builder.build_ptr_to_int(values, self.module.get_context().i64_type(), "retp").map_err(|x| x.to_string())?;
                     let poison = self.module.get_context().ptr_type(Default::default()).get_poison();
-                    self.count_hotness(&ib, &state, None, symbols::TIER_UP_RETURN, poison.into(), [Some(values_i.into()), Some(count), None, None])?;
+                    if state.source == OperandSource::Bytecode {
+                        self.count_hotness(&ib, &state, None, symbols::TIER_UP_RETURN, poison.into(), [Some(values_i.into()), Some(count), None, None])?;
+                    }
                     let cont = ib.load_ptr(ib.header_slot(state.base, deegen_api::frame::RETURN_CONTINUATION, "hdr.ret")?, "ret.cont")?;
                     ib.tail_call(TailTarget::Pointer(cont), &state, poison.into(), poison.into(), [Some(values_i.into()), Some(count), None, None])
                 })())?;
@@ -345,18 +355,32 @@ impl<'a, 'ctx> Lowerer<'a, 'ctx> {
             ));
         }
         let k_name = k.get_name().to_string_lossy().into_owned();
-        let handler_name = continuation_handler_name(&self.variant.name, &k_name);
-        let cont = self
-            .module
-            .get_function(&handler_name)
-            .ok_or_else(|| self.fail(format!("no continuation handler '{handler_name}': run interp-create-handlers first")))?;
+        // The interpreter returns to the continuation's handler; a stencil to the code the JIT
+        // placed for this instruction's continuation.
+        let cont = match state.source {
+            OperandSource::Bytecode => {
+                let handler_name = continuation_handler_name(&self.variant.name, &k_name);
+                self.module
+                    .get_function(&handler_name)
+                    .ok_or_else(|| self.fail(format!("no continuation handler '{handler_name}': run interp-create-handlers first")))?
+                    .as_global_value()
+                    .as_pointer_value()
+            }
+            OperandSource::RuntimeConstants => wide_runtime_constant(
+                self.module,
+                self.builder,
+                &format!("{}{k_name}", runtime_constants::CONTINUATION_PREFIX),
+                "continuation.code",
+            )
+            .map_err(|m| self.fail(m))?,
+        };
         let hook = self.code_block_hook()?;
         (|| -> Result<(), String> {
             let b = self.builder;
             let new_base = ib.slot_address(frame, ib.i64(FRAME_HEADER_SLOTS as u64), "callee.base")?;
             let hdr = |offset: i64, name: &str| ib.header_slot(new_base, offset, name);
             b.build_store(hdr(deegen_api::frame::CALLER_BASE, "hdr.caller_base")?, state.base).map_err(|x| x.to_string())?;
-            b.build_store(hdr(deegen_api::frame::RETURN_CONTINUATION, "hdr.ret")?, cont.as_global_value().as_pointer_value())
+            b.build_store(hdr(deegen_api::frame::RETURN_CONTINUATION, "hdr.ret")?, cont)
                 .map_err(|x| x.to_string())?;
             b.build_store(hdr(deegen_api::frame::CALLER_PC, "hdr.caller_pc")?, state.pc).map_err(|x| x.to_string())?;
             let callee = ib.load_i64(frame, "callee")?;

@@ -8,6 +8,12 @@ use deegen_pass::PassRegistry;
 /// The pipeline that turns semantics bitcode (with embedded variants) into the interpreter.
 pub const INTERPRETER_PIPELINE: &str = "interp-create-handlers,inline-semantics,interp-ic-quickening,type-hint-slow-paths,type-check-strength-reduction<keep-checkers>,interp-call-ic,call-ic-check-hoisting,type-check-strength-reduction,lower-interp-api,interp-finalize,nan-check-fusion,hot-cold-split,tag-register-rewrite";
 
+/// The pipeline that turns the same semantics into the baseline JIT's stencils: the
+/// interpreter's passes where the transformation is the same (inlining, type checks, call
+/// inline caches, API lowering, finalization), its own where it differs (stencil creation,
+/// runtime-constant ranges). No hot-cold split yet: a stencil keeps its slow paths inline.
+pub const BASELINE_PIPELINE: &str = "baseline-create-stencils,inline-semantics,interp-ic-quickening,type-hint-slow-paths,type-check-strength-reduction<keep-checkers>,interp-call-ic,call-ic-check-hoisting,type-check-strength-reduction,lower-interp-api,runtime-constant-range,interp-finalize,nan-check-fusion,tag-register-rewrite";
+
 /// Every pass over LLVM modules, in the order the interpreter pipeline runs them. Each pass
 /// is declared once, by its crate's `DESCRIPTOR`: this list, `deegen-opt --list-passes` and the
 /// pass table of `passes/README.md` come from it.
@@ -21,6 +27,8 @@ pub fn llvm_registry<'ctx>() -> PassRegistry<LlvmModule<'ctx>> {
         .register::<deegen_pass_interp_call_ic::InterpCallIc>()
         .register::<deegen_pass_call_ic_check_hoisting::CallIcCheckHoisting>()
         .register::<deegen_pass_lower_interp_api::LowerInterpApi>()
+        .register::<deegen_pass_baseline_create_stencils::BaselineCreateStencils>()
+        .register::<deegen_pass_runtime_constant_range::RuntimeConstantRange>()
         .register::<deegen_pass_interp_finalize::InterpFinalize>()
         .register::<deegen_pass_nan_check_fusion::NanCheckFusion>()
         .register::<deegen_pass_hot_cold_split::HotColdSplit>()
@@ -37,10 +45,13 @@ mod tests {
     }
 
     #[test]
-    fn standard_pipeline_takes_semantics_to_finalized() {
+    fn standard_pipelines_take_semantics_to_finalized() {
         use deegen_llvm_ir::LlvmPhase;
-        let pm = super::llvm_registry().parse_pipeline(super::INTERPRETER_PIPELINE).unwrap();
-        assert_eq!(pm.check_phases(LlvmPhase::Semantics), Ok(LlvmPhase::Finalized));
+        for pipeline in [super::INTERPRETER_PIPELINE, super::BASELINE_PIPELINE] {
+            let pm = super::llvm_registry().parse_pipeline(pipeline).unwrap();
+            assert_eq!(pm.pipeline_text(), pipeline);
+            assert_eq!(pm.check_phases(LlvmPhase::Semantics), Ok(LlvmPhase::Finalized));
+        }
     }
 
     /// The pass table in `passes/README.md` is the registry's: `BLESS=1 cargo test -p

@@ -13,6 +13,7 @@
 //! Used by the language runtime's build script; every intermediate IR can be written out
 //! (`DEEGEN_DUMP_IR=1`) and fed to `deegen-opt`.
 
+mod baseline;
 mod builder_gen;
 
 use std::path::{Path, PathBuf};
@@ -24,6 +25,7 @@ use deegen_pass::{AnalysisManager, Instrumentation, IrUnit};
 use inkwell::context::Context;
 use inkwell::targets::FileType;
 
+pub use baseline::{generate_baseline_jit, BaselineOutputs};
 pub use builder_gen::builder_source;
 
 /// Everything that can go wrong while generating.
@@ -146,21 +148,8 @@ pub fn generate_interpreter(
 ) -> Result<InterpreterOutputs, GenerateError> {
     let _span = tracing::info_span!("generate_interpreter").entered();
     std::fs::create_dir_all(out_dir).map_err(io(out_dir))?;
-    let variants = resolve_variants(specs)?;
     let context = Context::create();
-    let bytes = std::fs::read(bitcode).map_err(io(bitcode))?;
-    let module = parse_module(&context, &bytes, "semantics").map_err(|e| GenerateError::Llvm(e.to_string()))?;
-    write_variants(&module, &variants).map_err(GenerateError::Llvm)?;
-    if let Some(tags) = options.tag_registers {
-        write_tag_registers(&module, tags).map_err(GenerateError::Llvm)?;
-    }
-    if let Some(bound) = options.nan_boxed_doubles_below {
-        write_nan_boxing(&module, bound).map_err(GenerateError::Llvm)?;
-    }
-    if let Some(lattice) = &options.type_lattice {
-        write_type_lattice(&module, lattice).map_err(GenerateError::Llvm)?;
-    }
-    let mut unit = LlvmModule::new(module);
+    let mut unit = load_semantics(&context, bitcode, specs, options)?;
     let input_ir = out_dir.join("semantics.ll");
     write_atomically(&input_ir, unit.print().as_bytes())?;
 
@@ -193,6 +182,25 @@ pub fn generate_interpreter(
     let builder = out_dir.join("bytecode_builder.rs");
     write_atomically(&builder, builder_source(specs, &variants).as_bytes())?;
     Ok(InterpreterOutputs { variants, input_ir, object, archive, assembly, builder, bisect_log })
+}
+
+/// The semantics bitcode with the language's variants, tag registers, NaN boxing and type
+/// lattice embedded: the input of every tier's pipeline.
+fn load_semantics<'ctx>(context: &'ctx Context, bitcode: &Path, specs: &[BytecodeSpec], options: &GenerateOptions) -> Result<LlvmModule<'ctx>, GenerateError> {
+    let variants = resolve_variants(specs)?;
+    let bytes = std::fs::read(bitcode).map_err(io(bitcode))?;
+    let module = parse_module(context, &bytes, "semantics").map_err(|e| GenerateError::Llvm(e.to_string()))?;
+    write_variants(&module, &variants).map_err(GenerateError::Llvm)?;
+    if let Some(tags) = options.tag_registers {
+        write_tag_registers(&module, tags).map_err(GenerateError::Llvm)?;
+    }
+    if let Some(bound) = options.nan_boxed_doubles_below {
+        write_nan_boxing(&module, bound).map_err(GenerateError::Llvm)?;
+    }
+    if let Some(lattice) = &options.type_lattice {
+        write_type_lattice(&module, lattice).map_err(GenerateError::Llvm)?;
+    }
+    Ok(LlvmModule::new(module))
 }
 
 /// Writes through a temporary file and a rename, so a reader never sees half a file.

@@ -11,7 +11,13 @@
 //!   --dump-bytecode      print the bytecode of every compiled function before running
 //!   --dump-bytecode-after  print it after the chunk ran: quickened opcodes, filled caches
 //!   --dump-interpreter   print the generated interpreter (assembly) and exit
-//!   -joff, -jon          interpreter only (the only tier so far; accepted for LuaJIT parity)
+//!   --tier=T             interpreter (never compile), baseline (compile every function when
+//!                        loaded) or auto (compile hot functions; the default)
+//!   --tier-up-threshold=N  hotness countdown (back edges and returns) before auto compiles
+//!   -joff, -jon          --tier=interpreter, --tier=auto (LuaJIT's spelling)
+//!   --jit-stats          print the baseline JIT's totals at exit, on stderr, as one JSON object
+//!   --dump-jit           disassemble every compiled function at exit, by bytecode
+//!   --dump-stencils      print the baseline JIT's stencils with their holes and exit
 //!   --gc-stress          collect garbage at every safe point (finds missing roots)
 //!   --stats              print tier-up requests and collections at exit
 //! ```
@@ -33,7 +39,7 @@ const PROGNAME: &str = "ljr";
 /// lua.c's `print_usage`, on stderr.
 fn print_usage() {
     eprintln!(
-        "usage: {PROGNAME} [options] [script [args]].\nAvailable options are:\n  -e stat  execute string 'stat'\n  -l name  require library 'name'\n  -i       enter interactive mode after executing 'script'\n  -v       show version information\n  --       stop handling options\n  -        execute stdin and stop handling options\nljr's own options:\n  -joff, -jon            accepted for LuaJIT parity (the interpreter is the only tier so far)\n  --dump-bytecode        print the bytecode of compiled functions\n  --dump-bytecode-after  print it after running (quickened opcodes, filled caches)\n  --dump-interpreter     print the generated interpreter's assembly and exit\n  --gc-stress            collect garbage at every safe point\n  --stats                print tier-up requests and collections at exit"
+        "usage: {PROGNAME} [options] [script [args]].\nAvailable options are:\n  -e stat  execute string 'stat'\n  -l name  require library 'name'\n  -i       enter interactive mode after executing 'script'\n  -v       show version information\n  --       stop handling options\n  -        execute stdin and stop handling options\nljr's own options:\n  --tier=T               interpreter, baseline or auto (default)\n  --tier-up-threshold=N  hotness countdown before auto compiles a function\n  -joff, -jon            --tier=interpreter, --tier=auto\n  --jit-stats            print the baseline JIT's totals (JSON) at exit\n  --dump-jit             disassemble compiled functions at exit\n  --dump-stencils        print the baseline JIT's stencils and exit\n  --dump-bytecode        print the bytecode of compiled functions\n  --dump-bytecode-after  print it after running (quickened opcodes, filled caches)\n  --dump-interpreter     print the generated interpreter's assembly and exit\n  --gc-stress            collect garbage at every safe point\n  --stats                print tier-up requests and collections at exit"
     );
 }
 
@@ -44,7 +50,25 @@ fn print_version() {
 
 /// `ljr`'s own options, which lua.c does not have: they may stand anywhere among the options
 /// and take no argument.
-const LJR_OPTIONS: &[&str] = &["--dump-bytecode", "--dump-bytecode-after", "--dump-interpreter", "--gc-stress", "--stats", "-joff", "-jon"];
+const LJR_OPTIONS: &[&str] = &[
+    "--dump-bytecode",
+    "--dump-bytecode-after",
+    "--dump-interpreter",
+    "--dump-stencils",
+    "--dump-jit",
+    "--jit-stats",
+    "--gc-stress",
+    "--stats",
+    "-joff",
+    "-jon",
+];
+
+/// `ljr`'s own options that take a value (`--name=value`).
+const LJR_VALUE_OPTIONS: &[&str] = &["--tier=", "--tier-up-threshold="];
+
+fn is_ljr_option(a: &str) -> bool {
+    LJR_OPTIONS.contains(&a) || LJR_VALUE_OPTIONS.iter().any(|p| a.starts_with(p))
+}
 
 /// What lua.c's `collectargs` finds before running anything.
 #[derive(Debug, Default)]
@@ -67,7 +91,7 @@ fn collect_args(argv: &[String]) -> Result<Args, ()> {
             args.script = Some(i);
             return Ok(args);
         }
-        if LJR_OPTIONS.contains(&argv[i].as_str()) {
+        if is_ljr_option(&argv[i]) {
             i += 1;
             continue;
         }
@@ -443,10 +467,38 @@ fn real_main() -> ExitCode {
     }
 }
 
+/// `--dump-jit`: every compiled function's machine code, each instruction's under its bytecode.
+fn jit_listing(st: &LuaState) -> String {
+    let variants = lua51_vm::bytecode::variants();
+    let mut out = String::new();
+    for p in st.compiled_functions() {
+        let Some(code) = &p.jit else { continue };
+        out.push_str(&format!(
+            "function <{}:{}> ({} bytecodes, {} bytes of code at {:#x})\n",
+            p.source,
+            p.line_defined,
+            code.instructions.len(),
+            code.code_size,
+            code.entry
+        ));
+        for ins in &code.instructions {
+            let name = variants.get(ins.opcode as usize).map_or("?", |v| v.name.as_str());
+            out.push_str(&format!("[{:4}] {name} (line {})\n", ins.bytecode_offset, p.line_at(ins.bytecode_offset)));
+            // SAFETY: the code stays mapped (readable) while its function lives.
+            let bytes = unsafe { std::slice::from_raw_parts(ins.address as *const u8, ins.size as usize) };
+            out.push_str(&deegen_stencil::disassemble_code(bytes, ins.address));
+        }
+        out.push('\n');
+    }
+    out
+}
+
 /// lua.c's `pmain`, with ljr's own options applied before anything runs.
 fn run(st: &mut LuaState, argv: &[String]) -> bool {
     let mut opts = Options { dump_bytecode: false, dump_bytecode_after: false };
     let mut show_stats = false;
+    let mut jit_stats = false;
+    let mut dump_jit = false;
     let Ok(args) = collect_args(argv) else {
         print_usage();
         return false;
@@ -458,6 +510,38 @@ fn run(st: &mut LuaState, argv: &[String]) -> bool {
             "--dump-bytecode-after" => opts.dump_bytecode_after = true,
             "--gc-stress" => st.heap.threshold_floor = 0,
             "--stats" => show_stats = true,
+            "--jit-stats" => jit_stats = true,
+            "--dump-jit" => dump_jit = true,
+            "-joff" => st.tiering.mode = lua51_vm::tiering::TierMode::Interpreter,
+            "-jon" => st.tiering.mode = lua51_vm::tiering::TierMode::Auto,
+            _ if a.starts_with("--tier=") => match a["--tier=".len()..].parse() {
+                Ok(mode) => st.tiering.mode = mode,
+                Err(e) => {
+                    eprintln!("{PROGNAME}: {e}");
+                    print_usage();
+                    return false;
+                }
+            },
+            _ if a.starts_with("--tier-up-threshold=") => match a["--tier-up-threshold=".len()..].parse::<i64>() {
+                Ok(n) if n >= 0 => st.tiering.threshold = n,
+                _ => {
+                    eprintln!("{PROGNAME}: --tier-up-threshold takes a count (0 or more), got '{}'", &a["--tier-up-threshold=".len()..]);
+                    print_usage();
+                    return false;
+                }
+            },
+            "--dump-stencils" => {
+                return match std::fs::read_to_string(lua51_vm::tiering::STENCILS_DISASSEMBLY_PATH) {
+                    Ok(text) => {
+                        print!("{text}");
+                        true
+                    }
+                    Err(e) => {
+                        eprintln!("{PROGNAME}: cannot read {}: {e}", lua51_vm::tiering::STENCILS_DISASSEMBLY_PATH);
+                        false
+                    }
+                };
+            }
             "--dump-interpreter" => {
                 return match std::fs::read_to_string(lua51_vm::INTERPRETER_ASSEMBLY_PATH) {
                     Ok(text) => {
@@ -497,10 +581,29 @@ fn run(st: &mut LuaState, argv: &[String]) -> bool {
             }
         }
     }
+    if dump_jit {
+        st.flush();
+        print!("{}", jit_listing(st));
+    }
+    if jit_stats {
+        st.flush();
+        let s = st.tiering.stats();
+        eprintln!(
+            "{{\"tier\": \"{:?}\", \"functions\": {}, \"bytecodes\": {}, \"code_bytes\": {}, \"compile_seconds\": {:.6}, \"failures\": {}, \"bytecodes_per_second\": {:.0}, \"code_bytes_per_bytecode\": {:.1}}}",
+            st.tiering.mode,
+            s.functions,
+            s.bytecodes,
+            s.code_bytes,
+            s.compile_seconds,
+            s.failures,
+            if s.compile_seconds > 0.0 { s.bytecodes as f64 / s.compile_seconds } else { 0.0 },
+            if s.bytecodes > 0 { s.code_bytes as f64 / s.bytecodes as f64 } else { 0.0 },
+        );
+    }
     if show_stats {
         st.flush();
         eprintln!(
-            "ljr stats: {} tier-up requests (no tier above the interpreter yet), {} collections, {} KiB allocated",
+            "ljr stats: {} tier-up requests, {} collections, {} KiB allocated",
             st.stats.tier_up_requests,
             st.stats.collections,
             st.heap.bytes_allocated / 1024

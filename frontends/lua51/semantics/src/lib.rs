@@ -1094,8 +1094,8 @@ pub fn deegen_hook_code_block(callee: u64) -> *const CodeBlock {
 }
 
 #[no_mangle]
-pub fn deegen_hook_tier_up(ctx: *mut InterpContext, cb: *mut CodeBlock) {
-    unsafe { lua_rt_tier_up(ctx as *mut LuaContext, cb) }
+pub fn deegen_hook_tier_up(ctx: *mut InterpContext, cb: *mut CodeBlock, pc: *const u8) -> *const () {
+    unsafe { lua_rt_tier_up(ctx as *mut LuaContext, cb, pc) }
 }
 
 #[no_mangle]

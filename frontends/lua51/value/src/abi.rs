@@ -91,8 +91,9 @@ macro_rules! runtime_abi {
             fn lua_rt_stack_overflow(ctx: *mut $crate::LuaContext) -> u64;
             /// The error of nesting more runtime calls (`LuaContext::c_calls`) than 5.1 allows.
             fn lua_rt_c_stack_overflow(ctx: *mut $crate::LuaContext) -> u64;
-            /// A function ran out of its hotness countdown (a tier-up request).
-            fn lua_rt_tier_up(ctx: *mut $crate::LuaContext, cb: *mut $crate::CodeBlock);
+            /// A function ran out of its hotness countdown (a tier-up request) going on at `pc`
+            /// (null at a return): JIT code to continue at instead, or null.
+            fn lua_rt_tier_up(ctx: *mut $crate::LuaContext, cb: *mut $crate::CodeBlock, pc: *const u8) -> *const ();
             /// `next` for the generic `for`: 1 with the entry in `out[0..2]`, 0 at the end, 2 for
             /// an invalid key.
             fn lua_rt_next(table: u64, key: u64, out: *mut u64) -> u64;

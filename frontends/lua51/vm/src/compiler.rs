@@ -107,7 +107,7 @@ pub fn compile_chunk(st: &mut LuaState, chunk: &Chunk, chunk_name: &str) -> Resu
     let root: *const Proto = proto;
     proto.set_root(root);
     // Owned by the state from here: the collector frees the chunk once no closure of it lives.
-    c.st.protos.push(root as *mut Proto);
+    c.st.register_chunk(root as *mut Proto);
     // 5.1's lua_load: a chunk's environment is the loading thread's global table.
     let globals = c.st.globals;
     let closure = new_closure(&mut c.st.heap, proto.code_block(), 0, globals).map_err(|_| oom())?;

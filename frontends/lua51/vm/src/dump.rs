@@ -295,7 +295,7 @@ pub fn undump(st: &mut LuaState, bytes: &[u8], source_name: &str) -> Result<TVal
     let root: *const Proto = proto;
     proto.set_root(root);
     // Owned by the state from here, as a compiled chunk is.
-    st.protos.push(root as *mut Proto);
+    st.register_chunk(root as *mut Proto);
     closure_with_fresh_upvalues(st, proto).ok_or_else(|| "not enough memory".to_owned())
 }
 

@@ -186,6 +186,16 @@ fn weak_mode(st: &LuaState, t: &Table) -> (bool, bool) {
 
 /// Empties the call inline caches of `p` and its inner functions whose callee is about to be
 /// freed (see the module documentation).
+/// The tiering policy stops tracking the compiled functions of a chunk about to be freed.
+fn forget_compiled(tiering: &mut crate::tiering::Tiering, p: &Proto) {
+    if p.jit.is_some() {
+        tiering.forget(p.code_block());
+    }
+    for child in &p.children {
+        forget_compiled(tiering, child);
+    }
+}
+
 fn clear_dead_call_ics(p: &mut Proto) {
     let layouts = call_ic_layouts();
     let code = &mut p.code[..];
@@ -371,6 +381,7 @@ pub fn collect(st: &mut LuaState, top: *mut u64) -> GcStats {
             clear_dead_call_ics(unsafe { &mut *p });
         } else {
             // SAFETY: a leaked box of the compiler; no closure or frame refers to it.
+            forget_compiled(&mut st.tiering, unsafe { &*p });
             drop(unsafe { Box::from_raw(p) });
         }
         live

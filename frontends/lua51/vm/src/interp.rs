@@ -23,6 +23,10 @@ extern "C" {
     /// a native function.
     pub(crate) fn __deegen_interp_entry_bytecode();
     pub(crate) fn __deegen_interp_entry_bytecode_vararg();
+    /// The entry points of a function the baseline JIT compiled: the same frame set-up, then
+    /// its JIT code (`CodeBlock::jit_code`).
+    pub(crate) fn __deegen_jit_entry_bytecode();
+    pub(crate) fn __deegen_jit_entry_bytecode_vararg();
     pub(crate) fn __deegen_interp_entry_native();
     static mut __deegen_interp_dispatch_table: u64;
     static mut __deegen_interp_entry_dispatch_table: u64;

@@ -523,11 +523,35 @@ pub unsafe extern "C" fn lua_rt_close_upvalues(ctx: *mut LuaContext, from: *mut 
 /// A function ran out of its hotness countdown: counted for `ljr --stats`; what happens next
 /// is the tiering policy's (`tiering`).
 #[no_mangle]
-pub unsafe extern "C" fn lua_rt_tier_up(ctx: *mut LuaContext, cb: *mut CodeBlock) {
+pub unsafe extern "C" fn lua_rt_tier_up(ctx: *mut LuaContext, cb: *mut CodeBlock, pc: *const u8) -> *const () {
     let st = unsafe { state_of(ctx) };
     st.stats.tier_up_requests += 1;
-    let decision = unsafe { crate::tiering::on_hot(cb) };
-    tracing::trace!(requests = st.stats.tier_up_requests, ?decision, "tier-up requested");
+    // SAFETY: the interpreter passes the live code block of the bytecode function it runs, whose
+    // owner is its prototype.
+    let proto = unsafe { &mut *((*cb).owner as *mut crate::object::function::Proto) };
+    if proto.jit.is_none() {
+        if !st.tiering.compiles_when_hot() {
+            unsafe { (*cb).hotness = st.tiering.initial_hotness() };
+            return std::ptr::null();
+        }
+        // SAFETY: the prototype's own code block and boxed bytecode.
+        proto.jit = unsafe { st.tiering.compile(cb, &proto.code) };
+        if proto.jit.is_none() {
+            // Failed: stay in the interpreter and stop asking.
+            unsafe { (*cb).hotness = i64::MAX };
+            return std::ptr::null();
+        }
+    }
+    // Frames of this function still in the interpreter ask again at their next back edge, and
+    // move into the JIT code there.
+    unsafe { (*cb).hotness = 0 };
+    if pc.is_null() || !st.tiering.compiles_when_hot() {
+        return std::ptr::null();
+    }
+    let offset = (pc as usize).wrapping_sub(proto.code.as_ptr() as usize);
+    let code = proto.jit.as_ref().and_then(|c| c.code_at(offset)).map_or(std::ptr::null(), |a| a as *const ());
+    tracing::trace!(requests = st.stats.tier_up_requests, offset, osr = !code.is_null(), "tier-up");
+    code
 }
 
 #[no_mangle]

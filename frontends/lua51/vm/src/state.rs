@@ -174,6 +174,8 @@ pub struct LuaState {
     pub registry: TValue,
     /// Compiled chunks (top-level prototypes, leaked boxes), freed by the collector.
     pub(crate) protos: Vec<*mut Proto>,
+    /// Which tiers run, and the baseline JIT.
+    pub tiering: crate::tiering::Tiering,
     /// Reused buffer for building strings (concatenation).
     pub(crate) scratch: Vec<u8>,
     /// Unreachable userdata waiting for their `__gc` (a collection root; see `gc`).
@@ -261,6 +263,7 @@ impl LuaState {
             type_metatables: [std::ptr::null_mut(); 5],
             registry,
             protos: Vec::new(),
+            tiering: crate::tiering::Tiering::default(),
             gc_stepmul: 200,
             stats: Stats::default(),
             scratch: Vec::new(),
@@ -420,6 +423,7 @@ impl LuaState {
         self.hooked_threads += 1;
         if self.hooked_threads == 1 {
             crate::interp::state_hooked();
+            self.tiering.set_hooked(true);
         }
     }
 
@@ -428,6 +432,7 @@ impl LuaState {
         self.hooked_threads -= 1;
         if self.hooked_threads == 0 {
             crate::interp::state_unhooked();
+            self.tiering.set_hooked(false);
         }
     }
 }
@@ -441,4 +446,47 @@ pub unsafe fn state_of<'a>(ctx: *mut LuaContext) -> &'a mut LuaState {
     let st = unsafe { &mut *((*ctx).runtime as *mut LuaState) };
     debug_assert_eq!(st.current, ctx, "a helper ran on a coroutine that is not the current one");
     st
+}
+
+impl LuaState {
+    /// Takes ownership of a chunk just compiled or loaded (the collector frees it once no
+    /// closure of it lives) and hands its functions to the tiering policy: each starts its
+    /// hotness countdown, or is compiled at once (`--tier=baseline`).
+    pub(crate) fn register_chunk(&mut self, root: *mut Proto) {
+        self.protos.push(root);
+        // SAFETY: the chunk was just built and is owned by the state; nothing runs it yet.
+        unsafe { self.tier_chunk(&mut *root) };
+    }
+
+    /// Every function the baseline JIT compiled that is still alive, chunk by chunk.
+    pub fn compiled_functions(&self) -> Vec<&Proto> {
+        fn walk<'a>(p: &'a Proto, out: &mut Vec<&'a Proto>) {
+            if p.jit.is_some() {
+                out.push(p);
+            }
+            for c in &p.children {
+                walk(c, out);
+            }
+        }
+        let mut out = Vec::new();
+        for &root in &self.protos {
+            // SAFETY: registered chunks live until the collector drops them.
+            walk(unsafe { &*root }, &mut out);
+        }
+        out
+    }
+
+    unsafe fn tier_chunk(&mut self, p: &mut Proto) {
+        let cb = p.code_block() as *mut deegen_api::CodeBlock;
+        // SAFETY: the prototype's own code block.
+        unsafe { (*cb).hotness = self.tiering.initial_hotness() };
+        if self.tiering.compiles_on_load() {
+            // SAFETY: the bytecode is the prototype's boxed slice, which never moves.
+            p.jit = unsafe { self.tiering.compile(cb, &p.code) };
+        }
+        for child in p.children.iter_mut() {
+            // SAFETY: as above, for the inner functions.
+            unsafe { self.tier_chunk(child) };
+        }
+    }
 }

@@ -1,30 +1,184 @@
-//! The tiering policy: when a function asks to leave the interpreter, and what happens then.
+//! The tiering policy: which tier runs a function, when it moves up, and the baseline JIT that
+//! compiles it.
 //!
 //! Every bytecode function's code block carries a hotness countdown (`CodeBlock::hotness`),
 //! which the generated interpreter decrements on taken backward branches and returns; when it
-//! runs out, the interpreter calls the runtime (`lua_rt_tier_up`), which asks [`on_hot`]. There
-//! is no tier above the interpreter yet, so the answer is always to stay and count again.
-//! This is the one place that decides; the runtime entry point only records the request.
+//! runs out, the interpreter calls the runtime (`lua_rt_tier_up`), which asks [`Tiering`]. In
+//! `auto` mode the function is compiled then: its code block's entry becomes the JIT entry
+//! thunk, so the next call runs JIT code, and the frame that asked continues in JIT code at
+//! once when it asked at a loop's back edge (OSR entry: the tiers share the frame layout, so
+//! this is a jump). In `baseline` mode every function is compiled when it is loaded.
+//!
+//! A compilation that fails (a full code cache, a mapping the kernel refuses) leaves the
+//! function in the interpreter, with a `tracing` event; nothing else changes.
+//!
+//! While a debug hook is set, nothing is compiled and compiled functions are entered through
+//! the interpreter again ([`Tiering::set_hooked`]): JIT code has no hook calls.
 
 use deegen_api::CodeBlock;
+use deegen_baseline_jit::{BaselineJit, CompiledCode, JitStats};
 
-/// Hotness countdown of a fresh function: taken backward branches and returns before it asks to
-/// tier up.
+use crate::interp::{__deegen_interp_entry_bytecode, __deegen_interp_entry_bytecode_vararg, __deegen_jit_entry_bytecode, __deegen_jit_entry_bytecode_vararg};
+
+include!(env!("DEEGEN_BASELINE_STENCILS"));
+
+/// The stencils as text (each disassembled with its holes), written at build time.
+pub const STENCILS_DISASSEMBLY_PATH: &str = env!("DEEGEN_BASELINE_STENCILS_TXT");
+
+/// Hotness countdown of a fresh function in `auto` mode: taken backward branches and returns
+/// before it asks to tier up.
 pub const TIER_UP_THRESHOLD: i64 = 1000;
 
-/// What a function whose countdown ran out does next.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum TierUp {
-    /// Keep running in the interpreter, with a fresh countdown.
-    StayInInterpreter,
+/// Bytes of executable memory the baseline JIT may use per state.
+pub const CODE_CACHE_LIMIT: usize = 256 << 20;
+
+/// Which tiers run (`ljr --tier=...`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum TierMode {
+    /// Never compile.
+    Interpreter,
+    /// Compile every Lua function when it is loaded (for testing the JIT on everything).
+    Baseline,
+    /// Compile a function when its hotness countdown runs out.
+    #[default]
+    Auto,
 }
 
-/// The countdown of `cb` ran out: decides and prepares what it runs next.
-///
-/// # Safety
-/// `cb` is the live code block of a bytecode function.
-pub unsafe fn on_hot(cb: *mut CodeBlock) -> TierUp {
-    // No tier to go to yet: start the countdown again.
-    unsafe { (*cb).hotness = TIER_UP_THRESHOLD };
-    TierUp::StayInInterpreter
+impl std::str::FromStr for TierMode {
+    type Err = String;
+    fn from_str(s: &str) -> Result<Self, String> {
+        match s {
+            "interpreter" => Ok(TierMode::Interpreter),
+            "baseline" => Ok(TierMode::Baseline),
+            "auto" => Ok(TierMode::Auto),
+            other => Err(format!("unknown tier '{other}' (interpreter, baseline or auto)")),
+        }
+    }
+}
+
+/// A state's tiering: the mode, the threshold, and the baseline JIT once it is needed.
+#[derive(Debug)]
+pub struct Tiering {
+    pub mode: TierMode,
+    /// The countdown a function starts with in `auto` mode.
+    pub threshold: i64,
+    jit: Option<BaselineJit>,
+    /// The JIT could not be set up (its code cache not reserved): never try again.
+    unavailable: bool,
+    /// Code blocks with JIT code, for switching their entries while a hook is set.
+    compiled: Vec<*mut CodeBlock>,
+    hooked: bool,
+}
+
+impl Default for Tiering {
+    fn default() -> Self {
+        Tiering { mode: TierMode::default(), threshold: TIER_UP_THRESHOLD, jit: None, unavailable: false, compiled: Vec::new(), hooked: false }
+    }
+}
+
+fn entries(vararg: bool) -> (*const (), *const ()) {
+    if vararg {
+        (__deegen_interp_entry_bytecode_vararg as *const (), __deegen_jit_entry_bytecode_vararg as *const ())
+    } else {
+        (__deegen_interp_entry_bytecode as *const (), __deegen_jit_entry_bytecode as *const ())
+    }
+}
+
+/// Whether `cb`'s entry is the vararg one (of either tier).
+fn is_vararg(cb: &CodeBlock) -> bool {
+    cb.entry == __deegen_interp_entry_bytecode_vararg as *const () || cb.entry == __deegen_jit_entry_bytecode_vararg as *const ()
+}
+
+impl Tiering {
+    /// The countdown a function loaded now starts with.
+    pub fn initial_hotness(&self) -> i64 {
+        match self.mode {
+            TierMode::Auto if !self.hooked => self.threshold.max(0),
+            _ => i64::MAX,
+        }
+    }
+
+    /// Whether functions are compiled as soon as they are loaded.
+    pub fn compiles_on_load(&self) -> bool {
+        self.mode == TierMode::Baseline && !self.hooked
+    }
+
+    /// Whether a function whose countdown ran out should be compiled.
+    pub fn compiles_when_hot(&self) -> bool {
+        self.mode != TierMode::Interpreter && !self.hooked
+    }
+
+    /// The JIT's totals (zero when it never ran).
+    pub fn stats(&self) -> JitStats {
+        self.jit.as_ref().map(|j| j.stats).unwrap_or_default()
+    }
+
+    /// Compiles the function of `cb`, whose bytecode is `bytecode`, and makes its entry the JIT
+    /// entry. `None` (with a `tracing` event) when it cannot be compiled.
+    ///
+    /// # Safety
+    /// `cb` is the live code block of a bytecode function whose bytecode is `bytecode`, which
+    /// stays where it is as long as the code block lives.
+    pub unsafe fn compile(&mut self, cb: *mut CodeBlock, bytecode: &[u8]) -> Option<CompiledCode> {
+        let _span = tracing::debug_span!("baseline_compile", bytecode_bytes = bytecode.len()).entered();
+        if self.unavailable {
+            return None;
+        }
+        if self.jit.is_none() {
+            match BaselineJit::new(&BASELINE_STENCILS, CODE_CACHE_LIMIT) {
+                Ok(jit) => self.jit = Some(jit),
+                Err(e) => {
+                    tracing::warn!(error = %e, "the baseline JIT is unavailable; functions stay in the interpreter");
+                    self.unavailable = true;
+                    return None;
+                }
+            }
+        }
+        let jit = self.jit.as_mut().expect("set above");
+        match jit.compile(bytecode) {
+            Ok(code) => {
+                // SAFETY: per the contract.
+                let cb = unsafe { &mut *cb };
+                cb.jit_code = code.entry as *const ();
+                let (_, jit_entry) = entries(is_vararg(cb));
+                cb.entry = jit_entry;
+                self.compiled.push(cb);
+                Some(code)
+            }
+            Err(e) => {
+                tracing::info!(error = %e, "baseline compilation failed; the function stays in the interpreter");
+                None
+            }
+        }
+    }
+
+    /// A compiled function's code block is about to be freed.
+    pub fn forget(&mut self, cb: *const CodeBlock) {
+        if let Some(i) = self.compiled.iter().position(|&c| c as *const CodeBlock == cb) {
+            self.compiled.swap_remove(i);
+        }
+    }
+
+    /// A debug hook was set (or the last one removed): while one is set, compiled functions are
+    /// entered through the interpreter, which calls the hook, and nothing is compiled.
+    pub fn set_hooked(&mut self, hooked: bool) {
+        if self.hooked == hooked {
+            return;
+        }
+        self.hooked = hooked;
+        for &cb in &self.compiled {
+            // SAFETY: `compiled` holds live code blocks only (`forget`).
+            let cb = unsafe { &mut *cb };
+            let (interp_entry, jit_entry) = entries(is_vararg(cb));
+            cb.entry = if hooked { interp_entry } else { jit_entry };
+        }
+    }
+
+    /// Whether the JIT's code cache holds `address`.
+    pub fn is_jit_code(&self, address: u64) -> bool {
+        self.jit.as_ref().is_some_and(|j| {
+            let c = j.cache();
+            address >= c.base() && address < c.base() + c.limit() as u64
+        })
+    }
 }

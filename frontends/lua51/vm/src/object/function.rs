@@ -92,6 +92,9 @@ pub struct Proto {
     pub root: *const Proto,
     /// Set on a chunk's root while a collection marks it (`gc.rs`), cleared by its sweep.
     pub(crate) gc_marked: std::cell::Cell<bool>,
+    /// The baseline JIT's code, once compiled (`tiering`): its bytecode-to-code map serves
+    /// OSR entry and `ljr --dump-jit`.
+    pub jit: Option<deegen_baseline_jit::CompiledCode>,
     /// Constants (reversed) followed by the code block.
     block: Box<[u64]>,
 }
@@ -138,13 +141,23 @@ impl Proto {
             chunkname: String::new(),
             root: std::ptr::null(),
             gc_marked: std::cell::Cell::new(false),
+            jit: None,
             block,
         });
         let owner = &*p as *const Proto as *const ();
         let bytecode = p.code.as_ptr();
         let entry = if is_vararg { __deegen_interp_entry_bytecode_vararg as *const () } else { __deegen_interp_entry_bytecode as *const () };
         let cb =
-            CodeBlock { entry, bytecode, num_fixed_params: num_params, frame_slots, native: std::ptr::null(), owner, hotness: TIER_UP_THRESHOLD };
+            CodeBlock {
+                entry,
+                bytecode,
+                num_fixed_params: num_params,
+                frame_slots,
+                native: std::ptr::null(),
+                owner,
+                hotness: TIER_UP_THRESHOLD,
+                jit_code: std::ptr::null(),
+            };
         unsafe { std::ptr::write(p.block.as_mut_ptr().add(n) as *mut CodeBlock, cb) };
         p
     }
@@ -217,6 +230,7 @@ fn native_code_block(name: &'static str, f: NativeFn) -> *const CodeBlock {
             native: f as *const (),
             owner: info as *const NativeInfo as *const (),
             hotness: i64::MAX,
+            jit_code: std::ptr::null(),
         })) as *const CodeBlock as usize
     }) as *const CodeBlock
 }

@@ -1,0 +1,100 @@
+//! The baseline JIT's runtime constants: what a stencil's holes mean (the paper's binding-time
+//! analysis, section 7.1, and its symbol range fix-up, Appendix B).
+//!
+//! A stencil is a bytecode's semantics compiled with every value the JIT knows when it copies
+//! the code (the operands, the instruction's address, where the next bytecode's code is) left
+//! as the address of an undefined symbol. Each use becomes a relocation, which the JIT patches.
+//! This module is the one place that says which symbol holds what and how the value is encoded
+//! into the symbol: the generator writes IR against it at build time, the JIT computes hole
+//! values with it at run time.
+//!
+//! The encodings keep every value a stencil uses as an address offset or an immediate inside
+//! `[0, 2^31)` where possible, so that LLVM folds it into a `disp32` or an `imm32` (a symbol's
+//! value is an unsigned address to the compiler; a value that may be negative is biased into
+//! the positive range and the bias subtracted in the IR, where LLVM folds it into the
+//! relocation's addend).
+
+/// Prefix of every runtime-constant symbol.
+pub const PREFIX: &str = "__deegen_rc_";
+
+/// The instruction's own address (for throws, call headers and opcode rewrites).
+pub const PC: &str = "__deegen_rc_pc";
+
+/// The output slot of a bytecode with a value result, as a byte offset from the frame base.
+pub const OUTPUT: &str = "__deegen_rc_output";
+
+/// Prefix of an operand's symbol: `__deegen_rc_op_<operand name>`.
+pub const OPERAND_PREFIX: &str = "__deegen_rc_op_";
+
+/// Code of the next instruction (a tail call to it is the fallthrough).
+pub const NEXT: &str = "__deegen_jit_next";
+
+/// Code of the instruction's branch target.
+pub const BRANCH: &str = "__deegen_jit_branch";
+
+/// Prefix of the address of a return continuation's code for this instruction:
+/// `__deegen_jit_cont_<continuation function>`.
+pub const CONTINUATION_PREFIX: &str = "__deegen_jit_cont_";
+
+/// Bias of a constant operand's symbol: the symbol holds `CONSTANT_BIAS - 8 * (index + 1)`
+/// and the IR reads `code_block + (symbol - CONSTANT_BIAS)` (constant `i` lives at
+/// `code_block - 8 * (i + 1)`), so the negative offset becomes a `disp32` whose addend carries
+/// the bias.
+pub const CONSTANT_BIAS: u64 = 1 << 31;
+
+/// How an operand of a given access is turned into its symbol's value.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum OperandEncoding {
+    /// An unsigned literal: the value itself.
+    Unsigned,
+    /// A signed literal of `width` bytes: the value plus `2^(8 * width - 1)` (a 64-bit literal is
+    /// stored as it is).
+    Signed { width: u32 },
+    /// A slot index: its byte offset from the frame base, `8 * index`.
+    SlotOffset,
+    /// A constant index: [`CONSTANT_BIAS`]` - 8 * (index + 1)`.
+    ConstantOffset,
+    /// An inline cache in the instruction: its absolute address, `pc + offset`.
+    Address { offset: u32 },
+}
+
+impl OperandEncoding {
+    /// The bias the IR subtracts from a signed literal's symbol (zero for the other encodings).
+    pub fn signed_bias(self) -> u64 {
+        match self {
+            OperandEncoding::Signed { width } if width < 8 => 1 << (8 * width - 1),
+            _ => 0,
+        }
+    }
+
+    /// The symbol value for an operand whose raw field is `raw` (sign- or zero-extended as the
+    /// operand's access says) in the instruction at `pc`.
+    pub fn encode(self, raw: i64, pc: u64) -> u64 {
+        match self {
+            OperandEncoding::Unsigned => raw as u64,
+            OperandEncoding::Signed { .. } => (raw as u64).wrapping_add(self.signed_bias()),
+            OperandEncoding::SlotOffset => (raw as u64).wrapping_mul(8),
+            OperandEncoding::ConstantOffset => CONSTANT_BIAS.wrapping_sub((raw as u64).wrapping_add(1).wrapping_mul(8)),
+            OperandEncoding::Address { offset } => pc.wrapping_add(u64::from(offset)),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn encodings_round_trip_through_their_ir_reading() {
+        // What the IR computes from the symbol must give back the operand.
+        let s = OperandEncoding::Signed { width: 2 };
+        assert_eq!(s.encode(-5, 0).wrapping_sub(s.signed_bias()) as i64, -5);
+        assert_eq!(s.encode(-32768, 0), 0);
+        let c = OperandEncoding::ConstantOffset;
+        assert_eq!(c.encode(0, 0).wrapping_sub(CONSTANT_BIAS) as i64, -8);
+        assert_eq!(c.encode(3, 0).wrapping_sub(CONSTANT_BIAS) as i64, -32);
+        assert_eq!(OperandEncoding::SlotOffset.encode(7, 0), 56);
+        assert_eq!(OperandEncoding::Address { offset: 6 }.encode(0, 0x1000), 0x1006);
+        assert_eq!(OperandEncoding::Signed { width: 8 }.encode(-1, 0), u64::MAX);
+    }
+}

@@ -1,0 +1,99 @@
+//! The tables the generator writes (`baseline_stencils.rs` in the language runtime's build
+//! output) and the JIT reads: stencils as data, holes in a compact form whose value is an enum
+//! the JIT computes without looking at a symbol name.
+
+use deegen_api::runtime_constants::OperandEncoding;
+use deegen_stencil::HoleKind;
+
+/// Everything the JIT knows about a language's bytecodes and their stencils.
+#[derive(Debug)]
+pub struct StencilTables {
+    /// Every stencil: main components, return continuations and the helpers they call.
+    pub stencils: &'static [StencilRecord],
+    /// Indexed by opcode (a quickened variant shares its base's stencils).
+    pub variants: &'static [VariantRecord],
+    /// Stencil ids of the helper functions stencils call, placed once per code cache;
+    /// [`HoleValue::Shared`] indexes this list.
+    pub shared: &'static [u16],
+    /// The external symbols stencils refer to (runtime functions, the interpreter's thunks,
+    /// C library functions), with their addresses as the linker resolved them;
+    /// [`HoleValue::External`] indexes this list.
+    pub externals: &'static [(&'static str, unsafe extern "C" fn())],
+}
+
+/// One stencil.
+#[derive(Debug)]
+pub struct StencilRecord {
+    /// The function it was compiled from.
+    pub name: &'static str,
+    pub code: &'static [u8],
+    /// Read-only data the code refers to ([`HoleValue::Data`]), placed once per code cache.
+    pub data: &'static [u8],
+    pub data_align: u32,
+    /// Sorted by offset.
+    pub holes: &'static [HoleRecord],
+    /// The code ends with `jmp <next instruction>` (5 bytes, the last hole), which the JIT
+    /// drops when the next instruction's code follows (jump-to-fallthrough).
+    pub ends_with_jump_to_next: bool,
+}
+
+/// One hole of a stencil.
+#[derive(Debug, Clone, Copy)]
+pub struct HoleRecord {
+    pub offset: u32,
+    pub kind: HoleKind,
+    pub value: HoleValue,
+    pub addend: i64,
+}
+
+/// What a hole holds.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum HoleValue {
+    /// The instruction's address.
+    Pc,
+    /// `8 * output slot`.
+    Output,
+    /// The runtime constant of the variant's operand `i` (an index into
+    /// [`VariantRecord::operands`]).
+    Operand(u8),
+    /// The next instruction's code.
+    Next,
+    /// The branch target's code.
+    Branch,
+    /// The code of the variant's return continuation `i` for this instruction.
+    Continuation(u8),
+    /// The stencil's read-only data.
+    Data,
+    /// A helper's code ([`StencilTables::shared`]).
+    Shared(u16),
+    /// An external symbol ([`StencilTables::externals`]).
+    External(u16),
+}
+
+/// What the JIT needs of one opcode.
+#[derive(Debug)]
+pub struct VariantRecord {
+    pub name: &'static str,
+    /// Encoded length in bytes.
+    pub length: u32,
+    /// The main stencil's id, and the return continuations' in the order
+    /// [`HoleValue::Continuation`] indexes them.
+    pub main: u16,
+    pub continuations: &'static [u16],
+    /// The operands that are runtime constants.
+    pub operands: &'static [OperandRecord],
+    /// Offset of the output slot (`u16`).
+    pub output_offset: Option<u32>,
+    /// Offset of the branch displacement (`i32`, from the instruction's start).
+    pub branch_offset: Option<u32>,
+}
+
+/// Where an operand is in the instruction and how its runtime constant is encoded.
+#[derive(Debug, Clone, Copy)]
+pub struct OperandRecord {
+    pub offset: u32,
+    /// Field width in bytes (0 for an operand that is not read from the instruction).
+    pub width: u8,
+    pub signed: bool,
+    pub encoding: OperandEncoding,
+}

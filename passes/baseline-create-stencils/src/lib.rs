@@ -1,0 +1,75 @@
+#![doc = include_str!("../README.md")]
+
+use deegen_api::symbols;
+use deegen_bytecode_spec::Quickening;
+use deegen_llvm_ir::*;
+use deegen_pass::{AnalysisManager, Pass, PassDescriptor, PassError, PassParams, PipelineError, PreservedAnalyses, RegisteredPass};
+use deegen_pass_interp_create_handlers::{continuations_of, HandlerBuilder};
+
+/// See the crate documentation.
+#[derive(Debug, Default)]
+pub struct BaselineCreateStencils;
+
+/// The pass's one declaration (name, description, parameters, phases).
+pub static DESCRIPTOR: PassDescriptor<LlvmPhase> = PassDescriptor {
+    name: "baseline-create-stencils",
+    description: "creates one baseline JIT stencil per bytecode variant and return continuation, its operands runtime constants",
+    params: "",
+    required: true,
+    runs_in: &[LlvmPhase::Semantics],
+    produces: Some(LlvmPhase::Handlers),
+};
+
+/// Name of the main stencil of `variant`.
+pub fn stencil_name(variant: &str) -> String {
+    format!("{}{variant}", symbols::STENCIL_PREFIX)
+}
+
+/// Name of the stencil of `variant`'s return continuation `continuation`.
+pub fn continuation_stencil_name(variant: &str, continuation: &str) -> String {
+    format!("{}{variant}__ret__{continuation}", symbols::STENCIL_PREFIX)
+}
+
+fn err(message: impl Into<String>) -> PassError {
+    PassError::invalid_input(message)
+}
+
+impl<'ctx> Pass<LlvmModule<'ctx>> for BaselineCreateStencils {
+    fn run(&mut self, unit: &mut LlvmModule<'ctx>, _: &mut AnalysisManager<LlvmModule<'ctx>>) -> Result<PreservedAnalyses, PassError> {
+        let module = &unit.module;
+        let variants = read_variants(module).map_err(err)?;
+        if variants.is_empty() {
+            return Err(err("the module carries no !deegen.variants: nothing to generate"));
+        }
+        let generated = defined_functions(module).into_iter().find(|f| function_attr(*f, HANDLER_KIND_ATTR).is_some());
+        if let Some(f) = generated {
+            return Err(err(format!("the module already has generated functions ('{}')", f.get_name().to_string_lossy())));
+        }
+        for hook in [deegen_api::hooks::CODE_BLOCK, deegen_api::hooks::NIL, deegen_api::hooks::ON_THROW] {
+            if module.get_function(hook).is_none_or(|f| f.count_basic_blocks() == 0) {
+                return Err(err(format!("the semantics do not define the hook '{hook}'")));
+            }
+        }
+        let builder = HandlerBuilder::new(module);
+        for v in variants.iter().filter(|v| !matches!(v.quickening, Some(Quickening::Quickened { .. }))) {
+            builder.main_component(v, &stencil_name(&v.name), handler_kind::STENCIL)?;
+            for k in continuations_of(module, &v.semantics) {
+                builder.continuation(
+                    v,
+                    &k,
+                    &continuation_stencil_name(&v.name, &k),
+                    [handler_kind::STENCIL_CONTINUATION, handler_kind::STENCIL_CONTINUATION_BODY],
+                )?;
+            }
+        }
+        Ok(PreservedAnalyses::none())
+    }
+}
+
+impl RegisteredPass<LlvmModule<'_>> for BaselineCreateStencils {
+    const DESCRIPTOR: &'static PassDescriptor<LlvmPhase> = &DESCRIPTOR;
+    fn from_params(params: &PassParams) -> Result<Self, PipelineError> {
+        params.expect_only(&[])?;
+        Ok(BaselineCreateStencils)
+    }
+}

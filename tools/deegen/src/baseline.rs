@@ -1,0 +1,304 @@
+//! The baseline JIT's generator steps: run `BASELINE_PIPELINE` on the same semantics module as
+//! the interpreter, compile it into an ELF object with one section per function, extract the
+//! stencils, and write them as the tables the JIT reads (`deegen_baseline_jit::StencilTables`).
+//!
+//! Every hole is resolved here to what it means (an operand of the variant, the next
+//! instruction, a continuation, a helper, an external symbol) and checked against the range
+//! `runtime-constant-range` gave its symbol; nothing unknown reaches the runtime.
+
+use std::collections::{BTreeMap, HashMap};
+use std::fmt::Write;
+use std::path::{Path, PathBuf};
+
+use deegen_api::runtime_constants as rc;
+use deegen_bytecode_spec::{BytecodeSpec, Quickening, Variant};
+use deegen_llvm_ir::{defined_functions, emit, function_attr, handler_kind, read_variants, HANDLER_KIND_ATTR};
+use deegen_pass::{AnalysisManager, Instrumentation};
+use deegen_stencil::{extract_stencils, HoleKind, HoleTarget, Stencil};
+use inkwell::context::Context;
+use inkwell::targets::FileType;
+
+use crate::{io, load_semantics, write_atomically, GenerateError, GenerateOptions};
+
+/// Files written by [`generate_baseline_jit`].
+#[derive(Debug, Clone)]
+pub struct BaselineOutputs {
+    pub object: PathBuf,
+    /// The stencils as assembly text, for reading.
+    pub assembly: PathBuf,
+    /// The generated tables (Rust source defining `BASELINE_STENCILS`).
+    pub tables: PathBuf,
+    /// Every stencil, disassembled with its holes.
+    pub disassembly: PathBuf,
+    pub stencils: usize,
+}
+
+/// Runs the baseline JIT generation. `interpreter_variants` are the interpreter module's final
+/// variants: the JIT compiles bytecode encoded for them, so the baseline module must agree.
+pub fn generate_baseline_jit(
+    bitcode: &Path,
+    specs: &[BytecodeSpec],
+    interpreter_variants: &[Variant],
+    out_dir: &Path,
+    options: &GenerateOptions,
+) -> Result<BaselineOutputs, GenerateError> {
+    let _span = tracing::info_span!("generate_baseline_jit").entered();
+    std::fs::create_dir_all(out_dir).map_err(io(out_dir))?;
+    let context = Context::create();
+    let mut unit = load_semantics(&context, bitcode, specs, options)?;
+    let mut pm = deegen_passes::llvm_registry().parse_pipeline(deegen_passes::BASELINE_PIPELINE)?;
+    pm.set_instrumentation(Instrumentation { verify_each: true, opt_bisect_limit: options.opt_bisect_limit, ..Default::default() });
+    pm.run(&mut unit, &mut AnalysisManager::new())?;
+    let variants = read_variants(&unit.module).map_err(GenerateError::Llvm)?;
+    if variants != interpreter_variants {
+        return Err(GenerateError::Llvm(
+            "the baseline pipeline's variants differ from the interpreter's (a pass changed a layout in one pipeline only)".into(),
+        ));
+    }
+    let functions: Vec<(String, Option<String>)> = defined_functions(&unit.module)
+        .into_iter()
+        .map(|f| (f.get_name().to_string_lossy().into_owned(), function_attr(f, HANDLER_KIND_ATTR)))
+        .collect();
+    let object_bytes = emit(&unit.module, FileType::Object).map_err(GenerateError::Llvm)?;
+    let object = out_dir.join("stencils.o");
+    write_atomically(&object, &object_bytes)?;
+    let assembly = out_dir.join("stencils.s");
+    write_atomically(&assembly, &emit(&unit.module, FileType::Assembly).map_err(GenerateError::Llvm)?)?;
+
+    let names: Vec<&str> = functions.iter().map(|(n, _)| n.as_str()).collect();
+    let stencils = extract_stencils(&object_bytes, &names).map_err(|e| GenerateError::Llvm(e.to_string()))?;
+    let kinds: HashMap<&str, Option<&str>> = functions.iter().map(|(n, k)| (n.as_str(), k.as_deref())).collect();
+    let tables = Tables::build(&variants, &stencils, &kinds)?;
+    let tables_rs = out_dir.join("baseline_stencils.rs");
+    write_atomically(&tables_rs, tables.source().as_bytes())?;
+    let disassembly = out_dir.join("stencils.txt");
+    let text: String = stencils.iter().map(deegen_stencil::disassemble).collect::<Vec<_>>().join("\n");
+    write_atomically(&disassembly, text.as_bytes())?;
+    Ok(BaselineOutputs { object, assembly, tables: tables_rs, disassembly, stencils: stencils.len() })
+}
+
+/// What a hole means, resolved at build time (mirrors `deegen_baseline_jit::HoleValue`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Value {
+    Pc,
+    Output,
+    Operand(u8),
+    Next,
+    Branch,
+    Continuation(u8),
+    Data,
+    Shared(u16),
+    External(u16),
+}
+
+struct HoleOut {
+    offset: usize,
+    kind: HoleKind,
+    value: Value,
+    addend: i64,
+}
+
+struct StencilOut<'a> {
+    stencil: &'a Stencil,
+    holes: Vec<HoleOut>,
+    ends_with_jump_to_next: bool,
+}
+
+struct VariantOut {
+    name: String,
+    length: u32,
+    main: u16,
+    continuations: Vec<u16>,
+    /// (offset, width, signed, encoding as Rust source)
+    operands: Vec<(u32, u8, bool, String)>,
+    output_offset: Option<u32>,
+    branch_offset: Option<u32>,
+}
+
+struct Tables<'a> {
+    stencils: Vec<StencilOut<'a>>,
+    variants: Vec<VariantOut>,
+    shared: Vec<u16>,
+    externals: Vec<String>,
+}
+
+fn bad(stencil: &str, message: impl std::fmt::Display) -> GenerateError {
+    GenerateError::Llvm(format!("stencil '{stencil}': {message}"))
+}
+
+impl<'a> Tables<'a> {
+    fn build(variants: &[Variant], stencils: &'a [Stencil], kinds: &HashMap<&str, Option<&str>>) -> Result<Self, GenerateError> {
+        let id: HashMap<&str, u16> = stencils.iter().enumerate().map(|(i, s)| (s.name.as_str(), i as u16)).collect();
+        let is_stencil = |name: &str| matches!(kinds.get(name), Some(Some(handler_kind::STENCIL | handler_kind::STENCIL_CONTINUATION)));
+        let shared: Vec<u16> = stencils.iter().filter(|s| !is_stencil(&s.name)).map(|s| id[s.name.as_str()]).collect();
+        let shared_index: HashMap<&str, u16> = shared.iter().enumerate().map(|(k, &i)| (stencils[i as usize].name.as_str(), k as u16)).collect();
+
+        // The variant (and its continuations' order) each stencil belongs to.
+        let mut owner: HashMap<&str, (usize, Vec<String>)> = HashMap::new();
+        let mut variant_out = Vec::with_capacity(variants.len());
+        for v in variants {
+            let base = match v.quickening {
+                Some(Quickening::Quickened { base, .. }) => &variants[base as usize],
+                _ => v,
+            };
+            let main_name = deegen_pass_baseline_create_stencils::stencil_name(&base.name);
+            let main = *id.get(main_name.as_str()).ok_or_else(|| bad(&main_name, "is missing from the object"))?;
+            let prefix = format!("{main_name}__ret__");
+            let mut conts: Vec<&str> = stencils.iter().map(|s| s.name.as_str()).filter(|n| n.starts_with(&prefix) && is_stencil(n)).collect();
+            conts.sort();
+            let cont_names: Vec<String> = conts.iter().map(|n| n[prefix.len()..].to_owned()).collect();
+            owner.insert(stencils[main as usize].name.as_str(), (base.opcode as usize, cont_names.clone()));
+            for c in &conts {
+                owner.insert(c, (base.opcode as usize, cont_names.clone()));
+            }
+            let operands = v
+                .operands
+                .iter()
+                .filter_map(|op| {
+                    let enc = op.runtime_constant_encoding()?;
+                    let signed = matches!(op.access, deegen_bytecode_spec::OperandAccess::Literal { signed: true });
+                    Some((op.offset, op.width as u8, signed, format!("OperandEncoding::{enc:?}")))
+                })
+                .collect();
+            variant_out.push(VariantOut {
+                name: v.name.clone(),
+                length: v.length,
+                main,
+                continuations: conts.iter().map(|c| id[c]).collect(),
+                operands,
+                output_offset: v.output_offset,
+                branch_offset: v.branch_offset,
+            });
+        }
+
+        let mut externals: Vec<String> = Vec::new();
+        let mut external_index: BTreeMap<String, u16> = BTreeMap::new();
+        let mut out = Vec::with_capacity(stencils.len());
+        for s in stencils {
+            let context = owner.get(s.name.as_str()).map(|(opcode, conts)| (&variants[*opcode], conts));
+            let mut holes = Vec::with_capacity(s.holes.len());
+            for h in &s.holes {
+                let value = match &h.target {
+                    HoleTarget::Data => Value::Data,
+                    HoleTarget::Symbol(name) => {
+                        let needs = |what: &str| bad(&s.name, format!("a helper refers to the {what} '{name}'"));
+                        if name == rc::PC {
+                            context.ok_or_else(|| needs("runtime constant"))?;
+                            Value::Pc
+                        } else if name == rc::OUTPUT {
+                            context.ok_or_else(|| needs("runtime constant"))?;
+                            Value::Output
+                        } else if let Some(op) = name.strip_prefix(rc::OPERAND_PREFIX) {
+                            let (v, _) = context.ok_or_else(|| needs("runtime constant"))?;
+                            let k = v
+                                .operands
+                                .iter()
+                                .filter(|o| o.runtime_constant_encoding().is_some())
+                                .position(|o| o.name == op)
+                                .ok_or_else(|| bad(&s.name, format!("variant {} has no operand '{op}'", v.name)))?;
+                            Value::Operand(k as u8)
+                        } else if name == rc::NEXT {
+                            context.ok_or_else(|| needs("code symbol"))?;
+                            Value::Next
+                        } else if name == rc::BRANCH {
+                            context.ok_or_else(|| needs("code symbol"))?;
+                            Value::Branch
+                        } else if let Some(k) = name.strip_prefix(rc::CONTINUATION_PREFIX) {
+                            let (v, conts) = context.ok_or_else(|| needs("code symbol"))?;
+                            let j = conts.iter().position(|c| c == k).ok_or_else(|| bad(&s.name, format!("variant {} has no continuation '{k}'", v.name)))?;
+                            Value::Continuation(j as u8)
+                        } else if name.starts_with(rc::PREFIX) {
+                            return Err(bad(&s.name, format!("unknown runtime constant '{name}'")));
+                        } else if let Some(&k) = shared_index.get(name.as_str()) {
+                            Value::Shared(k)
+                        } else if id.contains_key(name.as_str()) {
+                            return Err(bad(&s.name, format!("refers to the stencil '{name}', which is only copied per instruction")));
+                        } else {
+                            let next = externals.len() as u16;
+                            let k = *external_index.entry(name.clone()).or_insert_with(|| {
+                                externals.push(name.clone());
+                                next
+                            });
+                            Value::External(k)
+                        }
+                    }
+                };
+                // A 64-bit runtime constant must have a 64-bit hole: a narrower one means LLVM
+                // truncated it (see runtime-constant-range).
+                let wide = matches!(value, Value::Pc | Value::Continuation(_))
+                    || matches!((value, context), (Value::Operand(k), Some((v, _))) if operand_is_wide(v, k));
+                if wide && h.kind != HoleKind::Abs64 {
+                    return Err(bad(&s.name, format!("the 64-bit runtime constant {value:?} has a {:?} hole at offset {}", h.kind, h.offset)));
+                }
+                holes.push(HoleOut { offset: h.offset, kind: h.kind, value, addend: h.addend });
+            }
+            let ends_with_jump_to_next = s.code.len() >= 5
+                && s.code[s.code.len() - 5] == 0xe9
+                && holes.last().is_some_and(|h| h.value == Value::Next && h.kind == HoleKind::PcRel32 && h.offset == s.code.len() - 4);
+            out.push(StencilOut { stencil: s, holes, ends_with_jump_to_next });
+        }
+        Ok(Tables { stencils: out, variants: variant_out, shared, externals })
+    }
+
+    fn source(&self) -> String {
+        let mut s = String::new();
+        s.push_str("// Generated by tools/deegen (baseline JIT stencils). Do not edit.\n");
+        s.push_str("use deegen_api::runtime_constants::OperandEncoding;\n");
+        s.push_str("use deegen_baseline_jit::{HoleRecord, HoleValue, OperandRecord, StencilRecord, StencilTables, VariantRecord};\n");
+        s.push_str("use deegen_stencil::HoleKind;\n\n");
+        s.push_str("extern \"C\" {\n");
+        for (k, name) in self.externals.iter().enumerate() {
+            let _ = writeln!(s, "    #[link_name = \"{name}\"]\n    fn __deegen_external_{k}();");
+        }
+        s.push_str("}\n\n");
+        s.push_str("static STENCILS: &[StencilRecord] = &[\n");
+        for st in &self.stencils {
+            let _ = writeln!(
+                s,
+                "    StencilRecord {{ name: \"{}\", code: &{:?}, data: &{:?}, data_align: {}, ends_with_jump_to_next: {}, holes: &[",
+                st.stencil.name, st.stencil.code, st.stencil.data, st.stencil.data_align, st.ends_with_jump_to_next
+            );
+            for h in &st.holes {
+                let _ = writeln!(
+                    s,
+                    "        HoleRecord {{ offset: {}, kind: HoleKind::{:?}, value: HoleValue::{:?}, addend: {} }},",
+                    h.offset, h.kind, h.value, h.addend
+                );
+            }
+            s.push_str("    ] },\n");
+        }
+        s.push_str("];\n\n");
+        s.push_str("static VARIANTS: &[VariantRecord] = &[\n");
+        for v in &self.variants {
+            let _ = write!(
+                s,
+                "    VariantRecord {{ name: \"{}\", length: {}, main: {}, continuations: &{:?}, output_offset: {:?}, branch_offset: {:?}, operands: &[",
+                v.name, v.length, v.main, v.continuations, v.output_offset, v.branch_offset
+            );
+            for (offset, width, signed, enc) in &v.operands {
+                let _ = write!(s, "OperandRecord {{ offset: {offset}, width: {width}, signed: {signed}, encoding: {enc} }}, ");
+            }
+            s.push_str("] },\n");
+        }
+        s.push_str("];\n\n");
+        let _ = writeln!(s, "static SHARED: &[u16] = &{:?};\n", self.shared);
+        s.push_str("static EXTERNALS: &[(&str, unsafe extern \"C\" fn())] = &[\n");
+        for (k, name) in self.externals.iter().enumerate() {
+            let _ = writeln!(s, "    (\"{name}\", __deegen_external_{k}),");
+        }
+        s.push_str("];\n\n");
+        s.push_str("/// The baseline JIT's stencils and tables for this language.\n");
+        s.push_str("pub static BASELINE_STENCILS: StencilTables = StencilTables { stencils: STENCILS, variants: VARIANTS, shared: SHARED, externals: EXTERNALS };\n");
+        s
+    }
+}
+
+/// Whether operand `k` (among the runtime-constant operands) of `v` is a 64-bit constant.
+fn operand_is_wide(v: &Variant, k: u8) -> bool {
+    use deegen_api::runtime_constants::OperandEncoding;
+    v.operands.iter().filter_map(|o| Some((o, o.runtime_constant_encoding()?))).nth(k as usize).is_some_and(|(o, enc)| match enc {
+        OperandEncoding::Address { .. } => true,
+        OperandEncoding::Unsigned | OperandEncoding::Signed { .. } => o.width >= 8,
+        _ => false,
+    })
+}
