@@ -325,6 +325,12 @@ pub mod symbols {
     /// [`DISPATCH_TABLE`] and [`ENTRY_DISPATCH_TABLE`] while a hook is set.
     pub const HOOK_THUNK: &str = "__deegen_interp_hook_thunk";
     pub const HOOK_ENTRY_THUNK: &str = "__deegen_interp_hook_entry_thunk";
+    /// With a tier-up hook: every return continuation handler (`[*const (); n]`), variant by
+    /// variant, each variant's sorted by continuation name, and where each variant's start
+    /// (`[u32; variants + 1]`). A runtime that stops running JIT code in a live frame (a debug
+    /// hook was set) points the frame's return address at the interpreter's handler.
+    pub const CONTINUATION_TABLE: &str = "__deegen_interp_continuation_table";
+    pub const CONTINUATION_INDEX: &str = "__deegen_interp_continuation_index";
     /// Prefix of bytecode handlers: `__deegen_interp_op_<variant>`.
     pub const HANDLER_PREFIX: &str = "__deegen_interp_op_";
     /// Prefix of API markers.

@@ -186,12 +186,7 @@ impl BaselineJit {
         let mut size = 0usize;
         for (_, _, v) in &instructions {
             first_piece.push(pieces.len());
-            let ids = std::iter::once(v.main).chain(v.continuations.iter().copied());
-            let count = 1 + v.continuations.len();
-            for (j, id) in ids.enumerate() {
-                let s = &tables.stencils[id as usize];
-                // Only the instruction's last piece is followed by the next instruction.
-                let len = if j + 1 == count && s.ends_with_jump_to_next { s.code.len() - 5 } else { s.code.len() };
+            for (id, len) in piece_lengths(tables, v) {
                 pieces.push(Piece { stencil: id, offset: size, len });
                 size += len;
             }
@@ -268,6 +263,35 @@ impl BaselineJit {
         tracing::debug!(bytecodes = instructions.len(), code_bytes = code_size, address = format_args!("{base:#x}"), "baseline JIT compiled a function");
         Ok(CompiledCode { entry: base, code_size, instructions })
     }
+}
+
+impl BaselineJit {
+    /// Which return continuation of the compiled instruction `ins` starts at `address` (its
+    /// index in the variant's continuations), if any: a frame whose return address is JIT code
+    /// names the instruction and, through this, the continuation.
+    pub fn continuation_index(&self, ins: &CompiledInstruction, address: u64) -> Option<usize> {
+        let v = self.tables.variants.get(ins.opcode as usize)?;
+        let mut at = ins.address;
+        for (j, (_, len)) in piece_lengths(self.tables, v).enumerate() {
+            if j > 0 && at == address {
+                return Some(j - 1);
+            }
+            at += len as u64;
+        }
+        None
+    }
+}
+
+/// An instruction's pieces, in the order they are laid out: the main stencil, then each
+/// return continuation, with their code lengths. Only the last piece is followed by the next
+/// instruction's code, so only its trailing jump to it is dropped (jump-to-fallthrough).
+fn piece_lengths(tables: &'static StencilTables, v: &'static VariantRecord) -> impl Iterator<Item = (u16, usize)> {
+    let count = 1 + v.continuations.len();
+    std::iter::once(v.main).chain(v.continuations.iter().copied()).enumerate().map(move |(j, id)| {
+        let s = &tables.stencils[id as usize];
+        let len = if j + 1 == count && s.ends_with_jump_to_next { s.code.len() - 5 } else { s.code.len() };
+        (id, len)
+    })
 }
 
 fn read_u16(bytes: &[u8], at: usize) -> Option<u16> {

@@ -52,13 +52,19 @@ impl<'ctx> Pass<LlvmModule<'ctx>> for CreateHandlers {
         }
         let gen = HandlerBuilder::new(module);
         let mut handlers = Vec::new();
+        let mut continuations = Vec::new();
         for v in &variants {
             handlers.push(gen.bytecode_handler(v)?);
+            let mut these = Vec::new();
             for k in continuations_of(module, &v.semantics) {
-                gen.continuation_handler(v, &k)?;
+                these.push(gen.continuation_handler(v, &k)?);
             }
+            continuations.push(these);
         }
         gen.dispatch_table(&handlers);
+        if module.get_function(TIER_UP_HOOK).is_some() {
+            gen.continuation_table(&continuations);
+        }
         gen.thunks().map_err(err)?;
         Ok(PreservedAnalyses::none())
     }
@@ -198,8 +204,26 @@ impl<'a, 'ctx> HandlerBuilder<'a, 'ctx> {
         self.main_component(v, &bytecode_handler_name(&v.name), handler_kind::BYTECODE)
     }
 
-    fn continuation_handler(&self, v: &Variant, k: &str) -> Result<(), PassError> {
+    fn continuation_handler(&self, v: &Variant, k: &str) -> Result<FunctionValue<'ctx>, PassError> {
         self.continuation(v, k, &continuation_handler_name(&v.name, k), [handler_kind::CONTINUATION, handler_kind::CONTINUATION_BODY])
+    }
+
+    /// [`symbols::CONTINUATION_TABLE`] and [`symbols::CONTINUATION_INDEX`].
+    fn continuation_table(&self, per_variant: &[Vec<FunctionValue<'ctx>>]) {
+        let ctx = self.module.get_context();
+        let ptrs: Vec<PointerValue<'ctx>> = per_variant.iter().flatten().map(|f| f.as_global_value().as_pointer_value()).collect();
+        let mut index = vec![0u64];
+        for these in per_variant {
+            index.push(index.last().copied().unwrap_or(0) + these.len() as u64);
+        }
+        let index: Vec<_> = index.iter().map(|&i| ctx.i32_type().const_int(i, false)).collect();
+        for (name, init) in [(symbols::CONTINUATION_TABLE, self.ptr_ty().const_array(&ptrs)), (symbols::CONTINUATION_INDEX, ctx.i32_type().const_array(&index))] {
+            let g = self.module.add_global(init.get_type(), None, name);
+            g.set_initializer(&init);
+            g.set_constant(true);
+            g.set_linkage(Linkage::External);
+            g.set_visibility(GlobalVisibility::Hidden);
+        }
     }
 
     /// A function `name` of kind `kind` that decodes `v`'s operands and runs its semantics.
@@ -213,7 +237,7 @@ impl<'a, 'ctx> HandlerBuilder<'a, 'ctx> {
     /// The function `name` a callee returns to (of `kinds[0]`): it restores the caller's state
     /// from the callee's frame header, then tail-calls the body (of `kinds[1]`) that runs the
     /// continuation `k` of `v` with it.
-    pub fn continuation(&self, v: &Variant, k: &str, name: &str, kinds: [&str; 2]) -> Result<(), PassError> {
+    pub fn continuation(&self, v: &Variant, k: &str, name: &str, kinds: [&str; 2]) -> Result<FunctionValue<'ctx>, PassError> {
         let sem = self.semantics(v, k)?;
         let body = self.new_handler(&format!("{name}__body"), kinds[1], Some(v.opcode));
         body.set_linkage(Linkage::Internal);
@@ -246,7 +270,8 @@ impl<'a, 'ctx> HandlerBuilder<'a, 'ctx> {
             p(param::A3).into(),
             state.tag2.into(),
         ];
-        e(ib.tail_call_args(TailTarget::Function(body), &args))
+        e(ib.tail_call_args(TailTarget::Function(body), &args))?;
+        Ok(h)
     }
 
     fn call_hook_code_block(&self, callee: BasicValueEnum<'ctx>) -> Result<PointerValue<'ctx>, PassError> {

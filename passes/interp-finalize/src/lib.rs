@@ -38,7 +38,8 @@ pub const EXPORTED: [&str; 11] = [
 
 /// Tables the runtime reads or writes (only with an instruction hook: otherwise the dispatch
 /// table is read-only and internal, and the optimiser may treat it as a constant).
-pub const EXPORTED_TABLES: [&str; 3] = [symbols::DISPATCH_TABLE, symbols::ENTRY_DISPATCH_TABLE, symbols::HANDLER_TABLE];
+pub const EXPORTED_TABLES: [&str; 5] =
+    [symbols::DISPATCH_TABLE, symbols::ENTRY_DISPATCH_TABLE, symbols::HANDLER_TABLE, symbols::CONTINUATION_TABLE, symbols::CONTINUATION_INDEX];
 
 impl<'ctx> Pass<LlvmModule<'ctx>> for InterpFinalize {
     fn run(&mut self, unit: &mut LlvmModule<'ctx>, _: &mut AnalysisManager<LlvmModule<'ctx>>) -> Result<PreservedAnalyses, PassError> {

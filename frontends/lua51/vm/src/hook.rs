@@ -256,3 +256,36 @@ pub(crate) unsafe fn native_return(st: *mut LuaState, base: *mut u64, used: usiz
         call_hook(st, base.add(used), base, std::ptr::null(), "return", None)
     }
 }
+
+/// A debug hook was set on the thread whose innermost frame is `start`: every frame of it that
+/// would return into JIT code returns into the interpreter instead, which calls the hook (JIT
+/// code has no hook calls). The frames then run in the interpreter until they return.
+pub(crate) fn leave_jit_code(st: &mut LuaState, start: *mut u64) {
+    use deegen_api::frame;
+    for level in crate::frames::levels(start, std::ptr::null()) {
+        let Some(f) = level.frame() else { continue };
+        // SAFETY: the walk yields live frames, whose headers lie below their bases.
+        let slot = unsafe { f.base.offset(frame::RETURN_CONTINUATION as isize) };
+        let ret = unsafe { *slot };
+        if !st.tiering.is_jit_code(ret) {
+            continue;
+        }
+        let (caller_base, caller_pc) = f.caller();
+        if caller_base.is_null() || caller_pc.is_null() {
+            continue;
+        }
+        // SAFETY: a frame returning into JIT code was called by a compiled Lua function, whose
+        // closure is in its caller's header.
+        let proto = unsafe {
+            let callee = lua51_value::TValue(*caller_base.offset(frame::CALLEE as isize));
+            crate::object::function::proto_of((*callee.as_closure()).code_block)
+        };
+        let Some(code) = &proto.jit else { continue };
+        let offset = (caller_pc as usize).wrapping_sub(proto.code.as_ptr() as usize);
+        match st.tiering.interpreter_return_address(code, &proto.code, offset, ret) {
+            // SAFETY: as above.
+            Some(handler) => unsafe { *slot = handler as u64 },
+            None => tracing::warn!(offset, "a frame returns into JIT code the interpreter has no continuation for"),
+        }
+    }
+}

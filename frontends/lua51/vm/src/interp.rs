@@ -31,8 +31,26 @@ extern "C" {
     static mut __deegen_interp_dispatch_table: u64;
     static mut __deegen_interp_entry_dispatch_table: u64;
     static __deegen_interp_handler_table: u64;
+    static __deegen_interp_continuation_table: u64;
+    static __deegen_interp_continuation_index: u32;
     fn __deegen_interp_hook_thunk();
     fn __deegen_interp_hook_entry_thunk();
+}
+
+/// The interpreter's handler for return continuation `index` (in name order) of the variant
+/// `opcode`, if it has one.
+pub(crate) fn interpreter_continuation(opcode: u16, index: usize) -> Option<*const ()> {
+    let opcode = opcode as usize;
+    if opcode >= variants().len() {
+        return None;
+    }
+    // SAFETY: the index table has one entry per variant and one more; the continuation table
+    // as many entries as the last index says.
+    unsafe {
+        let starts = std::ptr::addr_of!(__deegen_interp_continuation_index);
+        let (first, end) = (*starts.add(opcode) as usize, *starts.add(opcode + 1) as usize);
+        (first + index < end).then(|| *std::ptr::addr_of!(__deegen_interp_continuation_table).add(first + index) as *const ())
+    }
 }
 
 /// Interpreter status of a coroutine that left through `yield`.

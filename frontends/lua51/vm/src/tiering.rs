@@ -174,6 +174,18 @@ impl Tiering {
         }
     }
 
+    /// Where a frame whose return address is `return_address`, JIT code of the instruction at
+    /// `caller_offset` of the caller `bytecode` (compiled to `code`), returns in the interpreter
+    /// instead: the interpreter's handler for the same continuation, which decodes the
+    /// instruction the frame header names.
+    pub fn interpreter_return_address(&self, code: &CompiledCode, bytecode: &[u8], caller_offset: usize, return_address: u64) -> Option<*const ()> {
+        let jit = self.jit.as_ref()?;
+        let i = code.instructions.binary_search_by_key(&caller_offset, |x| x.bytecode_offset as usize).ok()?;
+        let index = jit.continuation_index(&code.instructions[i], return_address)?;
+        let opcode = u16::from_le_bytes(bytecode.get(caller_offset..caller_offset + 2)?.try_into().ok()?);
+        crate::interp::interpreter_continuation(opcode, index)
+    }
+
     /// Whether the JIT's code cache holds `address`.
     pub fn is_jit_code(&self, address: u64) -> bool {
         self.jit.as_ref().is_some_and(|j| {

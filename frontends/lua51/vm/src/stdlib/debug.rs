@@ -214,6 +214,11 @@ native!(SETHOOK, "sethook", |c| {
     let count = u32::try_from(count).unwrap_or(0);
     let mask = crate::hook::parse_mask(&mask, count);
     crate::hook::set(c.st, thread, func, mask, count);
+    // The hooked thread's frames leave JIT code, which calls no hooks, when they are returned to.
+    let innermost = if thread == c.st.current_thread { c.base } else { crate::object::thread::thread_mut(thread).suspended_frame() };
+    if !innermost.is_null() {
+        crate::hook::leave_jit_code(c.st, innermost);
+    }
     Ok(0)
 });
 
