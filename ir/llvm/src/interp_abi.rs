@@ -154,6 +154,8 @@ pub fn declare_handler<'ctx>(module: &Module<'ctx>, name: &str) -> FunctionValue
 pub struct PinnedState<'ctx> {
     pub ctx: BasicValueEnum<'ctx>,
     pub base: PointerValue<'ctx>,
+    /// The instruction's address in a handler (the `pc` register). Poison in a stencil, where
+    /// it is a runtime constant: use [`Self::pc_here`], which works in both.
     pub pc: PointerValue<'ctx>,
     pub code_block: PointerValue<'ctx>,
     pub tag1: BasicValueEnum<'ctx>,
@@ -168,7 +170,7 @@ impl<'ctx> PinnedState<'ctx> {
         let p = |i| handler.get_nth_param(i).expect("handler-typed function");
         let stencil = crate::function_attr(handler, HANDLER_KIND_ATTR).is_some_and(|k| handler_kind::is_stencil(&k));
         let (pc, source) = if stencil {
-            (stencil_pc(module, handler), OperandSource::RuntimeConstants)
+            (module.get_context().ptr_type(AddressSpace::default()).get_poison(), OperandSource::RuntimeConstants)
         } else {
             (p(param::PC).into_pointer_value(), OperandSource::Bytecode)
         };
@@ -184,28 +186,16 @@ impl<'ctx> PinnedState<'ctx> {
     }
 }
 
-/// Name of the value holding a stencil's instruction address (see [`stencil_pc`]).
-const STENCIL_PC_NAME: &str = "rc.pc";
-
-/// The instruction's address in a stencil: a 64-bit runtime constant, materialized once at the
-/// top of the function (see [`wide_runtime_constant`]).
-fn stencil_pc<'ctx>(module: &Module<'ctx>, f: FunctionValue<'ctx>) -> PointerValue<'ctx> {
-    let entry = f.get_first_basic_block().unwrap_or_else(|| module.get_context().append_basic_block(f, "entry"));
-    let mut i = entry.get_first_instruction();
-    while let Some(inst) = i {
-        if inst.get_name().is_some_and(|n| n.to_bytes() == STENCIL_PC_NAME.as_bytes()) {
-            if let Ok(p) = PointerValue::try_from(inst) {
-                return p;
-            }
+impl<'ctx> PinnedState<'ctx> {
+    /// The instruction's address, for use where `builder` stands: the `pc` register in a
+    /// handler; in a stencil the runtime constant, materialized right here (a `movabs` where
+    /// the value is needed, usually a slow path, rather than one at the top of every stencil).
+    pub fn pc_here(&self, module: &Module<'ctx>, builder: &Builder<'ctx>) -> BuildResult<PointerValue<'ctx>> {
+        match self.source {
+            OperandSource::Bytecode => Ok(self.pc),
+            OperandSource::RuntimeConstants => wide_runtime_constant(module, builder, deegen_api::runtime_constants::PC, "rc.pc"),
         }
-        i = inst.get_next_instruction();
     }
-    let builder = module.get_context().create_builder();
-    match entry.get_first_instruction() {
-        Some(first) => builder.position_before(&first),
-        None => builder.position_at_end(entry),
-    }
-    wide_runtime_constant(module, &builder, deegen_api::runtime_constants::PC, STENCIL_PC_NAME).expect("the builder is positioned in a block")
 }
 
 /// A runtime constant that may need all 64 bits (an address into the bytecode, the address
@@ -219,6 +209,11 @@ pub fn wide_runtime_constant<'ctx>(module: &Module<'ctx>, builder: &Builder<'ctx
     let ty = ptr.fn_type(&[], false);
     let asm = ctx.create_inline_asm(ty, format!("movabsq $${symbol}, $0"), "=r".to_owned(), false, false, None, false);
     let call = b(builder.build_indirect_call(ty, asm, &[], name))?;
+    // No memory access and no unwinding: LLVM may merge copies and move them, like a constant.
+    for (attr, value) in [("memory", 0), ("nounwind", 0), ("willreturn", 0)] {
+        let kind = inkwell::attributes::Attribute::get_named_enum_kind_id(attr);
+        call.add_attribute(inkwell::attributes::AttributeLoc::Function, ctx.create_enum_attribute(kind, value));
+    }
     Ok(call.try_as_basic_value().basic().ok_or("inline asm returns a value")?.into_pointer_value())
 }
 

@@ -154,7 +154,8 @@ fn cache<'ctx>(module: &Module<'ctx>, f: FunctionValue<'ctx>, site: CallSiteValu
     let unaligned = |v: inkwell::values::InstructionValue<'ctx>| v.set_alignment(1).map_err(|x| x.to_string());
 
     b.position_before(&inst);
-    let key_addr = ib.byte_offset(state.pc, ib.i64(u64::from(offset)), "call_ic.key.addr")?;
+    let pc = state.pc_here(module, &b)?;
+    let key_addr = ib.byte_offset(pc, ib.i64(u64::from(offset)), "call_ic.key.addr")?;
     let cached = ib.load_i64(key_addr, "call_ic.key")?;
     unaligned(cached.as_instruction().ok_or("a load")?)?;
     let callee = ib.load_i64(frame, "call_ic.callee")?;
@@ -169,7 +170,7 @@ fn cache<'ctx>(module: &Module<'ctx>, f: FunctionValue<'ctx>, site: CallSiteValu
     b.build_conditional_branch(hit, hit_bb, miss_bb).map_err(e)?;
 
     b.position_at_end(hit_bb);
-    let cb_addr = ib.byte_offset(state.pc, ib.i64(u64::from(offset) + 8), "call_ic.code_block.addr")?;
+    let cb_addr = ib.byte_offset(pc, ib.i64(u64::from(offset) + 8), "call_ic.code_block.addr")?;
     let cb_hit = ib.load_ptr(cb_addr, "call_ic.code_block")?;
     unaligned(cb_hit.as_instruction().ok_or("a load")?)?;
     b.build_unconditional_branch(call_bb).map_err(e)?;
@@ -185,9 +186,9 @@ fn cache<'ctx>(module: &Module<'ctx>, f: FunctionValue<'ctx>, site: CallSiteValu
         .into_pointer_value();
     // The fill recomputes the cache's address rather than reuse the probe's, so the probe's
     // block keeps no value the other paths need (`call-ic-check-hoisting` relies on it).
-    let key_addr_miss = ib.byte_offset(state.pc, ib.i64(u64::from(offset)), "call_ic.fill.key.addr")?;
+    let key_addr_miss = ib.byte_offset(pc, ib.i64(u64::from(offset)), "call_ic.fill.key.addr")?;
     unaligned(b.build_store(key_addr_miss, callee).map_err(e)?)?;
-    let cb_addr_miss = ib.byte_offset(state.pc, ib.i64(u64::from(offset) + 8), "call_ic.fill.code_block.addr")?;
+    let cb_addr_miss = ib.byte_offset(pc, ib.i64(u64::from(offset) + 8), "call_ic.fill.code_block.addr")?;
     unaligned(b.build_store(cb_addr_miss, cb_miss).map_err(e)?)?;
     b.build_unconditional_branch(call_bb).map_err(e)?;
 

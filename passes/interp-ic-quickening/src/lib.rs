@@ -162,10 +162,11 @@ fn lower<'ctx>(
     }
 
     // A fill quickens: opcode = first + kind, over the instruction's first two bytes.
-    let pc = PinnedState::of(module, f).pc;
+    let state = PinnedState::of(module, f);
     for &site in &markers.quickens {
         let inst = call_instruction(site);
         b.position_before(&inst);
+        let pc = state.pc_here(module, &b)?;
         let kind = kind_argument(site)?;
         let kind16 = b.build_int_truncate(kind, ctx.i16_type(), "quicken.kind").map_err(e)?;
         let opcode = b.build_int_add(kind16, ctx.i16_type().const_int(u64::from(first), false), "quicken.opcode").map_err(e)?;

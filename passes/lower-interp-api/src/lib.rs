@@ -166,10 +166,11 @@ impl<'a, 'ctx> Lowerer<'a, 'ctx> {
             "throw" => {
                 let throw = declare_handler(self.module, symbols::THROW);
                 let (value, add_position) = (self.arg(call, 0)?, self.arg(call, 1)?);
+                let pc = state.pc_here(self.module, self.builder).map_err(|m| self.fail(m))?;
                 e(ib.tail_call(
                     TailTarget::Function(throw),
                     &state,
-                    state.pc.into(),
+                    pc.into(),
                     state.code_block.into(),
                     [Some(value), Some(add_position), None, None],
                 ))?;
@@ -382,7 +383,7 @@ impl<'a, 'ctx> Lowerer<'a, 'ctx> {
             b.build_store(hdr(deegen_api::frame::CALLER_BASE, "hdr.caller_base")?, state.base).map_err(|x| x.to_string())?;
             b.build_store(hdr(deegen_api::frame::RETURN_CONTINUATION, "hdr.ret")?, cont)
                 .map_err(|x| x.to_string())?;
-            b.build_store(hdr(deegen_api::frame::CALLER_PC, "hdr.caller_pc")?, state.pc).map_err(|x| x.to_string())?;
+            b.build_store(hdr(deegen_api::frame::CALLER_PC, "hdr.caller_pc")?, state.pc_here(self.module, b)?).map_err(|x| x.to_string())?;
             let callee = ib.load_i64(frame, "callee")?;
             let callee_state = PinnedState { base: new_base, ..*state };
             self.enter_callee(ib, hook, callee, known_cb, &callee_state, num_args)

@@ -154,8 +154,8 @@ fn hotness_counting_with_a_tier_up_hook() {
     // hotness and tier up out of line; the machine code shows the accounting in the handler.
     let context = Context::create();
     let text = std::fs::read_to_string(fixture()).unwrap()
-        + "declare void @rt_tier_up(ptr, ptr)\n\
-           define void @deegen_hook_tier_up(ptr %ctx, ptr %cb) #2 {\nstart:\n  call void @rt_tier_up(ptr %ctx, ptr %cb)\n  ret void\n}\n";
+        + "declare ptr @rt_tier_up(ptr, ptr, ptr)\n\
+           define ptr @deegen_hook_tier_up(ptr %ctx, ptr %cb, ptr %pc) #2 {\nstart:\n  %code = call ptr @rt_tier_up(ptr %ctx, ptr %cb, ptr %pc)\n  ret ptr %code\n}\n";
     let module = deegen_llvm_ir::parse_module(&context, text.as_bytes(), "with_hotness").unwrap();
     let mut unit = LlvmModule::new(module);
     let mut pm = deegen_passes::llvm_registry().parse_pipeline(deegen_passes::INTERPRETER_PIPELINE).unwrap();

@@ -30,7 +30,7 @@ pub const STENCILS_DISASSEMBLY_PATH: &str = env!("DEEGEN_BASELINE_STENCILS_TXT")
 pub const TIER_UP_THRESHOLD: i64 = 1000;
 
 /// Bytes of executable memory the baseline JIT may use per state.
-pub const CODE_CACHE_LIMIT: usize = 256 << 20;
+pub const CODE_CACHE_LIMIT: usize = 128 << 20;
 
 /// Which tiers run (`ljr --tier=...`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]

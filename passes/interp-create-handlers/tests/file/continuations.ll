@@ -62,11 +62,20 @@
 ; HOOKS-NEXT:  @__deegen_interp_handler_table = hidden constant [1 x ptr] [ptr @__deegen_interp_op_Call]
 ; HOOKS-LABEL: define ghccc void @__deegen_interp_entry_bytecode(
 ; HOOKS:         getelementptr i64, ptr @__deegen_interp_entry_dispatch_table, i64 %next.opcode
+; With a tier-up hook the interpreter also gets the baseline JIT's doors: entries that jump
+; to the code block's JIT code, OSR entry from the tier-up thunk, and the table of return
+; continuation handlers a frame leaving JIT code returns into.
+; HOOKS-LABEL: define ghccc void @__deegen_jit_entry_bytecode(
+; HOOKS:         %jit_code = load ptr, ptr %jit_code.addr
+; HOOKS:         musttail call ghccc void %jit_code(
 ; HOOKS-LABEL: define ghccc void @__deegen_interp_tier_up_at(
-; HOOKS:         call void @deegen_hook_tier_up(ptr %0, ptr %3)
+; HOOKS:         %jit.code = call ptr @deegen_hook_tier_up(ptr %0, ptr %3, ptr %2)
+; HOOKS:         br i1 %compiled, label %osr_entry, label %stay
+; HOOKS:       osr_entry:
+; HOOKS-NEXT:    musttail call ghccc void %jit.code(
 ; HOOKS:         getelementptr i64, ptr @__deegen_interp_dispatch_table, i64 %next.opcode
 ; HOOKS-LABEL: define ghccc void @__deegen_interp_tier_up_return(
-; HOOKS:         call void @deegen_hook_tier_up(ptr %0, ptr %3)
+; HOOKS:         call ptr @deegen_hook_tier_up(ptr %0, ptr %3, ptr null)
 ; HOOKS-LABEL: define ghccc void @__deegen_interp_hook_thunk(
 ; HOOKS-NEXT:  entry:
 ; HOOKS-NEXT:    %hook.status = call i64 @deegen_hook_instruction(ptr %0, ptr %1, ptr %2, ptr %3, i64 0)
@@ -107,7 +116,7 @@ define i64 @deegen_hook_nil() { ret i64 0 }
 define i64 @deegen_hook_stack_overflow(ptr %ctx) { ret i64 0 }
 define void @deegen_hook_on_throw(ptr %ctx, ptr %base, ptr %pc, i64 %v, i64 %pos) { ret void }
 ; optional hooks: define i64 @deegen_hook_instruction(ptr %ctx, ptr %base, ptr %pc, ptr %cb, i64 %entry) { ret i64 0 }
-; optional hooks: define void @deegen_hook_tier_up(ptr %ctx, ptr %cb) { ret void }
+; optional hooks: define ptr @deegen_hook_tier_up(ptr %ctx, ptr %cb, ptr %pc) { ret ptr null }
 
 !deegen.variants = !{!0}
 !0 = !{!"opcode=0 name=Call bytecode=Call semantics=call result=none length=6 frame:slotref@2:2 n:ulit@4:2"}

@@ -10,7 +10,7 @@
 ; RUN:   | not deegen-opt --passes=interp-finalize - 2>&1 | FileCheck %s --check-prefix=CHECKERS
 ; CHECKERS: type checker is_double is not inlined (run type-check-strength-reduction after inline-semantics)
 ; RUN: not deegen-opt --passes=interp-finalize %s 2>&1 | FileCheck %s --check-prefix=EMPTY
-; EMPTY: deegen-opt: pass 'interp-finalize': the module has no interpreter: run interp-create-handlers first
+; EMPTY: deegen-opt: pass 'interp-finalize': the module has no interpreter or stencils: run interp-create-handlers or baseline-create-stencils first
 ; A type lattice that does not parse (the pass reads it to find checkers left uninlined).
 ; RUN: deegen-opt --passes=interp-create-handlers,inline-semantics,type-check-strength-reduction,lower-interp-api %S/../../../registry/tests/fixtures/add_and_branch.ll \
 ; RUN:   | sed 's/proves=number cost=1/proves=numbers cost=1/' | not deegen-opt --passes=interp-finalize - 2>&1 | FileCheck %s --check-prefix=LATTICE

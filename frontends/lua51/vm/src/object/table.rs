@@ -350,7 +350,11 @@ impl Table {
     fn make_dictionary(&mut self) -> Result<(), KeyError> {
         let entries: Vec<(TValue, TValue)> =
             self.named_keys().iter().copied().zip(self.named().iter().copied()).filter(|(_, v)| !v.is_nil()).collect();
-        let live: Vec<Node> = self.nodes().iter().copied().filter(|n| !n.key.is_nil() && !n.value.is_nil()).collect();
+        // Every allocation here may fail (a huge table near the memory limit): none aborts.
+        let is_live = |n: &&Node| !n.key.is_nil() && !n.value.is_nil();
+        let mut live: Vec<Node> = Vec::new();
+        live.try_reserve_exact(self.nodes().iter().filter(is_live).count()).map_err(|_| OutOfMemory)?;
+        live.extend(self.nodes().iter().filter(is_live).copied());
         // Room for every entry first: the named slots are gone once the switch starts.
         let cap = ((live.len() + entries.len() + 1) * 2).next_power_of_two().max(4);
         let nodes = try_filled(cap, EMPTY)?;
@@ -612,7 +616,11 @@ impl Table {
                 count(i + 1);
             }
         }
-        let live: Vec<Node> = self.nodes().iter().copied().filter(|n| !n.key.is_nil() && !n.value.is_nil()).collect();
+        // Every allocation here may fail (a huge table near the memory limit): none aborts.
+        let is_live = |n: &&Node| !n.key.is_nil() && !n.value.is_nil();
+        let mut live: Vec<Node> = Vec::new();
+        live.try_reserve_exact(self.nodes().iter().filter(is_live).count()).map_err(|_| OutOfMemory)?;
+        live.extend(self.nodes().iter().filter(is_live).copied());
         for k in live.iter().filter_map(|n| array_candidate(n.key)).chain(array_candidate(incoming)) {
             count(k);
         }
@@ -626,15 +634,18 @@ impl Table {
             self.array_grow_to(array_size)?;
         }
         // (The live entries the grown array covers move below, with the hash part rebuilt.)
-        let (to_array, to_hash): (Vec<Node>, Vec<Node>) = live.into_iter().partition(|n| self.0.array_slot(n.key).is_some());
-        for n in to_array {
-            let slot = self.0.array_slot(n.key).expect("partitioned by array_slot");
-            unsafe { *slot = n.value };
+        let mut to_hash = 0;
+        for n in &live {
+            match self.0.array_slot(n.key) {
+                Some(slot) => unsafe { *slot = n.value },
+                None => to_hash += 1,
+            }
         }
         // The array part was just rebuilt (visiting every element already): its exact kind.
         self.recompute_element_kind();
-        debug_assert!(to_hash.len() <= hash_entries, "the hash part was sized for at least these");
-        self.refill_hash(nodes, to_hash.into_iter());
+        debug_assert!(to_hash <= hash_entries, "the hash part was sized for at least these");
+        let array_len = self.0.array_len;
+        self.refill_hash(nodes, live.into_iter().filter(|n| array_candidate(n.key).is_none_or(|k| k > array_len)));
         Ok(())
     }
 
