@@ -466,14 +466,16 @@ fn comparable(output: &[u8]) -> Vec<u8> {
 }
 
 /// Runs the program of `seed` on `ljr` and `lua5.1` in `workdir`; `Err` describes a difference.
-pub fn check_seed(ljr: &Path, workdir: &Path, seed: u64) -> Result<(), String> {
+pub fn check_seed(ljr: &Path, flags: &[&str], workdir: &Path, seed: u64) -> Result<(), String> {
     let source = program(seed);
     let file = workdir.join(format!("fuzz-{seed}.lua"));
     std::fs::write(&file, &source).map_err(|e| format!("cannot write {}: {e}", file.display()))?;
-    let run_on = |program: &Path| {
+    let run_on = |program: &Path, flags: &[&str]| {
+        let mut args: Vec<std::ffi::OsString> = flags.iter().map(Into::into).collect();
+        args.push(file.clone().into_os_string());
         run(&Invocation {
             program: program.to_path_buf(),
-            args: vec![file.clone().into_os_string()],
+            args,
             cwd: workdir.to_path_buf(),
             stdin: None,
             timeout: Duration::from_secs(20),
@@ -481,14 +483,14 @@ pub fn check_seed(ljr: &Path, workdir: &Path, seed: u64) -> Result<(), String> {
         })
         .map_err(|e| e.to_string())
     };
-    let reference = run_on(Path::new(crate::REFERENCE_LUA))?;
-    let ours = run_on(ljr)?;
+    let reference = run_on(Path::new(crate::REFERENCE_LUA), &[])?;
+    let ours = run_on(ljr, flags)?;
     let _ = std::fs::remove_file(&file);
     if comparable(&reference.stdout) == comparable(&ours.stdout) && reference.exit == ours.exit {
         return Ok(());
     }
     Err(format!(
-        "seed {seed}: lua5.1 {:?}, implementation {:?}\n{}\n--- program ---\n{source}",
+        "seed {seed}: lua5.1 {:?}, implementation {:?} (flags {flags:?})\n{}\n--- program ---\n{source}",
         reference.exit,
         ours.exit,
         crate::diff::unified_diff(&reference.stdout, &ours.stdout, 3, 60)

@@ -27,10 +27,12 @@ pub const TIERS: &[Tier] = &[
     // point, so a missing root shows up as a wrong answer or crash in some test.
     Tier { name: "gcstress", flags: &["--gc-stress"] },
     // The interpreter alone, the baseline JIT on every function from its load, and tiering up
-    // at the first back edge or return (OSR entry into a running frame) with a threshold of 1.
+    // at the first back edge or return (OSR entry into a running frame) with a threshold of 1;
+    // the JIT tiers decode and check every function they compile (`--jit-verify`).
     Tier { name: "interp", flags: &["--tier=interpreter"] },
-    Tier { name: "baseline", flags: &["--tier=baseline"] },
-    Tier { name: "tierup", flags: &["--tier=auto", "--tier-up-threshold=1"] },
+    Tier { name: "baseline", flags: &["--tier=baseline", "--jit-verify"] },
+    Tier { name: "tierup", flags: &["--tier=auto", "--tier-up-threshold=1", "--jit-verify"] },
+    Tier { name: "baseline-gcstress", flags: &["--tier=baseline", "--gc-stress"] },
 ];
 
 /// The tier used when `LJR_TIERS` is unset or empty.

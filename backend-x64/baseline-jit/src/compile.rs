@@ -315,3 +315,92 @@ fn read_field(bytes: &[u8], at: usize, width: u8, signed: bool) -> Option<i64> {
         u as i64
     })
 }
+
+/// Why [`BaselineJit::verify`] rejected compiled code.
+#[derive(Debug, thiserror::Error)]
+#[error("instruction at bytecode offset {offset} ({variant}): {problem}")]
+pub struct VerifyError {
+    pub offset: u32,
+    pub variant: &'static str,
+    pub problem: String,
+}
+
+impl BaselineJit {
+    /// The checker (regalloc2's `checker.rs` re-verifies an allocation; this re-verifies a
+    /// copy-and-patch): decodes the code emitted for `bytecode` with `iced-x86` and checks that
+    /// every piece is its stencil byte for byte outside the holes, that every hole is exactly
+    /// one immediate, displacement or branch field, and that every jump to the next
+    /// instruction, a branch target or a continuation lands where the bytecode says, computed
+    /// again from the bytecode rather than taken from the compiler.
+    pub fn verify(&self, bytecode: &[u8], code: &CompiledCode) -> Result<(), VerifyError> {
+        use deegen_stencil::{check_holes, Hole, HoleTarget, Stencil};
+        let tables = self.tables;
+        let address_of = |offset: i64| {
+            code.instructions.binary_search_by_key(&offset, |x| i64::from(x.bytecode_offset)).ok().map(|i| code.instructions[i].address)
+        };
+        let end = code.entry + code.code_size as u64 - TRAP.len() as u64;
+        for (i, ins) in code.instructions.iter().enumerate() {
+            let v = tables.variants.get(ins.opcode as usize).ok_or_else(|| VerifyError {
+                offset: ins.bytecode_offset,
+                variant: "?",
+                problem: format!("unknown opcode {}", ins.opcode),
+            })?;
+            let fail = |problem: String| VerifyError { offset: ins.bytecode_offset, variant: v.name, problem };
+            let next = code.instructions.get(i + 1).map_or(end, |n| n.address);
+            let mut at = ins.address;
+            let pieces: Vec<(u16, usize)> = piece_lengths(tables, v).collect();
+            let mut starts = Vec::with_capacity(pieces.len());
+            for &(_, len) in &pieces {
+                starts.push(at);
+                at += len as u64;
+            }
+            if at != next {
+                return Err(fail(format!("its pieces end at {at:#x}, the next instruction starts at {next:#x}")));
+            }
+            for (j, &(id, len)) in pieces.iter().enumerate() {
+                let s = &tables.stencils[id as usize];
+                // SAFETY: the code lives in the cache, which is never unmapped while the JIT lives.
+                let emitted = unsafe { std::slice::from_raw_parts(starts[j] as *const u8, len) };
+                let holes: Vec<_> = s.holes.iter().filter(|h| (h.offset as usize) < len).collect();
+                let mut covered = vec![false; len];
+                for h in &holes {
+                    covered[h.offset as usize..h.offset as usize + h.kind.width()].iter_mut().for_each(|c| *c = true);
+                }
+                if let Some(k) = (0..len).find(|&k| !covered[k] && emitted[k] != s.code[k]) {
+                    return Err(fail(format!("{} differs from its stencil at byte {k}", s.name)));
+                }
+                let as_stencil = Stencil {
+                    name: s.name.to_owned(),
+                    code: s.code[..len].to_vec(),
+                    data: Vec::new(),
+                    data_align: 1,
+                    holes: holes
+                        .iter()
+                        .map(|h| Hole { offset: h.offset as usize, kind: h.kind, target: HoleTarget::Symbol(format!("{:?}", h.value)), addend: h.addend })
+                        .collect(),
+                };
+                check_holes(&as_stencil, emitted, starts[j]).map_err(|e| fail(e.to_string()))?;
+                for h in holes.iter().filter(|h| h.kind == deegen_stencil::HoleKind::PcRel32) {
+                    let expected = match h.value {
+                        HoleValue::Next => next,
+                        HoleValue::Branch => {
+                            let o = v.branch_offset.ok_or_else(|| fail("a branch hole in a variant without a branch".into()))?;
+                            let d = read_field(bytecode, ins.bytecode_offset as usize + o as usize, 4, true).ok_or_else(|| fail("truncated".into()))?;
+                            address_of(i64::from(ins.bytecode_offset) + d).ok_or_else(|| fail(format!("branch displacement {d} lands between instructions")))?
+                        }
+                        HoleValue::Continuation(k) => *starts.get(1 + k as usize).ok_or_else(|| fail(format!("no continuation {k}")))?,
+                        _ => continue,
+                    };
+                    let field = h.offset as usize;
+                    let rel = i32::from_le_bytes(emitted[field..field + 4].try_into().expect("4 bytes"));
+                    // `S + A - P`: the target is the field's value plus its address minus the addend.
+                    let target = (starts[j] as i64 + field as i64 + i64::from(rel) - h.addend) as u64;
+                    if target != expected {
+                        return Err(fail(format!("{:?} hole of {} at {field} reaches {target:#x}, not {expected:#x}", h.value, s.name)));
+                    }
+                }
+            }
+        }
+        Ok(())
+    }
+}

@@ -16,5 +16,5 @@
 mod compile;
 mod tables;
 
-pub use compile::{BaselineJit, CompiledCode, CompiledInstruction, JitError, JitStats};
+pub use compile::{BaselineJit, CompiledCode, CompiledInstruction, JitError, JitStats, VerifyError};
 pub use tables::{HoleRecord, HoleValue, OperandRecord, StencilRecord, StencilTables, VariantRecord};

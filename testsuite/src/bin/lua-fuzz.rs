@@ -1,4 +1,6 @@
-//! Differential fuzzing campaign: `lua-fuzz [--ljr PATH] [--cases N] [--seed S] [--out DIR]`.
+//! Differential fuzzing campaign:
+//! `lua-fuzz [--ljr PATH] [--tier NAME] [--cases N] [--seed S] [--out DIR]` (a tier of
+//! `lua51_testsuite::tiers::TIERS`, default `default`).
 //! Runs random programs (see `lua51_testsuite::fuzz`) on `ljr` and `lua5.1`; every program
 //! whose output differs is saved as `DIR/seed-N.lua` with the difference printed.
 
@@ -13,6 +15,7 @@ fn main() -> ExitCode {
     let mut cases = 1000u64;
     let mut seed = 1u64;
     let mut out = PathBuf::from("fuzz-failures");
+    let mut tier = lua51_testsuite::tiers::tier(lua51_testsuite::tiers::DEFAULT_TIER).expect("the default tier exists");
     let mut args = std::env::args().skip(1);
     while let Some(a) = args.next() {
         let mut value = || args.next().unwrap_or_default();
@@ -21,8 +24,15 @@ fn main() -> ExitCode {
             "--cases" => cases = value().parse().unwrap_or(cases),
             "--seed" => seed = value().parse().unwrap_or(seed),
             "--out" => out = value().into(),
+            "--tier" => match lua51_testsuite::tiers::tier(&value()) {
+                Some(t) => tier = t,
+                None => {
+                    eprintln!("lua-fuzz: unknown tier (known: {})", lua51_testsuite::tiers::TIERS.iter().map(|t| t.name).collect::<Vec<_>>().join(", "));
+                    return ExitCode::FAILURE;
+                }
+            },
             _ => {
-                eprintln!("usage: lua-fuzz [--ljr PATH] [--cases N] [--seed S] [--out DIR]");
+                eprintln!("usage: lua-fuzz [--ljr PATH] [--tier NAME] [--cases N] [--seed S] [--out DIR]");
                 return ExitCode::FAILURE;
             }
         }
@@ -35,7 +45,7 @@ fn main() -> ExitCode {
     let mut failures = 0;
     let start = std::time::Instant::now();
     for s in seed..seed + cases {
-        if let Err(report) = lua51_testsuite::fuzz::check_seed(&ljr, &work, s) {
+        if let Err(report) = lua51_testsuite::fuzz::check_seed(&ljr, tier.flags, &work, s) {
             failures += 1;
             eprintln!("{report}");
             let _ = std::fs::write(out.join(format!("seed-{s}.lua")), lua51_testsuite::fuzz::program(s));

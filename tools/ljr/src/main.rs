@@ -16,6 +16,7 @@
 //!   --tier-up-threshold=N  hotness countdown (back edges and returns) before auto compiles
 //!   -joff, -jon          --tier=interpreter, --tier=auto (LuaJIT's spelling)
 //!   --jit-stats          print the baseline JIT's totals at exit, on stderr, as one JSON object
+//!   --jit-verify         check every compiled function with the JIT's checker (iced-x86)
 //!   --dump-jit           disassemble every compiled function at exit, by bytecode
 //!   --dump-stencils      print the baseline JIT's stencils with their holes and exit
 //!   --gc-stress          collect garbage at every safe point (finds missing roots)
@@ -39,7 +40,7 @@ const PROGNAME: &str = "ljr";
 /// lua.c's `print_usage`, on stderr.
 fn print_usage() {
     eprintln!(
-        "usage: {PROGNAME} [options] [script [args]].\nAvailable options are:\n  -e stat  execute string 'stat'\n  -l name  require library 'name'\n  -i       enter interactive mode after executing 'script'\n  -v       show version information\n  --       stop handling options\n  -        execute stdin and stop handling options\nljr's own options:\n  --tier=T               interpreter, baseline or auto (default)\n  --tier-up-threshold=N  hotness countdown before auto compiles a function\n  -joff, -jon            --tier=interpreter, --tier=auto\n  --jit-stats            print the baseline JIT's totals (JSON) at exit\n  --dump-jit             disassemble compiled functions at exit\n  --dump-stencils        print the baseline JIT's stencils and exit\n  --dump-bytecode        print the bytecode of compiled functions\n  --dump-bytecode-after  print it after running (quickened opcodes, filled caches)\n  --dump-interpreter     print the generated interpreter's assembly and exit\n  --gc-stress            collect garbage at every safe point\n  --stats                print tier-up requests and collections at exit"
+        "usage: {PROGNAME} [options] [script [args]].\nAvailable options are:\n  -e stat  execute string 'stat'\n  -l name  require library 'name'\n  -i       enter interactive mode after executing 'script'\n  -v       show version information\n  --       stop handling options\n  -        execute stdin and stop handling options\nljr's own options:\n  --tier=T               interpreter, baseline or auto (default)\n  --tier-up-threshold=N  hotness countdown before auto compiles a function\n  -joff, -jon            --tier=interpreter, --tier=auto\n  --jit-stats            print the baseline JIT's totals (JSON) at exit\n  --jit-verify           check every compiled function (decoding it)\n  --dump-jit             disassemble compiled functions at exit\n  --dump-stencils        print the baseline JIT's stencils and exit\n  --dump-bytecode        print the bytecode of compiled functions\n  --dump-bytecode-after  print it after running (quickened opcodes, filled caches)\n  --dump-interpreter     print the generated interpreter's assembly and exit\n  --gc-stress            collect garbage at every safe point\n  --stats                print tier-up requests and collections at exit"
     );
 }
 
@@ -57,6 +58,7 @@ const LJR_OPTIONS: &[&str] = &[
     "--dump-stencils",
     "--dump-jit",
     "--jit-stats",
+    "--jit-verify",
     "--gc-stress",
     "--stats",
     "-joff",
@@ -511,6 +513,7 @@ fn run(st: &mut LuaState, argv: &[String]) -> bool {
             "--gc-stress" => st.heap.threshold_floor = 0,
             "--stats" => show_stats = true,
             "--jit-stats" => jit_stats = true,
+            "--jit-verify" => st.tiering.verify = true,
             "--dump-jit" => dump_jit = true,
             "-joff" => st.tiering.mode = lua51_vm::tiering::TierMode::Interpreter,
             "-jon" => st.tiering.mode = lua51_vm::tiering::TierMode::Auto,

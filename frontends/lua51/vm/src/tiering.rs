@@ -62,6 +62,9 @@ pub struct Tiering {
     pub mode: TierMode,
     /// The countdown a function starts with in `auto` mode.
     pub threshold: i64,
+    /// Run the JIT's checker on every function it compiles (`ljr --jit-verify`); a function
+    /// that fails it aborts the process with the checker's report.
+    pub verify: bool,
     jit: Option<BaselineJit>,
     /// The JIT could not be set up (its code cache not reserved): never try again.
     unavailable: bool,
@@ -72,7 +75,15 @@ pub struct Tiering {
 
 impl Default for Tiering {
     fn default() -> Self {
-        Tiering { mode: TierMode::default(), threshold: TIER_UP_THRESHOLD, jit: None, unavailable: false, compiled: Vec::new(), hooked: false }
+        Tiering {
+            mode: TierMode::default(),
+            threshold: TIER_UP_THRESHOLD,
+            verify: false,
+            jit: None,
+            unavailable: false,
+            compiled: Vec::new(),
+            hooked: false,
+        }
     }
 }
 
@@ -137,6 +148,12 @@ impl Tiering {
         let jit = self.jit.as_mut().expect("set above");
         match jit.compile(bytecode) {
             Ok(code) => {
+                if self.verify {
+                    if let Err(e) = jit.verify(bytecode, &code) {
+                        eprintln!("ljr: the baseline JIT's checker rejects a compiled function: {e}");
+                        std::process::abort();
+                    }
+                }
                 // SAFETY: per the contract.
                 let cb = unsafe { &mut *cb };
                 cb.jit_code = code.entry as *const ();
