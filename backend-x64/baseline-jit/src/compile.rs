@@ -206,8 +206,7 @@ impl BaselineJit {
             for (i, &(offset, opcode, v)) in instructions.iter().enumerate() {
                 let pc = pc_base + offset as u64;
                 let bad = |problem: String| JitError::Bytecode { offset, problem };
-                for p in first_piece[i]..first_piece[i + 1] {
-                    let piece = pieces[p];
+                for (p, &piece) in pieces.iter().enumerate().take(first_piece[i + 1]).skip(first_piece[i]) {
                     let s: &StencilRecord = &tables.stencils[piece.stencil as usize];
                     let out = &mut buf[piece.offset..piece.offset + piece.len];
                     out.copy_from_slice(&s.code[..piece.len]);
@@ -260,7 +259,12 @@ impl BaselineJit {
             Ok(compiled)
         })?;
         let instructions = result?;
-        tracing::debug!(bytecodes = instructions.len(), code_bytes = code_size, address = format_args!("{base:#x}"), "baseline JIT compiled a function");
+        tracing::debug!(
+            bytecodes = instructions.len(),
+            code_bytes = code_size,
+            address = format_args!("{base:#x}"),
+            "baseline JIT compiled a function"
+        );
         Ok(CompiledCode { entry: base, code_size, instructions })
     }
 }
@@ -376,7 +380,12 @@ impl BaselineJit {
                     data_align: 1,
                     holes: holes
                         .iter()
-                        .map(|h| Hole { offset: h.offset as usize, kind: h.kind, target: HoleTarget::Symbol(format!("{:?}", h.value)), addend: h.addend })
+                        .map(|h| Hole {
+                            offset: h.offset as usize,
+                            kind: h.kind,
+                            target: HoleTarget::Symbol(format!("{:?}", h.value)),
+                            addend: h.addend,
+                        })
                         .collect(),
                 };
                 check_holes(&as_stencil, emitted, starts[j]).map_err(|e| fail(e.to_string()))?;
@@ -385,8 +394,10 @@ impl BaselineJit {
                         HoleValue::Next => next,
                         HoleValue::Branch => {
                             let o = v.branch_offset.ok_or_else(|| fail("a branch hole in a variant without a branch".into()))?;
-                            let d = read_field(bytecode, ins.bytecode_offset as usize + o as usize, 4, true).ok_or_else(|| fail("truncated".into()))?;
-                            address_of(i64::from(ins.bytecode_offset) + d).ok_or_else(|| fail(format!("branch displacement {d} lands between instructions")))?
+                            let d =
+                                read_field(bytecode, ins.bytecode_offset as usize + o as usize, 4, true).ok_or_else(|| fail("truncated".into()))?;
+                            address_of(i64::from(ins.bytecode_offset) + d)
+                                .ok_or_else(|| fail(format!("branch displacement {d} lands between instructions")))?
                         }
                         HoleValue::Continuation(k) => *starts.get(1 + k as usize).ok_or_else(|| fail(format!("no continuation {k}")))?,
                         _ => continue,

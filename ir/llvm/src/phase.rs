@@ -108,8 +108,10 @@ pub fn check_phase_invariants(module: &Module<'_>, phase: LlvmPhase) -> Vec<Stri
         let name = f.get_name().to_string_lossy();
         let kind = function_attr(f, HANDLER_KIND_ATTR);
         // Thunks are the doors from C and have their own signatures.
-        if matches!(kind.as_deref(), Some(handler_kind::BYTECODE | handler_kind::CONTINUATION | handler_kind::STENCIL | handler_kind::STENCIL_CONTINUATION))
-            && (f.get_call_conventions() != GHC_CALLING_CONV || f.get_type() != expected)
+        if matches!(
+            kind.as_deref(),
+            Some(handler_kind::BYTECODE | handler_kind::CONTINUATION | handler_kind::STENCIL | handler_kind::STENCIL_CONTINUATION)
+        ) && (f.get_call_conventions() != GHC_CALLING_CONV || f.get_type() != expected)
         {
             problems.push(format!(
                 "phase '{phase}': handler {name} does not have the handler signature (GHC convention, {})",

@@ -217,7 +217,9 @@ impl<'a, 'ctx> HandlerBuilder<'a, 'ctx> {
             index.push(index.last().copied().unwrap_or(0) + these.len() as u64);
         }
         let index: Vec<_> = index.iter().map(|&i| ctx.i32_type().const_int(i, false)).collect();
-        for (name, init) in [(symbols::CONTINUATION_TABLE, self.ptr_ty().const_array(&ptrs)), (symbols::CONTINUATION_INDEX, ctx.i32_type().const_array(&index))] {
+        for (name, init) in
+            [(symbols::CONTINUATION_TABLE, self.ptr_ty().const_array(&ptrs)), (symbols::CONTINUATION_INDEX, ctx.i32_type().const_array(&index))]
+        {
             let g = self.module.add_global(init.get_type(), None, name);
             g.set_initializer(&init);
             g.set_constant(true);

@@ -53,7 +53,9 @@ impl<'ctx> Pass<LlvmModule<'ctx>> for InterpFinalize {
         };
         let stencil_module = defined_functions(module).into_iter().any(is_stencil);
         if !stencil_module && module.get_function(symbols::ENTER).is_none() {
-            return Err(PassError::invalid_input("the module has no interpreter or stencils: run interp-create-handlers or baseline-create-stencils first"));
+            return Err(PassError::invalid_input(
+                "the module has no interpreter or stencils: run interp-create-handlers or baseline-create-stencils first",
+            ));
         }
         let mut leftovers = Vec::new();
         for f in defined_functions(module) {

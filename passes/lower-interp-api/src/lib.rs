@@ -116,7 +116,9 @@ impl<'a, 'ctx> Lowerer<'a, 'ctx> {
         };
         // The interpreter dispatches the next instruction; a stencil jumps to its code.
         let next = || match state.source {
-            OperandSource::Bytecode => ib.byte_offset(state.pc, ib.i64(u64::from(self.variant.length)), "next.pc").and_then(|pc| ib.dispatch(&state, pc)),
+            OperandSource::Bytecode => {
+                ib.byte_offset(state.pc, ib.i64(u64::from(self.variant.length)), "next.pc").and_then(|pc| ib.dispatch(&state, pc))
+            }
             OperandSource::RuntimeConstants => ib.jump_to_code_symbol(&state, runtime_constants::NEXT),
         };
         match op {
@@ -192,7 +194,14 @@ impl<'a, 'ctx> Lowerer<'a, 'ctx> {
                     let values_i = self.builder.build_ptr_to_int(values, self.module.get_context().i64_type(), "retp").map_err(|x| x.to_string())?;
                     let poison = self.module.get_context().ptr_type(Default::default()).get_poison();
                     if state.source == OperandSource::Bytecode {
-                        self.count_hotness(&ib, &state, None, symbols::TIER_UP_RETURN, poison.into(), [Some(values_i.into()), Some(count), None, None])?;
+                        self.count_hotness(
+                            &ib,
+                            &state,
+                            None,
+                            symbols::TIER_UP_RETURN,
+                            poison.into(),
+                            [Some(values_i.into()), Some(count), None, None],
+                        )?;
                     }
                     let cont = ib.load_ptr(ib.header_slot(state.base, deegen_api::frame::RETURN_CONTINUATION, "hdr.ret")?, "ret.cont")?;
                     ib.tail_call(TailTarget::Pointer(cont), &state, poison.into(), poison.into(), [Some(values_i.into()), Some(count), None, None])
@@ -367,13 +376,10 @@ impl<'a, 'ctx> Lowerer<'a, 'ctx> {
                     .as_global_value()
                     .as_pointer_value()
             }
-            OperandSource::RuntimeConstants => wide_runtime_constant(
-                self.module,
-                self.builder,
-                &format!("{}{k_name}", runtime_constants::CONTINUATION_PREFIX),
-                "continuation.code",
-            )
-            .map_err(|m| self.fail(m))?,
+            OperandSource::RuntimeConstants => {
+                wide_runtime_constant(self.module, self.builder, &format!("{}{k_name}", runtime_constants::CONTINUATION_PREFIX), "continuation.code")
+                    .map_err(|m| self.fail(m))?
+            }
         };
         let hook = self.code_block_hook()?;
         (|| -> Result<(), String> {
@@ -381,8 +387,7 @@ impl<'a, 'ctx> Lowerer<'a, 'ctx> {
             let new_base = ib.slot_address(frame, ib.i64(FRAME_HEADER_SLOTS as u64), "callee.base")?;
             let hdr = |offset: i64, name: &str| ib.header_slot(new_base, offset, name);
             b.build_store(hdr(deegen_api::frame::CALLER_BASE, "hdr.caller_base")?, state.base).map_err(|x| x.to_string())?;
-            b.build_store(hdr(deegen_api::frame::RETURN_CONTINUATION, "hdr.ret")?, cont)
-                .map_err(|x| x.to_string())?;
+            b.build_store(hdr(deegen_api::frame::RETURN_CONTINUATION, "hdr.ret")?, cont).map_err(|x| x.to_string())?;
             b.build_store(hdr(deegen_api::frame::CALLER_PC, "hdr.caller_pc")?, state.pc_here(self.module, b)?).map_err(|x| x.to_string())?;
             let callee = ib.load_i64(frame, "callee")?;
             let callee_state = PinnedState { base: new_base, ..*state };

@@ -27,7 +27,10 @@ fn main() -> ExitCode {
             "--tier" => match lua51_testsuite::tiers::tier(&value()) {
                 Some(t) => tier = t,
                 None => {
-                    eprintln!("lua-fuzz: unknown tier (known: {})", lua51_testsuite::tiers::TIERS.iter().map(|t| t.name).collect::<Vec<_>>().join(", "));
+                    eprintln!(
+                        "lua-fuzz: unknown tier (known: {})",
+                        lua51_testsuite::tiers::TIERS.iter().map(|t| t.name).collect::<Vec<_>>().join(", ")
+                    );
                     return ExitCode::FAILURE;
                 }
             },

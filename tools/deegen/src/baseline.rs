@@ -205,7 +205,10 @@ impl<'a> Tables<'a> {
                             Value::Branch
                         } else if let Some(k) = name.strip_prefix(rc::CONTINUATION_PREFIX) {
                             let (v, conts) = context.ok_or_else(|| needs("code symbol"))?;
-                            let j = conts.iter().position(|c| c == k).ok_or_else(|| bad(&s.name, format!("variant {} has no continuation '{k}'", v.name)))?;
+                            let j = conts
+                                .iter()
+                                .position(|c| c == k)
+                                .ok_or_else(|| bad(&s.name, format!("variant {} has no continuation '{k}'", v.name)))?;
                             Value::Continuation(j as u8)
                         } else if name.starts_with(rc::PREFIX) {
                             return Err(bad(&s.name, format!("unknown runtime constant '{name}'")));

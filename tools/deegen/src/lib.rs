@@ -186,7 +186,12 @@ pub fn generate_interpreter(
 
 /// The semantics bitcode with the language's variants, tag registers, NaN boxing and type
 /// lattice embedded: the input of every tier's pipeline.
-fn load_semantics<'ctx>(context: &'ctx Context, bitcode: &Path, specs: &[BytecodeSpec], options: &GenerateOptions) -> Result<LlvmModule<'ctx>, GenerateError> {
+fn load_semantics<'ctx>(
+    context: &'ctx Context,
+    bitcode: &Path,
+    specs: &[BytecodeSpec],
+    options: &GenerateOptions,
+) -> Result<LlvmModule<'ctx>, GenerateError> {
     let variants = resolve_variants(specs)?;
     let bytes = std::fs::read(bitcode).map_err(io(bitcode))?;
     let module = parse_module(context, &bytes, "semantics").map_err(|e| GenerateError::Llvm(e.to_string()))?;

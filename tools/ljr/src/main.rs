@@ -17,6 +17,7 @@
 //!   -joff, -jon          --tier=interpreter, --tier=auto (LuaJIT's spelling)
 //!   --jit-stats          print the baseline JIT's totals at exit, on stderr, as one JSON object
 //!   --jit-verify         check every compiled function with the JIT's checker (iced-x86)
+//!   --jit-cache-limit=N  bytes of executable memory the baseline JIT may use (default 128 MiB)
 //!   --dump-jit           disassemble every compiled function at exit, by bytecode
 //!   --dump-stencils      print the baseline JIT's stencils with their holes and exit
 //!   --gc-stress          collect garbage at every safe point (finds missing roots)
@@ -40,7 +41,7 @@ const PROGNAME: &str = "ljr";
 /// lua.c's `print_usage`, on stderr.
 fn print_usage() {
     eprintln!(
-        "usage: {PROGNAME} [options] [script [args]].\nAvailable options are:\n  -e stat  execute string 'stat'\n  -l name  require library 'name'\n  -i       enter interactive mode after executing 'script'\n  -v       show version information\n  --       stop handling options\n  -        execute stdin and stop handling options\nljr's own options:\n  --tier=T               interpreter, baseline or auto (default)\n  --tier-up-threshold=N  hotness countdown before auto compiles a function\n  -joff, -jon            --tier=interpreter, --tier=auto\n  --jit-stats            print the baseline JIT's totals (JSON) at exit\n  --jit-verify           check every compiled function (decoding it)\n  --dump-jit             disassemble compiled functions at exit\n  --dump-stencils        print the baseline JIT's stencils and exit\n  --dump-bytecode        print the bytecode of compiled functions\n  --dump-bytecode-after  print it after running (quickened opcodes, filled caches)\n  --dump-interpreter     print the generated interpreter's assembly and exit\n  --gc-stress            collect garbage at every safe point\n  --stats                print tier-up requests and collections at exit"
+        "usage: {PROGNAME} [options] [script [args]].\nAvailable options are:\n  -e stat  execute string 'stat'\n  -l name  require library 'name'\n  -i       enter interactive mode after executing 'script'\n  -v       show version information\n  --       stop handling options\n  -        execute stdin and stop handling options\nljr's own options:\n  --tier=T               interpreter, baseline or auto (default)\n  --tier-up-threshold=N  hotness countdown before auto compiles a function\n  -joff, -jon            --tier=interpreter, --tier=auto\n  --jit-stats            print the baseline JIT's totals (JSON) at exit\n  --jit-verify           check every compiled function (decoding it)\n  --jit-cache-limit=N    bytes of code the baseline JIT may use\n  --dump-jit             disassemble compiled functions at exit\n  --dump-stencils        print the baseline JIT's stencils and exit\n  --dump-bytecode        print the bytecode of compiled functions\n  --dump-bytecode-after  print it after running (quickened opcodes, filled caches)\n  --dump-interpreter     print the generated interpreter's assembly and exit\n  --gc-stress            collect garbage at every safe point\n  --stats                print tier-up requests and collections at exit"
     );
 }
 
@@ -66,7 +67,7 @@ const LJR_OPTIONS: &[&str] = &[
 ];
 
 /// `ljr`'s own options that take a value (`--name=value`).
-const LJR_VALUE_OPTIONS: &[&str] = &["--tier=", "--tier-up-threshold="];
+const LJR_VALUE_OPTIONS: &[&str] = &["--tier=", "--tier-up-threshold=", "--jit-cache-limit="];
 
 fn is_ljr_option(a: &str) -> bool {
     LJR_OPTIONS.contains(&a) || LJR_VALUE_OPTIONS.iter().any(|p| a.starts_with(p))
@@ -529,6 +530,14 @@ fn run(st: &mut LuaState, argv: &[String]) -> bool {
                 Ok(n) if n >= 0 => st.tiering.threshold = n,
                 _ => {
                     eprintln!("{PROGNAME}: --tier-up-threshold takes a count (0 or more), got '{}'", &a["--tier-up-threshold=".len()..]);
+                    print_usage();
+                    return false;
+                }
+            },
+            _ if a.starts_with("--jit-cache-limit=") => match a["--jit-cache-limit=".len()..].parse::<usize>() {
+                Ok(n) => st.tiering.cache_limit = n,
+                _ => {
+                    eprintln!("{PROGNAME}: --jit-cache-limit takes a number of bytes, got '{}'", &a["--jit-cache-limit=".len()..]);
                     print_usage();
                     return false;
                 }

@@ -529,11 +529,13 @@ pub unsafe extern "C" fn lua_rt_tier_up(ctx: *mut LuaContext, cb: *mut CodeBlock
     // SAFETY: the interpreter passes the live code block of the bytecode function it runs, whose
     // owner is its prototype.
     let proto = unsafe { &mut *((*cb).owner as *mut crate::object::function::Proto) };
+    if !st.tiering.compiles_when_hot() {
+        // Interpreter only, or a debug hook set: keep interpreting (a function compiled
+        // before the hook was set is entered through the interpreter meanwhile).
+        unsafe { (*cb).hotness = st.tiering.initial_hotness() };
+        return std::ptr::null();
+    }
     if proto.jit.is_none() {
-        if !st.tiering.compiles_when_hot() {
-            unsafe { (*cb).hotness = st.tiering.initial_hotness() };
-            return std::ptr::null();
-        }
         // SAFETY: the prototype's own code block and boxed bytecode.
         proto.jit = unsafe { st.tiering.compile(cb, &proto.code) };
         if proto.jit.is_none() {
@@ -545,7 +547,7 @@ pub unsafe extern "C" fn lua_rt_tier_up(ctx: *mut LuaContext, cb: *mut CodeBlock
     // Frames of this function still in the interpreter ask again at their next back edge, and
     // move into the JIT code there.
     unsafe { (*cb).hotness = 0 };
-    if pc.is_null() || !st.tiering.compiles_when_hot() {
+    if pc.is_null() {
         return std::ptr::null();
     }
     let offset = (pc as usize).wrapping_sub(proto.code.as_ptr() as usize);

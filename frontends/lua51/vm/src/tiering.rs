@@ -18,7 +18,9 @@
 use deegen_api::CodeBlock;
 use deegen_baseline_jit::{BaselineJit, CompiledCode, JitStats};
 
-use crate::interp::{__deegen_interp_entry_bytecode, __deegen_interp_entry_bytecode_vararg, __deegen_jit_entry_bytecode, __deegen_jit_entry_bytecode_vararg};
+use crate::interp::{
+    __deegen_interp_entry_bytecode, __deegen_interp_entry_bytecode_vararg, __deegen_jit_entry_bytecode, __deegen_jit_entry_bytecode_vararg,
+};
 
 include!(env!("DEEGEN_BASELINE_STENCILS"));
 
@@ -65,6 +67,8 @@ pub struct Tiering {
     /// Run the JIT's checker on every function it compiles (`ljr --jit-verify`); a function
     /// that fails it aborts the process with the checker's report.
     pub verify: bool,
+    /// Bytes of executable memory the JIT may use (`ljr --jit-cache-limit`).
+    pub cache_limit: usize,
     jit: Option<BaselineJit>,
     /// The JIT could not be set up (its code cache not reserved): never try again.
     unavailable: bool,
@@ -79,6 +83,7 @@ impl Default for Tiering {
             mode: TierMode::default(),
             threshold: TIER_UP_THRESHOLD,
             verify: false,
+            cache_limit: CODE_CACHE_LIMIT,
             jit: None,
             unavailable: false,
             compiled: Vec::new(),
@@ -136,7 +141,7 @@ impl Tiering {
             return None;
         }
         if self.jit.is_none() {
-            match BaselineJit::new(&BASELINE_STENCILS, CODE_CACHE_LIMIT) {
+            match BaselineJit::new(&BASELINE_STENCILS, self.cache_limit) {
                 Ok(jit) => self.jit = Some(jit),
                 Err(e) => {
                     tracing::warn!(error = %e, "the baseline JIT is unavailable; functions stay in the interpreter");
@@ -171,7 +176,7 @@ impl Tiering {
 
     /// A compiled function's code block is about to be freed.
     pub fn forget(&mut self, cb: *const CodeBlock) {
-        if let Some(i) = self.compiled.iter().position(|&c| c as *const CodeBlock == cb) {
+        if let Some(i) = self.compiled.iter().position(|&c| std::ptr::eq(c, cb)) {
             self.compiled.swap_remove(i);
         }
     }

@@ -147,17 +147,16 @@ impl Proto {
         let owner = &*p as *const Proto as *const ();
         let bytecode = p.code.as_ptr();
         let entry = if is_vararg { __deegen_interp_entry_bytecode_vararg as *const () } else { __deegen_interp_entry_bytecode as *const () };
-        let cb =
-            CodeBlock {
-                entry,
-                bytecode,
-                num_fixed_params: num_params,
-                frame_slots,
-                native: std::ptr::null(),
-                owner,
-                hotness: TIER_UP_THRESHOLD,
-                jit_code: std::ptr::null(),
-            };
+        let cb = CodeBlock {
+            entry,
+            bytecode,
+            num_fixed_params: num_params,
+            frame_slots,
+            native: std::ptr::null(),
+            owner,
+            hotness: TIER_UP_THRESHOLD,
+            jit_code: std::ptr::null(),
+        };
         unsafe { std::ptr::write(p.block.as_mut_ptr().add(n) as *mut CodeBlock, cb) };
         p
     }

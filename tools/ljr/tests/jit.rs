@@ -1,0 +1,98 @@
+//! The baseline JIT under inputs that stress it: each program must behave under
+//! `--tier=baseline` (every function compiled at load) and `--tier=auto` with a threshold of 1
+//! exactly as `lua5.1` runs it, and a code cache too small for the program leaves functions in
+//! the interpreter instead of failing.
+
+use std::process::Command;
+
+fn run(program: &str, flags: &[&str]) -> (String, String, Option<i32>) {
+    let ljr = env!("CARGO_BIN_EXE_ljr");
+    let out = Command::new(ljr).args(flags).arg("-e").arg(program).output().expect("ljr runs");
+    (String::from_utf8_lossy(&out.stdout).into_owned(), String::from_utf8_lossy(&out.stderr).into_owned(), out.status.code())
+}
+
+fn reference(program: &str) -> (String, Option<i32>) {
+    let out = Command::new(lua51_testsuite::REFERENCE_LUA).arg("-e").arg(program).output().expect("lua5.1 runs");
+    (String::from_utf8_lossy(&out.stdout).into_owned(), out.status.code())
+}
+
+/// The program prints the same under every JIT configuration as under lua5.1.
+fn same_as_reference(program: &str) {
+    let (expected, code) = reference(program);
+    for flags in [&["--tier=baseline", "--jit-verify"][..], &["--tier=auto", "--tier-up-threshold=1", "--jit-verify"]] {
+        let (stdout, stderr, status) = run(program, flags);
+        assert_eq!(status, code, "{flags:?}: exit status; stderr: {stderr}");
+        assert_eq!(stdout, expected, "{flags:?}: stdout; stderr: {stderr}");
+    }
+}
+
+#[test]
+fn thousands_of_functions() {
+    // 3000 closures from `load`, each compiled, each called.
+    same_as_reference("local s = 0 for i = 1, 3000 do local f = loadstring('local a = ... return a * ' .. i .. ' + 1') s = s + f(2) end print(s)");
+}
+
+#[test]
+fn a_function_of_sixty_thousand_bytecodes() {
+    // One straight-line function with 60000 statements (and a loop around it).
+    same_as_reference(
+        "local parts = {'local x = 0 for r = 1, 3 do'} for i = 1, 60000 do parts[#parts + 1] = 'x = x + ' .. (i % 7) end \
+         parts[#parts + 1] = 'end return x' print(loadstring(table.concat(parts, '\\n'))())",
+    );
+}
+
+#[test]
+fn deep_recursion_in_jit_code() {
+    same_as_reference("local function f(n) return f(n + 1) + 1 end print(pcall(f, 1))");
+    same_as_reference("local function f(n) if n == 0 then return 0 end return 1 + f(n - 1) end print(f(15000))");
+}
+
+#[test]
+fn errors_thrown_through_jit_frames() {
+    same_as_reference(
+        "local function g(t) return t.x.y end local function f(t) return g(t) + 1 end \
+         print(pcall(f, {})) print(pcall(f, {x = {y = 2}})) \
+         print(select(2, xpcall(function() return f({}) end, debug.traceback)) ~= nil) \
+         local ok, e = pcall(error, {code = 7}) print(ok, type(e), e.code)",
+    );
+}
+
+#[test]
+fn coroutines_switch_through_jit_frames() {
+    same_as_reference(
+        "local co = coroutine.wrap(function(a) for i = 1, 3 do a = a + coroutine.yield(a * i) end return a end) \
+         print(co(1), co(2), co(3), co(4))",
+    );
+}
+
+#[test]
+fn a_full_code_cache_leaves_functions_in_the_interpreter() {
+    let program =
+        "local s = 0 for i = 1, 200 do local f = loadstring('local a = ... for j = 1, 3 do a = a + j end return a') s = s + f(i) end print(s)";
+    let (expected, _) = reference(program);
+    // Room for the helpers and a few functions only.
+    let (stdout, stderr, status) = run(program, &["--tier=baseline", "--jit-cache-limit=65536", "--jit-stats"]);
+    assert_eq!(status, Some(0), "{stderr}");
+    assert_eq!(stdout, expected);
+    let stats = stderr.lines().last().unwrap_or_default();
+    assert!(stats.contains("\"failures\": ") && !stats.contains("\"failures\": 0,"), "some compilations must have failed: {stats}");
+    // A cache too small even for the JIT's own helpers: nothing is compiled, everything runs.
+    let (stdout, stderr, status) = run(program, &["--tier=baseline", "--jit-cache-limit=0", "--jit-stats"]);
+    assert_eq!((status, stdout.as_str()), (Some(0), expected.as_str()), "{stderr}");
+}
+
+#[test]
+fn jit_stats_and_dumps() {
+    let (_, stderr, status) = run("local function f(x) return x + 1 end print(f(1))", &["--tier=baseline", "--jit-stats"]);
+    assert_eq!(status, Some(0));
+    let stats = stderr.lines().last().unwrap_or_default();
+    for key in ["\"functions\": 2", "\"bytecodes\": ", "\"code_bytes\": ", "\"compile_seconds\": "] {
+        assert!(stats.contains(key), "{key} missing from {stats}");
+    }
+    let (stdout, _, status) = run("local function f(x) return x + 1 end print(f(1))", &["--tier=baseline", "--dump-jit"]);
+    assert_eq!(status, Some(0));
+    assert!(stdout.contains("function <") && stdout.contains("Return") && stdout.contains("jmp"), "{stdout}");
+    let (stdout, _, status) = run("", &["--dump-stencils"]);
+    assert_eq!(status, Some(0));
+    assert!(stdout.contains("__deegen_jit_op_") && stdout.contains("# hole: "), "the stencils are listed with their holes");
+}
