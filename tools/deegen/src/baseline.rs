@@ -11,6 +11,7 @@ use std::fmt::Write;
 use std::path::{Path, PathBuf};
 
 use deegen_api::runtime_constants as rc;
+use deegen_baseline_jit::HoleValue;
 use deegen_bytecode_spec::{BytecodeSpec, Quickening, Variant};
 use deegen_llvm_ir::{defined_functions, emit, function_attr, handler_kind, read_variants, HANDLER_KIND_ATTR};
 use deegen_pass::{AnalysisManager, Instrumentation};
@@ -77,24 +78,10 @@ pub fn generate_baseline_jit(
     Ok(BaselineOutputs { object, assembly, tables: tables_rs, disassembly, stencils: stencils.len() })
 }
 
-/// What a hole means, resolved at build time (mirrors `deegen_baseline_jit::HoleValue`).
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-enum Value {
-    Pc,
-    Output,
-    Operand(u8),
-    Next,
-    Branch,
-    Continuation(u8),
-    Data,
-    Shared(u16),
-    External(u16),
-}
-
 struct HoleOut {
     offset: usize,
     kind: HoleKind,
-    value: Value,
+    value: HoleValue,
     addend: i64,
 }
 
@@ -179,15 +166,15 @@ impl<'a> Tables<'a> {
             let mut holes = Vec::with_capacity(s.holes.len());
             for h in &s.holes {
                 let value = match &h.target {
-                    HoleTarget::Data => Value::Data,
+                    HoleTarget::Data => HoleValue::Data,
                     HoleTarget::Symbol(name) => {
                         let needs = |what: &str| bad(&s.name, format!("a helper refers to the {what} '{name}'"));
                         if name == rc::PC {
                             context.ok_or_else(|| needs("runtime constant"))?;
-                            Value::Pc
+                            HoleValue::Pc
                         } else if name == rc::OUTPUT {
                             context.ok_or_else(|| needs("runtime constant"))?;
-                            Value::Output
+                            HoleValue::Output
                         } else if let Some(op) = name.strip_prefix(rc::OPERAND_PREFIX) {
                             let (v, _) = context.ok_or_else(|| needs("runtime constant"))?;
                             let k = v
@@ -196,24 +183,24 @@ impl<'a> Tables<'a> {
                                 .filter(|o| o.runtime_constant_encoding().is_some())
                                 .position(|o| o.name == op)
                                 .ok_or_else(|| bad(&s.name, format!("variant {} has no operand '{op}'", v.name)))?;
-                            Value::Operand(k as u8)
+                            HoleValue::Operand(k as u8)
                         } else if name == rc::NEXT {
                             context.ok_or_else(|| needs("code symbol"))?;
-                            Value::Next
+                            HoleValue::Next
                         } else if name == rc::BRANCH {
                             context.ok_or_else(|| needs("code symbol"))?;
-                            Value::Branch
+                            HoleValue::Branch
                         } else if let Some(k) = name.strip_prefix(rc::CONTINUATION_PREFIX) {
                             let (v, conts) = context.ok_or_else(|| needs("code symbol"))?;
                             let j = conts
                                 .iter()
                                 .position(|c| c == k)
                                 .ok_or_else(|| bad(&s.name, format!("variant {} has no continuation '{k}'", v.name)))?;
-                            Value::Continuation(j as u8)
+                            HoleValue::Continuation(j as u8)
                         } else if name.starts_with(rc::PREFIX) {
                             return Err(bad(&s.name, format!("unknown runtime constant '{name}'")));
                         } else if let Some(&k) = shared_index.get(name.as_str()) {
-                            Value::Shared(k)
+                            HoleValue::Shared(k)
                         } else if id.contains_key(name.as_str()) {
                             return Err(bad(&s.name, format!("refers to the stencil '{name}', which is only copied per instruction")));
                         } else {
@@ -222,14 +209,14 @@ impl<'a> Tables<'a> {
                                 externals.push(name.clone());
                                 next
                             });
-                            Value::External(k)
+                            HoleValue::External(k)
                         }
                     }
                 };
                 // A 64-bit runtime constant must have a 64-bit hole: a narrower one means LLVM
                 // truncated it (see runtime-constant-range).
-                let wide = matches!(value, Value::Pc | Value::Continuation(_))
-                    || matches!((value, context), (Value::Operand(k), Some((v, _))) if operand_is_wide(v, k));
+                let wide = matches!(value, HoleValue::Pc | HoleValue::Continuation(_))
+                    || matches!((value, context), (HoleValue::Operand(k), Some((v, _))) if operand_is_wide(v, k));
                 if wide && h.kind != HoleKind::Abs64 {
                     return Err(bad(&s.name, format!("the 64-bit runtime constant {value:?} has a {:?} hole at offset {}", h.kind, h.offset)));
                 }
@@ -237,7 +224,7 @@ impl<'a> Tables<'a> {
             }
             let ends_with_jump_to_next = s.code.len() >= 5
                 && s.code[s.code.len() - 5] == 0xe9
-                && holes.last().is_some_and(|h| h.value == Value::Next && h.kind == HoleKind::PcRel32 && h.offset == s.code.len() - 4);
+                && holes.last().is_some_and(|h| h.value == HoleValue::Next && h.kind == HoleKind::PcRel32 && h.offset == s.code.len() - 4);
             out.push(StencilOut { stencil: s, holes, ends_with_jump_to_next });
         }
         Ok(Tables { stencils: out, variants: variant_out, shared, externals })
