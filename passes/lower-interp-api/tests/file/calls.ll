@@ -127,7 +127,7 @@ declare void @__deegen_api_take_branch()
 
 define void @k() { ret void }
 define ptr @deegen_hook_code_block(i64 %callee) { %p = inttoptr i64 %callee to ptr  ret ptr %p }
-; tier-up: define void @deegen_hook_tier_up(ptr %ctx, ptr %cb) { ret void }
+; tier-up: define ptr @deegen_hook_tier_up(ptr %ctx, ptr %cb, ptr %pc) { ret ptr null }
 
 define ghccc void @__deegen_interp_op_Call(ptr %ctx, ptr %base, ptr %pc, ptr %cb, i64 %t1, i64 %a0, i64 %a1, i64 %a2, i64 %a3, i64 %t2) #0 {
 entry:
