@@ -67,6 +67,17 @@ impl OperandEncoding {
         }
     }
 
+    /// Whether the constant of an operand of `width` bytes may need all 64 bits: then it is
+    /// materialized by an inline `movabs` (a hole of 8 bytes), never a symbol address LLVM
+    /// would fold into a 32-bit field. Every stage asks this one question.
+    pub fn needs_64_bits(self, width: u32) -> bool {
+        match self {
+            OperandEncoding::Address { .. } => true,
+            OperandEncoding::Unsigned | OperandEncoding::Signed { .. } => width >= 8,
+            OperandEncoding::SlotOffset | OperandEncoding::ConstantOffset => false,
+        }
+    }
+
     /// The symbol value for an operand whose raw field is `raw` (sign- or zero-extended as the
     /// operand's access says) in the instruction at `pc`.
     pub fn encode(self, raw: i64, pc: u64) -> u64 {

@@ -50,10 +50,15 @@ pub struct CompiledCode {
 }
 
 impl CompiledCode {
+    /// The instruction that starts at `bytecode_offset`, if one does.
+    pub fn instruction_at(&self, bytecode_offset: usize) -> Option<&CompiledInstruction> {
+        let i = self.instructions.binary_search_by_key(&bytecode_offset, |x| x.bytecode_offset as usize).ok()?;
+        Some(&self.instructions[i])
+    }
+
     /// The code of the instruction at `bytecode_offset` (OSR entry), if one starts there.
     pub fn code_at(&self, bytecode_offset: usize) -> Option<u64> {
-        let i = self.instructions.binary_search_by_key(&bytecode_offset, |x| x.bytecode_offset as usize).ok()?;
-        Some(self.instructions[i].address)
+        self.instruction_at(bytecode_offset).map(|i| i.address)
     }
 }
 
@@ -173,7 +178,8 @@ impl BaselineJit {
         let mut instructions: Vec<(usize, u16, &'static VariantRecord)> = Vec::new();
         let mut offset = 0;
         while offset < bytecode.len() {
-            let opcode = read_u16(bytecode, offset).ok_or_else(|| JitError::Bytecode { offset, problem: "truncated opcode".into() })?;
+            let opcode =
+                read_field(bytecode, offset, 2, false).ok_or_else(|| JitError::Bytecode { offset, problem: "truncated opcode".into() })? as u16;
             let v = tables.variants.get(opcode as usize).ok_or_else(|| JitError::Bytecode { offset, problem: format!("unknown opcode {opcode}") })?;
             instructions.push((offset, opcode, v));
             offset += v.length as usize;
@@ -215,7 +221,7 @@ impl BaselineJit {
                             HoleValue::Pc => pc,
                             HoleValue::Output => {
                                 let o = v.output_offset.ok_or_else(|| bad(format!("{} has no output", v.name)))?;
-                                8 * u64::from(read_u16(bytecode, offset + o as usize).ok_or_else(|| bad("truncated output".into()))?)
+                                8 * read_field(bytecode, offset + o as usize, 2, false).ok_or_else(|| bad("truncated output".into()))? as u64
                             }
                             HoleValue::Operand(k) => {
                                 let op = v.operands.get(k as usize).ok_or_else(|| bad(format!("{} has no operand {k}", v.name)))?;
@@ -298,10 +304,6 @@ fn piece_lengths(tables: &'static StencilTables, v: &'static VariantRecord) -> i
     })
 }
 
-fn read_u16(bytes: &[u8], at: usize) -> Option<u16> {
-    Some(u16::from_le_bytes(bytes.get(at..at + 2)?.try_into().ok()?))
-}
-
 /// A `width`-byte little-endian field, sign- or zero-extended.
 fn read_field(bytes: &[u8], at: usize, width: u8, signed: bool) -> Option<i64> {
     let w = width as usize;
@@ -339,9 +341,6 @@ impl BaselineJit {
     pub fn verify(&self, bytecode: &[u8], code: &CompiledCode) -> Result<(), VerifyError> {
         use deegen_stencil::{check_holes, Hole, HoleTarget, Stencil};
         let tables = self.tables;
-        let address_of = |offset: i64| {
-            code.instructions.binary_search_by_key(&offset, |x| i64::from(x.bytecode_offset)).ok().map(|i| code.instructions[i].address)
-        };
         let end = code.entry + code.code_size as u64 - TRAP.len() as u64;
         for (i, ins) in code.instructions.iter().enumerate() {
             let v = tables.variants.get(ins.opcode as usize).ok_or_else(|| VerifyError {
@@ -396,7 +395,9 @@ impl BaselineJit {
                             let o = v.branch_offset.ok_or_else(|| fail("a branch hole in a variant without a branch".into()))?;
                             let d =
                                 read_field(bytecode, ins.bytecode_offset as usize + o as usize, 4, true).ok_or_else(|| fail("truncated".into()))?;
-                            address_of(i64::from(ins.bytecode_offset) + d)
+                            usize::try_from(i64::from(ins.bytecode_offset) + d)
+                                .ok()
+                                .and_then(|target| code.code_at(target))
                                 .ok_or_else(|| fail(format!("branch displacement {d} lands between instructions")))?
                         }
                         HoleValue::Continuation(k) => *starts.get(1 + k as usize).ok_or_else(|| fail(format!("no continuation {k}")))?,

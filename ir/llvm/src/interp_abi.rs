@@ -96,6 +96,13 @@ pub mod handler_kind {
     pub fn is_stencil(kind: &str) -> bool {
         matches!(kind, STENCIL | STENCIL_CONTINUATION | STENCIL_CONTINUATION_BODY)
     }
+
+    /// Whether functions of this kind are the stencils the JIT copies per instruction (a
+    /// continuation's body is inlined into its stencil; anything else a stencil calls is a
+    /// helper placed once).
+    pub fn is_stencil_entry(kind: &str) -> bool {
+        matches!(kind, STENCIL | STENCIL_CONTINUATION)
+    }
 }
 
 /// Where a generated function finds its instruction's operands.
@@ -357,11 +364,12 @@ impl<'a, 'ctx> InterpBuilder<'a, 'ctx> {
             let v = op.fixed.expect("only fixed operands have no runtime constant");
             return Ok(self.ctx().i64_type().const_int(v as u64, true).into());
         };
-        if let OperandEncoding::Address { .. } = encoding {
-            return Ok(wide_runtime_constant(self.module, self.builder, &op.runtime_constant_symbol(), &format!("{}.ic", op.name))?.into());
-        }
-        if matches!(encoding, OperandEncoding::Unsigned | OperandEncoding::Signed { .. }) && op.width >= 8 {
+        if encoding.needs_64_bits(op.width) {
             let p = wide_runtime_constant(self.module, self.builder, &op.runtime_constant_symbol(), &format!("{}.rc", op.name))?;
+            // An inline cache is its address; a literal the address's value.
+            if let OperandEncoding::Address { .. } = encoding {
+                return Ok(p.into());
+            }
             return Ok(b(self.builder.build_ptr_to_int(p, self.ctx().i64_type(), &op.name))?.into());
         }
         let symbol = runtime_constant_symbol(self.module, &op.runtime_constant_symbol());

@@ -48,8 +48,7 @@ impl<'ctx> Pass<LlvmModule<'ctx>> for InterpFinalize {
         // each compiled into its own section for the stencil extractor, and so are the helpers
         // they call (which the JIT places once, beside them).
         let is_stencil = |f: inkwell::values::FunctionValue<'_>| {
-            deegen_llvm_ir::function_attr(f, deegen_llvm_ir::HANDLER_KIND_ATTR)
-                .is_some_and(|k| k == deegen_llvm_ir::handler_kind::STENCIL || k == deegen_llvm_ir::handler_kind::STENCIL_CONTINUATION)
+            deegen_llvm_ir::function_attr(f, deegen_llvm_ir::HANDLER_KIND_ATTR).is_some_and(|k| deegen_llvm_ir::handler_kind::is_stencil_entry(&k))
         };
         let stencil_module = defined_functions(module).into_iter().any(is_stencil);
         if !stencil_module && module.get_function(symbols::ENTER).is_none() {

@@ -39,15 +39,15 @@ impl SymbolRange {
 
 /// The range of an operand's runtime constant.
 pub fn operand_range(encoding: OperandEncoding, width: u32) -> SymbolRange {
-    let bits = |w: u32| if w >= 8 { SymbolRange::Any64 } else { SymbolRange::Below(1u64 << (8 * w)) };
+    if encoding.needs_64_bits(width) {
+        return SymbolRange::Any64;
+    }
     match encoding {
-        OperandEncoding::Unsigned | OperandEncoding::Signed { .. } => bits(width),
-        OperandEncoding::SlotOffset => match bits(width) {
-            SymbolRange::Below(n) if n <= 1 << 28 => SymbolRange::Below(8 * n),
-            _ => SymbolRange::Below(1 << 31),
-        },
+        OperandEncoding::Unsigned | OperandEncoding::Signed { .. } => SymbolRange::Below(1u64 << (8 * width)),
+        OperandEncoding::SlotOffset if width < 4 => SymbolRange::Below(8 << (8 * width)),
+        OperandEncoding::SlotOffset => SymbolRange::Below(1 << 31),
         OperandEncoding::ConstantOffset => SymbolRange::Below(rc::CONSTANT_BIAS),
-        OperandEncoding::Address { .. } => SymbolRange::Any64,
+        OperandEncoding::Address { .. } => unreachable!("needs 64 bits"),
     }
 }
 

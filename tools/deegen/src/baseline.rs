@@ -116,7 +116,7 @@ fn bad(stencil: &str, message: impl std::fmt::Display) -> GenerateError {
 impl<'a> Tables<'a> {
     fn build(variants: &[Variant], stencils: &'a [Stencil], kinds: &HashMap<&str, Option<&str>>) -> Result<Self, GenerateError> {
         let id: HashMap<&str, u16> = stencils.iter().enumerate().map(|(i, s)| (s.name.as_str(), i as u16)).collect();
-        let is_stencil = |name: &str| matches!(kinds.get(name), Some(Some(handler_kind::STENCIL | handler_kind::STENCIL_CONTINUATION)));
+        let is_stencil = |name: &str| kinds.get(name).copied().flatten().is_some_and(handler_kind::is_stencil_entry);
         let shared: Vec<u16> = stencils.iter().filter(|s| !is_stencil(&s.name)).map(|s| id[s.name.as_str()]).collect();
         let shared_index: HashMap<&str, u16> = shared.iter().enumerate().map(|(k, &i)| (stencils[i as usize].name.as_str(), k as u16)).collect();
 
@@ -138,13 +138,10 @@ impl<'a> Tables<'a> {
             for c in &conts {
                 owner.insert(c, (base.opcode as usize, cont_names.clone()));
             }
-            let operands = v
-                .operands
-                .iter()
-                .filter_map(|op| {
-                    let enc = op.runtime_constant_encoding()?;
+            let operands = runtime_constant_operands(v)
+                .map(|(op, enc)| {
                     let signed = matches!(op.access, deegen_bytecode_spec::OperandAccess::Literal { signed: true });
-                    Some((op.offset, op.width as u8, signed, format!("OperandEncoding::{enc:?}")))
+                    (op.offset, op.width as u8, signed, format!("OperandEncoding::{enc:?}"))
                 })
                 .collect();
             variant_out.push(VariantOut {
@@ -168,35 +165,8 @@ impl<'a> Tables<'a> {
                 let value = match &h.target {
                     HoleTarget::Data => HoleValue::Data,
                     HoleTarget::Symbol(name) => {
-                        let needs = |what: &str| bad(&s.name, format!("a helper refers to the {what} '{name}'"));
-                        if name == rc::PC {
-                            context.ok_or_else(|| needs("runtime constant"))?;
-                            HoleValue::Pc
-                        } else if name == rc::OUTPUT {
-                            context.ok_or_else(|| needs("runtime constant"))?;
-                            HoleValue::Output
-                        } else if let Some(op) = name.strip_prefix(rc::OPERAND_PREFIX) {
-                            let (v, _) = context.ok_or_else(|| needs("runtime constant"))?;
-                            let k = v
-                                .operands
-                                .iter()
-                                .filter(|o| o.runtime_constant_encoding().is_some())
-                                .position(|o| o.name == op)
-                                .ok_or_else(|| bad(&s.name, format!("variant {} has no operand '{op}'", v.name)))?;
-                            HoleValue::Operand(k as u8)
-                        } else if name == rc::NEXT {
-                            context.ok_or_else(|| needs("code symbol"))?;
-                            HoleValue::Next
-                        } else if name == rc::BRANCH {
-                            context.ok_or_else(|| needs("code symbol"))?;
-                            HoleValue::Branch
-                        } else if let Some(k) = name.strip_prefix(rc::CONTINUATION_PREFIX) {
-                            let (v, conts) = context.ok_or_else(|| needs("code symbol"))?;
-                            let j = conts
-                                .iter()
-                                .position(|c| c == k)
-                                .ok_or_else(|| bad(&s.name, format!("variant {} has no continuation '{k}'", v.name)))?;
-                            HoleValue::Continuation(j as u8)
+                        if let Some(value) = instruction_symbol(name, context).map_err(|m| bad(&s.name, m))? {
+                            value
                         } else if name.starts_with(rc::PREFIX) {
                             return Err(bad(&s.name, format!("unknown runtime constant '{name}'")));
                         } else if let Some(&k) = shared_index.get(name.as_str()) {
@@ -215,8 +185,13 @@ impl<'a> Tables<'a> {
                 };
                 // A 64-bit runtime constant must have a 64-bit hole: a narrower one means LLVM
                 // truncated it (see runtime-constant-range).
-                let wide = matches!(value, HoleValue::Pc | HoleValue::Continuation(_))
-                    || matches!((value, context), (HoleValue::Operand(k), Some((v, _))) if operand_is_wide(v, k));
+                let wide = match (value, context) {
+                    (HoleValue::Pc | HoleValue::Continuation(_), _) => true,
+                    (HoleValue::Operand(k), Some((v, _))) => {
+                        runtime_constant_operands(v).nth(k as usize).is_some_and(|(o, enc)| enc.needs_64_bits(o.width))
+                    }
+                    _ => false,
+                };
                 if wide && h.kind != HoleKind::Abs64 {
                     return Err(bad(&s.name, format!("the 64-bit runtime constant {value:?} has a {:?} hole at offset {}", h.kind, h.offset)));
                 }
@@ -283,12 +258,39 @@ impl<'a> Tables<'a> {
     }
 }
 
-/// Whether operand `k` (among the runtime-constant operands) of `v` is a 64-bit constant.
-fn operand_is_wide(v: &Variant, k: u8) -> bool {
-    use deegen_api::runtime_constants::OperandEncoding;
-    v.operands.iter().filter_map(|o| Some((o, o.runtime_constant_encoding()?))).nth(k as usize).is_some_and(|(o, enc)| match enc {
-        OperandEncoding::Address { .. } => true,
-        OperandEncoding::Unsigned | OperandEncoding::Signed { .. } => o.width >= 8,
-        _ => false,
-    })
+/// The operands of `v` that are runtime constants, in the order [`HoleValue::Operand`] indexes.
+fn runtime_constant_operands(
+    v: &Variant,
+) -> impl Iterator<Item = (&deegen_bytecode_spec::ResolvedOperand, deegen_api::runtime_constants::OperandEncoding)> {
+    v.operands.iter().filter_map(|o| Some((o, o.runtime_constant_encoding()?)))
+}
+
+/// The value of a symbol that only an instruction's stencil has (a runtime constant, the next
+/// instruction, the branch target, a continuation), resolved against the variant and its
+/// continuations in `context`; `None` for any other symbol.
+fn instruction_symbol(name: &str, context: Option<(&Variant, &Vec<String>)>) -> Result<Option<HoleValue>, String> {
+    let per_instruction = [rc::PC, rc::OUTPUT, rc::NEXT, rc::BRANCH].contains(&name)
+        || name.starts_with(rc::OPERAND_PREFIX)
+        || name.starts_with(rc::CONTINUATION_PREFIX);
+    if !per_instruction {
+        return Ok(None);
+    }
+    let (v, conts) = context.ok_or_else(|| format!("a helper refers to '{name}', which only an instruction's stencil has"))?;
+    let value = if name == rc::PC {
+        HoleValue::Pc
+    } else if name == rc::OUTPUT {
+        HoleValue::Output
+    } else if name == rc::NEXT {
+        HoleValue::Next
+    } else if name == rc::BRANCH {
+        HoleValue::Branch
+    } else if let Some(op) = name.strip_prefix(rc::OPERAND_PREFIX) {
+        let k = runtime_constant_operands(v).position(|(o, _)| o.name == op).ok_or_else(|| format!("variant {} has no operand '{op}'", v.name))?;
+        HoleValue::Operand(k as u8)
+    } else {
+        let k = &name[rc::CONTINUATION_PREFIX.len()..];
+        let j = conts.iter().position(|c| c == k).ok_or_else(|| format!("variant {} has no continuation '{k}'", v.name))?;
+        HoleValue::Continuation(j as u8)
+    };
+    Ok(Some(value))
 }

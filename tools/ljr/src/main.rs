@@ -66,11 +66,28 @@ const LJR_OPTIONS: &[&str] = &[
     "-jon",
 ];
 
-/// `ljr`'s own options that take a value (`--name=value`).
-const LJR_VALUE_OPTIONS: &[&str] = &["--tier=", "--tier-up-threshold=", "--jit-cache-limit="];
+/// `ljr`'s own options that take a value (`--name=value`), applied by [`apply_value_option`].
+const LJR_VALUE_OPTIONS: &[&str] = &["--tier", "--tier-up-threshold", "--jit-cache-limit"];
+
+fn is_value_option(a: &str) -> bool {
+    a.split_once('=').is_some_and(|(name, _)| LJR_VALUE_OPTIONS.contains(&name))
+}
 
 fn is_ljr_option(a: &str) -> bool {
-    LJR_OPTIONS.contains(&a) || LJR_VALUE_OPTIONS.iter().any(|p| a.starts_with(p))
+    LJR_OPTIONS.contains(&a) || is_value_option(a)
+}
+
+/// Applies one of [`LJR_VALUE_OPTIONS`], or says what is wrong with its value.
+fn apply_value_option(st: &mut LuaState, a: &str) -> Result<(), String> {
+    let (name, value) = a.split_once('=').unwrap_or((a, ""));
+    let bad = |what: &str| format!("{name} takes {what}, got '{value}'");
+    match name {
+        "--tier" => st.tiering.mode = value.parse()?,
+        "--tier-up-threshold" => st.tiering.threshold = value.parse::<i64>().ok().filter(|n| *n >= 0).ok_or_else(|| bad("a count (0 or more)"))?,
+        "--jit-cache-limit" => st.tiering.cache_limit = value.parse().map_err(|_| bad("a number of bytes"))?,
+        _ => return Err(format!("unknown option '{name}'")),
+    }
+    Ok(())
 }
 
 /// What lua.c's `collectargs` finds before running anything.
@@ -532,30 +549,13 @@ fn run(st: &mut LuaState, argv: &[String]) -> bool {
             "--dump-jit" => dump_jit = true,
             "-joff" => st.tiering.mode = lua51_vm::tiering::TierMode::Interpreter,
             "-jon" => st.tiering.mode = lua51_vm::tiering::TierMode::Auto,
-            _ if a.starts_with("--tier=") => match a["--tier=".len()..].parse() {
-                Ok(mode) => st.tiering.mode = mode,
-                Err(e) => {
+            _ if is_value_option(a) => {
+                if let Err(e) = apply_value_option(st, a) {
                     eprintln!("{PROGNAME}: {e}");
                     print_usage();
                     return false;
                 }
-            },
-            _ if a.starts_with("--tier-up-threshold=") => match a["--tier-up-threshold=".len()..].parse::<i64>() {
-                Ok(n) if n >= 0 => st.tiering.threshold = n,
-                _ => {
-                    eprintln!("{PROGNAME}: --tier-up-threshold takes a count (0 or more), got '{}'", &a["--tier-up-threshold=".len()..]);
-                    print_usage();
-                    return false;
-                }
-            },
-            _ if a.starts_with("--jit-cache-limit=") => match a["--jit-cache-limit=".len()..].parse::<usize>() {
-                Ok(n) => st.tiering.cache_limit = n,
-                _ => {
-                    eprintln!("{PROGNAME}: --jit-cache-limit takes a number of bytes, got '{}'", &a["--jit-cache-limit=".len()..]);
-                    print_usage();
-                    return false;
-                }
-            },
+            }
             "--dump-stencils" => return print_generated_file(lua51_vm::tiering::STENCILS_DISASSEMBLY_PATH),
             "--dump-interpreter" => return print_generated_file(lua51_vm::INTERPRETER_ASSEMBLY_PATH),
             _ => {}

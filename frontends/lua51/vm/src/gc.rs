@@ -109,13 +109,12 @@ impl Marker {
         self.constants(root);
     }
 
-    fn constants(&mut self, p: &Proto) {
-        for c in &p.constants {
-            self.value(*c);
-        }
-        for child in &p.children {
-            self.constants(child);
-        }
+    fn constants(&mut self, root: &Proto) {
+        root.each(&mut |p| {
+            for c in &p.constants {
+                self.value(*c);
+            }
+        });
     }
 
     fn propagate(&mut self, st: &LuaState) {
@@ -184,37 +183,35 @@ fn weak_mode(st: &LuaState, t: &Table) -> (bool, bool) {
     (m.contains(&b'k'), m.contains(&b'v'))
 }
 
-/// Empties the call inline caches of `p` and its inner functions whose callee is about to be
-/// freed (see the module documentation).
 /// The tiering policy stops tracking the compiled functions of a chunk about to be freed.
-fn forget_compiled(tiering: &mut crate::tiering::Tiering, p: &Proto) {
-    if p.jit.is_some() {
-        tiering.forget(p.code_block());
-    }
-    for child in &p.children {
-        forget_compiled(tiering, child);
-    }
+fn forget_compiled(tiering: &mut crate::tiering::Tiering, root: &Proto) {
+    root.each(&mut |p| {
+        if p.jit.is_some() {
+            tiering.forget(p.code_block());
+        }
+    });
 }
 
-fn clear_dead_call_ics(p: &mut Proto) {
+/// Empties the call inline caches of `root` and its inner functions whose callee is about to be
+/// freed (see the module documentation).
+fn clear_dead_call_ics(root: &mut Proto) {
     let layouts = call_ic_layouts();
-    let code = &mut p.code[..];
-    let mut pc = 0;
-    while pc + 2 <= code.len() {
-        let opcode = usize::from(u16::from_le_bytes([code[pc], code[pc + 1]]));
-        let (length, cache) = layouts[opcode];
-        if let Some(offset) = cache {
-            let at = pc + offset as usize;
-            let key = u64::from_le_bytes(code[at..at + 8].try_into().expect("8 bytes"));
-            if key != lua51_value::CALL_IC_EMPTY && is_dead(TValue(key)) {
-                code[at..at + deegen_bytecode_spec::CALL_IC_BYTES as usize].copy_from_slice(&EMPTY_CALL_IC);
+    root.each_mut(&mut |p| {
+        let code = &mut p.code[..];
+        let mut pc = 0;
+        while pc + 2 <= code.len() {
+            let opcode = usize::from(u16::from_le_bytes([code[pc], code[pc + 1]]));
+            let (length, cache) = layouts[opcode];
+            if let Some(offset) = cache {
+                let at = pc + offset as usize;
+                let key = u64::from_le_bytes(code[at..at + 8].try_into().expect("8 bytes"));
+                if key != lua51_value::CALL_IC_EMPTY && is_dead(TValue(key)) {
+                    code[at..at + deegen_bytecode_spec::CALL_IC_BYTES as usize].copy_from_slice(&EMPTY_CALL_IC);
+                }
             }
+            pc += length as usize;
         }
-        pc += length as usize;
-    }
-    for child in &mut p.children {
-        clear_dead_call_ics(child);
-    }
+    });
 }
 
 fn is_dead(v: TValue) -> bool {

@@ -454,39 +454,30 @@ impl LuaState {
     /// hotness countdown, or is compiled at once (`--tier=baseline`).
     pub(crate) fn register_chunk(&mut self, root: *mut Proto) {
         self.protos.push(root);
+        let tiering = &mut self.tiering;
         // SAFETY: the chunk was just built and is owned by the state; nothing runs it yet.
-        unsafe { self.tier_chunk(&mut *root) };
+        unsafe { &mut *root }.each_mut(&mut |p| {
+            let cb = p.code_block() as *mut deegen_api::CodeBlock;
+            // SAFETY: the prototype's own code block.
+            unsafe { (*cb).hotness = tiering.initial_hotness() };
+            if tiering.compiles_on_load() {
+                // SAFETY: the bytecode is the prototype's boxed slice, which never moves.
+                p.jit = unsafe { tiering.compile(cb, &p.code) };
+            }
+        });
     }
 
     /// Every function the baseline JIT compiled that is still alive, chunk by chunk.
     pub fn compiled_functions(&self) -> Vec<&Proto> {
-        fn walk<'a>(p: &'a Proto, out: &mut Vec<&'a Proto>) {
-            if p.jit.is_some() {
-                out.push(p);
-            }
-            for c in &p.children {
-                walk(c, out);
-            }
-        }
         let mut out = Vec::new();
         for &root in &self.protos {
             // SAFETY: registered chunks live until the collector drops them.
-            walk(unsafe { &*root }, &mut out);
+            unsafe { &*root }.each(&mut |p| {
+                if p.jit.is_some() {
+                    out.push(p);
+                }
+            });
         }
         out
-    }
-
-    unsafe fn tier_chunk(&mut self, p: &mut Proto) {
-        let cb = p.code_block() as *mut deegen_api::CodeBlock;
-        // SAFETY: the prototype's own code block.
-        unsafe { (*cb).hotness = self.tiering.initial_hotness() };
-        if self.tiering.compiles_on_load() {
-            // SAFETY: the bytecode is the prototype's boxed slice, which never moves.
-            p.jit = unsafe { self.tiering.compile(cb, &p.code) };
-        }
-        for child in p.children.iter_mut() {
-            // SAFETY: as above, for the inner functions.
-            unsafe { self.tier_chunk(child) };
-        }
     }
 }

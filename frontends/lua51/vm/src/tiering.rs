@@ -202,8 +202,9 @@ impl Tiering {
     /// instruction the frame header names.
     pub fn interpreter_return_address(&self, code: &CompiledCode, bytecode: &[u8], caller_offset: usize, return_address: u64) -> Option<*const ()> {
         let jit = self.jit.as_ref()?;
-        let i = code.instructions.binary_search_by_key(&caller_offset, |x| x.bytecode_offset as usize).ok()?;
-        let index = jit.continuation_index(&code.instructions[i], return_address)?;
+        let index = jit.continuation_index(code.instruction_at(caller_offset)?, return_address)?;
+        // The instruction's opcode now (the interpreter may have quickened it since): its
+        // handler decodes the same layout.
         let opcode = u16::from_le_bytes(bytecode.get(caller_offset..caller_offset + 2)?.try_into().ok()?);
         crate::interp::interpreter_continuation(opcode, index)
     }

@@ -163,9 +163,22 @@ impl Proto {
 
     /// Points every prototype of this chunk at `root` (this one, once it has its final address).
     pub(crate) fn set_root(&mut self, root: *const Proto) {
-        self.root = root;
+        self.each_mut(&mut |p| p.root = root);
+    }
+
+    /// Calls `f` on this prototype and every one nested in it, outermost first.
+    pub fn each<'a>(&'a self, f: &mut impl FnMut(&'a Proto)) {
+        f(self);
+        for child in &self.children {
+            child.each(f);
+        }
+    }
+
+    /// [`Self::each`], mutably.
+    pub fn each_mut(&mut self, f: &mut impl FnMut(&mut Proto)) {
+        f(self);
         for child in &mut self.children {
-            child.set_root(root);
+            child.each_mut(f);
         }
     }
 
