@@ -89,6 +89,9 @@ impl InlineCache {
         if cached_key == key && valid(state) {
             return effect(state);
         }
+        // A miss is the slow path: `hot-cold-split` moves the body out of the fast path (and,
+        // in the baseline JIT, out of every copy of the stencil).
+        crate::cold_path();
         match body() {
             IcBody::Cache(state) => {
                 if key != UNCACHEABLE_KEY && key != IMPOSSIBLE_KEY {
@@ -138,6 +141,7 @@ impl InlineCache {
             let kind = unsafe { crate::markers::__deegen_api_ic_fused_kind(kind_of(state), KINDS) };
             return effect(state, kind);
         }
+        crate::cold_path();
         match body() {
             IcBody::Cache(state) => {
                 let kind = kind_of(state);

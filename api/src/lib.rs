@@ -141,7 +141,14 @@ pub struct InterpContext {
     /// The highest frame end any entry thunk has seen: slots above it were never written, so a
     /// garbage collector clearing stale slots above the live top need not go further.
     pub stack_high_water: *mut u64,
+    /// Where a fast path leaves the live values that do not fit the scratch argument registers
+    /// when it tail-calls an outlined slow path (`hot-cold-split`); the slow path reads them
+    /// first thing, so nothing else ever sees them.
+    pub slow_path_spill: [u64; SLOW_PATH_SPILL_SLOTS],
 }
+
+/// Size of [`InterpContext::slow_path_spill`].
+pub const SLOW_PATH_SPILL_SLOTS: usize = 12;
 
 pub const STATUS_OK: u64 = 0;
 pub const STATUS_ERROR: u64 = 1;
@@ -162,8 +169,22 @@ pub(crate) mod markers {
         pub fn __deegen_api_return_from_function(values: *mut u64, count: u64) -> !;
         pub fn __deegen_api_ic_fused_kind(computed: u32, kinds: u32) -> u32;
         pub fn __deegen_api_ic_quicken(kind: u32, kinds: u32);
+        pub fn __deegen_api_cold_path();
     }
 }
+
+/// States that the code after this point is a slow path (an inline-cache miss, a metamethod
+/// lookup): `type-hint-slow-paths` marks the edges into it cold and `hot-cold-split` moves it
+/// out of the fast path, even where it calls nothing. `std::hint::cold_path` says the same to
+/// an optimizing rustc, but the semantics are compiled at opt-level 0, where it leaves no
+/// trace in the IR.
+#[inline(always)]
+pub fn cold_path() {
+    unsafe { markers::__deegen_api_cold_path() }
+}
+
+/// Name of the [`cold_path`] marker.
+pub const COLD_PATH_MARKER: &str = "__deegen_api_cold_path";
 
 /// Stores `value` to the bytecode's output slot and continues with the next bytecode.
 #[inline(always)]
@@ -265,6 +286,7 @@ pub mod offsets {
     pub const CTX_RET_COUNT: usize = offset_of!(InterpContext, ret_count);
     pub const CTX_STATUS: usize = offset_of!(InterpContext, status);
     pub const CTX_STACK_HIGH_WATER: usize = offset_of!(InterpContext, stack_high_water);
+    pub const CTX_SLOW_PATH_SPILL: usize = offset_of!(InterpContext, slow_path_spill);
 }
 
 /// Names of the language hooks (see the crate documentation).

@@ -36,6 +36,19 @@ pub const BRANCH: &str = "__deegen_jit_branch";
 /// `__deegen_jit_cont_<continuation function>`.
 pub const CONTINUATION_PREFIX: &str = "__deegen_jit_cont_";
 
+/// The instruction's SlowPathData record (the paper's section 7.2): the runtime constants its
+/// AOT slow paths need, which a stencil's cold path cannot carry as holes because the slow
+/// path is compiled once, not copied per instruction. A stencil refers to it RIP-relative
+/// (`lea`), so the record lives within `rel32` reach of the code, in the same code cache.
+pub const SLOW_PATH_DATA: &str = "__deegen_rc_slow_path_data";
+
+/// Whether `name` is a value only an instruction has (its operands, its address, where its
+/// successors' code is): a hole in a stencil, a SlowPathData field in an AOT slow path, and
+/// never something a helper shared by every instruction may refer to.
+pub fn is_per_instruction(name: &str) -> bool {
+    [PC, OUTPUT, NEXT, BRANCH, SLOW_PATH_DATA].contains(&name) || name.starts_with(OPERAND_PREFIX) || name.starts_with(CONTINUATION_PREFIX)
+}
+
 /// Bias of a constant operand's symbol: the symbol holds `CONSTANT_BIAS - 8 * (index + 1)`
 /// and the IR reads `code_block + (symbol - CONSTANT_BIAS)` (constant `i` lives at
 /// `code_block - 8 * (i + 1)`), so the negative offset becomes a `disp32` whose addend carries

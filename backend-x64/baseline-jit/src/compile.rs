@@ -4,7 +4,7 @@
 //! known when a hole is patched, with no late-patch list.
 
 use deegen_exec_memory::{CodeCache, ExecMemoryError};
-use deegen_stencil::{patch_hole, PatchError};
+use deegen_stencil::{patch_hole, HoleKind, PatchError};
 
 use crate::tables::{HoleValue, StencilRecord, StencilTables, VariantRecord};
 
@@ -17,6 +17,15 @@ pub enum JitError {
     Patch(#[from] PatchError),
     #[error("bytecode offset {offset}: {problem}")]
     Bytecode { offset: usize, problem: String },
+}
+
+impl JitError {
+    /// Whether the JIT ran out of a resource (the code cache is full, address space cannot
+    /// be reserved): a normal condition under which functions stay in the interpreter. Every
+    /// other error is a bug of the JIT or its tables.
+    pub fn is_resource_limit(&self) -> bool {
+        matches!(self, JitError::Memory(ExecMemoryError::Full { .. } | ExecMemoryError::Reserve { .. }))
+    }
 }
 
 /// Totals over the JIT's lifetime.
@@ -45,6 +54,10 @@ pub struct CompiledCode {
     /// The code of the first instruction.
     pub entry: u64,
     pub code_size: usize,
+    /// Where the SlowPathData records start (after the code), and their total size: one per
+    /// piece whose stencil has AOT slow paths, in the order of the pieces.
+    pub slow_path_data: u64,
+    pub slow_path_data_size: usize,
     /// Sorted by bytecode offset (and by address).
     pub instructions: Vec<CompiledInstruction>,
 }
@@ -62,6 +75,39 @@ impl CompiledCode {
     }
 }
 
+/// What a hole of `kind` refers to for external `k`: a jump stub in reach for a `rel32` hole,
+/// the external itself otherwise.
+fn external_address(externals: &[u64], near: &[u64], k: u16, kind: HoleKind) -> u64 {
+    if kind == HoleKind::PcRel32 {
+        near[k as usize]
+    } else {
+        externals[k as usize]
+    }
+}
+
+/// A jump stub for each external beyond `rel32` reach of the cache (`jmp *0(%rip)` followed
+/// by the address, 16 bytes); returns what a `rel32` reference to each external should name.
+fn place_jump_stubs(cache: &mut CodeCache, externals: &[u64]) -> Result<Vec<u64>, JitError> {
+    const STUB: usize = 16;
+    let far: Vec<usize> = (0..externals.len()).filter(|&k| !cache.reachable_from(externals[k])).collect();
+    let mut near = externals.to_vec();
+    if far.is_empty() {
+        return Ok(near);
+    }
+    let (base, ()) = cache.emit(STUB * far.len(), STUB, |buf, _| {
+        for (j, &k) in far.iter().enumerate() {
+            let stub = &mut buf[STUB * j..STUB * (j + 1)];
+            stub[..6].copy_from_slice(&[0xff, 0x25, 0, 0, 0, 0]);
+            stub[6..14].copy_from_slice(&externals[k].to_le_bytes());
+            stub[14..].copy_from_slice(&[0xcc, 0xcc]);
+        }
+    })?;
+    for (j, &k) in far.iter().enumerate() {
+        near[k] = base + (STUB * j) as u64;
+    }
+    Ok(near)
+}
+
 /// `ud2`: where a function's code ends, so that falling off its last instruction traps.
 const TRAP: [u8; 2] = [0x0f, 0x0b];
 
@@ -74,6 +120,10 @@ pub struct BaselineJit {
     /// Address of each helper ([`StencilTables::shared`] order).
     shared: Vec<u64>,
     externals: Vec<u64>,
+    /// What a `rel32` call or jump to each external reaches: the external itself, or, when it
+    /// lies beyond `rel32` reach of the cache (a shared library's function, such as `pow`), a
+    /// jump stub in the cache.
+    near_externals: Vec<u64>,
     pub stats: JitStats,
 }
 
@@ -89,6 +139,8 @@ struct Piece {
     stencil: u16,
     offset: usize,
     len: usize,
+    /// Offset of its SlowPathData record from the records' start, if its stencil has one.
+    record: Option<usize>,
 }
 
 impl BaselineJit {
@@ -97,7 +149,8 @@ impl BaselineJit {
     pub fn new(tables: &'static StencilTables, cache_limit: usize) -> Result<Self, JitError> {
         let near = patch_hole as *const () as u64;
         let mut cache = CodeCache::new(cache_limit, Some(near))?;
-        let externals = tables.externals.iter().map(|(_, f)| *f as *const () as u64).collect();
+        let externals: Vec<u64> = tables.externals.iter().map(|(_, f)| *f as *const () as u64).collect();
+        let near_externals = place_jump_stubs(&mut cache, &externals)?;
         let mut data = vec![0u64; tables.stencils.len()];
         for (i, s) in tables.stencils.iter().enumerate() {
             if !s.data.is_empty() {
@@ -105,7 +158,7 @@ impl BaselineJit {
                 data[i] = address;
             }
         }
-        let mut jit = BaselineJit { tables, cache, data, shared: Vec::new(), externals, stats: JitStats::default() };
+        let mut jit = BaselineJit { tables, cache, data, shared: Vec::new(), externals, near_externals, stats: JitStats::default() };
         jit.place_shared()?;
         Ok(jit)
     }
@@ -142,7 +195,7 @@ impl BaselineJit {
                     let value = match h.value {
                         HoleValue::Data => self.data[id as usize],
                         HoleValue::Shared(j) => shared[j as usize],
-                        HoleValue::External(j) => self.externals[j as usize],
+                        HoleValue::External(j) => external_address(&self.externals, &self.near_externals, j, h.kind),
                         other => return Err(JitError::Bytecode { offset: 0, problem: format!("helper {} has a {other:?} hole", s.name) }),
                     };
                     patch_hole(out, h.offset as usize, h.kind, h.addend, value, shared[k]).map_err(|e| e.in_stencil(s.name))?;
@@ -190,67 +243,82 @@ impl BaselineJit {
         let mut pieces: Vec<Piece> = Vec::new();
         let mut first_piece = Vec::with_capacity(instructions.len() + 1);
         let mut size = 0usize;
+        let mut records_size = 0usize;
         for (_, _, v) in &instructions {
             first_piece.push(pieces.len());
             for (id, len) in piece_lengths(tables, v) {
-                pieces.push(Piece { stencil: id, offset: size, len });
+                let fields = tables.stencils[id as usize].slow_path_data.len();
+                let record = (fields > 0).then_some(records_size);
+                records_size += 8 * fields;
+                pieces.push(Piece { stencil: id, offset: size, len, record });
                 size += len;
             }
         }
         first_piece.push(pieces.len());
         let code_size = size + TRAP.len();
+        // The SlowPathData records follow the code, in the same allocation: the stencils
+        // address them RIP-relative.
+        let records_start = code_size.next_multiple_of(8);
 
         // Pass 2: copy and patch.
         let data = &self.data;
         let shared = &self.shared;
-        let externals = &self.externals;
+        let (externals, near_externals) = (&self.externals, &self.near_externals);
+        let external = |k: u16, kind| external_address(externals, near_externals, k, kind);
         let pc_base = bytecode.as_ptr() as u64;
-        let (base, result) = self.cache.emit(code_size, 16, |buf, base| -> Result<Vec<CompiledInstruction>, JitError> {
+        let (base, result) = self.cache.emit(records_start + records_size, 16, |buf, base| -> Result<Vec<CompiledInstruction>, JitError> {
             let at = |piece: usize| base + pieces[piece].offset as u64;
             let instruction_address = |i: usize| if i < instructions.len() { at(first_piece[i]) } else { base + size as u64 };
+            let record_address = |piece: &Piece| piece.record.map(|r| base + (records_start + r) as u64);
             let mut compiled = Vec::with_capacity(instructions.len());
             for (i, &(offset, opcode, v)) in instructions.iter().enumerate() {
                 let pc = pc_base + offset as u64;
                 let bad = |problem: String| JitError::Bytecode { offset, problem };
+                // What a hole (or a SlowPathData field) of `value` holds in piece `p`.
+                let value_of = |value: HoleValue, p: usize| -> Result<u64, JitError> {
+                    let piece = &pieces[p];
+                    Ok(match value {
+                        HoleValue::Pc | HoleValue::Output | HoleValue::Operand(_) => {
+                            instruction_constant(bytecode, pc, offset, v, value).map_err(bad)?
+                        }
+                        HoleValue::Next => instruction_address(i + 1),
+                        HoleValue::Branch => {
+                            let target = branch_target(bytecode, offset, v).map_err(bad)?;
+                            let index = instructions
+                                .binary_search_by_key(&target, |x| x.0 as i64)
+                                .map_err(|_| bad(format!("branch to {target}, which is not an instruction")))?;
+                            instruction_address(index)
+                        }
+                        HoleValue::Continuation(k) => {
+                            let p = first_piece[i] + 1 + k as usize;
+                            if p >= first_piece[i + 1] {
+                                return Err(bad(format!("{} has no continuation {k}", v.name)));
+                            }
+                            at(p)
+                        }
+                        HoleValue::SlowPathData => record_address(piece)
+                            .ok_or_else(|| bad(format!("{} has no SlowPathData", tables.stencils[piece.stencil as usize].name)))?,
+                        HoleValue::Data => data[piece.stencil as usize],
+                        HoleValue::Shared(k) => shared[k as usize],
+                        HoleValue::External(k) => external(k, HoleKind::Abs64),
+                    })
+                };
                 for (p, &piece) in pieces.iter().enumerate().take(first_piece[i + 1]).skip(first_piece[i]) {
                     let s: &StencilRecord = &tables.stencils[piece.stencil as usize];
                     let out = &mut buf[piece.offset..piece.offset + piece.len];
                     out.copy_from_slice(&s.code[..piece.len]);
                     for h in s.holes.iter().take_while(|h| (h.offset as usize) < piece.len) {
                         let value = match h.value {
-                            HoleValue::Pc => pc,
-                            HoleValue::Output => {
-                                let o = v.output_offset.ok_or_else(|| bad(format!("{} has no output", v.name)))?;
-                                8 * read_field(bytecode, offset + o as usize, 2, false).ok_or_else(|| bad("truncated output".into()))? as u64
-                            }
-                            HoleValue::Operand(k) => {
-                                let op = v.operands.get(k as usize).ok_or_else(|| bad(format!("{} has no operand {k}", v.name)))?;
-                                let raw = read_field(bytecode, offset + op.offset as usize, op.width, op.signed)
-                                    .ok_or_else(|| bad(format!("operand {k} of {} is truncated", v.name)))?;
-                                op.encoding.encode(raw, pc)
-                            }
-                            HoleValue::Next => instruction_address(i + 1),
-                            HoleValue::Branch => {
-                                let o = v.branch_offset.ok_or_else(|| bad(format!("{} does not branch", v.name)))?;
-                                let d = read_field(bytecode, offset + o as usize, 4, true).ok_or_else(|| bad("truncated branch".into()))?;
-                                let target = offset as i64 + d;
-                                let index = instructions
-                                    .binary_search_by_key(&target, |x| x.0 as i64)
-                                    .map_err(|_| bad(format!("branch to {target}, which is not an instruction")))?;
-                                instruction_address(index)
-                            }
-                            HoleValue::Continuation(k) => {
-                                let p = first_piece[i] + 1 + k as usize;
-                                if p >= first_piece[i + 1] {
-                                    return Err(bad(format!("{} has no continuation {k}", v.name)));
-                                }
-                                at(p)
-                            }
-                            HoleValue::Data => data[piece.stencil as usize],
-                            HoleValue::Shared(k) => shared[k as usize],
-                            HoleValue::External(k) => externals[k as usize],
+                            HoleValue::External(k) => external(k, h.kind),
+                            other => value_of(other, p)?,
                         };
                         patch_hole(out, h.offset as usize, h.kind, h.addend, value, at(p)).map_err(|e| e.in_stencil(s.name))?;
+                    }
+                    if let Some(r) = piece.record {
+                        for (k, &field) in s.slow_path_data.iter().enumerate() {
+                            let at = records_start + r + 8 * k;
+                            buf[at..at + 8].copy_from_slice(&value_of(field, p)?.to_le_bytes());
+                        }
                     }
                 }
                 let start = at(first_piece[i]);
@@ -261,7 +329,7 @@ impl BaselineJit {
                     size: (instruction_address(i + 1) - start) as u32,
                 });
             }
-            buf[size..].copy_from_slice(&TRAP);
+            buf[size..code_size].copy_from_slice(&TRAP);
             Ok(compiled)
         })?;
         let instructions = result?;
@@ -271,7 +339,7 @@ impl BaselineJit {
             address = format_args!("{base:#x}"),
             "baseline JIT compiled a function"
         );
-        Ok(CompiledCode { entry: base, code_size, instructions })
+        Ok(CompiledCode { entry: base, code_size, slow_path_data: base + records_start as u64, slow_path_data_size: records_size, instructions })
     }
 }
 
@@ -302,6 +370,32 @@ fn piece_lengths(tables: &'static StencilTables, v: &'static VariantRecord) -> i
         let len = if j + 1 == count && s.ends_with_jump_to_next { s.code.len() - 5 } else { s.code.len() };
         (id, len)
     })
+}
+
+/// The value of an instruction constant (its address, output slot or an operand) of the
+/// instruction at `offset` in `bytecode`, whose address is `pc`.
+fn instruction_constant(bytecode: &[u8], pc: u64, offset: usize, v: &VariantRecord, value: HoleValue) -> Result<u64, String> {
+    match value {
+        HoleValue::Pc => Ok(pc),
+        HoleValue::Output => {
+            let o = v.output_offset.ok_or_else(|| format!("{} has no output", v.name))?;
+            Ok(8 * read_field(bytecode, offset + o as usize, 2, false).ok_or("truncated output")? as u64)
+        }
+        HoleValue::Operand(k) => {
+            let op = v.operands.get(k as usize).ok_or_else(|| format!("{} has no operand {k}", v.name))?;
+            let raw = read_field(bytecode, offset + op.offset as usize, op.width, op.signed)
+                .ok_or_else(|| format!("operand {k} of {} is truncated", v.name))?;
+            Ok(op.encoding.encode(raw, pc))
+        }
+        other => Err(format!("{other:?} is not an instruction constant")),
+    }
+}
+
+/// The bytecode offset the branch of the instruction at `offset` goes to.
+fn branch_target(bytecode: &[u8], offset: usize, v: &VariantRecord) -> Result<i64, String> {
+    let o = v.branch_offset.ok_or_else(|| format!("{} does not branch", v.name))?;
+    let d = read_field(bytecode, offset + o as usize, 4, true).ok_or("truncated branch")?;
+    Ok(offset as i64 + d)
 }
 
 /// A `width`-byte little-endian field, sign- or zero-extended.
@@ -336,12 +430,16 @@ impl BaselineJit {
     /// copy-and-patch): decodes the code emitted for `bytecode` with `iced-x86` and checks that
     /// every piece is its stencil byte for byte outside the holes, that every hole is exactly
     /// one immediate, displacement or branch field, and that every jump to the next
-    /// instruction, a branch target or a continuation lands where the bytecode says, computed
-    /// again from the bytecode rather than taken from the compiler.
+    /// instruction, a branch target, a continuation or a SlowPathData record lands where the
+    /// bytecode says, and that every record field holds what the AOT slow path expects, each
+    /// computed again from the bytecode rather than taken from the compiler.
     pub fn verify(&self, bytecode: &[u8], code: &CompiledCode) -> Result<(), VerifyError> {
         use deegen_stencil::{check_holes, Hole, HoleTarget, Stencil};
         let tables = self.tables;
         let end = code.entry + code.code_size as u64 - TRAP.len() as u64;
+        let pc_base = bytecode.as_ptr() as u64;
+        // The next piece's SlowPathData record (they are laid out in the pieces' order).
+        let mut next_record = code.slow_path_data;
         for (i, ins) in code.instructions.iter().enumerate() {
             let v = tables.variants.get(ins.opcode as usize).ok_or_else(|| VerifyError {
                 offset: ins.bytecode_offset,
@@ -388,21 +486,46 @@ impl BaselineJit {
                         .collect(),
                 };
                 check_holes(&as_stencil, emitted, starts[j]).map_err(|e| fail(e.to_string()))?;
-                for h in holes.iter().filter(|h| h.kind == deegen_stencil::HoleKind::PcRel32) {
-                    let expected = match h.value {
+                let record = (!s.slow_path_data.is_empty()).then_some(next_record);
+                next_record += 8 * s.slow_path_data.len() as u64;
+                if next_record > code.slow_path_data + code.slow_path_data_size as u64 {
+                    return Err(fail(format!("the SlowPathData of {} runs past the records' end", s.name)));
+                }
+                // Where a jump of `value` must land, recomputed from the bytecode and the layout.
+                let expected_target = |value: HoleValue| -> Result<Option<u64>, VerifyError> {
+                    Ok(Some(match value {
                         HoleValue::Next => next,
                         HoleValue::Branch => {
-                            let o = v.branch_offset.ok_or_else(|| fail("a branch hole in a variant without a branch".into()))?;
-                            let d =
-                                read_field(bytecode, ins.bytecode_offset as usize + o as usize, 4, true).ok_or_else(|| fail("truncated".into()))?;
-                            usize::try_from(i64::from(ins.bytecode_offset) + d)
+                            let target = branch_target(bytecode, ins.bytecode_offset as usize, v).map_err(fail)?;
+                            usize::try_from(target)
                                 .ok()
                                 .and_then(|target| code.code_at(target))
-                                .ok_or_else(|| fail(format!("branch displacement {d} lands between instructions")))?
+                                .ok_or_else(|| fail(format!("the branch to {target} lands between instructions")))?
                         }
                         HoleValue::Continuation(k) => *starts.get(1 + k as usize).ok_or_else(|| fail(format!("no continuation {k}")))?,
-                        _ => continue,
-                    };
+                        HoleValue::SlowPathData => record.ok_or_else(|| fail(format!("{} has a SlowPathData hole and no record", s.name)))?,
+                        _ => return Ok(None),
+                    }))
+                };
+                // Every field of the record holds what a hole of its value would.
+                if let Some(r) = record {
+                    for (k, &field) in s.slow_path_data.iter().enumerate() {
+                        // SAFETY: within the records of this code (checked above).
+                        let got = unsafe { std::ptr::read_unaligned((r + 8 * k as u64) as *const u64) };
+                        let expected = match expected_target(field)? {
+                            Some(address) => address,
+                            None => {
+                                let pc = pc_base + u64::from(ins.bytecode_offset);
+                                instruction_constant(bytecode, pc, ins.bytecode_offset as usize, v, field).map_err(fail)?
+                            }
+                        };
+                        if got != expected {
+                            return Err(fail(format!("SlowPathData field {k} ({field:?}) of {} holds {got:#x}, not {expected:#x}", s.name)));
+                        }
+                    }
+                }
+                for h in holes.iter().filter(|h| h.kind == deegen_stencil::HoleKind::PcRel32) {
+                    let Some(expected) = expected_target(h.value)? else { continue };
                     let field = h.offset as usize;
                     let rel = i32::from_le_bytes(emitted[field..field + 4].try_into().expect("4 bytes"));
                     // `S + A - P`: the target is the field's value plus its address minus the addend.
@@ -412,6 +535,9 @@ impl BaselineJit {
                     }
                 }
             }
+        }
+        if next_record != code.slow_path_data + code.slow_path_data_size as u64 {
+            return Err(VerifyError { offset: 0, variant: "-", problem: "the SlowPathData records do not match the pieces".into() });
         }
         Ok(())
     }

@@ -35,6 +35,10 @@ pub struct StencilRecord {
     /// The code ends with `jmp <next instruction>` (5 bytes, the last hole), which the JIT
     /// drops when the next instruction's code follows (jump-to-fallthrough).
     pub ends_with_jump_to_next: bool,
+    /// The fields of the SlowPathData record each copy of this stencil gets (one `u64` each,
+    /// holding what a hole of that value would): what its AOT slow paths read of the
+    /// instruction. Empty when it has none; then no [`HoleValue::SlowPathData`] hole either.
+    pub slow_path_data: &'static [HoleValue],
 }
 
 /// One hole of a stencil.
@@ -62,6 +66,9 @@ pub enum HoleValue {
     Branch,
     /// The code of the variant's return continuation `i` for this instruction.
     Continuation(u8),
+    /// The address of this copy's SlowPathData record
+    /// ([`StencilRecord::slow_path_data`]).
+    SlowPathData,
     /// The stencil's read-only data.
     Data,
     /// A helper's code ([`StencilTables::shared`]).

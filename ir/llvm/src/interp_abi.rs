@@ -211,17 +211,39 @@ impl<'ctx> PinnedState<'ctx> {
 /// RIP-relative or store it as a sign-extended `imm32` (it ignores `!absolute_symbol` in both
 /// places), which would truncate the value.
 pub fn wide_runtime_constant<'ctx>(module: &Module<'ctx>, builder: &Builder<'ctx>, symbol: &str, name: &str) -> BuildResult<PointerValue<'ctx>> {
+    runtime_constant_asm(module, builder, format!("{WIDE_ASM_PREFIX}{symbol}{WIDE_ASM_SUFFIX}"), name)
+}
+
+/// The address of `symbol`, which lies within `rel32` reach of the code that uses it (the
+/// JIT places it in the same code cache: a SlowPathData record), materialized by an inline
+/// RIP-relative `lea` (a 32-bit PC-relative hole). Not a symbol address in the IR: under the
+/// static relocation model LLVM would materialize it as an absolute `imm32`.
+pub fn near_runtime_constant<'ctx>(module: &Module<'ctx>, builder: &Builder<'ctx>, symbol: &str, name: &str) -> BuildResult<PointerValue<'ctx>> {
+    runtime_constant_asm(module, builder, format!("leaq {symbol}(%rip), $0"), name)
+}
+
+/// An inline asm without inputs that yields a pointer, free of effects: LLVM may merge copies
+/// and move them, like a constant.
+fn runtime_constant_asm<'ctx>(module: &Module<'ctx>, builder: &Builder<'ctx>, text: String, name: &str) -> BuildResult<PointerValue<'ctx>> {
     let ctx = module.get_context();
     let ptr = ctx.ptr_type(AddressSpace::default());
     let ty = ptr.fn_type(&[], false);
-    let asm = ctx.create_inline_asm(ty, format!("movabsq $${symbol}, $0"), "=r".to_owned(), false, false, None, false);
+    let asm = ctx.create_inline_asm(ty, text, "=r".to_owned(), false, false, None, false);
     let call = b(builder.build_indirect_call(ty, asm, &[], name))?;
-    // No memory access and no unwinding: LLVM may merge copies and move them, like a constant.
     for (attr, value) in [("memory", 0), ("nounwind", 0), ("willreturn", 0)] {
         let kind = inkwell::attributes::Attribute::get_named_enum_kind_id(attr);
         call.add_attribute(inkwell::attributes::AttributeLoc::Function, ctx.create_enum_attribute(kind, value));
     }
     Ok(call.try_as_basic_value().basic().ok_or("inline asm returns a value")?.into_pointer_value())
+}
+
+const WIDE_ASM_PREFIX: &str = "movabsq $$";
+const WIDE_ASM_SUFFIX: &str = ", $0";
+
+/// The symbol a [`wide_runtime_constant`] materializes, read back from its inline asm's text
+/// (`None` for any other assembly).
+pub fn wide_runtime_constant_symbol(asm: &str) -> Option<&str> {
+    asm.strip_prefix(WIDE_ASM_PREFIX)?.strip_suffix(WIDE_ASM_SUFFIX)
 }
 
 /// The address of the runtime-constant (or JIT code) symbol `name`: an external, hidden

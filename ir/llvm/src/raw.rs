@@ -22,6 +22,34 @@ pub struct Block(pub LLVMBasicBlockRef);
 #[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
 pub struct Type(pub LLVMTypeRef);
 
+/// An edge whose branch weight is at most 1/this of its branch's total is a slow path
+/// (`std::hint::cold_path()` gives 1 against 2000).
+pub const COLD_WEIGHT_RATIO: u64 = 1000;
+
+/// The operands of the instruction's metadata of kind `name` (as values), if it has one.
+fn metadata_operands(inst: LLVMValueRef, name: &str) -> Option<Vec<LLVMValueRef>> {
+    let ctx = unsafe { LLVMGetTypeContext(LLVMTypeOf(inst)) };
+    let kind = unsafe { LLVMGetMDKindIDInContext(ctx, name.as_ptr() as *const _, name.len() as u32) };
+    let md = unsafe { LLVMGetMetadata(inst, kind) };
+    if md.is_null() {
+        return None;
+    }
+    let n = unsafe { LLVMGetMDNodeNumOperands(md) } as usize;
+    let mut ops: Vec<LLVMValueRef> = vec![std::ptr::null_mut(); n];
+    unsafe { LLVMGetMDNodeOperands(md, ops.as_mut_ptr()) };
+    Some(ops)
+}
+
+/// The text of a metadata string operand.
+fn md_string(op: LLVMValueRef) -> Option<String> {
+    if op.is_null() || unsafe { LLVMIsAMDString(op) }.is_null() {
+        return None;
+    }
+    let mut len = 0;
+    let p = unsafe { LLVMGetMDString(op, &mut len) };
+    (!p.is_null()).then(|| String::from_utf8_lossy(unsafe { std::slice::from_raw_parts(p as *const u8, len as usize) }).into_owned())
+}
+
 /// Intrinsics that become library calls (and so need a stack frame).
 const CALLING_INTRINSICS: [&str; 3] = ["llvm.memcpy", "llvm.memmove", "llvm.memset"];
 
@@ -184,6 +212,27 @@ impl Value {
             LLVMReplaceAllUsesWith(self.0, v.0);
             LLVMInstructionEraseFromParent(self.0);
         }
+    }
+
+    /// The name of a global value (`None` for other values).
+    pub fn global_name(self) -> Option<String> {
+        (!unsafe { LLVMIsAGlobalValue(self.0) }.is_null()).then(|| name_of(self.0))
+    }
+
+    /// Whether this is a constant expression.
+    pub fn is_constant_expr(self) -> bool {
+        !unsafe { LLVMIsAConstantExpr(self.0) }.is_null()
+    }
+
+    /// For a call of an inline asm: its assembly text.
+    pub fn inline_asm_text(self) -> Option<String> {
+        let callee = self.callee()?;
+        if unsafe { LLVMIsAInlineAsm(callee.0) }.is_null() {
+            return None;
+        }
+        let mut len = 0;
+        let p = unsafe { LLVMGetInlineAsmAsmString(callee.0, &mut len) };
+        Some(String::from_utf8_lossy(unsafe { std::slice::from_raw_parts(p as *const u8, len) }).into_owned())
     }
 
     /// The instruction's opcode (`None` for other values).
@@ -405,23 +454,34 @@ impl Block {
     }
 
     /// Successors whose edge is a slow path: named by the terminator's
-    /// [`COLD_EDGE_METADATA`](crate::COLD_EDGE_METADATA). Empty without it.
+    /// [`COLD_EDGE_METADATA`](crate::COLD_EDGE_METADATA), or given at most
+    /// 1/[`COLD_WEIGHT_RATIO`] of the branch's weight by its `!prof` branch weights (what
+    /// `std::hint::cold_path()` in the semantics becomes). Empty without either.
     pub fn cold_successors(self) -> Vec<Block> {
         let Some(t) = self.terminator() else { return Vec::new() };
-        let name = crate::COLD_EDGE_METADATA;
-        let ctx = unsafe { LLVMGetTypeContext(LLVMTypeOf(t)) };
-        let kind = unsafe { LLVMGetMDKindIDInContext(ctx, name.as_ptr() as *const _, name.len() as u32) };
-        let md = unsafe { LLVMGetMetadata(t, kind) };
-        if md.is_null() || unsafe { LLVMGetMDNodeNumOperands(md) } != 1 {
-            return Vec::new();
+        let successors = self.successors();
+        let mut cold = Vec::new();
+        if let Some([op]) = metadata_operands(t, crate::COLD_EDGE_METADATA).as_deref() {
+            if !unsafe { LLVMIsAConstantInt(*op) }.is_null() {
+                let index = unsafe { LLVMConstIntGetZExtValue(*op) } as usize;
+                cold.extend(successors.get(index).copied());
+            }
         }
-        let mut op: LLVMValueRef = std::ptr::null_mut();
-        unsafe { LLVMGetMDNodeOperands(md, &mut op) };
-        if unsafe { LLVMIsAConstantInt(op) }.is_null() {
-            return Vec::new();
+        if let Some(ops) = metadata_operands(t, "prof") {
+            // `!{!"branch_weights", [!"expected",] i32 w0, i32 w1, ...}`, one per successor.
+            let weights: Vec<u64> =
+                ops.iter().filter(|&&op| !unsafe { LLVMIsAConstantInt(op) }.is_null()).map(|&op| unsafe { LLVMConstIntGetZExtValue(op) }).collect();
+            let is_weights = ops.first().is_some_and(|&op| md_string(op).as_deref() == Some("branch_weights"));
+            if is_weights && weights.len() == successors.len() {
+                let total: u64 = weights.iter().sum();
+                for (s, w) in successors.iter().zip(&weights) {
+                    if w.saturating_mul(COLD_WEIGHT_RATIO) <= total && !cold.contains(s) {
+                        cold.push(*s);
+                    }
+                }
+            }
         }
-        let index = unsafe { LLVMConstIntGetZExtValue(op) } as usize;
-        self.successors().get(index).copied().into_iter().collect()
+        cold
     }
 
     /// Removes the terminator's [`COLD_EDGE_METADATA`](crate::COLD_EDGE_METADATA).
@@ -478,6 +538,11 @@ impl Block {
                         return false;
                     }
                     let callee = LLVMGetCalledValue(i.0);
+                    // An inline asm without side effects is an instruction, not a call (the
+                    // baseline JIT's `movabs` of a 64-bit runtime constant).
+                    if !LLVMIsAInlineAsm(callee).is_null() {
+                        return LLVMGetInlineAsmHasSideEffects(callee) != 0;
+                    }
                     if LLVMIsAFunction(callee).is_null() || LLVMGetIntrinsicID(callee) == 0 {
                         return true;
                     }
@@ -590,6 +655,94 @@ impl Builder {
             let fb = LLVMBuildBitCast(self.raw, b.0, double, c"rhs.as_double".as_ptr());
             Value(LLVMBuildFCmp(self.raw, inkwell::llvm_sys::LLVMRealPredicate::LLVMRealORD, fa, fb, c"both.ordered".as_ptr()))
         }
+    }
+
+    /// `ptr + offset` (bytes).
+    fn byte_offset(&self, ptr: Value, offset: u64) -> LLVMValueRef {
+        unsafe {
+            let i8t = LLVMInt8TypeInContext(LLVMGetTypeContext(LLVMTypeOf(ptr.0)));
+            let mut offset = [LLVMConstInt(self.i64, offset, 0)];
+            LLVMBuildInBoundsGEP2(self.raw, i8t, ptr.0, offset.as_mut_ptr(), 1, NO_NAME.as_ptr())
+        }
+    }
+
+    /// `load i64, (ptr + offset)`; with `invariant`, a field of a read-only record
+    /// (`!invariant.load`).
+    pub fn load_i64_at(&self, ptr: Value, offset: u64, invariant: bool, name: &str) -> Value {
+        let name = std::ffi::CString::new(name).unwrap_or_default();
+        unsafe {
+            let ctx = LLVMGetTypeContext(LLVMTypeOf(ptr.0));
+            let load = LLVMBuildLoad2(self.raw, self.i64, self.byte_offset(ptr, offset), name.as_ptr());
+            LLVMSetAlignment(load, 8);
+            if invariant {
+                let kind = LLVMGetMDKindIDInContext(ctx, c"invariant.load".as_ptr(), "invariant.load".len() as u32);
+                let empty = LLVMMetadataAsValue(ctx, LLVMMDNodeInContext2(ctx, std::ptr::null_mut(), 0));
+                LLVMSetMetadata(load, kind, empty);
+            }
+            Value(load)
+        }
+    }
+
+    /// `store i64 v, (ptr + offset)`.
+    pub fn store_i64_at(&self, ptr: Value, offset: u64, v: Value) {
+        unsafe {
+            let store = LLVMBuildStore(self.raw, v.0, self.byte_offset(ptr, offset));
+            LLVMSetAlignment(store, 8);
+        }
+    }
+
+    /// Rebuilds the constant `c` as instructions at the builder's position, with each global
+    /// `leaf` maps replaced by what it returns (an `i64`; converted to the global's pointer type,
+    /// or used directly under a `ptrtoint` to `i64`). Constants without such a global stay as
+    /// they are. Fails on a constant expression kind it does not know.
+    pub fn materialize_constant(&self, c: Value, leaf: &mut dyn FnMut(Value) -> Option<Value>) -> Result<Value, String> {
+        if unsafe { LLVMIsAGlobalValue(c.0) }.is_null() && !c.is_constant_expr() {
+            return Ok(c);
+        }
+        if !unsafe { LLVMIsAGlobalValue(c.0) }.is_null() {
+            return Ok(match leaf(c) {
+                Some(v) => Value(unsafe { LLVMBuildIntToPtr(self.raw, v.0, LLVMTypeOf(c.0), NO_NAME.as_ptr()) }),
+                None => c,
+            });
+        }
+        use LLVMOpcode::*;
+        let opcode = unsafe { LLVMGetConstOpcode(c.0) };
+        let ops = c.operands();
+        if opcode == LLVMPtrToInt && unsafe { LLVMTypeOf(c.0) } == self.i64 && unsafe { !LLVMIsAGlobalValue(ops[0].0).is_null() } {
+            if let Some(v) = leaf(ops[0]) {
+                return Ok(v);
+            }
+        }
+        let mut new_ops = Vec::with_capacity(ops.len());
+        for o in &ops {
+            new_ops.push(self.materialize_constant(*o, leaf)?);
+        }
+        if new_ops == ops {
+            return Ok(c);
+        }
+        let ty = unsafe { LLVMTypeOf(c.0) };
+        Ok(Value(unsafe {
+            match opcode {
+                LLVMTrunc | LLVMZExt | LLVMSExt | LLVMPtrToInt | LLVMIntToPtr | LLVMBitCast | LLVMAddrSpaceCast => {
+                    LLVMBuildCast(self.raw, opcode, new_ops[0].0, ty, NO_NAME.as_ptr())
+                }
+                LLVMAdd | LLVMSub | LLVMMul | LLVMXor | LLVMAnd | LLVMOr | LLVMShl | LLVMLShr | LLVMAShr => {
+                    LLVMBuildBinOp(self.raw, opcode, new_ops[0].0, new_ops[1].0, NO_NAME.as_ptr())
+                }
+                LLVMGetElementPtr => {
+                    let mut indices: Vec<LLVMValueRef> = new_ops[1..].iter().map(|v| v.0).collect();
+                    LLVMBuildGEP2(
+                        self.raw,
+                        LLVMGetGEPSourceElementType(c.0),
+                        new_ops[0].0,
+                        indices.as_mut_ptr(),
+                        indices.len() as u32,
+                        NO_NAME.as_ptr(),
+                    )
+                }
+                other => return Err(format!("a constant expression ({other:?}) over a symbol the pass must replace")),
+            }
+        }))
     }
 
     /// Moves `inst` (out of its block) to the builder's position.

@@ -24,6 +24,8 @@ pub static DESCRIPTOR: PassDescriptor<LlvmPhase> = PassDescriptor {
 /// Marks a function this pass made, with the name of the handler it came from.
 pub const SLOW_PATH_OF_ATTR: &str = "deegen-slow-path-of";
 
+use deegen_api::{offsets, SLOW_PATH_SPILL_SLOTS};
+
 /// The scratch argument slots that carry a slow path's live values.
 const SCRATCH_SLOTS: [u32; 4] = [param::A0, param::A1, param::A2, param::A3];
 
@@ -44,7 +46,7 @@ impl std::fmt::Display for Kept {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         match self {
             Kept::Loop => write!(f, "the slow path loops back into its entry"),
-            Kept::TooManyLiveValues(live, slots) => write!(f, "{live} live values for {slots} free argument slots"),
+            Kept::TooManyLiveValues(live, slots) => write!(f, "{live} live values for {slots} free argument and spill slots"),
             Kept::LiveValueType => write!(f, "a live value does not fit an i64"),
             Kept::SharedStackSlot => write!(f, "a stack slot is shared with the fast path"),
         }
@@ -112,8 +114,9 @@ fn split_function<'ctx>(module: &inkwell::module::Module<'ctx>, f: FunctionValue
             }
         }
     }
-    // A block also reached over a hot edge stays in the fast path.
-    entries.retain(|e| !hot.contains(e));
+    // A block also reached over a hot edge stays in the fast path; a block that already
+    // tail-calls an outlined slow path (branch weights keep marking it cold) is done.
+    entries.retain(|e| !hot.contains(e) && !calls_slow_path(*e));
     entries.sort_by_key(|b| blocks.iter().position(|x| x == b));
     let (mut outlined, mut kept) = (0, 0);
     for b in entries {
@@ -136,10 +139,29 @@ fn split_function<'ctx>(module: &inkwell::module::Module<'ctx>, f: FunctionValue
     (outlined, kept)
 }
 
+/// Byte offset of spill slot `index` from the context.
+fn spill_offset(index: usize) -> u64 {
+    (offsets::CTX_SLOW_PATH_SPILL + 8 * index) as u64
+}
+
+/// Whether `b` tail-calls a slow path this pass made.
+fn calls_slow_path(b: Block) -> bool {
+    b.instructions().into_iter().filter_map(|i| i.callee()).any(|c| {
+        c.global_name().is_some() && !unsafe { inkwell::llvm_sys::core::LLVMIsAFunction(c.0) }.is_null() && {
+            // SAFETY: `c` is a function of the module.
+            let f = unsafe { FunctionValue::new(c.0) }.expect("a function");
+            function_attr(f, SLOW_PATH_OF_ATTR).is_some()
+        }
+    })
+}
+
 /// How a live value crosses into the slow path.
 enum LiveIn {
     /// In a scratch argument slot, as an `i64`.
     Passed { value: Value, slot: u32 },
+    /// In the context's spill area (`InterpContext::slow_path_spill`), as an `i64`: the
+    /// values beyond the scratch slots.
+    Spilled { value: Value, index: usize },
     /// A stack slot only the slow path uses: the slow path gets its own.
     Alloca(Value),
 }
@@ -188,10 +210,11 @@ fn outline<'ctx>(
     let mut free = SCRATCH_SLOTS.iter().copied().filter(|s| !used_params.contains(s));
     let mut crossing = Vec::new();
     let passed = live.iter().filter(|v| !v.is_alloca()).count();
-    let available = free.clone().count();
+    let available = free.clone().count() + SLOW_PATH_SPILL_SLOTS;
     if passed > available {
         return Err(Kept::TooManyLiveValues(passed, available));
     }
+    let mut spilled = 0;
     for v in live {
         if v.is_alloca() {
             if v.users().iter().any(|u| !in_region.contains(&u.parent())) {
@@ -202,7 +225,13 @@ fn outline<'ctx>(
             if !v.crosses_as_i64() {
                 return Err(Kept::LiveValueType);
             }
-            crossing.push(LiveIn::Passed { value: v, slot: free.next().expect("counted above") });
+            match free.next() {
+                Some(slot) => crossing.push(LiveIn::Passed { value: v, slot }),
+                None => {
+                    crossing.push(LiveIn::Spilled { value: v, index: spilled });
+                    spilled += 1;
+                }
+            }
         }
     }
 
@@ -227,6 +256,10 @@ fn outline<'ctx>(
             LiveIn::Passed { value, slot } => {
                 let v = builder.from_i64(sv.param(slot), value.type_of());
                 map.values.insert(value, v);
+            }
+            LiveIn::Spilled { value, index } => {
+                let raw = builder.load_i64_at(sv.param(param::CTX), spill_offset(index), false, "spilled");
+                map.values.insert(value, builder.from_i64(raw, value.type_of()));
             }
             LiveIn::Alloca(a) => {
                 map.values.insert(a, builder.insert_clone(a));
@@ -294,9 +327,14 @@ fn outline<'ctx>(
         .map(|(i, p)| if SCRATCH_SLOTS.contains(&(i as u32)) && !used_params.contains(&(i as u32)) { p.poison_like() } else { *p })
         .collect();
     for c in &crossing {
-        if let LiveIn::Passed { value, slot } = *c {
-            let v = stub_phis.iter().find(|(p, _)| *p == value).map_or(value, |(_, n)| *n);
-            args[slot as usize] = builder.to_i64(v);
+        let in_stub = |value: Value| stub_phis.iter().find(|(p, _)| *p == value).map_or(value, |(_, n)| *n);
+        match *c {
+            LiveIn::Passed { value, slot } => args[slot as usize] = builder.to_i64(in_stub(value)),
+            LiveIn::Spilled { value, index } => {
+                let v = builder.to_i64(in_stub(value));
+                builder.store_i64_at(params[param::CTX as usize], spill_offset(index), v);
+            }
+            LiveIn::Alloca(_) => {}
         }
     }
     builder.musttail_ghc_call(handler_type(module.get_context()), Value(slow.as_global_value().as_pointer_value().as_value_ref()), &args);

@@ -237,7 +237,14 @@ impl<'a, 'ctx> Lowerer<'a, 'ctx> {
             let entry =
                 ib.load_ptr(ib.byte_offset(state.code_block, ib.i64(deegen_api::offsets::CB_ENTRY as u64), "self.entry.addr")?, "self.entry")?;
             let vararg_entry = declare_handler(self.module, symbols::ENTRY_BYTECODE_VARARG).as_global_value().as_pointer_value();
-            let is_vararg = b.build_int_compare(inkwell::IntPredicate::EQ, entry, vararg_entry, "self.is_vararg").map_err(e)?;
+            let mut is_vararg = b.build_int_compare(inkwell::IntPredicate::EQ, entry, vararg_entry, "self.is_vararg").map_err(e)?;
+            // A compiled vararg function is entered through the JIT's vararg entry, which
+            // moves the frame the same way.
+            if self.module.get_function(TIER_UP_HOOK).is_some() {
+                let jit_entry = declare_handler(self.module, symbols::JIT_ENTRY_BYTECODE_VARARG).as_global_value().as_pointer_value();
+                let is_jit = b.build_int_compare(inkwell::IntPredicate::EQ, entry, jit_entry, "self.is_jit_vararg").map_err(e)?;
+                is_vararg = b.build_or(is_vararg, is_jit, "self.is_any_vararg").map_err(e)?;
+            }
             let num_varargs = ib.load_i64(ib.header_slot(state.base, deegen_api::frame::NUM_VARARGS, "hdr.num_varargs")?, "num_varargs")?;
             let nparams_addr = ib.byte_offset(state.code_block, ib.i64(deegen_api::offsets::CB_NUM_FIXED_PARAMS as u64), "self.nparams.addr")?;
             let nparams32 = b.build_load(self.module.get_context().i32_type(), nparams_addr, "self.nparams32").map_err(e)?.into_int_value();

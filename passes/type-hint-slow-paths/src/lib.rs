@@ -14,7 +14,7 @@ use inkwell::values::{AsValueRef, InstructionOpcode, InstructionValue};
 /// The pass's one declaration (name, description, parameters, phases).
 pub static DESCRIPTOR: PassDescriptor<LlvmPhase> = PassDescriptor {
     name: "type-hint-slow-paths",
-    description: "type-based slow paths: on branches over type checks of hinted operands (!deegen.hint), the edge the hinted types do not take is marked cold (!deegen.cold_edge) for hot-cold-split",
+    description: "type-based and stated slow paths: on branches over type checks of hinted operands (!deegen.hint), the edge the hinted types do not take, and every edge into a deegen_api::cold_path() marker, are marked cold (!deegen.cold_edge) for hot-cold-split",
     params: "",
     required: false,
     runs_in: &[LlvmPhase::Handlers],
@@ -32,9 +32,10 @@ fn err(message: impl Into<String>) -> PassError {
 impl<'ctx> Pass<LlvmModule<'ctx>> for TypeHintSlowPaths {
     fn run(&mut self, unit: &mut LlvmModule<'ctx>, _: &mut AnalysisManager<LlvmModule<'ctx>>) -> Result<PreservedAnalyses, PassError> {
         let module = &unit.module;
+        let stated = lower_cold_path_markers(module).map_err(err)?;
         let Some(lattice) = read_type_lattice(module).map_err(err)? else {
             tracing::debug!("the module declares no type lattice: no hints to weigh");
-            return Ok(PreservedAnalyses::all());
+            return Ok(if stated == 0 { PreservedAnalyses::all() } else { PreservedAnalyses::none() });
         };
         let checkers = Checkers::of(module, &lattice);
         let ctx = module.get_context();
@@ -66,6 +67,10 @@ impl<'ctx> Pass<LlvmModule<'ctx>> for TypeHintSlowPaths {
             }
         }
         tracing::debug!(marked, "branch edges marked cold by type hints");
+        if stated > 0 {
+            // The markers' calls are gone.
+            return Ok(PreservedAnalyses::none());
+        }
         if marked == 0 {
             return Ok(PreservedAnalyses::all());
         }
@@ -80,6 +85,44 @@ impl RegisteredPass<LlvmModule<'_>> for TypeHintSlowPaths {
         params.expect_only(&[])?;
         Ok(TypeHintSlowPaths)
     }
+}
+
+/// Slow paths the semantics state (`deegen_api::cold_path()`): every edge into a marker's
+/// block is marked cold (through blocks that only pass control on, up to a few levels), and
+/// the marker's call is erased. Returns how many markers there were.
+fn lower_cold_path_markers(module: &inkwell::module::Module<'_>) -> Result<usize, String> {
+    let Some(marker) = module.get_function(deegen_api::COLD_PATH_MARKER) else { return Ok(0) };
+    let ctx = module.get_context();
+    let mut count = 0;
+    for f in defined_functions(module) {
+        let fv = Value(f.as_value_ref());
+        for call in deegen_llvm_ir::calls_in(f) {
+            if call.get_called_fn_value() != Some(marker) {
+                continue;
+            }
+            let inst = deegen_llvm_ir::call_instruction(call);
+            let mut work = vec![(Value(inst.as_value_ref()).parent(), 0)];
+            while let Some((b, depth)) = work.pop() {
+                for p in fv.predecessors(b) {
+                    let t = p.terminator_value().ok_or("a block without a terminator")?;
+                    let successors = p.successors();
+                    if successors.len() == 2 && successors[0] != successors[1] {
+                        let index = successors.iter().position(|s| *s == b).expect("a predecessor") as u64;
+                        // SAFETY: `t` is an instruction of this module.
+                        mark_cold_successor(&ctx, unsafe { InstructionValue::new(t.0) }, index)?;
+                    } else if successors.len() == 1 && depth < 4 {
+                        work.push((p, depth + 1));
+                    }
+                }
+            }
+            inst.erase_from_basic_block();
+            count += 1;
+        }
+    }
+    if count > 0 {
+        tracing::debug!(markers = count, "slow paths stated by the semantics");
+    }
+    Ok(count)
 }
 
 /// Marks successor `index` of `br` as a slow-path edge.

@@ -15,6 +15,7 @@ use deegen_baseline_jit::HoleValue;
 use deegen_bytecode_spec::{BytecodeSpec, Quickening, Variant};
 use deegen_llvm_ir::{defined_functions, emit, function_attr, handler_kind, read_variants, HANDLER_KIND_ATTR};
 use deegen_pass::{AnalysisManager, Instrumentation};
+use deegen_pass_baseline_aot_slow_paths::slow_path_data_layout;
 use deegen_stencil::{extract_stencils, HoleKind, HoleTarget, Stencil};
 use inkwell::context::Context;
 use inkwell::targets::FileType;
@@ -60,6 +61,11 @@ pub fn generate_baseline_jit(
         .into_iter()
         .map(|f| (f.get_name().to_string_lossy().into_owned(), function_attr(f, HANDLER_KIND_ATTR)))
         .collect();
+    let layouts: HashMap<String, Vec<String>> = defined_functions(&unit.module)
+        .into_iter()
+        .map(|f| (f.get_name().to_string_lossy().into_owned(), slow_path_data_layout(f)))
+        .filter(|(_, l)| !l.is_empty())
+        .collect();
     let object_bytes = emit(&unit.module, FileType::Object).map_err(GenerateError::Llvm)?;
     let object = out_dir.join("stencils.o");
     write_atomically(&object, &object_bytes)?;
@@ -69,7 +75,7 @@ pub fn generate_baseline_jit(
     let names: Vec<&str> = functions.iter().map(|(n, _)| n.as_str()).collect();
     let stencils = extract_stencils(&object_bytes, &names).map_err(|e| GenerateError::Llvm(e.to_string()))?;
     let kinds: HashMap<&str, Option<&str>> = functions.iter().map(|(n, k)| (n.as_str(), k.as_deref())).collect();
-    let tables = Tables::build(&variants, &stencils, &kinds)?;
+    let tables = Tables::build(&variants, &stencils, &kinds, &layouts)?;
     let tables_rs = out_dir.join("baseline_stencils.rs");
     write_atomically(&tables_rs, tables.source().as_bytes())?;
     let disassembly = out_dir.join("stencils.txt");
@@ -89,6 +95,7 @@ struct StencilOut<'a> {
     stencil: &'a Stencil,
     holes: Vec<HoleOut>,
     ends_with_jump_to_next: bool,
+    slow_path_data: Vec<HoleValue>,
 }
 
 struct VariantOut {
@@ -114,7 +121,12 @@ fn bad(stencil: &str, message: impl std::fmt::Display) -> GenerateError {
 }
 
 impl<'a> Tables<'a> {
-    fn build(variants: &[Variant], stencils: &'a [Stencil], kinds: &HashMap<&str, Option<&str>>) -> Result<Self, GenerateError> {
+    fn build(
+        variants: &[Variant],
+        stencils: &'a [Stencil],
+        kinds: &HashMap<&str, Option<&str>>,
+        layouts: &HashMap<String, Vec<String>>,
+    ) -> Result<Self, GenerateError> {
         let id: HashMap<&str, u16> = stencils.iter().enumerate().map(|(i, s)| (s.name.as_str(), i as u16)).collect();
         let is_stencil = |name: &str| kinds.get(name).copied().flatten().is_some_and(handler_kind::is_stencil_entry);
         let shared: Vec<u16> = stencils.iter().filter(|s| !is_stencil(&s.name)).map(|s| id[s.name.as_str()]).collect();
@@ -195,12 +207,29 @@ impl<'a> Tables<'a> {
                 if wide && h.kind != HoleKind::Abs64 {
                     return Err(bad(&s.name, format!("the 64-bit runtime constant {value:?} has a {:?} hole at offset {}", h.kind, h.offset)));
                 }
+                // The record lies in the code cache, within `rel32` reach, but anywhere in it.
+                if value == HoleValue::SlowPathData && h.kind != HoleKind::PcRel32 {
+                    return Err(bad(&s.name, format!("its SlowPathData record is addressed by a {:?} hole, not RIP-relative", h.kind)));
+                }
                 holes.push(HoleOut { offset: h.offset, kind: h.kind, value, addend: h.addend });
+            }
+            let layout = layouts.get(&s.name).map(Vec::as_slice).unwrap_or_default();
+            let mut slow_path_data = Vec::with_capacity(layout.len());
+            for name in layout {
+                match instruction_symbol(name, context).map_err(|m| bad(&s.name, m))? {
+                    Some(HoleValue::SlowPathData) | None => {
+                        return Err(bad(&s.name, format!("its SlowPathData names '{name}', which is not a value of the instruction")))
+                    }
+                    Some(value) => slow_path_data.push(value),
+                }
+            }
+            if slow_path_data.is_empty() == holes.iter().any(|h| h.value == HoleValue::SlowPathData) {
+                return Err(bad(&s.name, "a SlowPathData hole needs a record and a record needs its hole"));
             }
             let ends_with_jump_to_next = s.code.len() >= 5
                 && s.code[s.code.len() - 5] == 0xe9
                 && holes.last().is_some_and(|h| h.value == HoleValue::Next && h.kind == HoleKind::PcRel32 && h.offset == s.code.len() - 4);
-            out.push(StencilOut { stencil: s, holes, ends_with_jump_to_next });
+            out.push(StencilOut { stencil: s, holes, ends_with_jump_to_next, slow_path_data });
         }
         Ok(Tables { stencils: out, variants: variant_out, shared, externals })
     }
@@ -220,8 +249,13 @@ impl<'a> Tables<'a> {
         for st in &self.stencils {
             let _ = writeln!(
                 s,
-                "    StencilRecord {{ name: \"{}\", code: &{:?}, data: &{:?}, data_align: {}, ends_with_jump_to_next: {}, holes: &[",
-                st.stencil.name, st.stencil.code, st.stencil.data, st.stencil.data_align, st.ends_with_jump_to_next
+                "    StencilRecord {{ name: \"{}\", code: &{:?}, data: &{:?}, data_align: {}, ends_with_jump_to_next: {}, slow_path_data: &[{}], holes: &[",
+                st.stencil.name,
+                st.stencil.code,
+                st.stencil.data,
+                st.stencil.data_align,
+                st.ends_with_jump_to_next,
+                st.slow_path_data.iter().map(|v| format!("HoleValue::{v:?}")).collect::<Vec<_>>().join(", ")
             );
             for h in &st.holes {
                 let _ = writeln!(
@@ -269,10 +303,7 @@ fn runtime_constant_operands(
 /// instruction, the branch target, a continuation), resolved against the variant and its
 /// continuations in `context`; `None` for any other symbol.
 fn instruction_symbol(name: &str, context: Option<(&Variant, &Vec<String>)>) -> Result<Option<HoleValue>, String> {
-    let per_instruction = [rc::PC, rc::OUTPUT, rc::NEXT, rc::BRANCH].contains(&name)
-        || name.starts_with(rc::OPERAND_PREFIX)
-        || name.starts_with(rc::CONTINUATION_PREFIX);
-    if !per_instruction {
+    if !rc::is_per_instruction(name) {
         return Ok(None);
     }
     let (v, conts) = context.ok_or_else(|| format!("a helper refers to '{name}', which only an instruction's stencil has"))?;
@@ -284,6 +315,8 @@ fn instruction_symbol(name: &str, context: Option<(&Variant, &Vec<String>)>) -> 
         HoleValue::Next
     } else if name == rc::BRANCH {
         HoleValue::Branch
+    } else if name == rc::SLOW_PATH_DATA {
+        HoleValue::SlowPathData
     } else if let Some(op) = name.strip_prefix(rc::OPERAND_PREFIX) {
         let k = runtime_constant_operands(v).position(|(o, _)| o.name == op).ok_or_else(|| format!("variant {} has no operand '{op}'", v.name))?;
         HoleValue::Operand(k as u8)

@@ -16,7 +16,7 @@
 //! the interpreter again ([`Tiering::set_hooked`]): JIT code has no hook calls.
 
 use deegen_api::CodeBlock;
-use deegen_baseline_jit::{BaselineJit, CompiledCode, JitStats};
+use deegen_baseline_jit::{BaselineJit, CompiledCode, JitError, JitStats};
 
 use crate::interp::{
     __deegen_interp_entry_bytecode, __deegen_interp_entry_bytecode_vararg, __deegen_jit_entry_bytecode, __deegen_jit_entry_bytecode_vararg,
@@ -145,6 +145,7 @@ impl Tiering {
                 Ok(jit) => self.jit = Some(jit),
                 Err(e) => {
                     tracing::warn!(error = %e, "the baseline JIT is unavailable; functions stay in the interpreter");
+                    self.fail_when_verifying(&e, "the baseline JIT is unavailable");
                     self.unavailable = true;
                     return None;
                 }
@@ -169,8 +170,19 @@ impl Tiering {
             }
             Err(e) => {
                 tracing::info!(error = %e, "baseline compilation failed; the function stays in the interpreter");
+                self.fail_when_verifying(&e, "the baseline JIT cannot compile a function");
                 None
             }
+        }
+    }
+
+    /// Under `--jit-verify` (the test tiers), a JIT that cannot run or compile for any reason
+    /// but a full code cache is a bug to report, not a function quietly left to the
+    /// interpreter: otherwise a broken JIT passes every test by never running.
+    fn fail_when_verifying(&self, e: &JitError, what: &str) {
+        if self.verify && !e.is_resource_limit() {
+            eprintln!("ljr: {what}: {e}");
+            std::process::abort();
         }
     }
 

@@ -216,6 +216,7 @@ pub(crate) fn new_context(stack: &mut [u64], runtime: *mut (), shared: *const Sh
             error_pc: std::ptr::null(),
             status: STATUS_OK,
             stack_high_water: bottom,
+            slow_path_spill: [0; deegen_api::SLOW_PATH_SPILL_SLOTS],
         },
         open_upvalues: std::ptr::null_mut(),
         var_results: 0,

@@ -1,0 +1,44 @@
+; A slow path the semantics state with `deegen_api::cold_path()`: every edge into the
+; marker's block is marked cold, also through a block that only passes control on, and the
+; marker's call is gone. A branch that may still reach the fast path (%hit's false edge goes to
+; another check) is not marked. No type lattice is needed for it.
+; RUN: deegen-opt --passes=type-hint-slow-paths %s | FileCheck %s
+
+; CHECK-LABEL: define void @ic_miss(
+; CHECK: br i1 %hit, label %effect, label %check_valid{{$}}
+; CHECK: br i1 %valid, label %effect, label %miss, !deegen.cold_edge ![[SECOND:[0-9]+]]
+; CHECK: br i1 %other, label %forward, label %done, !deegen.cold_edge ![[FIRST:[0-9]+]]
+; CHECK-NOT: __deegen_api_cold_path
+; CHECK-DAG: ![[SECOND]] = !{i32 1}
+; CHECK-DAG: ![[FIRST]] = !{i32 0}
+target triple = "x86_64-unknown-linux-gnu"
+
+declare void @__deegen_api_cold_path()
+declare void @body(ptr)
+
+define void @ic_miss(ptr %p, i32 %key, i32 %cached, i1 %other) {
+entry:
+  %hit = icmp eq i32 %key, %cached
+  br i1 %hit, label %effect, label %check_valid
+
+check_valid:
+  %valid = icmp ne i32 %cached, 0
+  br i1 %valid, label %effect, label %miss
+
+effect:
+  br i1 %other, label %forward, label %done
+
+forward:
+  br label %miss
+
+miss:
+  call void @__deegen_api_cold_path()
+  call void @body(ptr %p)
+  br label %done
+
+done:
+  ret void
+}
+
+!deegen.phase = !{!0}
+!0 = !{!"handlers"}
