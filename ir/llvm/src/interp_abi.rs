@@ -15,6 +15,13 @@ use inkwell::types::FunctionType;
 use inkwell::values::{BasicMetadataValueEnum, BasicValueEnum, FunctionValue, IntValue, PointerValue};
 use inkwell::AddressSpace;
 
+/// A call of this function (no arguments, no result) says the rest of its block, and what only
+/// it reaches, is a slow path nothing branches to: `type-hint-slow-paths` turns a
+/// `deegen_api::cold_path()` marker whose block no branch leads to into it (a continuation
+/// only a metamethod returns to), the optimizer keeps it in place as an opaque call, and
+/// `hot-cold-split` splits the block there and erases it.
+pub const COLD_SPLIT_MARKER: &str = "__deegen_split_cold";
+
 /// Metadata kind on the load of an operand with a type hint: a node of the hinted type names.
 pub const HINT_METADATA: &str = "deegen.hint";
 
@@ -211,24 +218,40 @@ impl<'ctx> PinnedState<'ctx> {
 /// RIP-relative or store it as a sign-extended `imm32` (it ignores `!absolute_symbol` in both
 /// places), which would truncate the value.
 pub fn wide_runtime_constant<'ctx>(module: &Module<'ctx>, builder: &Builder<'ctx>, symbol: &str, name: &str) -> BuildResult<PointerValue<'ctx>> {
-    runtime_constant_asm(module, builder, format!("{WIDE_ASM_PREFIX}{symbol}{WIDE_ASM_SUFFIX}"), name)
+    runtime_constant_asm(module, builder, format!("{WIDE_ASM_PREFIX}{symbol}{WIDE_ASM_SUFFIX}"), name, false)
 }
 
 /// The address of `symbol`, which lies within `rel32` reach of the code that uses it (the
 /// JIT places it in the same code cache: a SlowPathData record), materialized by an inline
 /// RIP-relative `lea` (a 32-bit PC-relative hole). Not a symbol address in the IR: under the
 /// static relocation model LLVM would materialize it as an absolute `imm32`.
-pub fn near_runtime_constant<'ctx>(module: &Module<'ctx>, builder: &Builder<'ctx>, symbol: &str, name: &str) -> BuildResult<PointerValue<'ctx>> {
-    runtime_constant_asm(module, builder, format!("leaq {symbol}(%rip), $0"), name)
+///
+/// With `pinned`, the `lea` stays where it is written (an asm with side effects): LLVM would
+/// otherwise sink it into the block that uses it, which keeps that block from being a bare
+/// tail call it can fold into a conditional jump.
+pub fn near_runtime_constant<'ctx>(
+    module: &Module<'ctx>,
+    builder: &Builder<'ctx>,
+    symbol: &str,
+    name: &str,
+    pinned: bool,
+) -> BuildResult<PointerValue<'ctx>> {
+    runtime_constant_asm(module, builder, format!("leaq {symbol}(%rip), $0"), name, pinned)
 }
 
 /// An inline asm without inputs that yields a pointer, free of effects: LLVM may merge copies
 /// and move them, like a constant.
-fn runtime_constant_asm<'ctx>(module: &Module<'ctx>, builder: &Builder<'ctx>, text: String, name: &str) -> BuildResult<PointerValue<'ctx>> {
+fn runtime_constant_asm<'ctx>(
+    module: &Module<'ctx>,
+    builder: &Builder<'ctx>,
+    text: String,
+    name: &str,
+    pinned: bool,
+) -> BuildResult<PointerValue<'ctx>> {
     let ctx = module.get_context();
     let ptr = ctx.ptr_type(AddressSpace::default());
     let ty = ptr.fn_type(&[], false);
-    let asm = ctx.create_inline_asm(ty, text, "=r".to_owned(), false, false, None, false);
+    let asm = ctx.create_inline_asm(ty, text, "=r".to_owned(), pinned, false, None, false);
     let call = b(builder.build_indirect_call(ty, asm, &[], name))?;
     for (attr, value) in [("memory", 0), ("nounwind", 0), ("willreturn", 0)] {
         let kind = inkwell::attributes::Attribute::get_named_enum_kind_id(attr);

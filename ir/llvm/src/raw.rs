@@ -503,6 +503,26 @@ impl Block {
         self.terminator().map(Value)
     }
 
+    /// Splits the block after `inst`: what follows it moves to a new block the function gets,
+    /// which this block now branches to (phis of the moved terminator's successors follow).
+    /// Returns the new block.
+    pub fn split_after(self, inst: Value, name: &str, builder: &Builder) -> Block {
+        let rest = self.parent_function().append_block(name);
+        let after: Vec<Value> = self.instructions().into_iter().skip_while(|i| *i != inst).skip(1).collect();
+        builder.position_at_end(rest);
+        for i in after {
+            builder.insert_moved(i);
+        }
+        for s in rest.successors() {
+            for p in s.phis() {
+                p.retarget_incoming(self, rest, builder);
+            }
+        }
+        builder.position_at_end(self);
+        builder.branch(rest);
+        rest
+    }
+
     /// Points every edge from this block to `from` at `to`.
     pub fn redirect(self, from: Block, to: Block) {
         let Some(t) = self.terminator() else { return };

@@ -2,7 +2,9 @@
 
 use std::collections::HashSet;
 
-use deegen_llvm_ir::{defined_functions, function_attr, handler_type, param, set_function_attr, LlvmModule, LlvmPhase, GHC_CALLING_CONV};
+use deegen_llvm_ir::{
+    defined_functions, function_attr, handler_type, param, set_function_attr, LlvmModule, LlvmPhase, COLD_SPLIT_MARKER, GHC_CALLING_CONV,
+};
 use deegen_pass::{AnalysisManager, Pass, PassDescriptor, PassError, PassParams, PipelineError, PreservedAnalyses, RegisteredPass};
 use inkwell::attributes::AttributeLoc;
 use inkwell::module::Linkage;
@@ -92,6 +94,7 @@ impl RegisteredPass<LlvmModule<'_>> for HotColdSplit {
 /// Splits one handler; returns how many slow paths were outlined and how many kept.
 fn split_function<'ctx>(module: &inkwell::module::Module<'ctx>, f: FunctionValue<'ctx>, builder: &Builder) -> (usize, usize) {
     let fv = Value(f.as_value_ref());
+    let stated = split_at_cold_path_markers(fv, builder);
     let blocks = fv.blocks();
     let Some(&entry) = blocks.first() else { return (0, 0) };
     if entry.needs_frame() {
@@ -105,7 +108,7 @@ fn split_function<'ctx>(module: &inkwell::module::Module<'ctx>, f: FunctionValue
     while let Some(b) = work.pop() {
         let cold = b.cold_successors();
         for s in b.successors() {
-            if s.needs_frame() || cold.contains(&s) {
+            if s.needs_frame() || cold.contains(&s) || stated.contains(&s) {
                 if !entries.contains(&s) {
                     entries.push(s);
                 }
@@ -137,6 +140,22 @@ fn split_function<'ctx>(module: &inkwell::module::Module<'ctx>, f: FunctionValue
         b.clear_cold_edge();
     }
     (outlined, kept)
+}
+
+/// The calls of [`COLD_SPLIT_MARKER`] (`deegen_api::cold_path()` markers no branch leads to,
+/// as `type-hint-slow-paths` left them: the rest of the function is a slow path, as in a
+/// continuation only a metamethod returns to): each block is split after its marker, the
+/// marker erased, and the new blocks returned as slow-path entries.
+fn split_at_cold_path_markers(fv: Value, builder: &Builder) -> Vec<Block> {
+    let mut stated = Vec::new();
+    for b in fv.blocks() {
+        let marker = b.instructions().into_iter().find(|i| i.callee().and_then(|c| c.global_name()).as_deref() == Some(COLD_SPLIT_MARKER));
+        if let Some(m) = marker {
+            stated.push(b.split_after(m, "stated_cold", builder));
+            m.erase();
+        }
+    }
+    stated
 }
 
 /// Byte offset of spill slot `index` from the context.

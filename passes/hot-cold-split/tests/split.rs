@@ -33,16 +33,23 @@ fn what_is_outlined_and_what_is_kept() {
     let mut unit = fixture(&context);
     split(&mut unit);
     let names = function_names(&unit);
-    for outlined in
-        ["rejoin__slow0", "entry_phi__slow0", "own_alloca__slow0", "copies__slow0", "hinted_cold__slow0", "spills__slow0", "weighted_cold__slow0"]
-    {
+    for outlined in [
+        "rejoin__slow0",
+        "entry_phi__slow0",
+        "own_alloca__slow0",
+        "copies__slow0",
+        "hinted_cold__slow0",
+        "spills__slow0",
+        "weighted_cold__slow0",
+        "stated_cold__slow0",
+    ] {
         assert!(names.iter().any(|n| n == outlined), "{outlined} missing from {names:?}");
     }
     for kept in ["shared_alloca", "too_many", "slow_loop", "always_calls"] {
         assert!(!names.iter().any(|n| n.starts_with(&format!("{kept}__slow"))), "{kept} was split: {names:?}");
     }
     // A hot part keeps no call but musttail ones.
-    for hot in ["rejoin", "entry_phi", "own_alloca", "copies", "hinted_cold", "weighted_cold"] {
+    for hot in ["rejoin", "entry_phi", "own_alloca", "copies", "hinted_cold", "weighted_cold", "stated_cold"] {
         let f = unit.module.get_function(hot).unwrap();
         for call in deegen_llvm_ir::calls_in(f) {
             assert!(call.is_tail_call(), "{hot} still calls {:?}", deegen_llvm_ir::callee_name(call));
@@ -54,6 +61,8 @@ fn what_is_outlined_and_what_is_kept() {
     let spill = format!("i64 {}", deegen_api::offsets::CTX_SLOW_PATH_SPILL);
     assert!(function_ir(&printed, "spills").contains(&spill) && function_ir(&printed, "spills").contains("store i64"), "{printed}");
     assert!(function_ir(&printed, "spills__slow0").contains(&spill), "{printed}");
+    // The split marker is gone from the handler and its slow path.
+    assert!(!function_ir(&printed, "stated_cold").contains("call void @__deegen_split_cold"), "{printed}");
     // The slow path remembers where it came from and is not a handler of its own.
     let slow = unit.module.get_function("rejoin__slow0").unwrap();
     assert_eq!(deegen_llvm_ir::function_attr(slow, SLOW_PATH_OF_ATTR).as_deref(), Some("rejoin"));

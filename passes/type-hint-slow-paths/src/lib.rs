@@ -5,7 +5,8 @@ use std::collections::HashMap;
 use deegen_bytecode_spec::TypeMask;
 use deegen_llvm_ir::raw::Value;
 use deegen_llvm_ir::{
-    defined_functions, read_type_lattice, type_names_mask, Checkers, ControlFlow, LlvmModule, LlvmPhase, COLD_EDGE_METADATA, HINT_METADATA,
+    defined_functions, read_type_lattice, type_names_mask, Checkers, ControlFlow, LlvmModule, LlvmPhase, COLD_EDGE_METADATA, COLD_SPLIT_MARKER,
+    HINT_METADATA,
 };
 use deegen_pass::{AnalysisManager, Pass, PassDescriptor, PassError, PassParams, PipelineError, PreservedAnalyses, RegisteredPass};
 use inkwell::context::ContextRef;
@@ -101,7 +102,9 @@ fn lower_cold_path_markers(module: &inkwell::module::Module<'_>) -> Result<usize
                 continue;
             }
             let inst = deegen_llvm_ir::call_instruction(call);
-            let mut work = vec![(Value(inst.as_value_ref()).parent(), 0)];
+            let marker_block = Value(inst.as_value_ref()).parent();
+            let mut marked = 0;
+            let mut work = vec![(marker_block, 0)];
             while let Some((b, depth)) = work.pop() {
                 for p in fv.predecessors(b) {
                     let t = p.terminator_value().ok_or("a block without a terminator")?;
@@ -110,10 +113,22 @@ fn lower_cold_path_markers(module: &inkwell::module::Module<'_>) -> Result<usize
                         let index = successors.iter().position(|s| *s == b).expect("a predecessor") as u64;
                         // SAFETY: `t` is an instruction of this module.
                         mark_cold_successor(&ctx, unsafe { InstructionValue::new(t.0) }, index)?;
+                        marked += 1;
                     } else if successors.len() == 1 && depth < 4 {
                         work.push((p, depth + 1));
                     }
                 }
+            }
+            if marked == 0 {
+                // Nothing branches into the marker (a continuation only a metamethod returns
+                // to is a slow path from its start): `hot-cold-split` splits there, after the
+                // optimizer, which would merge a block split here back into its predecessor.
+                let split = module.get_function(COLD_SPLIT_MARKER).unwrap_or_else(|| {
+                    module.add_function(COLD_SPLIT_MARKER, ctx.void_type().fn_type(&[], false), Some(inkwell::module::Linkage::External))
+                });
+                Value(inst.as_value_ref()).set_callee(Value(split.as_value_ref()));
+                count += 1;
+                continue;
             }
             inst.erase_from_basic_block();
             count += 1;

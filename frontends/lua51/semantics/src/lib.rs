@@ -113,6 +113,8 @@ fn arith_slow(op: ArithOp, lhs: u64, rhs: u64) -> ! {
 /// Output of a binary operator's metamethod.
 #[no_mangle]
 pub fn lua_binary_mm_continuation(_lhs: u64, _rhs: u64) -> ! {
+    // Only a metamethod returns here: the whole continuation is a slow path.
+    api::cold_path();
     runtime_call_returned();
     api::ret(first_result())
 }
@@ -120,6 +122,8 @@ pub fn lua_binary_mm_continuation(_lhs: u64, _rhs: u64) -> ! {
 /// Output of a unary operator's metamethod.
 #[no_mangle]
 pub fn lua_unary_mm_continuation(_src: u64) -> ! {
+    // Only a metamethod returns here: the whole continuation is a slow path.
+    api::cold_path();
     runtime_call_returned();
     api::ret(first_result())
 }
@@ -197,6 +201,8 @@ pub fn lua_concat(first: *mut u64, count: u64, dst: *mut u64) -> ! {
 /// values that remain (their number was parked in the last slot of the range).
 #[no_mangle]
 pub fn lua_concat_mm_continuation(first: *mut u64, count: u64, dst: *mut u64) -> ! {
+    // Only a metamethod returns here: the whole continuation is a slow path.
+    api::cold_path();
     runtime_call_returned();
     unsafe {
         let remaining = TValue(*first.add(count as usize - 1)).as_f64() as u64;
@@ -400,6 +406,8 @@ pub fn lua_get_global(name: u64, slot_cache: *mut u8) -> ! {
 
 #[no_mangle]
 pub fn lua_get_global_mm_continuation(_name: u64, _slot_cache: *mut u8) -> ! {
+    // Only a metamethod returns here: the whole continuation is a slow path.
+    api::cold_path();
     runtime_call_returned();
     api::ret(first_result())
 }
@@ -415,6 +423,8 @@ pub fn lua_set_global(name: u64, value: u64, slot_cache: *mut u8) -> ! {
 
 #[no_mangle]
 pub fn lua_set_global_mm_continuation(_name: u64, _value: u64, _slot_cache: *mut u8) -> ! {
+    // Only a metamethod returns here: the whole continuation is a slow path.
+    api::cold_path();
     runtime_call_returned();
     api::fallthrough()
 }
@@ -701,6 +711,8 @@ pub fn lua_get_table(table: u64, key: u64, slot_cache: *mut u8) -> ! {
 
 #[no_mangle]
 pub fn lua_get_table_mm_continuation(_table: u64, _key: u64, _slot_cache: *mut u8) -> ! {
+    // Only a metamethod returns here: the whole continuation is a slow path.
+    api::cold_path();
     runtime_call_returned();
     api::ret(first_result())
 }
@@ -785,6 +797,8 @@ pub fn lua_get_field(table: u64, name: u64, slot_cache: *mut u8) -> ! {
 
 #[no_mangle]
 pub fn lua_get_field_mm_continuation(_table: u64, _name: u64, _slot_cache: *mut u8) -> ! {
+    // Only a metamethod returns here: the whole continuation is a slow path.
+    api::cold_path();
     runtime_call_returned();
     api::ret(first_result())
 }
@@ -801,12 +815,16 @@ pub fn lua_set_field(table: u64, name: u64, value: u64, slot_cache: *mut u8) -> 
 
 #[no_mangle]
 pub fn lua_set_field_mm_continuation(_table: u64, _name: u64, _value: u64, _slot_cache: *mut u8) -> ! {
+    // Only a metamethod returns here: the whole continuation is a slow path.
+    api::cold_path();
     runtime_call_returned();
     api::fallthrough()
 }
 
 #[no_mangle]
 pub fn lua_set_table_mm_continuation(_table: u64, _key: u64, _value: u64, _slot_cache: *mut u8) -> ! {
+    // Only a metamethod returns here: the whole continuation is a slow path.
+    api::cold_path();
     runtime_call_returned();
     api::fallthrough()
 }
@@ -832,6 +850,8 @@ pub fn lua_get_method(obj: u64, name: u64, frame: *mut u64, receiver_cache: *mut
 
 #[no_mangle]
 pub fn lua_get_method_continuation(_obj: u64, _name: u64, frame: *mut u64, _receiver_cache: *mut u8, _method_cache: *mut u8) -> ! {
+    // Only a metamethod returns here: the whole continuation is a slow path.
+    api::cold_path();
     runtime_call_returned();
     unsafe { *frame = first_result() };
     api::fallthrough()
@@ -1063,6 +1083,8 @@ pub fn lua_get_global_wide(name: u64) -> ! {
 
 #[no_mangle]
 pub fn lua_get_global_wide_mm_continuation(_name: u64) -> ! {
+    // Only a metamethod returns here: the whole continuation is a slow path.
+    api::cold_path();
     runtime_call_returned();
     api::ret(first_result())
 }
@@ -1075,6 +1097,8 @@ pub fn lua_set_global_wide(name: u64, value: u64) -> ! {
 
 #[no_mangle]
 pub fn lua_set_global_wide_mm_continuation(_name: u64, _value: u64) -> ! {
+    // Only a metamethod returns here: the whole continuation is a slow path.
+    api::cold_path();
     runtime_call_returned();
     api::fallthrough()
 }

@@ -7,7 +7,7 @@
 ; RUN: sed 's/@rt_slow(ptr %%ctx/@rt_slow(ptr %%pc/' %S/../fixtures/stencils.ll | not deegen-opt --passes=hot-cold-split,baseline-aot-slow-paths - 2>&1 | FileCheck %s --check-prefix=ERR
 
 ; CHECK-LABEL: define ghccc void @__deegen_jit_op_Neg(
-; CHECK:         %spd = call ptr asm "leaq __deegen_rc_slow_path_data(%rip), $0"
+; CHECK:         %spd = call ptr asm sideeffect "leaq __deegen_rc_slow_path_data(%rip), $0"
 ; CHECK:         musttail call ghccc void @__deegen_jit_op_Neg__slow0(ptr %ctx, ptr %base, ptr %spd,
 ; CHECK-LABEL: define hidden ghccc void @__deegen_jit_op_Neg__slow0(
 ; CHECK-SAME:    section ".text.__deegen_jit_op_Neg__slow0"

@@ -8,6 +8,10 @@
 ; CHECK: br i1 %hit, label %effect, label %check_valid{{$}}
 ; CHECK: br i1 %valid, label %effect, label %miss, !deegen.cold_edge ![[SECOND:[0-9]+]]
 ; CHECK: br i1 %other, label %forward, label %done, !deegen.cold_edge ![[FIRST:[0-9]+]]
+; CHECK-LABEL: define void @metamethod_continuation(
+; CHECK-NEXT: entry:
+; CHECK-NEXT:   load i64
+; CHECK-NEXT:   call void @__deegen_split_cold()
 ; CHECK-NOT: __deegen_api_cold_path
 ; CHECK-DAG: ![[SECOND]] = !{i32 1}
 ; CHECK-DAG: ![[FIRST]] = !{i32 0}
@@ -37,6 +41,16 @@ miss:
   br label %done
 
 done:
+  ret void
+}
+
+; No branch leads to the marker: the rest of the function is a slow path, which
+; hot-cold-split splits off after the optimizer (the marker becomes its directive).
+define void @metamethod_continuation(ptr %p) {
+entry:
+  %v = load i64, ptr %p
+  call void @__deegen_api_cold_path()
+  call void @body(ptr %p)
   ret void
 }
 
