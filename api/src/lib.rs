@@ -169,7 +169,6 @@ pub(crate) mod markers {
         pub fn __deegen_api_return_from_function(values: *mut u64, count: u64) -> !;
         pub fn __deegen_api_ic_fused_kind(computed: u32, kinds: u32) -> u32;
         pub fn __deegen_api_ic_quicken(kind: u32, kinds: u32);
-        pub fn __deegen_api_cold_path();
     }
 }
 
@@ -180,8 +179,16 @@ pub(crate) mod markers {
 /// trace in the IR.
 #[inline(always)]
 pub fn cold_path() {
-    unsafe { markers::__deegen_api_cold_path() }
+    __deegen_api_cold_path()
 }
+
+/// The marker behind [`cold_path`]. Unlike the other markers it has a native definition, a
+/// no-op: code the language's runtime compiles natively may share an inline cache with the
+/// semantics (`InlineCache::run` calls it on a miss). Never inlined, so the generator sees the
+/// call.
+#[no_mangle]
+#[inline(never)]
+pub fn __deegen_api_cold_path() {}
 
 /// Name of the [`cold_path`] marker.
 pub const COLD_PATH_MARKER: &str = "__deegen_api_cold_path";

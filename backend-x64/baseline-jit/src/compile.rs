@@ -34,6 +34,8 @@ pub struct JitStats {
     pub functions: u64,
     pub bytecodes: u64,
     pub code_bytes: u64,
+    /// The SlowPathData records written next to the code (not counted in `code_bytes`).
+    pub slow_path_data_bytes: u64,
     pub compile_seconds: f64,
     /// Compilations that failed (the function stayed in the interpreter).
     pub failures: u64,
@@ -218,6 +220,7 @@ impl BaselineJit {
                 self.stats.functions += 1;
                 self.stats.bytecodes += code.instructions.len() as u64;
                 self.stats.code_bytes += code.code_size as u64;
+                self.stats.slow_path_data_bytes += code.slow_path_data_size as u64;
             }
             Err(_) => self.stats.failures += 1,
         }

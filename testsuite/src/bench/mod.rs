@@ -10,6 +10,7 @@
 //! Timing is only meaningful when the engines computed the same thing, so every run's
 //! stdout is checked against `lua5.1`'s and a mismatch is flagged in every output format.
 
+pub mod compile_speed;
 pub mod report;
 pub mod svg;
 
@@ -86,6 +87,8 @@ pub struct Options {
     pub timeout: Duration,
     /// Seed of the run-order shuffle; random when not given.
     pub seed: Option<u64>,
+    /// Measure the baseline JIT's compile speed instead ([`compile_speed`]).
+    pub compile_speed: bool,
 }
 
 /// Usage text of `lua-bench`.
@@ -105,6 +108,9 @@ options:
   --bench-dir DIR     benchmark directory (default testsuite/bench)
   --timeout SECS      per-run timeout (default 300)
   --seed N            seed of the run-order shuffle (default: from the clock)
+  --compile-speed     instead: the baseline JIT's compile speed (bytecodes per second,
+                      bytes of code per bytecode) on a generated file of 3000 functions,
+                      best of --rounds runs of ljr --tier=baseline --jit-stats
   -h, --help          this text
 ";
 
@@ -124,6 +130,7 @@ impl Options {
             bench_dir: manifest.join("bench"),
             timeout: DEFAULT_TIMEOUT,
             seed: None,
+            compile_speed: false,
         }
     }
 
@@ -134,6 +141,10 @@ impl Options {
         while let Some(arg) = args.next() {
             if arg == "-h" || arg == "--help" {
                 return Ok(None);
+            }
+            if arg == "--compile-speed" {
+                opts.compile_speed = true;
+                continue;
             }
             let (flag, inline) = match arg.split_once('=') {
                 Some((f, v)) if f.starts_with("--") => (f.to_owned(), Some(v.to_owned())),
