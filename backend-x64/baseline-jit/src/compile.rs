@@ -165,6 +165,12 @@ impl BaselineJit {
         Ok(jit)
     }
 
+    /// Overwrites bytes of emitted code or SlowPathData at `address` (through the cache's
+    /// write view): for inline-cache patching, and for the checker's planted-fault tests.
+    pub fn patch(&mut self, address: u64, bytes: &[u8]) -> Result<(), JitError> {
+        Ok(self.cache.patch(address, bytes)?)
+    }
+
     /// The code cache (for its bounds and use).
     pub fn cache(&self) -> &CodeCache {
         &self.cache

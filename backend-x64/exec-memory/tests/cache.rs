@@ -44,7 +44,10 @@ fn emitted_code_runs_and_is_never_writable_and_executable() {
     assert!(perms.iter().any(|p| p.starts_with("r-x")), "{perms:?}");
     assert!(perms.iter().any(|p| p.starts_with("r--")), "{perms:?}");
     assert!(perms.iter().all(|p| !(p.contains('w') && p.contains('x'))), "W^X broken: {perms:?}");
-    // Patching an instruction's immediate (an inline cache would) goes through the same steps.
+    // Nowhere in the process (the write view included) is memory writable and executable.
+    let all = permissions(0, u64::MAX);
+    assert!(all.iter().all(|p| !(p.contains('w') && p.contains('x'))), "W^X broken: {all:?}");
+    // Patching an instruction's immediate (an inline cache would) goes through the write view.
     cache.patch(a + 1, &99u32.to_le_bytes()).unwrap();
     assert_eq!(call(a), 99);
     assert!(permissions(cache.base(), cache.base() + 4096).iter().all(|p| p.starts_with("r-x")));

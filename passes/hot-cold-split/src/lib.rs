@@ -47,7 +47,7 @@ enum Kept {
 impl std::fmt::Display for Kept {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         match self {
-            Kept::Loop => write!(f, "the slow path loops back into its entry"),
+            Kept::Loop => write!(f, "the slow path loops back into its entry through the fast path"),
             Kept::TooManyLiveValues(live, slots) => write!(f, "{live} live values for {slots} free argument and spill slots"),
             Kept::LiveValueType => write!(f, "a live value does not fit an i64"),
             Kept::SharedStackSlot => write!(f, "a stack slot is shared with the fast path"),
@@ -198,7 +198,13 @@ fn outline<'ctx>(
     let region = b.reachable(&fv.blocks());
     let in_region: HashSet<Block> = region.iter().copied().collect();
     let preds = fv.predecessors(b);
-    if preds.iter().any(|p| in_region.contains(p)) {
+    // The slow path may loop back into its entry (a metatable chain walked until a table has
+    // the key): the whole loop is in the region, so it moves as it is, the entry's phis taking
+    // the passed values on the way in.
+    let loops = preds.iter().any(|p| in_region.contains(p));
+    // Only a loop of slow-path blocks: one through blocks the fast path also runs would need
+    // their phis rebuilt on both sides.
+    if loops && region.iter().any(|r| hot.contains(r)) {
         return Err(Kept::Loop);
     }
     let hot_preds: Vec<Block> = preds.into_iter().filter(|p| hot.contains(p)).collect();
@@ -295,6 +301,14 @@ fn outline<'ctx>(
         builder.position_at_end(map.blocks[&block]);
         for inst in block.instructions() {
             if block == b && inst.is_phi() {
+                if loops {
+                    // Entered with the passed value, then around the loop.
+                    let entry_value = map.values[&inst];
+                    let c = builder.phi(inst.type_of(), &inst.name());
+                    c.add_incoming(entry_value, slow_entry);
+                    phis.push((inst, c));
+                    map.values.insert(inst, c);
+                }
                 continue;
             }
             let c = if inst.is_phi() {

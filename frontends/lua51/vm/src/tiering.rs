@@ -124,6 +124,11 @@ impl Tiering {
         self.mode != TierMode::Interpreter && !self.hooked
     }
 
+    /// The JIT, once a function was compiled (for its checker and tools).
+    pub fn jit_mut(&mut self) -> Option<&mut BaselineJit> {
+        self.jit.as_mut()
+    }
+
     /// The JIT's totals (zero when it never ran).
     pub fn stats(&self) -> JitStats {
         self.jit.as_ref().map(|j| j.stats).unwrap_or_default()

@@ -1,0 +1,81 @@
+//! The baseline JIT's checker (`BaselineJit::verify`, `ljr --jit-verify`) accepts what the JIT
+//! emitted and rejects planted faults: a changed byte outside every hole, a jump hole aimed
+//! one byte off, a SlowPathData field that names the wrong place. A checker only ever seen to
+//! accept could be one that accepts everything.
+
+use lua51_vm::tiering::TierMode;
+use lua51_vm::LuaState;
+
+const PROGRAM: &str = "local t = setmetatable({}, {__index = function(_, k) return k end}) \
+     local s = 0 for i = 1, 10 do if i % 2 == 0 then s = s + i else s = s - t[i] end end return s";
+
+#[test]
+fn the_checker_rejects_planted_faults() {
+    let mut st = LuaState::new().expect("memory");
+    st.tiering.mode = TierMode::Baseline;
+    st.load(PROGRAM.as_bytes(), "=planted", false).unwrap_or_else(|e| panic!("{}", String::from_utf8_lossy(&e)));
+    // The main chunk's prototype: its bytecode (which the checker reads where it lives, as
+    // the JIT compiled it) and its code.
+    let (live, code) = {
+        let protos = st.compiled_functions();
+        let main = protos.iter().max_by_key(|p| p.code.len()).expect("the chunk was compiled");
+        // SAFETY: the prototype, and so its boxed bytecode, lives as long as the state.
+        (unsafe { std::slice::from_raw_parts(main.code.as_ptr(), main.code.len()) }, main.jit.clone().expect("compiled"))
+    };
+    let jit = st.tiering.jit_mut().expect("the JIT ran");
+    jit.verify(live, &code).expect("the checker accepts what the JIT emitted");
+
+    let read = |address: u64, len: usize| -> Vec<u8> {
+        // SAFETY: inside the code the JIT emitted (readable in its executable view).
+        unsafe { std::slice::from_raw_parts(address as *const u8, len) }.to_vec()
+    };
+    let mut plant = |address: u64, bytes: &[u8], what: &str| {
+        let saved = read(address, bytes.len());
+        jit.patch(address, bytes).unwrap();
+        let verdict = jit.verify(live, &code);
+        jit.patch(address, &saved).unwrap();
+        let e = verdict.expect_err(what);
+        eprintln!("{what}: {e}");
+        jit.verify(live, &code).expect("restored");
+    };
+
+    // A byte of the first instruction's code (its stencil has no hole in its first byte).
+    let first = code.instructions[0].address;
+    let b = read(first, 1)[0];
+    plant(first, &[b ^ 0x01], "a changed opcode byte");
+    // Every rel32 jump to the next instruction, a branch target or a continuation must land
+    // where the bytecode says: aim the last instruction's final jump one byte further.
+    let records_end = code.slow_path_data + code.slow_path_data_size as u64;
+    if code.slow_path_data_size > 0 {
+        // The first SlowPathData field names something of its instruction; make it wrong.
+        let field = read(code.slow_path_data, 8);
+        let mut wrong = u64::from_le_bytes(field.try_into().unwrap());
+        wrong ^= 0x40;
+        plant(code.slow_path_data, &wrong.to_le_bytes(), "a wrong SlowPathData field");
+        // The last record's last field too.
+        let last = records_end - 8;
+        let v = u64::from_le_bytes(read(last, 8).try_into().unwrap()) ^ 0x8;
+        plant(last, &v.to_le_bytes(), "a wrong field in the last record");
+    }
+    assert!(code.slow_path_data_size > 0, "the program's arithmetic and indexing have AOT slow paths");
+    // A jump: find an `e9 rel32` (jmp) inside some instruction whose displacement the checker
+    // recomputes, by trying each and keeping those it notices.
+    let mut caught = 0;
+    for ins in &code.instructions {
+        let bytes = read(ins.address, ins.size as usize);
+        for k in 0..bytes.len().saturating_sub(4) {
+            if bytes[k] == 0xe9 {
+                let rel = i32::from_le_bytes(bytes[k + 1..k + 5].try_into().unwrap());
+                let at = ins.address + k as u64 + 1;
+                let saved = read(at, 4);
+                jit.patch(at, &(rel.wrapping_add(1)).to_le_bytes()).unwrap();
+                if jit.verify(live, &code).is_err() {
+                    caught += 1;
+                }
+                jit.patch(at, &saved).unwrap();
+            }
+        }
+    }
+    assert!(caught > 0, "no jump displacement moved by one byte was caught");
+    jit.verify(live, &code).expect("everything restored");
+}
