@@ -46,8 +46,14 @@ pub struct JitStats {
 pub struct CompiledInstruction {
     pub bytecode_offset: u32,
     pub opcode: u16,
+    /// Its code in line: the main stencil (and the return continuations when they stay in
+    /// line), ending where the next instruction's starts.
     pub address: u64,
     pub size: u32,
+    /// Its return continuations placed out of line ([`PiecePlan`]), in the function's cold
+    /// area after all in-line code; `cold_size` 0 when there are none.
+    pub cold_address: u64,
+    pub cold_size: u32,
 }
 
 /// A compiled function.
@@ -249,22 +255,33 @@ impl BaselineJit {
         if offset != bytecode.len() {
             return Err(JitError::Bytecode { offset, problem: "the last instruction runs past the bytecode's end".into() });
         }
+        // Pieces in instruction order, each instruction's main stencil then its continuations;
+        // in-line pieces are laid out now, out-of-line ones after all in-line code.
         let mut pieces: Vec<Piece> = Vec::new();
         let mut first_piece = Vec::with_capacity(instructions.len() + 1);
         let mut size = 0usize;
         let mut records_size = 0usize;
         for (_, _, v) in &instructions {
             first_piece.push(pieces.len());
-            for (id, len) in piece_lengths(tables, v) {
-                let fields = tables.stencils[id as usize].slow_path_data.len();
+            for plan in plan_pieces(tables, v) {
+                let fields = tables.stencils[plan.stencil as usize].slow_path_data.len();
                 let record = (fields > 0).then_some(records_size);
                 records_size += 8 * fields;
-                pieces.push(Piece { stencil: id, offset: size, len, record });
-                size += len;
+                let offset = if plan.out_of_line { usize::MAX } else { size };
+                pieces.push(Piece { stencil: plan.stencil, offset, len: plan.len, record });
+                if !plan.out_of_line {
+                    size += plan.len;
+                }
             }
         }
         first_piece.push(pieces.len());
-        let code_size = size + TRAP.len();
+        // The cold area follows the trap that ends the in-line code.
+        let mut cold_end = size + TRAP.len();
+        for piece in pieces.iter_mut().filter(|p| p.offset == usize::MAX) {
+            piece.offset = cold_end;
+            cold_end += piece.len;
+        }
+        let code_size = cold_end;
         // The SlowPathData records follow the code, in the same allocation: the stencils
         // address them RIP-relative.
         let records_start = code_size.next_multiple_of(8);
@@ -331,14 +348,17 @@ impl BaselineJit {
                     }
                 }
                 let start = at(first_piece[i]);
+                let cold: Vec<&Piece> = pieces[first_piece[i]..first_piece[i + 1]].iter().filter(|p| p.offset >= size).collect();
                 compiled.push(CompiledInstruction {
                     bytecode_offset: offset as u32,
                     opcode,
                     address: start,
                     size: (instruction_address(i + 1) - start) as u32,
+                    cold_address: cold.first().map_or(0, |p| base + p.offset as u64),
+                    cold_size: cold.iter().map(|p| p.len as u32).sum(),
                 });
             }
-            buf[size..code_size].copy_from_slice(&TRAP);
+            buf[size..size + TRAP.len()].copy_from_slice(&TRAP);
             Ok(compiled)
         })?;
         let instructions = result?;
@@ -358,27 +378,50 @@ impl BaselineJit {
     /// names the instruction and, through this, the continuation.
     pub fn continuation_index(&self, ins: &CompiledInstruction, address: u64) -> Option<usize> {
         let v = self.tables.variants.get(ins.opcode as usize)?;
-        let mut at = ins.address;
-        for (j, (_, len)) in piece_lengths(self.tables, v).enumerate() {
-            if j > 0 && at == address {
-                return Some(j - 1);
-            }
-            at += len as u64;
-        }
-        None
+        piece_addresses(self.tables, v, ins).into_iter().skip(1).position(|a| a == address)
     }
 }
 
-/// An instruction's pieces, in the order they are laid out: the main stencil, then each
-/// return continuation, with their code lengths. Only the last piece is followed by the next
-/// instruction's code, so only its trailing jump to it is dropped (jump-to-fallthrough).
-fn piece_lengths(tables: &'static StencilTables, v: &'static VariantRecord) -> impl Iterator<Item = (u16, usize)> {
+/// Where a piece of an instruction goes.
+#[derive(Debug, Clone, Copy)]
+pub struct PiecePlan {
+    pub stencil: u16,
+    /// Bytes copied (the stencil, maybe without its trailing `jmp <next>`).
+    pub len: usize,
+    /// In the function's cold area rather than in line.
+    pub out_of_line: bool,
+}
+
+/// An instruction's pieces, in order: the main stencil, then each return continuation.
+///
+/// When the main stencil ends with `jmp <next>`, its continuations (a metamethod's return
+/// into Add, GetField...: rarely run) go out of line, so the main stencil is the last piece
+/// in line and its jump is dropped: the fast path falls through into the next instruction.
+/// Otherwise (a call, which leaves by an indirect jump anyway) they stay in line, and the last
+/// one falls through instead. Out-of-line pieces keep their jumps.
+pub fn plan_pieces(tables: &'static StencilTables, v: &'static VariantRecord) -> impl Iterator<Item = PiecePlan> {
+    let main = &tables.stencils[v.main as usize];
+    let out_of_line = main.ends_with_jump_to_next && !v.continuations.is_empty();
     let count = 1 + v.continuations.len();
+    let last_in_line = if out_of_line { 0 } else { count - 1 };
     std::iter::once(v.main).chain(v.continuations.iter().copied()).enumerate().map(move |(j, id)| {
         let s = &tables.stencils[id as usize];
-        let len = if j + 1 == count && s.ends_with_jump_to_next { s.code.len() - 5 } else { s.code.len() };
-        (id, len)
+        let len = if j == last_in_line && s.ends_with_jump_to_next { s.code.len() - 5 } else { s.code.len() };
+        PiecePlan { stencil: id, len, out_of_line: j > 0 && out_of_line }
     })
+}
+
+/// The address of each piece of the compiled instruction `ins` ([`plan_pieces`] order).
+fn piece_addresses(tables: &'static StencilTables, v: &'static VariantRecord, ins: &CompiledInstruction) -> Vec<u64> {
+    let (mut in_line, mut cold) = (ins.address, ins.cold_address);
+    plan_pieces(tables, v)
+        .map(|p| {
+            let at = if p.out_of_line { &mut cold } else { &mut in_line };
+            let a = *at;
+            *at += p.len as u64;
+            a
+        })
+        .collect()
 }
 
 /// The value of an instruction constant (its address, output slot or an operand) of the
@@ -445,7 +488,14 @@ impl BaselineJit {
     pub fn verify(&self, bytecode: &[u8], code: &CompiledCode) -> Result<(), VerifyError> {
         use deegen_stencil::{check_holes, Hole, HoleTarget, Stencil};
         let tables = self.tables;
-        let end = code.entry + code.code_size as u64 - TRAP.len() as u64;
+        // The in-line code ends with the trap; the cold area follows it, each instruction's
+        // out-of-line pieces after the previous one's, up to the code's end.
+        let end = code.instructions.last().map_or(code.entry, |l| l.address + u64::from(l.size));
+        // SAFETY: the trap is part of the emitted code.
+        if unsafe { std::slice::from_raw_parts(end as *const u8, TRAP.len()) } != TRAP {
+            return Err(VerifyError { offset: 0, variant: "-", problem: format!("no trap after the in-line code at {end:#x}") });
+        }
+        let mut next_cold = end + TRAP.len() as u64;
         let pc_base = bytecode.as_ptr() as u64;
         // The next piece's SlowPathData record (they are laid out in the pieces' order).
         let mut next_record = code.slow_path_data;
@@ -457,16 +507,20 @@ impl BaselineJit {
             })?;
             let fail = |problem: String| VerifyError { offset: ins.bytecode_offset, variant: v.name, problem };
             let next = code.instructions.get(i + 1).map_or(end, |n| n.address);
-            let mut at = ins.address;
-            let pieces: Vec<(u16, usize)> = piece_lengths(tables, v).collect();
-            let mut starts = Vec::with_capacity(pieces.len());
-            for &(_, len) in &pieces {
-                starts.push(at);
-                at += len as u64;
+            let pieces: Vec<(u16, usize)> = plan_pieces(tables, v).map(|p| (p.stencil, p.len)).collect();
+            let starts = piece_addresses(tables, v, ins);
+            let in_line: u64 = plan_pieces(tables, v).filter(|p| !p.out_of_line).map(|p| p.len as u64).sum();
+            let cold: u64 = plan_pieces(tables, v).filter(|p| p.out_of_line).map(|p| p.len as u64).sum();
+            if ins.address + in_line != next {
+                return Err(fail(format!("its pieces end at {:#x}, the next instruction starts at {next:#x}", ins.address + in_line)));
             }
-            if at != next {
-                return Err(fail(format!("its pieces end at {at:#x}, the next instruction starts at {next:#x}")));
+            if cold != u64::from(ins.cold_size) || (cold > 0 && ins.cold_address != next_cold) {
+                return Err(fail(format!(
+                    "its out-of-line pieces are at {:#x} (+{}), expected {next_cold:#x} (+{cold})",
+                    ins.cold_address, ins.cold_size
+                )));
             }
+            next_cold += cold;
             for (j, &(id, len)) in pieces.iter().enumerate() {
                 let s = &tables.stencils[id as usize];
                 // SAFETY: the code lives in the cache, which is never unmapped while the JIT lives.
@@ -544,6 +598,9 @@ impl BaselineJit {
                     }
                 }
             }
+        }
+        if next_cold != code.entry + code.code_size as u64 {
+            return Err(VerifyError { offset: 0, variant: "-", problem: format!("the cold area ends at {next_cold:#x}, the code does not") });
         }
         if next_record != code.slow_path_data + code.slow_path_data_size as u64 {
             return Err(VerifyError { offset: 0, variant: "-", problem: "the SlowPathData records do not match the pieces".into() });

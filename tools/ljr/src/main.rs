@@ -521,6 +521,12 @@ fn jit_listing(st: &LuaState) -> String {
             // SAFETY: the code stays mapped (readable) while its function lives.
             let bytes = unsafe { std::slice::from_raw_parts(ins.address as *const u8, ins.size as usize) };
             out.push_str(&deegen_stencil::disassemble_code(bytes, ins.address));
+            if ins.cold_size > 0 {
+                out.push_str("       out of line:\n");
+                // SAFETY: as above.
+                let cold = unsafe { std::slice::from_raw_parts(ins.cold_address as *const u8, ins.cold_size as usize) };
+                out.push_str(&deegen_stencil::disassemble_code(cold, ins.cold_address));
+            }
         }
         out.push('\n');
     }
