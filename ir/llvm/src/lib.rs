@@ -370,11 +370,30 @@ pub fn read_tag_registers(module: &Module<'_>) -> Result<Option<[u64; 2]>, Strin
 /// `-no-pie`, see `frontends/lua51/vm/build.rs`).
 pub fn target_machine(opt: OptimizationLevel) -> Result<TargetMachine, String> {
     Target::initialize_x86(&InitializationConfig::default());
+    set_code_generator_options();
     let triple = TargetTriple::create(TARGET_TRIPLE);
     let target = Target::from_triple(&triple).map_err(|e| e.to_string())?;
     target
         .create_target_machine(&triple, TARGET_CPU, "", opt, RelocMode::Static, CodeModel::Small)
         .ok_or_else(|| "LLVM could not create an x86-64 target machine".to_owned())
+}
+
+/// The code generator's options the generated code depends on, set once per process (LLVM's
+/// options are global, and setting one twice is an error).
+///
+/// `-x86-br-merging-base-cost=-1`: never merge the conditions of one branch into `setcc`s and
+/// an `and`. A fast path's two type checks (`cmp; jae slow` twice, macro-fused) became
+/// `cmp; setb; cmp; setb; and; cmp; jne` in stencils, whose operand loads are single
+/// instructions and so looked cheap enough to compute both: seven uops and a dependency chain
+/// in place of two predictable branches, which made the baseline JIT slower than the
+/// interpreter on arithmetic loops.
+fn set_code_generator_options() {
+    static ONCE: std::sync::Once = std::sync::Once::new();
+    ONCE.call_once(|| {
+        let args = [c"deegen".as_ptr(), c"-x86-br-merging-base-cost=-1".as_ptr()];
+        // SAFETY: NUL-terminated strings that outlive the call; LLVM copies what it keeps.
+        unsafe { inkwell::llvm_sys::support::LLVMParseCommandLineOptions(args.len() as i32, args.as_ptr(), c"".as_ptr()) };
+    });
 }
 
 /// Runs an LLVM new-pass-manager pipeline (`"always-inline,function(sroa)"`) on the module.

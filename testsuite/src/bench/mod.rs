@@ -55,12 +55,14 @@ impl Engine {
 }
 
 /// Every engine the harness knows: `ljr` (default tier), `ljr-<tier>` for each other tier
-/// in [`TIERS`], `lua5.1`, `luajit-joff` (LuaJIT's interpreter only) and `luajit`.
+/// in [`TIERS`], `lua5.1`, `luajit-joff` (LuaJIT's interpreter only) and `luajit`. A tier's
+/// `--jit-verify` is dropped: the tests run the JIT's checker, the benchmarks time the tier.
 pub fn engine_catalog(ljr: &Path) -> Vec<Engine> {
     let mut engines = Vec::new();
     for tier in TIERS {
         let name = if tier.name == tiers::DEFAULT_TIER { "ljr".to_owned() } else { format!("ljr-{}", tier.name) };
-        engines.push(Engine::new(name, ljr, tier.flags));
+        let flags: Vec<&str> = tier.flags.iter().copied().filter(|f| *f != "--jit-verify").collect();
+        engines.push(Engine::new(name, ljr, &flags));
     }
     engines.push(Engine::new("lua5.1", "lua5.1", &[]));
     engines.push(Engine::new("luajit-joff", "luajit", &["-joff"]));
