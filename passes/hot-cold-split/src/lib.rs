@@ -78,8 +78,21 @@ impl<'ctx> Pass<LlvmModule<'ctx>> for HotColdSplit {
             outlined += n;
             kept += k;
         }
-        tracing::debug!(handlers = split, slow_paths = outlined, kept, "slow paths outlined");
-        Ok(if outlined == 0 { PreservedAnalyses::all() } else { PreservedAnalyses::none() })
+        // A split marker in a function this pass does not split (not a handler) is only a
+        // hint: it must not reach the object file as a call of an undefined symbol.
+        let mut dropped = 0;
+        for f in defined_functions(module) {
+            for b in Value(f.as_value_ref()).blocks() {
+                for i in b.instructions() {
+                    if i.callee().and_then(|c| c.global_name()).as_deref() == Some(COLD_SPLIT_MARKER) {
+                        i.erase();
+                        dropped += 1;
+                    }
+                }
+            }
+        }
+        tracing::debug!(handlers = split, slow_paths = outlined, kept, dropped_markers = dropped, "slow paths outlined");
+        Ok(if outlined == 0 && dropped == 0 { PreservedAnalyses::all() } else { PreservedAnalyses::none() })
     }
 }
 
@@ -203,9 +216,18 @@ fn outline<'ctx>(
     // the passed values on the way in.
     let loops = preds.iter().any(|p| in_region.contains(p));
     // Only a loop of slow-path blocks: one through blocks the fast path also runs would need
-    // their phis rebuilt on both sides.
-    if loops && region.iter().any(|r| hot.contains(r)) {
-        return Err(Kept::Loop);
+    // their phis rebuilt on both sides. (A hot block the loop exits to is fine: it is copied.)
+    if loops {
+        let mut on_cycle: HashSet<Block> = HashSet::new();
+        let mut work: Vec<Block> = preds.iter().copied().filter(|p| in_region.contains(p)).collect();
+        while let Some(x) = work.pop() {
+            if x != b && on_cycle.insert(x) {
+                work.extend(fv.predecessors(x).into_iter().filter(|p| in_region.contains(p)));
+            }
+        }
+        if on_cycle.iter().any(|x| hot.contains(x)) {
+            return Err(Kept::Loop);
+        }
     }
     let hot_preds: Vec<Block> = preds.into_iter().filter(|p| hot.contains(p)).collect();
 
