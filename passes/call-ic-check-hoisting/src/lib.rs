@@ -4,7 +4,8 @@ use std::collections::HashSet;
 
 use deegen_llvm_ir::raw::{Block, Builder, Value};
 use deegen_llvm_ir::{
-    defined_functions, function_attr, handler_kind, read_type_lattice, Checkers, LlvmModule, LlvmPhase, CALL_IC_PROBE_METADATA, HANDLER_KIND_ATTR,
+    defined_functions, function_attr, handler_kind, read_type_lattice, wide_runtime_constant_symbol, Checkers, LlvmModule, LlvmPhase, CALL_IC_PROBE_METADATA,
+    HANDLER_KIND_ATTR,
 };
 use deegen_pass::{AnalysisManager, Pass, PassDescriptor, PassError, PassParams, PipelineError, PreservedAnalyses, RegisteredPass};
 use inkwell::llvm_sys::{LLVMIntPredicate, LLVMOpcode};
@@ -88,6 +89,10 @@ struct Plan {
     probe_block: Block,
     /// Its instructions: the cache address, the cached key, the callee, the compare.
     key_addr: Value,
+    /// In a stencil, the instruction's address the cache address is computed from: a
+    /// runtime constant materialized in the probe's block (a pure inline `movabs`), which moves
+    /// to the check block with the probe (the hit side uses it too).
+    moved_base: Option<Value>,
     key: Value,
     probe: Value,
     hit: Block,
@@ -98,6 +103,12 @@ struct Plan {
     callee: Value,
     /// What only computes the check (moved below the hoisted probe, so a hit skips it).
     check_only: Vec<Value>,
+}
+
+/// Whether `v` is a runtime constant's materialization (an inline asm without inputs or
+/// effects, see `deegen_llvm_ir::wide_runtime_constant`): free to move to an earlier block.
+fn is_runtime_constant(v: Value) -> bool {
+    v.inline_asm_text().is_some_and(|asm| wide_runtime_constant_symbol(&asm).is_some())
 }
 
 impl Hoister<'_> {
@@ -119,7 +130,13 @@ impl Hoister<'_> {
         }
         let key_addr = key.operands()[0];
         let callee_ptr = callee_load.operands()[0];
-        let own: HashSet<Value> = [key_addr, key, callee_load, probe].into();
+        let mut own: HashSet<Value> = [key_addr, key, callee_load, probe].into();
+        let moved_base = key_addr
+            .opcode()
+            .filter(|o| *o == LLVMOpcode::LLVMGetElementPtr)
+            .map(|_| key_addr.operands()[0])
+            .filter(|base| base.opcode().is_some() && base.parent() == probe_block && is_runtime_constant(*base));
+        own.extend(moved_base);
         let terminator = probe_block.terminator_value()?;
         // Nothing else happens in the probe's block: a hit may skip it entirely.
         if probe_block.instructions().into_iter().any(|i| i != terminator && !own.contains(&i)) {
@@ -131,6 +148,7 @@ impl Hoister<'_> {
         let [hit, miss] = probe_block.successors()[..] else { return None };
         // The hit side will no longer pass through the probe's block: it may use nothing from
         // there. (The callee's load stays for the miss side, which fills the cache with it.)
+        // (A moved base dominates both sides from the check block.)
         let used_outside = |i: &Value| i.users().iter().any(|u| !own.contains(u) && *u != terminator);
         if !hit.phis().is_empty() || [key_addr, key, probe].iter().any(used_outside) {
             return None;
@@ -176,7 +194,7 @@ impl Hoister<'_> {
         if instructions[from..].iter().any(|i| *i != check_terminator && i.may_write(&|c| self.is_checker_call(c))) {
             return None;
         }
-        Some(Plan { probe_block, key_addr, key, probe, hit, miss, check_block, callee, check_only })
+        Some(Plan { probe_block, key_addr, moved_base, key, probe, hit, miss, check_block, callee, check_only })
     }
 
     /// ```text
@@ -201,6 +219,9 @@ impl Hoister<'_> {
         }
 
         b.position_at_end(p.check_block);
+        if let Some(base) = p.moved_base {
+            b.insert_moved(base);
+        }
         let key_addr = b.insert_clone(p.key_addr);
         let key = b.insert_clone(p.key);
         key.set_operand(0, key_addr);

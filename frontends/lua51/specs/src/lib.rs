@@ -122,8 +122,23 @@ const NUMBER: &[&str] = &["number"];
 const TABLE: &[&str] = &["table"];
 
 /// Arithmetic and ordering: numbers are the fast path (strings and metamethods the slow one).
+/// A number constant (`x + 1`, `i < 10`) gets variants of its own, in which the constant's tag
+/// test folds away; a string constant (`x + "1"`) keeps the general variant.
 fn numeric(spec: BytecodeSpec) -> BytecodeSpec {
-    BytecodeSpec { operands: spec.operands.into_iter().map(|o| o.hinted(NUMBER)).collect(), ..spec }
+    const NUMBER_CONSTANT: &[&[&str]] = &[NUMBER];
+    let operands = spec
+        .operands
+        .into_iter()
+        .map(|o| {
+            let o = o.hinted(NUMBER);
+            if o.kind == OperandKind::SlotOrConstant {
+                o.specialized_constant(NUMBER_CONSTANT)
+            } else {
+                o
+            }
+        })
+        .collect();
+    BytecodeSpec { operands, ..spec }
 }
 
 /// Every Lua bytecode, in opcode order.

@@ -12,7 +12,7 @@
 ; CHECK:        %[[HIT:call_ic.hit[0-9]*]] = icmp eq i64 %callee, %{{call_ic.key[0-9]*}}, !deegen.call_ic_probe
 ; CHECK-NEXT:   br i1 %[[HIT]], label %call_ic.hit1, label %call_ic.check
 ; CHECK:      call_ic.check:
-; CHECK-NEXT:   %{{[0-9]+}} = call zeroext i1 @is_function(i64 %callee)
+; CHECK-NEXT:   %isfn = call zeroext i1 @is_function(i64 %callee)
 ; CHECK-LABEL: define ghccc void @__deegen_interp_op_CallNegated(
 
 ; NOPROBE-LABEL: define ghccc void @__deegen_interp_op_Call(
