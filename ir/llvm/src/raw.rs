@@ -765,11 +765,13 @@ impl Builder {
         }))
     }
 
-    /// Moves `inst` (out of its block) to the builder's position.
+    /// Moves `inst` (out of its block) to the builder's position, keeping its name
+    /// (`LLVMInsertIntoBuilder` would clear it).
     pub fn insert_moved(&self, inst: Value) {
+        let name = std::ffi::CString::new(name_of(inst.0)).unwrap_or_default();
         unsafe {
             LLVMInstructionRemoveFromParent(inst.0);
-            LLVMInsertIntoBuilder(self.raw, inst.0);
+            LLVMInsertIntoBuilderWithName(self.raw, inst.0, name.as_ptr());
         }
     }
 

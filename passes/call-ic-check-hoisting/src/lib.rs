@@ -4,8 +4,8 @@ use std::collections::HashSet;
 
 use deegen_llvm_ir::raw::{Block, Builder, Value};
 use deegen_llvm_ir::{
-    defined_functions, function_attr, handler_kind, read_type_lattice, wide_runtime_constant_symbol, Checkers, LlvmModule, LlvmPhase, CALL_IC_PROBE_METADATA,
-    HANDLER_KIND_ATTR,
+    defined_functions, function_attr, handler_kind, read_type_lattice, wide_runtime_constant_symbol, Checkers, LlvmModule, LlvmPhase,
+    CALL_IC_PROBE_METADATA, HANDLER_KIND_ATTR,
 };
 use deegen_pass::{AnalysisManager, Pass, PassDescriptor, PassError, PassParams, PipelineError, PreservedAnalyses, RegisteredPass};
 use inkwell::llvm_sys::{LLVMIntPredicate, LLVMOpcode};
