@@ -334,7 +334,7 @@ pub fn collect(st: &mut LuaState, top: *mut u64) -> GcStats {
     for &v in st.resumer_globals.iter().chain(&st.to_finalize) {
         m.value(v);
     }
-    for v in st.event_names.into_iter().chain(st.status_names) {
+    for v in st.event_names.into_iter().chain(st.status_names).chain([st.memory_error]) {
         m.value(v);
     }
     m.object(st.shared.string_metatable as *mut GcHeader);

@@ -233,8 +233,7 @@ impl<'a> Call<'a> {
     }
 
     pub(crate) fn raise_oom(&mut self) -> Raised {
-        let v = self.st.intern(b"not enough memory").unwrap_or(TValue::NIL);
-        self.raise(v)
+        self.raise(self.st.memory_error)
     }
 
     /// Room for `n` results from `base`.

@@ -573,7 +573,7 @@ pub unsafe extern "C" fn lua_rt_on_throw(ctx: *mut LuaContext, base: *mut u64, p
     let mut value = TValue(value);
     match st.pending.take() {
         Some(PendingError::OutOfMemory) => {
-            value = st.intern(b"not enough memory").unwrap_or(TValue::NIL);
+            value = st.memory_error;
         }
         Some(PendingError::Type { verb, operand, value: culprit }) if add_position != 0 => {
             let name = operand_name(base, pc, operand);
@@ -718,7 +718,7 @@ extern "C" fn pack_varargs(ctx: *mut LuaContext, base: *mut u64, nargs: u64) -> 
             1
         }
         Err(OutOfMemory) => {
-            let message = st.intern(b"not enough memory").unwrap_or(TValue::NIL);
+            let message = st.memory_error;
             unsafe { (*ctx).interp.error = message.raw() };
             -1
         }

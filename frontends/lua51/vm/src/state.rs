@@ -167,6 +167,9 @@ pub struct LuaState {
     pub(crate) resume_values: Vec<TValue>,
     /// `coroutine.status`'s answers, interned once (status polling loops call it constantly).
     pub(crate) status_names: [TValue; 4],
+    /// "not enough memory", interned when the state is made and always marked, as 5.1 fixes
+    /// its memory error message: when memory is exhausted there may be no room to intern it.
+    pub(crate) memory_error: TValue,
     /// Metatables of the types that share one (`debug.setmetatable`): nil, boolean, number,
     /// function, thread; null when unset. Strings' is in `shared`.
     pub(crate) type_metatables: [*mut Table; 5],
@@ -225,6 +228,7 @@ impl LuaState {
         for (slot, name) in status_names.iter_mut().zip(STATUS_NAMES) {
             *slot = heap.intern(name.as_bytes())?;
         }
+        let memory_error = heap.intern(b"not enough memory")?;
         let mut stack = vec![0u64; STACK_SLOTS].into_boxed_slice();
         let shared = Box::new(SharedState {
             index_event: event_names[Event::Index as usize],
@@ -260,6 +264,7 @@ impl LuaState {
             resumer_globals: Vec::new(),
             resume_values: Vec::new(),
             status_names,
+            memory_error,
             type_metatables: [std::ptr::null_mut(); 5],
             registry,
             protos: Vec::new(),

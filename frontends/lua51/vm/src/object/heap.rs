@@ -187,11 +187,14 @@ impl Heap {
     /// The interned string with these bytes.
     pub fn intern(&mut self, bytes: &[u8]) -> Result<TValue, OutOfMemory> {
         let hash = hash_bytes(bytes);
-        self.strings.reserve_one();
-        let slot = match self.strings.find(bytes, hash) {
+        // An existing string needs no room: look it up before the table may have to grow.
+        let mut slot = match self.strings.find(bytes, hash) {
             Ok(s) => return Ok(TValue::from_ptr(s)),
             Err(slot) => slot,
         };
+        if self.strings.reserve_one().map_err(|_| OutOfMemory)? {
+            slot = self.strings.find(bytes, hash).expect_err("not interned");
+        }
         if bytes.len() >= MAX_STRING_LEN {
             return Err(OutOfMemory);
         }
@@ -210,6 +213,41 @@ impl Heap {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The sweep deletes interned strings in place (no allocation): whatever it removes, every
+    /// survivor is still found, and interning a removed string's bytes makes a new string.
+    #[test]
+    fn string_sweep_in_place_keeps_every_survivor_reachable() {
+        let mut heap = Heap::default();
+        // Names from a pseudo-random sequence: sequential names ("s1", "s2", ...) hash to
+        // evenly spread homes and hardly ever share a probe run.
+        let mut x: u64 = 0x2545_F491_4F6C_DD1D;
+        let names: Vec<Vec<u8>> = (0..5000)
+            .map(|i| {
+                x ^= x << 13;
+                x ^= x >> 7;
+                x ^= x << 17;
+                format!("{:x}-{i}", x >> 40).into_bytes()
+            })
+            .collect();
+        let strings: Vec<TValue> = names.iter().map(|n| heap.intern(n).unwrap()).collect();
+        // Drop one of every three, so deletions fall inside probe runs and at their ends (and
+        // the table, still a third full, does not shrink: the deletions alone are tested).
+        let dead: std::collections::HashSet<usize> =
+            strings.iter().enumerate().filter(|(i, _)| i % 3 == 1).map(|(_, s)| s.as_ptr::<u8>() as usize).collect();
+        let slots = heap.strings.capacity();
+        heap.strings.retain(&|s| dead.contains(&(s as usize)));
+        assert_eq!(heap.strings.len, strings.len() - dead.len());
+        assert_eq!(heap.strings.capacity(), slots, "no shrink");
+        // Survivors first: re-interning a removed string would fill the gap it left and hide a
+        // probe run the deletion broke.
+        for (i, (name, s)) in names.iter().zip(&strings).enumerate().filter(|(i, _)| i % 3 != 1) {
+            assert_eq!(heap.intern(name).unwrap().0, s.0, "survivor {i} is found");
+        }
+        for (i, (name, s)) in names.iter().zip(&strings).enumerate().filter(|(i, _)| i % 3 == 1) {
+            assert_ne!(heap.intern(name).unwrap().0, s.0, "string {i} was removed");
+        }
+    }
 
     #[test]
     fn small_pool_reuses_freed_cells_zeroed_and_per_class() {

@@ -2,6 +2,8 @@
 //! object and compare by address), 5.1's string hash, and reading a string value's bytes. The
 //! heap allocates the strings (`Heap::intern`); the collector sweeps the set.
 
+use std::collections::TryReserveError;
+
 use lua51_value::{LuaString, TValue};
 
 /// Strings longer than this are refused up front, like a failed `malloc`.
@@ -16,7 +18,7 @@ pub const MAX_STRING_LEN: usize = 1 << 31;
 #[derive(Debug, Default)]
 pub(crate) struct StringTable {
     slots: Vec<StringSlot>,
-    len: usize,
+    pub(crate) len: usize,
 }
 
 /// A string's address (48 bits) and the top 16 bits of its hash; 0 when free.
@@ -48,34 +50,86 @@ fn home_slot(hash: u32, mask: usize) -> usize {
 }
 
 impl StringTable {
-    /// Drops the strings `dead` says were collected, rehashing the survivors.
-    /// Most collections free no interned string (the names and constants stay), so a scan
-    /// that finds none dead leaves the table as it is, without the rehash.
+    /// Drops the strings `dead` says were collected, in place: the sweep runs when memory may
+    /// be exhausted, so it allocates nothing (a rebuilt table could fail to allocate where the
+    /// collector must not). Each deletion shifts the rest of its probe run back (linear
+    /// probing's deletion without tombstones), so every survivor stays reachable from its home.
     pub(crate) fn retain(&mut self, dead: &dyn Fn(*mut LuaString) -> bool) {
-        if !self.slots.iter().any(|s| !s.is_free() && dead(s.string())) {
+        let cap = self.slots.len();
+        if cap == 0 {
             return;
         }
-        let survivors: Vec<StringSlot> = self.slots.iter().copied().filter(|s| !s.is_free() && !dead(s.string())).collect();
-        let cap = (survivors.len() * 2).next_power_of_two().max(1024);
-        self.rebuild(cap, survivors);
+        let mask = cap - 1;
+        // Start right after a free slot, so no probe run wraps past the scan's start unseen.
+        let Some(start) = self.slots.iter().position(|s| s.is_free()) else { unreachable!("the load factor stays at most 1/2") };
+        let mut i = (start + 1) & mask;
+        let mut visited = 0;
+        while visited < cap {
+            let slot = self.slots[i];
+            if !slot.is_free() && dead(slot.string()) {
+                // Entries only move back into the gap, never behind `i` nor onto `start`.
+                self.delete_at(i);
+                // The slot now holds a shifted entry (or is free): look at it again.
+                continue;
+            }
+            i = (i + 1) & mask;
+            visited += 1;
+        }
+        // A table much larger than its strings (after a burst of them) shrinks, if memory allows.
+        if cap > 1024 && self.len * 8 < cap {
+            let _ = self.rebuild((self.len * 4).next_power_of_two().max(1024));
+        }
     }
 
-    fn rebuild(&mut self, cap: usize, strings: Vec<StringSlot>) {
-        self.slots = vec![FREE_SLOT; cap];
-        self.len = 0;
+    /// Frees slot `i` and moves back every later entry of its probe run that may fill the gap
+    /// (one whose home does not lie cyclically in `(gap, its slot]`).
+    fn delete_at(&mut self, i: usize) {
+        let mask = self.slots.len() - 1;
+        let mut gap = i;
+        let mut j = i;
+        loop {
+            j = (j + 1) & mask;
+            let slot = self.slots[j];
+            if slot.is_free() {
+                break;
+            }
+            // SAFETY: the table holds live strings (dead ones are deleted before they are freed).
+            let home = home_slot(unsafe { (*slot.string()).hash }, mask);
+            let stays = if gap <= j { gap < home && home <= j } else { gap < home || home <= j };
+            if !stays {
+                self.slots[gap] = slot;
+                gap = j;
+            }
+        }
+        self.slots[gap] = FREE_SLOT;
+        self.len -= 1;
+    }
+
+    /// Moves every string to a table of `cap` slots; the old table stays when the new one
+    /// cannot be allocated.
+    fn rebuild(&mut self, cap: usize) -> Result<(), TryReserveError> {
+        let mut slots = Vec::new();
+        slots.try_reserve_exact(cap)?;
+        slots.resize(cap, FREE_SLOT);
+        let old = std::mem::replace(&mut self.slots, slots);
         let mask = cap - 1;
-        for s in strings {
+        for s in old.into_iter().filter(|s| !s.is_free()) {
             // SAFETY: the table holds live strings.
             let mut i = home_slot(unsafe { (*s.string()).hash }, mask);
             while !self.slots[i].is_free() {
                 i = (i + 1) & mask;
             }
             self.slots[i] = s;
-            self.len += 1;
         }
+        Ok(())
     }
 
+    /// The interned string with these bytes, or the free slot where it would go (any index
+    /// while the table has no slots: `reserve_one` makes them).
     pub(crate) fn find(&self, bytes: &[u8], hash: u32) -> Result<*mut LuaString, usize> {
+        if self.slots.is_empty() {
+            return Err(0);
+        }
         let mask = self.slots.len() - 1;
         let mut i = home_slot(hash, mask);
         loop {
@@ -99,14 +153,19 @@ impl StringTable {
         self.len += 1;
     }
 
-    /// Keeps the load factor at most 1/2.
-    pub(crate) fn reserve_one(&mut self) {
+    /// Slots in the table (free or not).
+    #[cfg(test)]
+    pub(crate) fn capacity(&self) -> usize {
+        self.slots.len()
+    }
+
+    /// Keeps the load factor at most 1/2: room for one more string (`true` when the table
+    /// grew, which moves every slot), or out of memory (the table as it was).
+    pub(crate) fn reserve_one(&mut self) -> Result<bool, TryReserveError> {
         if (self.len + 1) * 2 <= self.slots.len() {
-            return;
+            return Ok(false);
         }
-        let new_len = (self.slots.len() * 2).max(1024);
-        let old: Vec<StringSlot> = self.slots.iter().copied().filter(|s| !s.is_free()).collect();
-        self.rebuild(new_len, old);
+        self.rebuild((self.slots.len() * 2).max(1024)).map(|()| true)
     }
 }
 
