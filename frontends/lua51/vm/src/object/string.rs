@@ -1,5 +1,5 @@
 //! Strings: the set of interned strings (every Lua string is interned, so equal strings are one
-//! object and compare by address), 5.1's string hash, and reading a string value's bytes. The
+//! object and compare by address), the string hash, and reading a string value's bytes. The
 //! heap allocates the strings (`Heap::intern`); the collector sweeps the set.
 
 use std::collections::TryReserveError;
@@ -14,7 +14,7 @@ pub const MAX_STRING_LEN: usize = 1 << 31;
 /// of the string's hash in the pointer's unused top bits, so a probe that does not match almost
 /// never touches the string (those cache misses dominated string building) and a slot is one
 /// word (the table is probed at random: its size is its cache misses). The home slot mixes the
-/// hash first: 5.1's hash clusters for strings that differ in a few middle characters.
+/// hash once more (cheap insurance against clustering in the bits it takes).
 #[derive(Debug, Default)]
 pub(crate) struct StringTable {
     slots: Vec<StringSlot>,
@@ -169,18 +169,43 @@ impl StringTable {
     }
 }
 
-/// Lua 5.1's string hash: at most 32 bytes sampled, from the end. Stored in the string so
-/// tables never rehash it.
+/// The string hash, stored in the string so tables never rehash it: words, not bytes, mixed
+/// by multiplication, so all 32 bits depend on every byte it reads (the interning table keeps
+/// the top 16 in its slots, and tables index by the low bits). Up to 128 bytes it reads the
+/// whole string; a longer one is sampled (16 words spread over it, its first and last among
+/// them), as Lua 5.1 samples at most 32 bytes of a long string, so hashing stays O(1).
+/// 5.1's own hash ran a byte at a time, and left the top bits of short strings zero.
 pub(crate) fn hash_bytes(bytes: &[u8]) -> u32 {
+    const K: u64 = 0x9E37_79B9_7F4A_7C15;
     let len = bytes.len();
-    let mut h = len as u32;
-    let step = (len >> 5) + 1;
-    let mut l = len;
-    while l >= step {
-        h ^= (h << 5).wrapping_add(h >> 2).wrapping_add(u32::from(bytes[l - 1]));
-        l -= step;
+    let word = |i: usize| u64::from_le_bytes(bytes[i..i + 8].try_into().expect("8 bytes"));
+    let mix = |h: u64, w: u64| (h ^ w).wrapping_mul(K).rotate_left(29);
+    let mut h = (len as u64).wrapping_mul(K) ^ 0x243F_6A88_85A3_08D3;
+    if len >= 8 {
+        if len <= 128 {
+            // Every word, the last one overlapping its predecessor.
+            let mut i = 0;
+            while i + 8 < len {
+                h = mix(h, word(i));
+                i += 8;
+            }
+        } else {
+            let step = (len - 8) / 15;
+            for k in 0..15 {
+                h = mix(h, word(k * step));
+            }
+        }
+        h = mix(h, word(len - 8));
+    } else if len >= 4 {
+        let half = |i: usize| u64::from(u32::from_le_bytes(bytes[i..i + 4].try_into().expect("4 bytes")));
+        h = mix(h, half(0) | half(len - 4) << 32);
+    } else if len > 0 {
+        h = mix(h, u64::from(bytes[0]) | u64::from(bytes[len / 2]) << 8 | u64::from(bytes[len - 1]) << 16);
     }
-    h
+    // Final avalanche: the top half of a product depends on every bit below it.
+    h ^= h >> 32;
+    h = h.wrapping_mul(K);
+    (h >> 32) as u32
 }
 
 /// The bytes of a string value (which must be a string).
