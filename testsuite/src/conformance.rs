@@ -71,13 +71,17 @@ pub fn known_failures_path() -> PathBuf {
 }
 
 /// One line of `known-failures.txt`: `[tier] suite/test => reason`, the tier optional (every
-/// tier when absent).
+/// tier when absent). A reason starting `skip:` names a test not run at all in that tier (one
+/// that would only time out there, such as a collector test under `--gc-stress`): its trial is
+/// listed as ignored, with the reason, instead of failing after the timeout.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct KnownFailure {
     /// `lua-5.1-tests/gc.lua`, `luajit-tests/lib/contents.lua --- 5.1 string`.
     pub test: String,
     pub tier: Option<String>,
     pub reason: String,
+    /// The reason starts `skip:`: the test is not run in its tier.
+    pub skip: bool,
     /// Line in the file, for messages.
     pub line: usize,
 }
@@ -111,7 +115,8 @@ pub fn parse_known_failures(text: &str) -> Result<Vec<KnownFailure>, String> {
                 return Err(format!("line {}: unknown tier `{t}`", i + 1));
             }
         }
-        out.push(KnownFailure { test: test.to_owned(), tier, reason: reason.to_owned(), line: i + 1 });
+        let skip = reason.starts_with("skip:");
+        out.push(KnownFailure { test: test.to_owned(), tier, reason: reason.to_owned(), skip, line: i + 1 });
     }
     Ok(out)
 }
@@ -213,9 +218,10 @@ fn make_trial(
 ) -> Trial {
     let name = format!("{test} [{}]", tier.name);
     let known = known(config, test, tier).cloned();
-    let kind = if known.is_some() { "xfail" } else { "" };
+    let skipped = known.as_ref().is_some_and(|k| k.skip);
+    let kind = if skipped { "skip" } else if known.is_some() { "xfail" } else { "" };
     let trial = Trial::test(name, move || judge(run(), known.as_ref())).with_kind(kind);
-    match ignored {
+    match ignored.or(skipped.then_some("skipped in this tier")) {
         Some(_) => trial.with_ignored_flag(true),
         None => trial,
     }
@@ -464,7 +470,7 @@ mod tests {
     #[test]
     fn known_failures_parse_with_and_without_tier() {
         let list = parse_known_failures(
-            "# comment\n\nlua-5.1-tests/gc.lua => needs the incremental collector\n[gcstress] luajit-tests/lib/x.lua --- a [0, 1) => slow\n",
+            "# comment\n\nlua-5.1-tests/gc.lua => needs the incremental collector\n[gcstress] luajit-tests/lib/x.lua --- a [0, 1) => skip: slow\n",
         )
         .unwrap();
         assert_eq!(list.len(), 2);
@@ -473,6 +479,7 @@ mod tests {
         assert_eq!(list[1].test, "luajit-tests/lib/x.lua --- a [0, 1)");
         assert_eq!(list[1].tier.as_deref(), Some("gcstress"));
         assert_eq!(list[1].line, 4);
+        assert!(!list[0].skip && list[1].skip, "`skip:` reasons mark tests not run");
     }
 
     #[test]
@@ -485,7 +492,7 @@ mod tests {
 
     #[test]
     fn judging_expected_and_unexpected_results() {
-        let k = KnownFailure { test: "t".into(), tier: None, reason: "r".into(), line: 3 };
+        let k = KnownFailure { test: "t".into(), tier: None, reason: "r".into(), skip: false, line: 3 };
         assert!(judge(Verdict::Passed, None).is_ok());
         assert!(judge(Verdict::Failed("x".into()), Some(&k)).is_ok());
         assert!(judge(Verdict::Failed("x".into()), None).is_err());

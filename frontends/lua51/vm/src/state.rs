@@ -152,6 +152,9 @@ pub struct LuaState {
     pub stats: Stats,
     /// `collectgarbage("setstepmul")`'s value.
     pub gc_stepmul: usize,
+    /// Work `collectgarbage("step")` has credited to the current cycle, in 5.1's units (see
+    /// `gc::step`).
+    pub(crate) gc_step_credit: usize,
     /// Nested interpreter entries from native code (`pcall`, metamethods called by the library,
     /// coroutine resumes).
     pub(crate) native_depth: usize,
@@ -270,6 +273,7 @@ impl LuaState {
             protos: Vec::new(),
             tiering: crate::tiering::Tiering::default(),
             gc_stepmul: 200,
+            gc_step_credit: 0,
             stats: Stats::default(),
             scratch: Vec::new(),
             to_finalize: std::collections::VecDeque::new(),

@@ -318,6 +318,7 @@ native!(COLLECTGARBAGE, "collectgarbage", |c| {
     let result = match &opt[..] {
         b"collect" => {
             crate::gc::collect(c.st, top);
+            c.st.gc_step_credit = 0;
             c.run_finalizers()?;
             0.0
         }
@@ -326,9 +327,13 @@ native!(COLLECTGARBAGE, "collectgarbage", |c| {
             c.st.heap.bytes_allocated as f64 / 1024.0
         }
         b"step" => {
-            crate::gc::collect(c.st, top);
-            c.run_finalizers()?;
-            c.set(0, TValue::TRUE);
+            // A negative size finishes the cycle, as 5.1's unsigned threshold arithmetic does.
+            let kilobytes = usize::try_from(c.opt_int(1, 0)?).unwrap_or(usize::MAX);
+            let finished = crate::gc::step(c.st, top, kilobytes);
+            if finished {
+                c.run_finalizers()?;
+            }
+            c.set(0, TValue::from_bool(finished));
             return Ok(1);
         }
         b"stop" => {
@@ -345,7 +350,7 @@ native!(COLLECTGARBAGE, "collectgarbage", |c| {
             old as f64
         }
         b"setstepmul" => {
-            // Collections are not incremental yet: the multiplier is kept for the answer only.
+            // Collections are not incremental yet: the multiplier sizes `step`'s work only.
             let old = c.st.gc_stepmul;
             c.st.gc_stepmul = c.opt_int(1, 0)?.max(0) as usize;
             old as f64
