@@ -187,6 +187,15 @@ impl BaselineJit {
         self.tables
     }
 
+    /// The helpers placed once in the cache (the AOT slow paths among them): address, size in
+    /// bytes and name of each, for profilers' symbol maps (`ljr --perf-map`).
+    pub fn helpers(&self) -> impl Iterator<Item = (u64, usize, &'static str)> + '_ {
+        self.tables.shared.iter().zip(&self.shared).map(|(&id, &address)| {
+            let s = &self.tables.stencils[id as usize];
+            (address, s.code.len(), s.name)
+        })
+    }
+
     fn place_shared(&mut self) -> Result<(), JitError> {
         let tables = self.tables;
         let mut offsets = Vec::with_capacity(tables.shared.len());

@@ -20,6 +20,8 @@
 //!   --jit-cache-limit=N  bytes of executable memory the baseline JIT may use (default 128 MiB)
 //!   --dump-jit           disassemble every compiled function at exit, by bytecode
 //!   --dump-stencils      print the baseline JIT's stencils with their holes and exit
+//!   --perf-map           write /tmp/perf-PID.map at exit, naming the JIT code (each bytecode's
+//!                        code, its out-of-line part, each helper) for `perf report`
 //!   --gc-stress          collect garbage at every safe point (finds missing roots)
 //!   --stats              print tier-up requests and collections at exit
 //! ```
@@ -41,7 +43,7 @@ const PROGNAME: &str = "ljr";
 /// lua.c's `print_usage`, on stderr.
 fn print_usage() {
     eprintln!(
-        "usage: {PROGNAME} [options] [script [args]].\nAvailable options are:\n  -e stat  execute string 'stat'\n  -l name  require library 'name'\n  -i       enter interactive mode after executing 'script'\n  -v       show version information\n  --       stop handling options\n  -        execute stdin and stop handling options\nljr's own options:\n  --tier=T               interpreter, baseline or auto (default)\n  --tier-up-threshold=N  hotness countdown before auto compiles a function\n  -joff, -jon            --tier=interpreter, --tier=auto\n  --jit-stats            print the baseline JIT's totals (JSON) at exit\n  --jit-verify           check every compiled function (decoding it)\n  --jit-cache-limit=N    bytes of code the baseline JIT may use\n  --dump-jit             disassemble compiled functions at exit\n  --dump-stencils        print the baseline JIT's stencils and exit\n  --dump-bytecode        print the bytecode of compiled functions\n  --dump-bytecode-after  print it after running (quickened opcodes, filled caches)\n  --dump-interpreter     print the generated interpreter's assembly and exit\n  --gc-stress            collect garbage at every safe point\n  --stats                print tier-up requests and collections at exit"
+        "usage: {PROGNAME} [options] [script [args]].\nAvailable options are:\n  -e stat  execute string 'stat'\n  -l name  require library 'name'\n  -i       enter interactive mode after executing 'script'\n  -v       show version information\n  --       stop handling options\n  -        execute stdin and stop handling options\nljr's own options:\n  --tier=T               interpreter, baseline or auto (default)\n  --tier-up-threshold=N  hotness countdown before auto compiles a function\n  -joff, -jon            --tier=interpreter, --tier=auto\n  --jit-stats            print the baseline JIT's totals (JSON) at exit\n  --jit-verify           check every compiled function (decoding it)\n  --jit-cache-limit=N    bytes of code the baseline JIT may use\n  --dump-jit             disassemble compiled functions at exit\n  --dump-stencils        print the baseline JIT's stencils and exit\n  --perf-map             write /tmp/perf-PID.map (JIT code symbols) at exit\n  --dump-bytecode        print the bytecode of compiled functions\n  --dump-bytecode-after  print it after running (quickened opcodes, filled caches)\n  --dump-interpreter     print the generated interpreter's assembly and exit\n  --gc-stress            collect garbage at every safe point\n  --stats                print tier-up requests and collections at exit"
     );
 }
 
@@ -58,6 +60,7 @@ const LJR_OPTIONS: &[&str] = &[
     "--dump-interpreter",
     "--dump-stencils",
     "--dump-jit",
+    "--perf-map",
     "--jit-stats",
     "--jit-verify",
     "--gc-stress",
@@ -548,12 +551,40 @@ fn jit_listing(st: &LuaState) -> String {
     out
 }
 
+/// `--perf-map`: the JIT code's symbols in perf's map format (`START SIZE NAME`, hexadecimal),
+/// one per bytecode's code and out-of-line part, and one per helper, so `perf report` names
+/// JIT code the way `--dump-jit` lists it. Written at exit: functions collected before then
+/// are missing (their code is not reused, so nothing is misnamed).
+fn perf_map_text(st: &LuaState) -> String {
+    let variants = lua51_vm::bytecode::variants();
+    let mut out = String::new();
+    if let Some(jit) = st.tiering.jit() {
+        for (address, size, name) in jit.helpers() {
+            out.push_str(&format!("{address:x} {size:x} jit-helper {name}\n"));
+        }
+    }
+    for p in st.compiled_functions() {
+        let Some(code) = &p.jit else { continue };
+        for ins in &code.instructions {
+            let name = variants.get(ins.opcode as usize).map_or("?", |v| v.name.as_str());
+            let line = p.line_at(ins.bytecode_offset);
+            let place = format!("{}:{} [{}] {name} (line {line})", p.source, p.line_defined, ins.bytecode_offset);
+            out.push_str(&format!("{:x} {:x} lua {place}\n", ins.address, ins.size));
+            if ins.cold_size > 0 {
+                out.push_str(&format!("{:x} {:x} lua {place} out of line\n", ins.cold_address, ins.cold_size));
+            }
+        }
+    }
+    out
+}
+
 /// lua.c's `pmain`, with ljr's own options applied before anything runs.
 fn run(st: &mut LuaState, argv: &[String]) -> bool {
     let mut opts = Options { dump_bytecode: false, dump_bytecode_after: false };
     let mut show_stats = false;
     let mut jit_stats = false;
     let mut dump_jit = false;
+    let mut perf_map = false;
     let Ok(args) = collect_args(argv) else {
         print_usage();
         return false;
@@ -568,6 +599,7 @@ fn run(st: &mut LuaState, argv: &[String]) -> bool {
             "--jit-stats" => jit_stats = true,
             "--jit-verify" => st.tiering.verify = true,
             "--dump-jit" => dump_jit = true,
+            "--perf-map" => perf_map = true,
             "-joff" => st.tiering.mode = lua51_vm::tiering::TierMode::Interpreter,
             "-jon" => st.tiering.mode = lua51_vm::tiering::TierMode::Auto,
             _ if is_value_option(a) => {
@@ -609,6 +641,12 @@ fn run(st: &mut LuaState, argv: &[String]) -> bool {
     if dump_jit {
         st.flush();
         print!("{}", jit_listing(st));
+    }
+    if perf_map {
+        let path = format!("/tmp/perf-{}.map", std::process::id());
+        if let Err(e) = std::fs::write(&path, perf_map_text(st)) {
+            eprintln!("{PROGNAME}: cannot write {path}: {e}");
+        }
     }
     if jit_stats {
         st.flush();

@@ -96,3 +96,37 @@ fn jit_stats_and_dumps() {
     assert_eq!(status, Some(0));
     assert!(stdout.contains("__deegen_jit_op_") && stdout.contains("# hole: "), "the stencils are listed with their holes");
 }
+
+/// `--perf-map` names every compiled bytecode's code (and the helpers) in perf's map format,
+/// `/tmp/perf-PID.map`, at the addresses `--dump-jit` would list.
+#[test]
+fn perf_map_names_the_jit_code() {
+    let ljr = env!("CARGO_BIN_EXE_ljr");
+    let program = "local function add(x) return x + 1 end print(add(1))";
+    let child = Command::new(ljr)
+        .args(["--tier=baseline", "--perf-map", "-e", program])
+        .stdout(std::process::Stdio::null())
+        .spawn()
+        .expect("ljr runs");
+    let path = format!("/tmp/perf-{}.map", child.id());
+    let status = child.wait_with_output().expect("ljr exits").status;
+    assert_eq!(status.code(), Some(0));
+    let text = std::fs::read_to_string(&path).expect("the map is written at exit");
+    let _ = std::fs::remove_file(&path);
+    let mut previous_end = 0;
+    let mut entries: Vec<(u64, u64, &str)> = Vec::new();
+    for line in text.lines() {
+        let mut fields = line.splitn(3, ' ');
+        let (start, size, name) = (fields.next().unwrap_or(""), fields.next().unwrap_or(""), fields.next().unwrap_or(""));
+        let (Ok(start), Ok(size)) = (u64::from_str_radix(start, 16), u64::from_str_radix(size, 16)) else { panic!("{line}") };
+        assert!(size > 0 && (name.starts_with("lua ") || name.starts_with("jit-helper ")), "{line}");
+        entries.push((start, size, name));
+    }
+    entries.sort();
+    for (start, size, name) in &entries {
+        assert!(*start >= previous_end, "symbols overlap at {name}");
+        previous_end = start + size;
+    }
+    assert!(entries.iter().any(|(_, _, n)| n.contains("] Add_SC") && n.contains("(line 1)")), "{text}");
+    assert!(entries.iter().any(|(_, _, n)| n.starts_with("jit-helper __deegen_jit_op_")), "{text}");
+}

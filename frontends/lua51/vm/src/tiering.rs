@@ -129,6 +129,11 @@ impl Tiering {
         self.jit.as_mut()
     }
 
+    /// The JIT, once a function was compiled (for tools: `ljr --perf-map`).
+    pub fn jit(&self) -> Option<&BaselineJit> {
+        self.jit.as_ref()
+    }
+
     /// The JIT's totals (zero when it never ran).
     pub fn stats(&self) -> JitStats {
         self.jit.as_ref().map(|j| j.stats).unwrap_or_default()
