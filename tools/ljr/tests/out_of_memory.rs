@@ -5,7 +5,8 @@ use std::process::Command;
 
 /// Running out of memory is Lua's "not enough memory" error, never an abort: each program
 /// grows one kind of storage (a table's array part, its hash part, its named slots, strings)
-/// until a 2 GiB address-space limit (`ulimit -v`) makes an allocation fail, first at the top
+/// or a string builder's result, until a 2 GiB address-space limit (`ulimit -v`) makes an
+/// allocation fail, first at the top
 /// level and then under `pcall`, which catches the error and lets the program go on.
 #[test]
 fn running_out_of_memory_is_an_error() {
@@ -17,6 +18,10 @@ fn running_out_of_memory_is_an_error() {
         "local t = {} for i = 1, 1e9 do table.insert(t, i) end",
         "local s = 'x' for i = 1, 64 do s = s .. s end",
         "local t = {} for i = 1, 40 do t[i] = string.rep('y', 2^i) end print(#table.concat(t))",
+        // The library's string builders (5.1's luaL_Buffer) grow fallibly too.
+        "local s = string.rep('y', 2^20) for i = 1, 40 do s = s:gsub('y+', '%0%0') end",
+        "local s = string.rep('y', 2^20) for i = 1, 40 do s = string.format('%s%q', s, s) end",
+        "local s = string.rep('y', 2^24) local t = {} for i = 1, 1000 do t[i] = (s .. i):upper():reverse() end",
     ];
     for growth in growths {
         for program in [growth.to_owned(), format!("print(pcall(function() {growth} end)) print('after')")] {

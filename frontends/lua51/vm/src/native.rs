@@ -293,21 +293,20 @@ impl<'a> Call<'a> {
     }
 
     /// `tostring` with `__tostring`.
-    pub(crate) fn tostring(&mut self, v: TValue, reserve: usize) -> Result<Vec<u8>, Raised> {
+    /// A string's own bytes (not a copy: a string can be most of the memory there is), or the
+    /// short text of any other value. Borrowed bytes are valid until the next allocation.
+    pub(crate) fn tostring(&mut self, v: TValue, reserve: usize) -> Result<Cow<'static, [u8]>, Raised> {
         let tm = metamethod(self.st, v, Event::ToString);
-        if tm.is_nil() {
-            let mut out = Vec::new();
-            tostring_bytes(v, &mut out);
-            return Ok(out);
+        let r = if tm.is_nil() { v } else { self.call(tm, &[v], reserve)?.first().copied().unwrap_or(TValue::NIL) };
+        if r.is_string() {
+            return Ok(Cow::Borrowed(string_bytes(r)));
         }
-        let r = self.call(tm, &[v], reserve)?.first().copied().unwrap_or(TValue::NIL);
-        if r.is_string() || r.is_double() {
-            let mut out = Vec::new();
-            tostring_bytes(r, &mut out);
-            Ok(out)
-        } else {
-            Err(self.error("'tostring' must return a string to 'print'"))
+        if !tm.is_nil() && !r.is_double() {
+            return Err(self.error("'tostring' must return a string to 'print'"));
         }
+        let mut out = Vec::new();
+        tostring_bytes(r, &mut out);
+        Ok(Cow::Owned(out))
     }
 }
 

@@ -24,28 +24,31 @@ native!(PRINT, "print", |c| {
     // (Called all the same while a debug hook is set, which sees 5.1's calls.)
     let builtin =
         tostring.is_function() && unsafe { (*(*tostring.as_closure()).code_block).native } == TOSTRING.f as *const () && c.st.hooked_threads == 0;
-    let mut line = Vec::new();
+    // Each piece is written as it comes, as lua5.1's fputs does: nothing is copied (a string
+    // printed can be most of the memory there is).
     for i in 0..c.nargs {
         if i > 0 {
-            line.push(b'\t');
+            let _ = c.st.stdout.write_all(b"\t");
         }
         let piece = if builtin {
             c.tostring(c.arg(i), c.nargs)?
         } else {
             let r = c.call(tostring, &[c.arg(i)], c.nargs)?.first().copied().unwrap_or(TValue::NIL);
-            if !(r.is_string() || r.is_double()) {
+            if r.is_string() {
+                Cow::Borrowed(string_bytes(r))
+            } else if r.is_double() {
+                let mut out = Vec::new();
+                tostring_bytes(r, &mut out);
+                Cow::Owned(out)
+            } else {
                 return Err(c.error("'tostring' must return a string to 'print'"));
             }
-            let mut out = Vec::new();
-            tostring_bytes(r, &mut out);
-            out
         };
         // lua5.1 writes each piece with fputs, which stops at an embedded NUL.
         let end = piece.iter().position(|&b| b == 0).unwrap_or(piece.len());
-        line.extend_from_slice(&piece[..end]);
+        let _ = c.st.stdout.write_all(&piece[..end]);
     }
-    line.push(b'\n');
-    let _ = c.st.stdout.write_all(&line);
+    let _ = c.st.stdout.write_all(b"\n");
     Ok(0)
 });
 

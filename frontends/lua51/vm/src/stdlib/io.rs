@@ -135,6 +135,14 @@ impl LuaFile {
         if !self.writable {
             return Err(std::io::Error::from_raw_os_error(9));
         }
+        if piece.len() >= DEFAULT_FILE_BUFFER {
+            // Larger than a buffer: written through, after what is buffered, not copied.
+            self.flush_writes()?;
+            return match self.stream.as_mut() {
+                Some(Stream::File(f)) => f.write_all(piece),
+                _ => Ok(()),
+            };
+        }
         self.wbuf.extend_from_slice(piece);
         let due = match self.buffering {
             Buffering::No => true,
@@ -180,7 +188,7 @@ impl LuaFile {
         while let Some(nul) = line.iter().position(|&b| b == 0) {
             line.truncate(nul);
             match self.read_raw_line()? {
-                Some(next) => line.extend_from_slice(&next),
+                Some(next) => try_extend(&mut line, &next)?,
                 None => break,
             }
         }
@@ -194,11 +202,11 @@ impl LuaFile {
             any = true;
             let avail = &self.rbuf[self.rpos..];
             if let Some(i) = avail.iter().position(|&b| b == b'\n') {
-                line.extend_from_slice(&avail[..i]);
+                try_extend(&mut line, &avail[..i])?;
                 self.rpos += i + 1;
                 return Ok(Some(line));
             }
-            line.extend_from_slice(avail);
+            try_extend(&mut line, avail)?;
             self.rpos = self.rbuf.len();
         }
         Ok(any.then_some(line))
@@ -207,7 +215,7 @@ impl LuaFile {
     fn read_all(&mut self) -> std::io::Result<Vec<u8>> {
         let mut out = Vec::new();
         while self.fill()? {
-            out.extend_from_slice(&self.rbuf[self.rpos..]);
+            try_extend(&mut out, &self.rbuf[self.rpos..])?;
             self.rpos = self.rbuf.len();
         }
         Ok(out)
@@ -221,7 +229,7 @@ impl LuaFile {
         let mut out = Vec::new();
         while out.len() < n && self.fill()? {
             let take = (n - out.len()).min(self.rbuf.len() - self.rpos);
-            out.extend_from_slice(&self.rbuf[self.rpos..self.rpos + take]);
+            try_extend(&mut out, &self.rbuf[self.rpos..self.rpos + take])?;
             self.rpos += take;
         }
         Ok((!out.is_empty() || n == 0).then_some(out))
@@ -345,25 +353,28 @@ fn write_to(c: &mut Call, f: &mut LuaFile, first_arg: usize) -> Result<(), std::
     f.discard_read_ahead()?;
     for i in first_arg..c.nargs {
         let v = c.arg(i);
-        let mut piece = Vec::new();
-        if v.is_double() {
-            format_number(v.as_f64(), &mut piece);
+        // A string is written from where it lies, never copied (it can be most of the memory
+        // there is).
+        let mut number = Vec::new();
+        let piece: &[u8] = if v.is_double() {
+            format_number(v.as_f64(), &mut number);
+            &number
         } else if v.is_string() {
-            piece.extend_from_slice(string_bytes(v));
+            string_bytes(v)
         } else {
             let _ = c.type_error(i, "string");
             return Err(std::io::Error::other("bad argument"));
-        }
+        };
         match f.stream.as_mut() {
-            Some(Stream::Stdout) => c.st.stdout.write_all(&piece)?,
+            Some(Stream::Stdout) => c.st.stdout.write_all(piece)?,
             Some(Stream::Stderr) => {
                 c.st.flush();
-                std::io::stderr().write_all(&piece)?
+                std::io::stderr().write_all(piece)?
             }
-            Some(Stream::File(_)) => f.write_file(&piece)?,
+            Some(Stream::File(_)) => f.write_file(piece)?,
             Some(Stream::PipeTo(child)) => {
                 if let Some(input) = child.stdin.as_mut() {
-                    input.write_all(&piece)?
+                    input.write_all(piece)?
                 }
             }
             _ => {}
@@ -382,6 +393,14 @@ fn do_write(c: &mut Call, f: &mut LuaFile, first_arg: usize) -> NResult {
         Err(e) if e.kind() == std::io::ErrorKind::Other && e.to_string() == "bad argument" => Err(Raised),
         Err(e) => fail(c, &e, None),
     }
+}
+
+/// Appends `bytes` to a read's result, or fails with `OutOfMemory` (which `do_read` raises as
+/// 5.1's "not enough memory"): a line or a whole file can be larger than the memory left.
+fn try_extend(out: &mut Vec<u8>, bytes: &[u8]) -> std::io::Result<()> {
+    out.try_reserve(bytes.len()).map_err(|_| std::io::Error::from(std::io::ErrorKind::OutOfMemory))?;
+    out.extend_from_slice(bytes);
+    Ok(())
 }
 
 /// Reads with the formats from argument `first`; results from slot 0.
@@ -406,6 +425,7 @@ fn do_read(c: &mut Call, f: &mut LuaFile, first: usize) -> NResult {
             return Err(c.arg_error(first + k, "invalid option"));
         };
         match value {
+            Err(e) if e.kind() == std::io::ErrorKind::OutOfMemory => return Err(c.raise_oom()),
             Err(e) => return fail(c, &e, None),
             Ok(None) => {
                 results.push(TValue::NIL);
@@ -531,6 +551,7 @@ native!(FILE_LINES_ITER, "lines", |c| {
             }
             Ok(0)
         }
+        Err(e) if e.kind() == std::io::ErrorKind::OutOfMemory => Err(c.raise_oom()),
         Err(e) => Err(c.error(&os_error_text(&e))),
     }
 });

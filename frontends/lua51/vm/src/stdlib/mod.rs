@@ -6,6 +6,7 @@
 //! What is absent is what needs the C API (see the top-level README).
 
 pub mod base;
+mod buffer;
 pub mod coroutine;
 pub mod debug;
 pub mod io;

@@ -7,11 +7,15 @@ use deegen_api::frame;
 use lua51_value::number::{c_int, c_long, c_ulong, format_number, tostring_bytes};
 use lua51_value::{type_name, TValue};
 
+use super::buffer::Buffer;
 use crate::native::{index_value, native, new_library, Call, NResult, Native, Raised};
 use crate::object::heap::OutOfMemory;
 use crate::object::string::string_bytes;
 use crate::object::table::{table_mut, Table};
 use crate::state::{Event, LuaState};
+
+/// Room for one formatted number (`%.14g`, or an integer position).
+const NUMBER_BYTES: usize = 32;
 
 /// `string.sub`/`string.byte` positions: negative counts from the end (Lua 5.1's `posrelat`).
 fn posrelat(pos: i64, len: usize) -> i64 {
@@ -45,15 +49,19 @@ native!(SUB, "sub", |c| {
 });
 
 native!(UPPER, "upper", |c| {
-    let s = c.check_bytes(0)?.to_ascii_uppercase();
-    let v = c.string(&s)?;
+    let mut b = Buffer::new();
+    b.extend(&c.check_bytes(0)?);
+    b.bytes_mut().make_ascii_uppercase();
+    let v = b.finish(c)?;
     c.set(0, v);
     Ok(1)
 });
 
 native!(LOWER, "lower", |c| {
-    let s = c.check_bytes(0)?.to_ascii_lowercase();
-    let v = c.string(&s)?;
+    let mut b = Buffer::new();
+    b.extend(&c.check_bytes(0)?);
+    b.bytes_mut().make_ascii_lowercase();
+    let v = b.finish(c)?;
     c.set(0, v);
     Ok(1)
 });
@@ -239,7 +247,7 @@ native!(GSUB, "gsub", |c| {
     let pattern = if anchor { &pattern_full[1..] } else { &pattern_full[..] };
     let repl_bytes = if repl.is_string() || repl.is_double() { Some(c.check_bytes(2)?) } else { None };
     let mut m = pattern::Matcher::new(&subject, pattern);
-    let mut out = Vec::new();
+    let mut out = Buffer::new();
     let (mut src, mut n) = (0usize, 0i64);
     while n < max_n {
         let end = m.do_match_from(src).map_err(|msg| c.error(&msg))?;
@@ -258,12 +266,12 @@ native!(GSUB, "gsub", |c| {
                             match r.get(i) {
                                 Some(d) if d.is_ascii_digit() => {
                                     if *d == b'0' {
-                                        out.extend_from_slice(whole);
+                                        out.extend(whole);
                                     } else {
                                         let cap = m.capture((d - b'1') as usize, src, e).map_err(|msg| c.error(&msg))?;
                                         match cap {
-                                            pattern::Capture::Bytes(a, b) => out.extend_from_slice(&subject[a..b]),
-                                            pattern::Capture::Position(p) => format_number(p as f64, &mut out),
+                                            pattern::Capture::Bytes(a, b) => out.extend(&subject[a..b]),
+                                            pattern::Capture::Position(p) => out.write_bounded(NUMBER_BYTES, |v| format_number(p as f64, v)),
                                         }
                                     }
                                 }
@@ -286,9 +294,11 @@ native!(GSUB, "gsub", |c| {
                         c.call(repl, &args[..n], c.nargs)?.first().copied().unwrap_or(TValue::NIL)
                     };
                     if value.is_falsy() {
-                        out.extend_from_slice(whole);
-                    } else if value.is_string() || value.is_double() {
-                        tostring_bytes(value, &mut out);
+                        out.extend(whole);
+                    } else if value.is_string() {
+                        out.extend(string_bytes(value));
+                    } else if value.is_double() {
+                        out.write_bounded(NUMBER_BYTES, |v| tostring_bytes(value, v));
                     } else {
                         return Err(c.error(&format!("invalid replacement value (a {})", type_name(value))));
                     }
@@ -307,8 +317,8 @@ native!(GSUB, "gsub", |c| {
             break;
         }
     }
-    out.extend_from_slice(&subject[src..]);
-    let s = c.string(&out)?;
+    out.extend(&subject[src..]);
+    let s = out.finish(c)?;
     c.set(0, s);
     c.set(1, TValue::from_f64(n as f64));
     Ok(2)
@@ -319,7 +329,7 @@ native!(FORMAT, "format", |c| {
         fn snprintf(buf: *mut std::ffi::c_char, n: usize, fmt: *const std::ffi::c_char, ...) -> std::ffi::c_int;
     }
     let fmt = c.check_bytes(0)?;
-    let mut out = Vec::new();
+    let mut out = Buffer::new();
     let mut arg = 0usize;
     let mut i = 0;
     while i < fmt.len() {
@@ -365,14 +375,14 @@ native!(FORMAT, "format", |c| {
             }
             b'q' => {
                 let s = c.check_bytes(arg)?;
-                pattern::quote(&s, &mut out);
+                out.write_bounded(s.len().saturating_mul(4).saturating_add(2), |v| pattern::quote(&s, v));
                 continue;
             }
             b's' => {
                 let s = c.check_bytes(arg)?;
                 if !spec.contains(&b'.') && s.len() >= 100 {
                     // No precision: a long string is added whole (as 5.1 does).
-                    out.extend_from_slice(&s);
+                    out.extend(&s);
                     continue;
                 }
                 let mut cs = s.to_vec();
@@ -387,17 +397,18 @@ native!(FORMAT, "format", |c| {
         // lua5.1 adds strlen(buff) bytes: a NUL (from %c of 0) ends the piece.
         let piece = &buf[..(n.max(0) as usize).min(buf.len() - 1)];
         let end = piece.iter().position(|&b| b == 0).unwrap_or(piece.len());
-        out.extend_from_slice(&piece[..end]);
+        out.extend(&piece[..end]);
     }
-    let s = c.string(&out)?;
+    let s = out.finish(c)?;
     c.set(0, s);
     Ok(1)
 });
 
 native!(REVERSE, "reverse", |c| {
-    let mut s = c.check_bytes(0)?.into_owned();
-    s.reverse();
-    let v = c.string(&s)?;
+    let mut b = Buffer::new();
+    b.extend(&c.check_bytes(0)?);
+    b.bytes_mut().reverse();
+    let v = b.finish(c)?;
     c.set(0, v);
     Ok(1)
 });
