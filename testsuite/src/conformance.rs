@@ -219,7 +219,13 @@ fn make_trial(
     let name = format!("{test} [{}]", tier.name);
     let known = known(config, test, tier).cloned();
     let skipped = known.as_ref().is_some_and(|k| k.skip);
-    let kind = if skipped { "skip" } else if known.is_some() { "xfail" } else { "" };
+    let kind = if skipped {
+        "skip"
+    } else if known.is_some() {
+        "xfail"
+    } else {
+        ""
+    };
     let trial = Trial::test(name, move || judge(run(), known.as_ref())).with_kind(kind);
     match ignored.or(skipped.then_some("skipped in this tier")) {
         Some(_) => trial.with_ignored_flag(true),

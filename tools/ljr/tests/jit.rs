@@ -103,11 +103,8 @@ fn jit_stats_and_dumps() {
 fn perf_map_names_the_jit_code() {
     let ljr = env!("CARGO_BIN_EXE_ljr");
     let program = "local function add(x) return x + 1 end print(add(1))";
-    let child = Command::new(ljr)
-        .args(["--tier=baseline", "--perf-map", "-e", program])
-        .stdout(std::process::Stdio::null())
-        .spawn()
-        .expect("ljr runs");
+    let child =
+        Command::new(ljr).args(["--tier=baseline", "--perf-map", "-e", program]).stdout(std::process::Stdio::null()).spawn().expect("ljr runs");
     let path = format!("/tmp/perf-{}.map", child.id());
     let status = child.wait_with_output().expect("ljr exits").status;
     assert_eq!(status.code(), Some(0));
