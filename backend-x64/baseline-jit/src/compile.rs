@@ -252,7 +252,8 @@ impl BaselineJit {
     fn compile_inner(&mut self, bytecode: &[u8]) -> Result<CompiledCode, JitError> {
         let tables = self.tables;
         // Pass 1: the instructions and the layout of their pieces.
-        let mut instructions: Vec<(usize, u16, &'static VariantRecord)> = Vec::new();
+        // (Sized up front: growing these vectors was a tenth of the compile time.)
+        let mut instructions: Vec<(usize, u16, &'static VariantRecord)> = Vec::with_capacity(bytecode.len() / 4);
         let mut offset = 0;
         while offset < bytecode.len() {
             let opcode =
@@ -266,7 +267,7 @@ impl BaselineJit {
         }
         // Pieces in instruction order, each instruction's main stencil then its continuations;
         // in-line pieces are laid out now, out-of-line ones after all in-line code.
-        let mut pieces: Vec<Piece> = Vec::new();
+        let mut pieces: Vec<Piece> = Vec::with_capacity(instructions.len() * 2);
         let mut first_piece = Vec::with_capacity(instructions.len() + 1);
         let mut size = 0usize;
         let mut records_size = 0usize;
@@ -357,14 +358,14 @@ impl BaselineJit {
                     }
                 }
                 let start = at(first_piece[i]);
-                let cold: Vec<&Piece> = pieces[first_piece[i]..first_piece[i + 1]].iter().filter(|p| p.offset >= size).collect();
+                let cold = || pieces[first_piece[i]..first_piece[i + 1]].iter().filter(|p| p.offset >= size);
                 compiled.push(CompiledInstruction {
                     bytecode_offset: offset as u32,
                     opcode,
                     address: start,
                     size: (instruction_address(i + 1) - start) as u32,
-                    cold_address: cold.first().map_or(0, |p| base + p.offset as u64),
-                    cold_size: cold.iter().map(|p| p.len as u32).sum(),
+                    cold_address: cold().next().map_or(0, |p| base + p.offset as u64),
+                    cold_size: cold().map(|p| p.len as u32).sum(),
                 });
             }
             buf[size..size + TRAP.len()].copy_from_slice(&TRAP);
