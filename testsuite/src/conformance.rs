@@ -51,17 +51,6 @@ pub const OFFICIAL_MUST_PASS: &[(&str, &str)] = &[("main.lua", "Debian's lua5.1 
 /// Time one official file may take (the slowest takes well under a second on `lua5.1`; the
 /// limit leaves room for modes such as `--gc-stress`).
 const OFFICIAL_TIMEOUT: Duration = Duration::from_secs(120);
-/// The time limit of an official file under `flags`: the limit catches hangs, and a debug
-/// build collecting at every safe point (`--gc-stress`) takes 80 s of CPU on `constructs.lua`,
-/// which a loaded machine stretched past 120 s (CI failed on three files that passed).
-fn official_timeout(flags: &[&str]) -> Duration {
-    if flags.contains(&"--gc-stress") {
-        OFFICIAL_TIMEOUT * 5
-    } else {
-        OFFICIAL_TIMEOUT
-    }
-}
-
 /// Time the whole LuaJIT suite may take in one process.
 const LUAJIT_TIMEOUT: Duration = Duration::from_secs(600);
 /// Lines of output quoted in a failure report.
@@ -290,7 +279,7 @@ fn copy_dir(from: &Path, to: &Path) -> std::io::Result<()> {
     Ok(())
 }
 
-fn official_run(program: &Path, flags: &[&str], suite: &Path, file: &str) -> Result<Outcome, String> {
+fn official_run(program: &Path, flags: &[&str], time_scale: u32, suite: &Path, file: &str) -> Result<Outcome, String> {
     let scratch = Scratch::of(suite, file)?;
     let mut args: Vec<OsString> = flags.iter().map(OsString::from).collect();
     args.push(file.into());
@@ -299,7 +288,7 @@ fn official_run(program: &Path, flags: &[&str], suite: &Path, file: &str) -> Res
         args,
         cwd: scratch.0.clone(),
         stdin: None,
-        timeout: official_timeout(flags),
+        timeout: OFFICIAL_TIMEOUT * time_scale,
         env: vec![("LUA_PATH".into(), "./?.lua;;".into()), ("LUA_INIT".into(), "package.path = '?;'..package.path".into())],
     })
     .map_err(|e| e.to_string())
@@ -339,7 +328,7 @@ fn official_trials(config: &ConformanceConfig) -> Vec<(String, Trial)> {
         // The reference decides whether the file is a test at all on this machine.
         let must_pass = OFFICIAL_MUST_PASS.iter().any(|(f, _)| *f == file);
         let reference_fails = !must_pass
-            && match official_run(&config.reference, &[], &dir, &file) {
+            && match official_run(&config.reference, &[], 1, &dir, &file) {
                 Ok(o) => !(o.exit == Exit::Code(0)),
                 Err(e) => {
                     out.push((test.clone(), failing(&test, format!("cannot run the reference {}: {e}", config.reference.display()))));
@@ -351,7 +340,7 @@ fn official_trials(config: &ConformanceConfig) -> Vec<(String, Trial)> {
             let ignored = reference_fails.then_some("lua5.1 fails it too");
             out.push((
                 test.clone(),
-                make_trial(config, &test, tier, ignored, move || match official_run(&program, tier.flags, &dir, &file) {
+                make_trial(config, &test, tier, ignored, move || match official_run(&program, tier.flags, tier.time_scale(), &dir, &file) {
                     Ok(o) if o.exit == Exit::Code(0) => Verdict::Passed,
                     Ok(o) => Verdict::Failed(report(&o)),
                     Err(e) => Verdict::Failed(e),

@@ -207,7 +207,7 @@ impl Case {
         header::parse(&String::from_utf8_lossy(&bytes)).map_err(|e| format!("bad `ljr-test:` header, {e}"))
     }
 
-    fn invocation(&self, program: &Path, flags: &[&str], settings: &TestSettings) -> Invocation {
+    fn invocation(&self, program: &Path, flags: &[&str], time_scale: u32, settings: &TestSettings) -> Invocation {
         let mut args: Vec<OsString> = flags.iter().map(OsString::from).collect();
         args.push(self.script.clone());
         args.extend(settings.args.iter().map(OsString::from));
@@ -216,7 +216,7 @@ impl Case {
             args,
             cwd: self.dir.clone(),
             stdin: settings.stdin.as_ref().map(|s| self.dir.join(s)),
-            timeout: settings.timeout.unwrap_or(self.default_timeout),
+            timeout: settings.timeout.unwrap_or(self.default_timeout) * time_scale,
             env: Vec::new(),
         }
     }
@@ -225,7 +225,7 @@ impl Case {
         let settings = self.settings()?;
         let reference = self.reference_outcome.get_or_init(|| self.run_reference(&settings)).as_ref().map_err(Clone::clone)?;
 
-        let inv = self.invocation(&self.implementation, tier.flags, &settings);
+        let inv = self.invocation(&self.implementation, tier.flags, tier.time_scale(), &settings);
         let actual = process::run(&inv).map_err(|e| match e {
             RunError::NotFound { .. } => format!("implementation under test `{}` was not found (is it built?)", self.implementation.display()),
             e => e.to_string(),
@@ -246,7 +246,7 @@ impl Case {
     }
 
     fn run_reference(&self, settings: &TestSettings) -> Result<Outcome, String> {
-        let out = process::run(&self.invocation(&self.reference, &[], settings)).map_err(|e| match e {
+        let out = process::run(&self.invocation(&self.reference, &[], 1, settings)).map_err(|e| match e {
             RunError::NotFound { .. } => format!("the reference interpreter `{}` is not installed: run scripts/setup.sh", self.reference.display()),
             e => format!("cannot run the reference interpreter: {e}"),
         })?;

@@ -19,6 +19,20 @@ pub struct Tier {
     pub flags: &'static [&'static str],
 }
 
+impl Tier {
+    /// How many times the usual time limit a run gets in this tier. Limits are there to catch
+    /// hangs; collecting at every safe point (`--gc-stress`) makes a program many times
+    /// slower, most of all in a debug build (a million tail calls: 55 s of CPU), and a loaded
+    /// machine stretched such runs past their limit.
+    pub fn time_scale(&self) -> u32 {
+        if self.flags.contains(&"--gc-stress") {
+            5
+        } else {
+            1
+        }
+    }
+}
+
 /// Every tier `ljr` knows. Add a line here when a new execution tier lands, e.g.
 /// `Tier { name: "interp", flags: &["-joff"] },`.
 pub const TIERS: &[Tier] = &[
