@@ -64,7 +64,7 @@ impl Buffer {
 
 #[cfg(test)]
 mod tests {
-    use super::Buffer;
+    use crate::stdlib::buffer::Buffer;
 
     #[test]
     fn a_growth_that_cannot_be_had_is_remembered() {

@@ -7,12 +7,12 @@ use deegen_api::frame;
 use lua51_value::number::{c_int, c_long, c_ulong, format_number, tostring_bytes};
 use lua51_value::{type_name, TValue};
 
-use super::buffer::Buffer;
 use crate::native::{index_value, native, new_library, Call, NResult, Native, Raised};
 use crate::object::heap::OutOfMemory;
 use crate::object::string::string_bytes;
 use crate::object::table::{table_mut, Table};
 use crate::state::{Event, LuaState};
+use crate::stdlib::buffer::Buffer;
 
 /// Room for one formatted number (`%.14g`, or an integer position).
 const NUMBER_BYTES: usize = 32;
