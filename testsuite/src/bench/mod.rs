@@ -11,6 +11,7 @@
 //! stdout is checked against `lua5.1`'s and a mismatch is flagged in every output format.
 
 pub mod compile_speed;
+pub mod gc_latency;
 pub mod report;
 pub mod svg;
 
@@ -91,6 +92,8 @@ pub struct Options {
     pub seed: Option<u64>,
     /// Measure the baseline JIT's compile speed instead ([`compile_speed`]).
     pub compile_speed: bool,
+    /// Measure the collector's worst pauses instead ([`gc_latency`]).
+    pub gc_latency: bool,
 }
 
 /// Usage text of `lua-bench`.
@@ -113,6 +116,9 @@ options:
   --compile-speed     instead: the baseline JIT's compile speed (bytecodes per second,
                       bytes of code per bytecode) on a generated file of 3000 functions,
                       best of --rounds runs of ljr --tier=baseline --jit-stats
+  --gc-latency        instead: the worst collector pause of an allocating loop with 10^5,
+                      10^6 and 10^7 live tables, best of --rounds runs of each engine
+                      (default engines for it: ljr,lua5.1,luajit-joff)
   -h, --help          this text
 ";
 
@@ -133,6 +139,7 @@ impl Options {
             timeout: DEFAULT_TIMEOUT,
             seed: None,
             compile_speed: false,
+            gc_latency: false,
         }
     }
 
@@ -143,6 +150,10 @@ impl Options {
         while let Some(arg) = args.next() {
             if arg == "-h" || arg == "--help" {
                 return Ok(None);
+            }
+            if arg == "--gc-latency" {
+                opts.gc_latency = true;
+                continue;
             }
             if arg == "--compile-speed" {
                 opts.compile_speed = true;

@@ -26,6 +26,9 @@ fn main() -> ExitCode {
     if opts.compile_speed {
         return compile_speed(&opts);
     }
+    if opts.gc_latency {
+        return gc_latency(opts);
+    }
     let engines = match opts.selected_engines() {
         Ok(e) => e,
         Err(e) => {
@@ -68,6 +71,49 @@ fn main() -> ExitCode {
         return ExitCode::from(1);
     }
     ExitCode::SUCCESS
+}
+
+/// `--gc-latency`: each engine's worst pause and loop time for each live-set size.
+fn gc_latency(mut opts: Options) -> ExitCode {
+    use bench::gc_latency::{measure, SIZES};
+    if opts.engines.join(",") == bench::DEFAULT_ENGINES {
+        opts.engines = ["ljr", "lua5.1", "luajit-joff"].map(String::from).to_vec();
+    }
+    let engines = match opts.selected_engines() {
+        Ok(e) => e,
+        Err(e) => {
+            eprintln!("lua-bench: {e}");
+            return ExitCode::from(2);
+        }
+    };
+    let scratch = std::env::temp_dir().join(format!("lua-bench-gc-latency-{}", std::process::id()));
+    println!("worst collector pause of an allocating loop (ms; loop time in s), best of {} runs:", opts.rounds);
+    println!("{:>12}  {}", "live tables", engines.iter().map(|e| format!("{:>22}", e.name)).collect::<Vec<_>>().join(""));
+    let mut failed = false;
+    for live in SIZES {
+        let mut row = format!("{live:>12}  ");
+        for engine in &engines {
+            let Some(path) = lua51_testsuite::process::locate(&engine.program) else {
+                row.push_str(&format!("{:>22}", "missing"));
+                continue;
+            };
+            match measure(engine, &path, live, opts.rounds, &scratch, opts.timeout) {
+                Ok(l) => row.push_str(&format!("{:>22}", format!("{:.2} ({:.2} s)", l.worst_ms, l.loop_seconds))),
+                Err(e) => {
+                    eprintln!("lua-bench: {e}");
+                    failed = true;
+                    row.push_str(&format!("{:>22}", "FAILED"));
+                }
+            }
+        }
+        println!("{row}");
+    }
+    let _ = std::fs::remove_dir_all(&scratch);
+    if failed {
+        ExitCode::from(1)
+    } else {
+        ExitCode::SUCCESS
+    }
 }
 
 /// `--compile-speed`: the baseline JIT's totals on the generated program, every round and the
