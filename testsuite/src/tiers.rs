@@ -23,9 +23,10 @@ impl Tier {
     /// How many times the usual time limit a run gets in this tier. Limits are there to catch
     /// hangs; collecting at every safe point (`--gc-stress`) makes a program many times
     /// slower, most of all in a debug build (a million tail calls: 55 s of CPU), and a loaded
-    /// machine stretched such runs past their limit.
+    /// machine stretched such runs past their limit; so does checking the collector's
+    /// invariant at every safe point (`--gc-verify`).
     pub fn time_scale(&self) -> u32 {
-        if self.flags.contains(&"--gc-stress") {
+        if self.flags.contains(&"--gc-stress") || self.flags.contains(&"--gc-verify") {
             5
         } else {
             1
@@ -40,6 +41,9 @@ pub const TIERS: &[Tier] = &[
     // Not a tier but a mode worth running the whole corpus in: a collection at every safe
     // point, so a missing root shows up as a wrong answer or crash in some test.
     Tier { name: "gcstress", flags: &["--gc-stress"] },
+    // The incremental collector stepped at every safe point, its invariant (no black object
+    // refers to a white one) checked after each step: a missing write barrier stops the run.
+    Tier { name: "gcverify", flags: &["--gc-verify"] },
     // The interpreter alone, the baseline JIT on every function from its load, and tiering up
     // at the first back edge or return (OSR entry into a running frame) with a threshold of 1;
     // the JIT tiers decode and check every function they compile (`--jit-verify`).

@@ -23,6 +23,8 @@
 //!   --perf-map           write /tmp/perf-PID.map at exit, naming the JIT code (each bytecode's
 //!                        code, its out-of-line part, each helper) for `perf report`
 //!   --gc-stress          collect garbage at every safe point (finds missing roots)
+//!   --gc-verify          a small collector step at every safe point, each followed by a check
+//!                        that no black object refers to a white one (finds missing barriers)
 //!   --stats              print tier-up requests and collections at exit
 //! ```
 //!
@@ -43,7 +45,7 @@ const PROGNAME: &str = "ljr";
 /// lua.c's `print_usage`, on stderr.
 fn print_usage() {
     eprintln!(
-        "usage: {PROGNAME} [options] [script [args]].\nAvailable options are:\n  -e stat  execute string 'stat'\n  -l name  require library 'name'\n  -i       enter interactive mode after executing 'script'\n  -v       show version information\n  --       stop handling options\n  -        execute stdin and stop handling options\nljr's own options:\n  --tier=T               interpreter, baseline or auto (default)\n  --tier-up-threshold=N  hotness countdown before auto compiles a function\n  -joff, -jon            --tier=interpreter, --tier=auto\n  --jit-stats            print the baseline JIT's totals (JSON) at exit\n  --jit-verify           check every compiled function (decoding it)\n  --jit-cache-limit=N    bytes of code the baseline JIT may use\n  --dump-jit             disassemble compiled functions at exit\n  --dump-stencils        print the baseline JIT's stencils and exit\n  --perf-map             write /tmp/perf-PID.map (JIT code symbols) at exit\n  --dump-bytecode        print the bytecode of compiled functions\n  --dump-bytecode-after  print it after running (quickened opcodes, filled caches)\n  --dump-interpreter     print the generated interpreter's assembly and exit\n  --gc-stress            collect garbage at every safe point\n  --stats                print tier-up requests and collections at exit"
+        "usage: {PROGNAME} [options] [script [args]].\nAvailable options are:\n  -e stat  execute string 'stat'\n  -l name  require library 'name'\n  -i       enter interactive mode after executing 'script'\n  -v       show version information\n  --       stop handling options\n  -        execute stdin and stop handling options\nljr's own options:\n  --tier=T               interpreter, baseline or auto (default)\n  --tier-up-threshold=N  hotness countdown before auto compiles a function\n  -joff, -jon            --tier=interpreter, --tier=auto\n  --jit-stats            print the baseline JIT's totals (JSON) at exit\n  --jit-verify           check every compiled function (decoding it)\n  --jit-cache-limit=N    bytes of code the baseline JIT may use\n  --dump-jit             disassemble compiled functions at exit\n  --dump-stencils        print the baseline JIT's stencils and exit\n  --perf-map             write /tmp/perf-PID.map (JIT code symbols) at exit\n  --dump-bytecode        print the bytecode of compiled functions\n  --dump-bytecode-after  print it after running (quickened opcodes, filled caches)\n  --dump-interpreter     print the generated interpreter's assembly and exit\n  --gc-stress            collect garbage at every safe point\n  --gc-verify            step the collector at every safe point, checking its invariant\n  --stats                print tier-up requests and collections at exit"
     );
 }
 
@@ -64,6 +66,7 @@ const LJR_OPTIONS: &[&str] = &[
     "--jit-stats",
     "--jit-verify",
     "--gc-stress",
+    "--gc-verify",
     "--stats",
     "-joff",
     "-jon",
@@ -486,7 +489,12 @@ fn main() -> ExitCode {
 }
 
 fn real_main() -> ExitCode {
-    tracing_subscriber::fmt().with_env_filter(tracing_subscriber::EnvFilter::from_env("LJR_LOG")).with_writer(std::io::stderr).init();
+    // Spans report their time when they close (`LJR_LOG=lua51_vm::gc=debug`: each atomic phase).
+    tracing_subscriber::fmt()
+        .with_env_filter(tracing_subscriber::EnvFilter::from_env("LJR_LOG"))
+        .with_span_events(tracing_subscriber::fmt::format::FmtSpan::CLOSE)
+        .with_writer(std::io::stderr)
+        .init();
     let argv: Vec<String> = std::env::args().collect();
     let mut st = match LuaState::new().and_then(|mut st| lua51_vm::open_libs(&mut st).map(|()| st)) {
         Ok(st) => st,
@@ -595,6 +603,7 @@ fn run(st: &mut LuaState, argv: &[String]) -> bool {
             "--dump-bytecode" => opts.dump_bytecode = true,
             "--dump-bytecode-after" => opts.dump_bytecode_after = true,
             "--gc-stress" => st.heap.threshold_floor = 0,
+            "--gc-verify" => st.heap.verify = true,
             "--stats" => show_stats = true,
             "--jit-stats" => jit_stats = true,
             "--jit-verify" => st.tiering.verify = true,

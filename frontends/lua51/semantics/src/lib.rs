@@ -16,8 +16,8 @@ use deegen_api as api;
 use deegen_api::{CodeBlock, InterpContext, FRAME_HEADER_SLOTS};
 use lua51_value::abi::{ArithOp, ForError};
 use lua51_value::{
-    method_receiver_cached, string_slot_cached_fused, LuaContext, NotATable, ObjKind, ReceiverLookup, RtResult, TValue, MULTRET, NIL_BITS, RT_CALL,
-    RT_CALL_NEGATED, RT_VALUE,
+    method_receiver_cached, string_slot_cached_fused, GcHeader, LuaContext, NotATable, ObjKind, ReceiverLookup, RtResult, TValue, MULTRET, NIL_BITS,
+    RT_CALL, RT_CALL_NEGATED, RT_VALUE,
 };
 
 extern "C" {
@@ -38,6 +38,18 @@ pub static DEEGEN_TYPE_CHECKERS: [fn(TValue) -> bool; 3] = [TValue::heap_is_stri
 #[inline(always)]
 fn ctx() -> *mut LuaContext {
     api::context() as *mut LuaContext
+}
+
+/// The write barrier of the incremental collector, after every store of a value into a heap
+/// object: a store into an object the collector has traced already (black) must make it gray
+/// again, or the value stored could be freed while the object refers to it. One byte compare on
+/// the fast path; the runtime does the rest.
+#[inline(always)]
+fn write_barrier(obj: *mut GcHeader) {
+    if unsafe { (*obj).is_black() } {
+        api::cold_path();
+        unsafe { lua_rt_write_barrier(ctx(), obj) };
+    }
 }
 
 #[inline(always)]
@@ -679,6 +691,7 @@ fn raw_set_fast(table: TValue, key: TValue, value: u64, cache: *mut u8) -> bool 
         unsafe { *slot = TValue(value) };
         // The array part's element kind follows every store into it.
         t.note_array_store(TValue(value));
+        write_barrier(&mut t.header);
         return true;
     }
     let slot = if key.is_string() {
@@ -697,6 +710,7 @@ fn raw_set_fast(table: TValue, key: TValue, value: u64, cache: *mut u8) -> bool 
         return false;
     }
     unsafe { *slot = TValue(value) };
+    write_barrier(&mut t.header);
     true
 }
 
@@ -775,13 +789,18 @@ fn set_string_fast(table: TValue, name: TValue, value: u64, slot_cache: *mut u8)
                 return false;
             }
         }
-        return t.add_string_fast(name, TValue(value));
+        if !t.add_string_fast(name, TValue(value)) {
+            return false;
+        }
+        write_barrier(&mut t.header);
+        return true;
     };
     let slot = unsafe { &mut *found.slot };
     if slot.is_nil() && found.may_have_metatable && unsafe { !(*table.as_table()).metatable.is_null() } {
         return false;
     }
     *slot = TValue(value);
+    write_barrier(table.as_ptr());
     true
 }
 
@@ -1035,21 +1054,25 @@ pub fn lua_new_closure(proto: u64) -> ! {
 }
 
 #[inline(always)]
-fn current_upvalue(index: u64) -> *mut u64 {
+fn current_upvalue(index: u64) -> *mut lua51_value::UpVal {
     unsafe {
         let callee = TValue(*api::stack_base().sub(FRAME_HEADER_SLOTS));
-        (*(*callee.as_closure()).upvalue(index as usize)).value
+        (*callee.as_closure()).upvalue(index as usize)
     }
 }
 
 #[no_mangle]
 pub fn lua_get_upval(index: u64) -> ! {
-    api::ret(unsafe { *current_upvalue(index) })
+    api::ret(unsafe { *(*current_upvalue(index)).value })
 }
 
 #[no_mangle]
 pub fn lua_set_upval(index: u64, value: u64) -> ! {
-    unsafe { *current_upvalue(index) = value };
+    let upvalue = current_upvalue(index);
+    unsafe { *(*upvalue).value = value };
+    // An open upvalue is never black (its value is on a stack, which the collector scans
+    // again at the end of the cycle): only a closed one can need the barrier.
+    write_barrier(unsafe { &mut (*upvalue).header });
     api::fallthrough()
 }
 

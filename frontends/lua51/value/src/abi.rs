@@ -88,6 +88,9 @@ macro_rules! runtime_abi {
             fn lua_rt_for_error(ctx: *mut $crate::LuaContext, which: $crate::abi::ForError) -> u64;
             fn lua_rt_new_closure(ctx: *mut $crate::LuaContext, proto: u64, base: *mut u64, cb: *const $crate::CodeBlock) -> u64;
             fn lua_rt_close_upvalues(ctx: *mut $crate::LuaContext, from: *mut u64);
+            /// The write barrier's slow path: a store went into `obj`, which the incremental
+            /// collector had already traced (black); it becomes gray, to be traced again.
+            fn lua_rt_write_barrier(ctx: *mut $crate::LuaContext, obj: *mut $crate::GcHeader);
             fn lua_rt_stack_overflow(ctx: *mut $crate::LuaContext) -> u64;
             /// The error of nesting more runtime calls (`LuaContext::c_calls`) than 5.1 allows.
             fn lua_rt_c_stack_overflow(ctx: *mut $crate::LuaContext) -> u64;

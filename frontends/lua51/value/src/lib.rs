@@ -56,14 +56,30 @@ pub enum ObjKind {
     UpVal = 7,
 }
 
+/// The two whites of [`GcHeader::marked`] (5.1's): an object the collector has not reached in
+/// this cycle has the current white, which new objects get. The atomic phase swaps the two, so
+/// the sweep tells the objects the marking left (the other white: freed) from those it has
+/// whitened already or that were allocated since (the current white: kept).
+pub const GC_WHITE0: u8 = 0;
+pub const GC_WHITE1: u8 = 3;
+/// Reached, with references still to trace: on one of the collector's gray lists. Threads,
+/// weak tables and open upvalues stay gray until the cycle's atomic phase traces them again.
+pub const GC_GRAY: u8 = 1;
+/// Reached and traced: everything it refers to is gray or black. A store into a black object
+/// must turn it gray again ([`GcHeader::is_black`], the write barrier), or the incremental
+/// collector would miss the value stored.
+pub const GC_BLACK: u8 = 2;
+
 /// Header of every garbage-collected object.
 #[repr(C)]
 #[derive(Debug)]
 pub struct GcHeader {
-    /// Unused while the object lives (the heap keeps its objects in a vector); a freed cell's
-    /// free-list link overlays it.
+    /// The collector's gray-again list (objects a write barrier turned gray, traced again in
+    /// the atomic phase): the heap keeps its objects in a vector, so this link is free for it.
+    /// A freed cell's free-list link overlays it.
     pub next: *mut GcHeader,
     pub kind: u8,
+    /// The collector's colour: [`GC_WHITE0`] or [`GC_WHITE1`], [`GC_GRAY`] or [`GC_BLACK`].
     pub marked: u8,
     /// Per kind: a table keeps its number of inline named slots here.
     pub flags: u16,
@@ -72,6 +88,14 @@ pub struct GcHeader {
     /// [`TableObject::ic_key`]); `deegen_api::ic::UNCACHEABLE_KEY` for every other object (not
     /// 0: that is the key of an empty cache).
     pub ic_key: u32,
+}
+
+impl GcHeader {
+    /// Whether a store into this object needs the write barrier (see [`GC_BLACK`]).
+    #[inline(always)]
+    pub fn is_black(&self) -> bool {
+        self.marked == GC_BLACK
+    }
 }
 
 /// An interned, immutable byte string. The bytes follow the struct, NUL-terminated.

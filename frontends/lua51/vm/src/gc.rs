@@ -1,37 +1,52 @@
-//! A stop-the-world mark-sweep collector (5.1's `lgc`), and the end of a state
+//! An incremental mark-sweep collector (5.1's `lgc`), and the end of a state
 //! ([`LuaState::close`]: the finalizers that are left). Objects never move: the generated
-//! interpreter and future JIT code hold raw pointers.
+//! interpreter and JIT code hold raw pointers.
+//!
+//! A cycle marks in steps interleaved with the program, paced by allocation as 5.1's
+//! `setpause`/`setstepmul` define, then frees in steps (`GcPhase`). Colours are 5.1's
+//! (two whites, `lua51_value::GC_GRAY`, `GC_BLACK`): the marking keeps no black object pointing
+//! to a white one, and the write barrier keeps it so while the program runs between steps: a
+//! store into a black table, closure, userdata or closed upvalue turns it gray again
+//! (`Heap::write_barrier`; the semantics test the colour inline and call
+//! `lua_rt_write_barrier`), to be
+//! traced again in the atomic phase (5.1's backward barrier). Stacks have no barrier: threads,
+//! weak tables and open upvalues stay gray and the atomic phase traces them again, with the
+//! roots. That phase runs in one step: the rest of the marking, finalizer separation, weak
+//! tables, shapes and call caches, and it swaps the whites. The sweep then walks the object
+//! vector a step at a time, compacting it: it frees the other white, and whitens the rest
+//! with the current white, which objects allocated meanwhile have too. `--gc-verify` steps at every safe point and checks the invariant after each step.
 //!
 //! Roots are precise: the VM stack from its bottom to the live top of the innermost frame
 //! (frames are contiguous, so that covers every frame), the globals, the string metatable and
-//! the state's other values, the open upvalues and an error in flight. After marking, the stack
-//! above the live top is cleared up to the interpreter's high-water mark, so a stale slot never
-//! shows a collected object to a later collection (what PUC Lua's `traversestack` does).
+//! the state's other values, the open upvalues and an error in flight. In the atomic phase the
+//! stack above the live top is cleared up to the interpreter's high-water mark, so a stale slot
+//! never shows a freed object to a later cycle (what PUC Lua's `traversestack` does).
 //!
-//! Collections run only at safe points that know the live top: the allocating runtime helpers
+//! Steps run only at safe points that know the live top: the allocating runtime helpers
 //! (new table, new closure, concatenation), which pass their frame, and native functions on
 //! entry. Allocation itself only counts bytes.
 //!
 //! Weak tables follow Lua 5.1: `__mode` 'k' and/or 'v'; strings are values, never cleared.
 //!
-//! Finalizers follow Lua 5.1 too. After marking, each unreachable userdata whose metatable has
-//! `__gc` is queued (newest first, after those still waiting) and marked again with what it
-//! refers to, so it and its metatable survive this collection. Weak tables are cleared after
-//! that: a queued userdata leaves weak tables where it is a value now, and where it is a key
-//! only when it is freed (the next collection that finds it unreachable). The queue runs where
+//! Finalizers follow Lua 5.1 too. In the atomic phase, each unreachable userdata whose
+//! metatable has `__gc` is queued (newest first, after those still waiting) and marked again
+//! with what it refers to, so it and its metatable survive this cycle. Weak tables are cleared
+//! after that: a queued userdata leaves weak tables where it is a value now, and where it is a
+//! key only when it is freed (the next cycle that finds it unreachable). The queue runs where
 //! calling Lua is safe ([`run_finalizers`]): in `collectgarbage`, at the entry of native
 //! functions, and when the state closes ([`LuaState::close`]). A finalizer's error propagates from
 //! where it ran, as 5.1's does from the allocation that ran it.
 //!
 //! Call inline caches are weak too: a cache is keyed by its callee's address, which the next
-//! function allocated there would match, so after marking every live prototype forgets the
-//! callees about to be freed (`clear_dead_call_ics`).
+//! function allocated there would match, so in the atomic phase every live prototype forgets
+//! the callees about to be freed (`clear_dead_call_ics`).
 
-use lua51_value::{Closure, GcHeader, LuaContext, LuaString, ObjKind, Shape, TValue, UpVal};
+use lua51_value::{Closure, GcHeader, LuaContext, LuaString, ObjKind, Shape, TValue, UpVal, GC_BLACK, GC_GRAY};
 
 use crate::bytecode::{call_ic_layouts, EMPTY_CALL_IC};
 use crate::object::debt::take_storage_delta;
 use crate::object::function::{close_upvalues, is_native, proto_of, Proto};
+use crate::object::heap::{other_white, GcCycle, GcPhase};
 use crate::object::string::string_bytes;
 use crate::object::table::Table;
 use crate::object::thread::{Thread, STACK_RESERVE, THREAD_STACK_ACCOUNTED};
@@ -45,17 +60,30 @@ pub struct GcStats {
     pub live_bytes: usize,
 }
 
-struct Marker {
-    gray: Vec<*mut GcHeader>,
-    weak: Vec<*mut Table>,
-    /// Coroutines reached, whose stacks were scanned (their stale slots are cleared after).
-    threads: Vec<*mut Thread>,
-    /// The running coroutine's context and live top.
+/// Allocation between two automatic steps.
+const STEP_BYTES: usize = 16 << 10;
+/// 5.1's `GCSTEPSIZE`: what one kilobyte of `collectgarbage("step", kb)` and the step itself
+/// stand for (5.1 runs `kb + 1` steps of this size).
+const STEP_BYTES_51: usize = 1024;
+/// Work units of sweeping one object (marking counts the bytes it traces).
+const SWEEP_COST: usize = 16;
+/// The work of one `--gc-verify` step: small, so the program runs between many steps.
+const VERIFY_STEP_WORK: usize = 400;
+/// Elements of a table's array part traced at a time: a table with a longer one is traced in
+/// pieces across steps (`GcCycle::partial`), so a huge array costs no long pause.
+const ARRAY_PIECE: usize = 4096;
+
+/// The marking's view of a cycle: its gray lists, and the running coroutine's live top (the
+/// stack scanned to it; other coroutines' to their saved tops).
+struct Marker<'c> {
+    cycle: &'c mut GcCycle,
+    /// The current white: what the marking has not reached.
+    white: u8,
     current: *mut LuaContext,
     current_top: *mut u64,
 }
 
-impl Marker {
+impl Marker<'_> {
     /// Marks a stack's live slots, and what its context holds.
     fn stack(&mut self, bottom: *mut u64, top: *mut u64, ctx: &LuaContext) {
         let mut slot = bottom;
@@ -71,14 +99,27 @@ impl Marker {
         }
     }
 
+    /// Reaches a white object: strings (and prototypes, which are not on the heap's list) have
+    /// nothing to trace and turn black at once; the others go on the gray list.
     fn object(&mut self, h: *mut GcHeader) {
         unsafe {
-            if h.is_null() || (*h).marked != 0 {
+            if h.is_null() || (*h).marked != self.white {
                 return;
             }
-            (*h).marked = 1;
+            let kind = (*h).kind;
+            if kind == ObjKind::String as u8 || kind == ObjKind::Proto as u8 {
+                (*h).marked = GC_BLACK;
+                return;
+            }
+            (*h).marked = GC_GRAY;
         }
-        self.gray.push(h);
+        self.cycle.gray.push(h);
+    }
+
+    /// Puts a reached object back on the gray list, to trace it again.
+    fn regray(&mut self, h: *mut GcHeader) {
+        unsafe { (*h).marked = GC_GRAY };
+        self.cycle.gray.push(h);
     }
 
     fn value(&mut self, v: TValue) {
@@ -89,7 +130,7 @@ impl Marker {
 
     /// Marks a shape, its ancestors and their keys (each shape marks the key it adds).
     fn shape(&mut self, mut s: *mut Shape) {
-        // SAFETY: a live table's shape and its ancestors are alive until the sweep.
+        // SAFETY: a live table's shape and its ancestors are alive until the atomic phase.
         unsafe {
             while !s.is_null() && (*s).marked == 0 {
                 (*s).marked = 1;
@@ -101,15 +142,11 @@ impl Marker {
         }
     }
 
-    /// Marks a chunk's constants, its inner prototypes' included, once per collection.
+    /// Marks a chunk's constants, its inner prototypes' included, once per cycle.
     fn chunk(&mut self, root: &Proto) {
         if root.gc_marked.replace(true) {
             return;
         }
-        self.constants(root);
-    }
-
-    fn constants(&mut self, root: &Proto) {
         root.each(&mut |p| {
             for c in &p.constants {
                 self.value(*c);
@@ -117,56 +154,112 @@ impl Marker {
         });
     }
 
-    fn propagate(&mut self, st: &LuaState) {
-        while let Some(h) = self.gray.pop() {
-            let kind = unsafe { (*h).kind };
-            if kind == ObjKind::Table as u8 {
-                let t = unsafe { &*(h as *const Table) };
-                self.object(t.metatable() as *mut GcHeader);
-                self.shape(t.shape());
-                let (weak_keys, weak_values) = weak_mode(st, t);
-                if weak_keys || weak_values {
-                    self.weak.push(h as *mut Table);
-                }
-                t.trace(!weak_keys, !weak_values, |v| self.value(v));
-                if weak_keys || weak_values {
-                    // Strings are values, not objects, to weak tables: always kept.
-                    t.trace(weak_keys, weak_values, |v| {
-                        if v.is_string() {
-                            self.value(v);
-                        }
-                    });
-                }
-            } else if kind == ObjKind::Function as u8 {
-                let c = unsafe { &*(h as *const Closure) };
-                self.value(c.env);
-                if !is_native(c.code_block) {
-                    // The whole chunk stays: inner prototypes live inside their parents.
-                    let p = proto_of(c.code_block);
-                    self.chunk(if p.root.is_null() { p } else { unsafe { &*p.root } });
-                }
-                for i in 0..c.num_upvalues as usize {
-                    self.object(c.upvalue(i) as *mut GcHeader);
-                }
-            } else if kind == ObjKind::Thread as u8 {
-                let t = unsafe { &mut *(h as *mut Thread) };
-                self.value(t.func);
-                self.value(t.env);
-                self.value(t.hook.func);
-                let ctx: *mut LuaContext = &mut t.ctx;
-                let top = if ctx == self.current { self.current_top } else { t.saved_top };
-                let (bottom, _) = t.stack_bounds();
-                self.stack(bottom, top, unsafe { &*ctx });
-                self.threads.push(t);
-            } else if kind == ObjKind::Userdata as u8 {
-                let u = unsafe { &*(h as *const Userdata) };
-                self.object(u.metatable as *mut GcHeader);
-                self.value(u.env);
-            } else if kind == ObjKind::UpVal as u8 {
-                let u = unsafe { &*(h as *const UpVal) };
-                self.value(TValue(unsafe { *u.value }));
+    /// Traces gray objects until `budget` units of work are done or none is left; returns the
+    /// work done (bytes traced, about).
+    fn propagate(&mut self, st: &LuaState, budget: usize) -> usize {
+        let mut work = 0;
+        while work < budget {
+            if let Some((t, from)) = self.cycle.partial {
+                work += self.array_piece(t, from);
+                continue;
             }
+            let Some(h) = self.cycle.gray.pop() else { break };
+            work += self.trace(st, h);
         }
+        work
+    }
+
+    /// Traces the next piece of the array part of the table being traced in pieces, from
+    /// element `from`. The table is black meanwhile, so a store into it (a piece traced
+    /// already) takes the write barrier; the array may have been resized between steps, and
+    /// is read afresh.
+    fn array_piece(&mut self, t: *mut GcHeader, from: usize) -> usize {
+        let table = unsafe { &*(t as *const Table) };
+        let piece = table.array_piece(from, ARRAY_PIECE);
+        for v in piece {
+            self.value(*v);
+        }
+        let next = from + piece.len();
+        self.cycle.partial = (next < table.array_len()).then_some((t, next));
+        8 * piece.len() + 16
+    }
+
+    /// Traces one gray object: marks what it refers to, and makes it black unless it must be
+    /// traced again in the atomic phase. Returns its size in work units.
+    fn trace(&mut self, st: &LuaState, h: *mut GcHeader) -> usize {
+        let kind = unsafe { (*h).kind };
+        let mut color = GC_BLACK;
+        let work = if kind == ObjKind::Table as u8 {
+            let t = unsafe { &*(h as *const Table) };
+            self.object(t.metatable() as *mut GcHeader);
+            self.shape(t.shape());
+            let (weak_keys, weak_values) = weak_mode(st, t);
+            if weak_keys || weak_values {
+                // Stays gray: the atomic phase traces it again and clears it.
+                color = GC_GRAY;
+                self.cycle.weak.push(h);
+            }
+            if !weak_values && t.array_len() > ARRAY_PIECE && self.cycle.partial.is_none() {
+                // A long array part: in pieces, from the next step on (see `array_piece`).
+                t.trace_except_array(!weak_keys, !weak_values, |v| self.value(v));
+                unsafe { (*h).marked = color };
+                self.cycle.partial = Some((h, 0));
+                return (t.object_size() + t.owned_bytes()).saturating_sub(8 * t.array_len());
+            }
+            t.trace(!weak_keys, !weak_values, |v| self.value(v));
+            if weak_keys || weak_values {
+                // Strings are values, not objects, to weak tables: always kept.
+                t.trace(weak_keys, weak_values, |v| {
+                    if v.is_string() {
+                        self.value(v);
+                    }
+                });
+            }
+            t.object_size() + t.owned_bytes()
+        } else if kind == ObjKind::Function as u8 {
+            let c = unsafe { &*(h as *const Closure) };
+            self.value(c.env);
+            if !is_native(c.code_block) {
+                // The whole chunk stays: inner prototypes live inside their parents.
+                let p = proto_of(c.code_block);
+                self.chunk(if p.root.is_null() { p } else { unsafe { &*p.root } });
+            }
+            for i in 0..c.num_upvalues as usize {
+                self.object(c.upvalue(i) as *mut GcHeader);
+            }
+            std::mem::size_of::<Closure>() + 8 * c.num_upvalues as usize
+        } else if kind == ObjKind::Thread as u8 {
+            let t = unsafe { &mut *(h as *mut Thread) };
+            self.value(t.func);
+            self.value(t.env);
+            self.value(t.hook.func);
+            let ctx: *mut LuaContext = &mut t.ctx;
+            let top = if ctx == self.current { self.current_top } else { t.saved_top };
+            let (bottom, _) = t.stack_bounds();
+            self.stack(bottom, top, unsafe { &*ctx });
+            // Stays gray: its stack changes without a barrier.
+            color = GC_GRAY;
+            self.cycle.threads.push(h);
+            std::mem::size_of::<Thread>() + (top as usize).saturating_sub(bottom as usize)
+        } else if kind == ObjKind::Userdata as u8 {
+            let u = unsafe { &*(h as *const Userdata) };
+            self.object(u.metatable as *mut GcHeader);
+            self.value(u.env);
+            std::mem::size_of::<Userdata>()
+        } else if kind == ObjKind::UpVal as u8 {
+            let u = unsafe { &mut *(h as *mut UpVal) };
+            self.value(TValue(unsafe { *u.value }));
+            if u.value != std::ptr::addr_of_mut!(u.closed) {
+                // Open: its value is a stack slot, which changes without a barrier.
+                color = GC_GRAY;
+                self.cycle.open_upvalues.push(h);
+            }
+            std::mem::size_of::<UpVal>()
+        } else {
+            16
+        };
+        unsafe { (*h).marked = color };
+        work
     }
 }
 
@@ -194,7 +287,7 @@ fn forget_compiled(tiering: &mut crate::tiering::Tiering, root: &Proto) {
 
 /// Empties the call inline caches of `root` and its inner functions whose callee is about to be
 /// freed (see the module documentation).
-fn clear_dead_call_ics(root: &mut Proto) {
+fn clear_dead_call_ics(root: &mut Proto, white: u8) {
     let layouts = call_ic_layouts();
     root.each_mut(&mut |p| {
         let code = &mut p.code[..];
@@ -205,7 +298,7 @@ fn clear_dead_call_ics(root: &mut Proto) {
             if let Some(offset) = cache {
                 let at = pc + offset as usize;
                 let key = u64::from_le_bytes(code[at..at + 8].try_into().expect("8 bytes"));
-                if key != lua51_value::CALL_IC_EMPTY && is_dead(TValue(key)) {
+                if key != lua51_value::CALL_IC_EMPTY && is_dead(TValue(key), white) {
                     code[at..at + deegen_bytecode_spec::CALL_IC_BYTES as usize].copy_from_slice(&EMPTY_CALL_IC);
                 }
             }
@@ -214,8 +307,10 @@ fn clear_dead_call_ics(root: &mut Proto) {
     });
 }
 
-fn is_dead(v: TValue) -> bool {
-    v.is_heap() && !v.is_string() && unsafe { (*v.as_ptr::<GcHeader>()).marked == 0 }
+/// Whether `v` is an object the marking left white (before the whites are swapped); strings
+/// are values, never dead to weak tables.
+fn is_dead(v: TValue, white: u8) -> bool {
+    v.is_heap() && !v.is_string() && unsafe { (*v.as_ptr::<GcHeader>()).marked == white }
 }
 
 /// A userdata queued for its finalizer, now or before (5.1's `iscleared` for values).
@@ -227,8 +322,8 @@ fn is_finalized(v: TValue) -> bool {
 /// was never queued (5.1's `luaC_separateudata`), newest first.
 fn separate_finalizable(st: &mut LuaState, chosen: impl Fn(*mut GcHeader) -> bool) {
     let gc_event = st.event_names[Event::Gc as usize];
-    for &h in st.heap.objects.iter().rev() {
-        if unsafe { (*h).kind } != ObjKind::Userdata as u8 || !chosen(h) {
+    for &h in st.heap.userdata.iter().rev() {
+        if !chosen(h) {
             continue;
         }
         let u = unsafe { &mut *(h as *mut Userdata) };
@@ -317,15 +412,10 @@ unsafe fn drop_object(h: *mut GcHeader, accounted_extra: &mut usize) -> usize {
     size
 }
 
-/// A full collection. `top` is one past the innermost frame's last live slot.
-pub fn collect(st: &mut LuaState, top: *mut u64) -> GcStats {
-    let _span = tracing::debug_span!("gc").entered();
-    st.stats.collections += 1;
-    fold_table_storage(st);
-    let mut m = Marker { gray: Vec::new(), weak: Vec::new(), threads: Vec::new(), current: st.current, current_top: top };
-    let main_ctx: *mut LuaContext = &mut st.main;
+/// Marks the roots: the main stack (from `main_bottom`) to its live top, the state's values.
+fn mark_roots(st: &LuaState, m: &mut Marker<'_>, top: *mut u64, main_bottom: *mut u64) {
+    let main_ctx = &st.main as *const LuaContext as *mut LuaContext;
     let main_top = if st.current == main_ctx { top } else { st.main_saved_top };
-    let (main_bottom, main_end) = st.main_stack();
     m.stack(main_bottom, main_top, &st.main);
     for v in [st.globals, st.registry, st.package, st.next_fn, st.pack_fn, st.ipairs_aux_fn, st.current_thread, st.default_input, st.default_output] {
         m.value(v);
@@ -342,23 +432,68 @@ pub fn collect(st: &mut LuaState, top: *mut u64) -> GcStats {
     for mt in st.type_metatables {
         m.object(mt as *mut GcHeader);
     }
-    m.propagate(st);
+}
+
+/// Starts a cycle: the roots become gray.
+fn start_cycle(st: &mut LuaState, cycle: &mut GcCycle, top: *mut u64) -> usize {
+    tracing::debug!(live = st.heap.bytes_allocated, "gc cycle starts");
+    debug_assert!(cycle.gray.is_empty() && cycle.gray_again.is_null());
+    cycle.phase = GcPhase::Propagate;
+    cycle.weak.clear();
+    cycle.threads.clear();
+    cycle.open_upvalues.clear();
+    cycle.freed = 0;
+    let main_bottom = st.main_stack().0;
+    let mut m = Marker { cycle, white: st.heap.white, current: st.current, current_top: top };
+    mark_roots(st, &mut m, top, main_bottom);
+    // The roots are few; the main stack counts by its size.
+    let main_top = if st.current == &mut st.main as *mut LuaContext { top } else { st.main_saved_top };
+    (main_top as usize).saturating_sub(main_bottom as usize) + 256
+}
+
+/// The end of the marking, in one step (5.1's `atomic`): the roots, the stacks, the open
+/// upvalues, the weak tables and what the write barrier turned gray are traced again and the
+/// marking finishes; then finalizers are separated, weak tables cleared, and what lives outside
+/// the object vector (threads' upvalues, chunks, call caches, shapes, interned strings) is
+/// swept. The sweep of the objects follows, in steps (it takes each string it frees out of the
+/// interning set; `Heap::intern` keeps a white string it hands out during the sweep).
+fn atomic(st: &mut LuaState, cycle: &mut GcCycle, top: *mut u64) {
+    let _span = tracing::debug_span!("gc_atomic").entered();
+    let main_bottom = st.main_stack().0;
+    let mut m = Marker { cycle, white: st.heap.white, current: st.current, current_top: top };
+    mark_roots(st, &mut m, top, main_bottom);
+    let again: Vec<*mut GcHeader> =
+        [std::mem::take(&mut m.cycle.threads), std::mem::take(&mut m.cycle.open_upvalues), std::mem::take(&mut m.cycle.weak)].concat();
+    for h in again {
+        m.regray(h);
+    }
+    let mut h = std::mem::replace(&mut m.cycle.gray_again, std::ptr::null_mut());
+    while !h.is_null() {
+        let next = unsafe { std::mem::replace(&mut (*h).next, std::ptr::null_mut()) };
+        m.regray(h);
+        h = next;
+    }
+    m.propagate(st, usize::MAX);
     let queued = st.to_finalize.len();
-    separate_finalizable(st, |h| unsafe { (*h).marked == 0 });
+    let white = st.heap.white;
+    separate_finalizable(st, |h| unsafe { (*h).marked == white });
     for i in queued..st.to_finalize.len() {
         m.value(st.to_finalize[i]);
     }
-    m.propagate(st);
-    for t in std::mem::take(&mut m.weak) {
-        unsafe { (*t).clear_dead(&is_dead, &|v| is_dead(v) || is_finalized(v)) };
+    m.propagate(st, usize::MAX);
+    let dead = |v: TValue| is_dead(v, white);
+    for &t in &m.cycle.weak {
+        unsafe { (*(t as *mut Table)).clear_dead(&dead, &|v| dead(v) || is_finalized(v)) };
     }
+    // Userdata to be freed leave the finalization candidates.
+    st.heap.userdata.retain(|&u| unsafe { (*u).marked != white });
 
     // Coroutines about to be freed close their open upvalues first (5.1's `luaE_freethread`),
     // so closures that outlive a coroutine keep the values instead of pointing into a freed
     // stack. Their upvalue objects are not swept yet, dead or alive.
     let mut hooked_freed = 0;
     st.threads.retain(|&t| unsafe {
-        if (*t).header.marked != 0 {
+        if (*t).header.marked != white {
             return true;
         }
         let bottom = (*t).stack_bounds().0;
@@ -375,7 +510,7 @@ pub fn collect(st: &mut LuaState, top: *mut u64) -> GcStats {
         let live = unsafe { (*p).gc_marked.replace(false) };
         if live {
             // SAFETY: the collector runs alone; frames refer to the code by raw pointers only.
-            clear_dead_call_ics(unsafe { &mut *p });
+            clear_dead_call_ics(unsafe { &mut *p }, white);
         } else {
             // SAFETY: a leaked box of the compiler; no closure or frame refers to it.
             forget_compiled(&mut st.tiering, unsafe { &*p });
@@ -384,64 +519,140 @@ pub fn collect(st: &mut LuaState, top: *mut u64) -> GcStats {
         live
     });
     st.heap.shapes.sweep();
-    // Strings die with their table entry first.
-    st.heap.strings.retain(&|s| unsafe { (*s).header.marked == 0 });
-    let mut stats = GcStats::default();
-    let mut objects = std::mem::take(&mut st.heap.objects);
-    objects.retain(|&h| unsafe {
-        if (*h).marked == 0 {
-            let mut extra = 0;
-            let size = drop_object(h, &mut extra);
-            st.heap.release(h, size);
-            st.heap.bytes_allocated -= extra;
-            stats.freed_objects += 1;
-            false
-        } else {
-            (*h).marked = 0;
-            true
-        }
-    });
-    st.heap.objects = objects;
-    // Stale slots above each live top may point at what was just freed.
+    // Stale slots above each live top may point at what the sweep will free.
+    let main_ctx: *mut LuaContext = &mut st.main;
+    let main_top = if st.current == main_ctx { top } else { st.main_saved_top };
+    let main_end = st.main_stack().1;
     clear_above(&mut st.main, main_top, main_end);
-    for t in std::mem::take(&mut m.threads) {
-        let t = unsafe { &mut *t };
+    for &t in &m.cycle.threads {
+        let t = unsafe { &mut *(t as *mut Thread) };
         let ctx: *mut LuaContext = &mut t.ctx;
         let live_top = if ctx == st.current { top } else { t.saved_top };
         let (_, end) = t.stack_bounds();
         clear_above(&mut t.ctx, live_top, end);
     }
-    // Freed tables' storage came off the debt through the storage delta.
-    fold_table_storage(st);
-    stats.live_bytes = st.heap.bytes_allocated;
-    st.heap.threshold = (stats.live_bytes / 100 * st.heap.pause).max(st.heap.threshold_floor);
-    tracing::debug!(freed = stats.freed_objects, live = stats.live_bytes, "gc finished");
-    stats
+    m.cycle.phase = GcPhase::Sweep;
+    m.cycle.sweep_read = 0;
+    m.cycle.sweep_write = 0;
+    // The unreached objects have the other white now, and what is allocated from now on the
+    // current one, which the sweep keeps.
+    st.heap.white = other_white(white);
 }
 
-/// `collectgarbage("step", kilobytes)`: 5.1's step accounting over this collector, which is not
-/// incremental yet (issue 15). In 5.1 a step runs `kilobytes + 1` collector steps of
-/// `10 * stepmul` work units each (a unit is about a byte traversed or swept), and answers
-/// whether one of them finished the cycle. Here the steps are credited to the current cycle,
-/// whose work is the bytes allocated when it would have started; the step whose credit covers
-/// it runs the whole collection and answers `true`. So a program stepping the collector sees
-/// 5.1's answers (more steps for a bigger heap or a smaller size or multiplier, and a large
-/// size finishing at once) and gets its memory back when 5.1 would, but each collection is
-/// still one pause. The credit starts over after the step that collects and after a full
-/// `collectgarbage()`, not after the automatic collections between steps (under `--gc-stress`,
-/// one at every safe point, a step would never finish a cycle).
-pub fn step(st: &mut LuaState, top: *mut u64, kilobytes: usize) -> bool {
-    const UNITS_PER_STEPMUL: usize = 1024 / 100;
-    fold_table_storage(st);
-    let units = UNITS_PER_STEPMUL * st.gc_stepmul.max(1);
-    let credit = kilobytes.saturating_add(1).saturating_mul(units);
-    st.gc_step_credit = st.gc_step_credit.saturating_add(credit);
-    if st.gc_step_credit < st.heap.bytes_allocated {
-        return false;
+/// Sweeps objects until `budget` units of work are done or the sweep ends (the cycle with it):
+/// frees the white ones, whitens the others for the next cycle and compacts the vector.
+fn sweep(st: &mut LuaState, cycle: &mut GcCycle, budget: usize) -> usize {
+    let mut objects = std::mem::take(&mut st.heap.objects);
+    let (mut read, mut write) = (cycle.sweep_read, cycle.sweep_write);
+    let (white, dead) = (st.heap.white, other_white(st.heap.white));
+    let mut work = 0;
+    while read < objects.len() && work < budget {
+        let h = objects[read];
+        read += 1;
+        work += SWEEP_COST;
+        unsafe {
+            if (*h).marked == dead {
+                if (*h).kind == ObjKind::String as u8 {
+                    st.heap.strings.remove(h as *mut LuaString);
+                }
+                let mut extra = 0;
+                let size = drop_object(h, &mut extra);
+                st.heap.release(h, size);
+                st.heap.bytes_allocated -= extra;
+                cycle.freed += 1;
+            } else {
+                (*h).marked = white;
+                objects[write] = h;
+                write += 1;
+            }
+        }
     }
-    collect(st, top);
-    st.gc_step_credit = 0;
-    true
+    if read == objects.len() {
+        objects.truncate(write);
+        st.heap.objects = objects;
+        end_cycle(st, cycle);
+    } else {
+        st.heap.objects = objects;
+        (cycle.sweep_read, cycle.sweep_write) = (read, write);
+    }
+    work
+}
+
+fn end_cycle(st: &mut LuaState, cycle: &mut GcCycle) {
+    cycle.phase = GcPhase::Pause;
+    st.heap.strings.shrink_if_sparse();
+    st.stats.collections += 1;
+    // Freed tables' storage came off the debt through the storage delta.
+    fold_table_storage(st);
+    let live = st.heap.bytes_allocated;
+    st.heap.threshold = (live / 100 * st.heap.pause).max(st.heap.threshold_floor);
+    tracing::debug!(freed = cycle.freed, live, "gc cycle finished");
+}
+
+/// Runs the collector until `budget` units of work are done or the cycle ends; returns whether
+/// it ended. `top` is one past the innermost frame's last live slot.
+fn run(st: &mut LuaState, top: *mut u64, budget: usize) -> bool {
+    let _span = tracing::trace_span!("gc_step").entered();
+    fold_table_storage(st);
+    let mut cycle = std::mem::take(&mut st.heap.cycle);
+    let mut work = 0;
+    let mut finished = false;
+    loop {
+        match cycle.phase {
+            GcPhase::Pause => work += start_cycle(st, &mut cycle, top),
+            GcPhase::Propagate => {
+                let mut m = Marker { cycle: &mut cycle, white: st.heap.white, current: st.current, current_top: top };
+                work += m.propagate(st, budget - work);
+                if cycle.gray.is_empty() && cycle.partial.is_none() {
+                    atomic(st, &mut cycle, top);
+                }
+            }
+            GcPhase::Sweep => {
+                work += sweep(st, &mut cycle, budget - work);
+                if cycle.phase == GcPhase::Pause {
+                    finished = true;
+                    break;
+                }
+            }
+        }
+        if work >= budget {
+            break;
+        }
+    }
+    st.heap.cycle = cycle;
+    finished
+}
+
+/// A full collection (`collectgarbage()`, `--gc-stress`): the cycle under way is finished, then
+/// a whole cycle runs, so everything unreachable now is freed. `top` is one past the innermost
+/// frame's last live slot.
+pub fn collect(st: &mut LuaState, top: *mut u64) -> GcStats {
+    let _span = tracing::debug_span!("gc").entered();
+    if st.heap.cycle.phase != GcPhase::Pause {
+        run(st, top, usize::MAX);
+    }
+    run(st, top, usize::MAX);
+    GcStats { freed_objects: st.heap.cycle.freed, live_bytes: st.heap.bytes_allocated }
+}
+
+/// The work of a step that stands for `bytes` of allocation: `stepmul` percent of it (5.1's
+/// pacing: at 200, two units of marking or sweeping per byte allocated); without limit at 0.
+fn step_work(st: &LuaState, bytes: usize) -> usize {
+    match st.gc_stepmul {
+        0 => usize::MAX,
+        mul => (bytes / 100).saturating_mul(mul).max(1),
+    }
+}
+
+/// `collectgarbage("step", kilobytes)`: the work of 5.1's `kilobytes + 1` steps, at once;
+/// answers whether a cycle finished.
+pub fn step(st: &mut LuaState, top: *mut u64, kilobytes: usize) -> bool {
+    let bytes = kilobytes.saturating_mul(1024).saturating_add(STEP_BYTES_51);
+    let finished = run(st, top, step_work(st, bytes));
+    if !finished {
+        st.heap.threshold = st.heap.bytes_allocated.saturating_add(STEP_BYTES);
+    }
+    finished
 }
 
 /// Zeroes the slots from `top` up to the stack's high-water mark (plus the native reserve).
@@ -462,11 +673,92 @@ pub(crate) fn fold_table_storage(st: &mut LuaState) {
     st.heap.bytes_allocated = st.heap.bytes_allocated.saturating_add_signed(delta);
 }
 
-/// Collects if enough was allocated since the last collection.
+/// A step, when enough was allocated since the last one: work in proportion to the
+/// allocation (and what was allocated past the threshold since: a debt the step pays off).
+/// Under `--gc-stress` a full collection; under `--gc-verify` a small step and the check.
 #[inline]
 pub fn check(st: &mut LuaState, top: *mut u64) {
     fold_table_storage(st);
-    if (st.heap.bytes_allocated >= st.heap.threshold || st.heap.threshold_floor == 0) && !st.heap.stopped {
-        collect(st, top);
+    if st.heap.stopped {
+        return;
+    }
+    if st.heap.verify {
+        run(st, top, VERIFY_STEP_WORK);
+        verify(st);
+    } else if st.heap.threshold_floor == 0 {
+        // `--gc-stress`. A cycle that `collectgarbage("step")` started is left to the steps:
+        // finishing it here, a stepping loop would never see a step finish one.
+        if st.heap.cycle.phase == GcPhase::Pause {
+            collect(st, top);
+        }
+    } else if st.heap.bytes_allocated >= st.heap.threshold {
+        let debt = st.heap.bytes_allocated - st.heap.threshold + STEP_BYTES;
+        if !run(st, top, step_work(st, debt)) {
+            st.heap.threshold = st.heap.bytes_allocated.saturating_add(STEP_BYTES);
+        }
+    }
+}
+
+/// `--gc-verify`'s check while marking: no black object refers to a white one, and a black
+/// table's shape and a black closure's chunk are marked. A violation is a missing write
+/// barrier (or root): the process stops with what broke the invariant.
+fn verify(st: &LuaState) {
+    if st.heap.cycle.phase != GcPhase::Propagate {
+        return;
+    }
+    let partial = st.heap.cycle.partial.map(|(t, _)| t);
+    for &h in &st.heap.objects {
+        // The table being traced in pieces is black before all it refers to is marked.
+        if unsafe { (*h).marked } != GC_BLACK || Some(h) == partial {
+            continue;
+        }
+        let kind = unsafe { (*h).kind };
+        let broken = |what: &str, child: *const ()| -> ! {
+            eprintln!("ljr: --gc-verify: black object {h:p} (kind {kind}) refers to unmarked {what} {child:p}");
+            std::process::abort();
+        };
+        let check = |what: &str, child: *mut GcHeader| {
+            if !child.is_null() && unsafe { (*child).marked } == st.heap.white {
+                broken(what, child as *const ());
+            }
+        };
+        if kind == ObjKind::Table as u8 {
+            let t = unsafe { &*(h as *const Table) };
+            check("metatable", t.metatable() as *mut GcHeader);
+            if !t.shape().is_null() && unsafe { (*t.shape()).marked } == 0 {
+                broken("shape", t.shape() as *const ());
+            }
+            t.trace(true, true, |v| {
+                if v.is_heap() {
+                    check("key or value", v.as_ptr());
+                }
+            });
+        } else if kind == ObjKind::Function as u8 {
+            let c = unsafe { &*(h as *const Closure) };
+            if c.env.is_heap() {
+                check("environment", c.env.as_ptr());
+            }
+            for i in 0..c.num_upvalues as usize {
+                check("upvalue", c.upvalue(i) as *mut GcHeader);
+            }
+            if !is_native(c.code_block) {
+                let p = proto_of(c.code_block);
+                let root = if p.root.is_null() { p } else { unsafe { &*p.root } };
+                if !root.gc_marked.get() {
+                    broken("chunk", root as *const Proto as *const ());
+                }
+            }
+        } else if kind == ObjKind::Userdata as u8 {
+            let u = unsafe { &*(h as *const Userdata) };
+            check("metatable", u.metatable as *mut GcHeader);
+            if u.env.is_heap() {
+                check("environment", u.env.as_ptr());
+            }
+        } else if kind == ObjKind::UpVal as u8 {
+            let v = TValue(unsafe { *(*(h as *const UpVal)).value });
+            if v.is_heap() {
+                check("value", v.as_ptr());
+            }
+        }
     }
 }

@@ -45,6 +45,7 @@ pub(crate) fn register(st: &mut LuaState, table: TValue, native: &Native) -> Res
     let v = native.function(st)?;
     let key = st.intern(native.name.as_bytes())?;
     table_mut(table).set(key, v).expect("string keys are valid");
+    st.heap.write_barrier(table.as_ptr());
     Ok(v)
 }
 
@@ -199,7 +200,9 @@ impl<'a> Call<'a> {
     /// `t[k] = v` without metamethods (5.1's `lua_rawset`): a nil or NaN key is 5.1's error,
     /// and a table that cannot grow raises "not enough memory".
     pub(crate) fn table_set(&mut self, t: TValue, k: TValue, v: TValue) -> Result<(), Raised> {
-        match table_mut(t).set(k, v) {
+        let result = table_mut(t).set(k, v);
+        self.st.heap.write_barrier(t.as_ptr());
+        match result {
             Ok(()) => Ok(()),
             Err(KeyError::Nil) => Err(self.error("table index is nil")),
             Err(KeyError::NaN) => Err(self.error("table index is NaN")),

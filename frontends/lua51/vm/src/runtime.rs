@@ -157,7 +157,9 @@ pub unsafe extern "C" fn lua_rt_newindex(ctx: *mut LuaContext, obj: u64, key: u6
             let table = table_mut(t);
             let tm = if table.get(key).is_nil() { metamethod(st, t, Event::NewIndex) } else { TValue::NIL };
             if tm.is_nil() {
-                return match table.set(key, value) {
+                let result = table.set(key, value);
+                st.heap.write_barrier(t.as_ptr());
+                return match result {
                     Ok(()) => RtResult::value(TValue::NIL),
                     Err(KeyError::Nil) => RtResult::error(message(st, "table index is nil")),
                     Err(KeyError::NaN) => RtResult::error(message(st, "table index is NaN")),
@@ -218,7 +220,9 @@ pub unsafe extern "C" fn lua_rt_set_list(ctx: *mut LuaContext, table: u64, value
         return untracked_type_error(st, "index", TValue(table));
     }
     let values = unsafe { std::slice::from_raw_parts(values as *const TValue, count as usize) };
-    match table_mut(TValue(table)).set_list(first_index as usize, values) {
+    let result = table_mut(TValue(table)).set_list(first_index as usize, values);
+    unsafe { state_of(ctx) }.heap.write_barrier(TValue(table).as_ptr());
+    match result {
         Ok(()) => 0,
         // A list's keys are numbers (neither nil nor NaN): growth is what can fail.
         Err(_) => out_of_memory(unsafe { state_of(ctx) }),
@@ -518,6 +522,11 @@ pub unsafe extern "C" fn lua_rt_new_closure(ctx: *mut LuaContext, proto: u64, ba
 #[no_mangle]
 pub unsafe extern "C" fn lua_rt_close_upvalues(ctx: *mut LuaContext, from: *mut u64) {
     unsafe { close_upvalues(ctx, from) }
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn lua_rt_write_barrier(ctx: *mut LuaContext, obj: *mut lua51_value::GcHeader) {
+    unsafe { state_of(ctx) }.heap.barrier(obj)
 }
 
 /// A function ran out of its hotness countdown: counted for `ljr --stats`; what happens next

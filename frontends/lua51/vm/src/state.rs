@@ -152,9 +152,6 @@ pub struct LuaState {
     pub stats: Stats,
     /// `collectgarbage("setstepmul")`'s value.
     pub gc_stepmul: usize,
-    /// Work `collectgarbage("step")` has credited to the current cycle, in 5.1's units (see
-    /// `gc::step`).
-    pub(crate) gc_step_credit: usize,
     /// Nested interpreter entries from native code (`pcall`, metamethods called by the library,
     /// coroutine resumes).
     pub(crate) native_depth: usize,
@@ -273,7 +270,6 @@ impl LuaState {
             protos: Vec::new(),
             tiering: crate::tiering::Tiering::default(),
             gc_stepmul: 200,
-            gc_step_credit: 0,
             stats: Stats::default(),
             scratch: Vec::new(),
             to_finalize: std::collections::VecDeque::new(),
@@ -295,6 +291,7 @@ impl LuaState {
     pub fn set_global(&mut self, name: &str, value: TValue) -> Result<(), OutOfMemory> {
         let key = self.intern(name.as_bytes())?;
         table_mut(self.globals).set(key, value).expect("a string key is valid");
+        self.heap.write_barrier(self.globals.as_ptr());
         Ok(())
     }
 

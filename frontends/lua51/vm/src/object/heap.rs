@@ -115,6 +115,73 @@ pub struct Heap {
     pub pause: usize,
     /// The threshold never goes below this ([`MIN_THRESHOLD`]; 0 collects at every safe point).
     pub threshold_floor: usize,
+    /// `--gc-verify`: a small collector step at every safe point, and after each step a check
+    /// that no black object refers to a white one (the write barrier's invariant).
+    pub verify: bool,
+    /// The current white (`lua51_value::GC_WHITE0` or `GC_WHITE1`), which new objects get.
+    pub(crate) white: u8,
+    /// Every userdata, in allocation order: the candidates for finalization, found without
+    /// walking the whole heap in the collector's atomic phase.
+    pub(crate) userdata: Vec<*mut GcHeader>,
+    /// Where the collector is in its cycle (`gc` drives it).
+    pub(crate) cycle: GcCycle,
+}
+
+/// The phases of an incremental collection cycle.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum GcPhase {
+    /// Between cycles: every object is white.
+    #[default]
+    Pause,
+    /// Marking, a step at a time, interleaved with the program (the write barrier records
+    /// stores into black objects); ends with the atomic phase, in one step.
+    Propagate,
+    /// Freeing what the marking left white, a step at a time.
+    Sweep,
+}
+
+/// The collector's state between its steps.
+#[derive(Debug)]
+pub(crate) struct GcCycle {
+    pub phase: GcPhase,
+    /// Reached objects whose references are still to trace.
+    pub gray: Vec<*mut GcHeader>,
+    /// Objects the write barrier turned gray again, linked through `GcHeader::next`: the
+    /// barrier cannot fail to record one (no allocation), and the atomic phase traces them.
+    pub gray_again: *mut GcHeader,
+    /// Weak tables traced so far: traced again and cleared in the atomic phase.
+    pub weak: Vec<*mut GcHeader>,
+    /// Threads traced so far: their stacks change without a barrier, so the atomic phase
+    /// scans them again (and clears their stale slots).
+    pub threads: Vec<*mut GcHeader>,
+    /// Open upvalues traced so far (their values live on stacks): traced again in the atomic
+    /// phase.
+    pub open_upvalues: Vec<*mut GcHeader>,
+    /// The sweep's position in `Heap::objects` (the next object to look at) and the end of
+    /// the survivors compacted before it.
+    pub sweep_read: usize,
+    pub sweep_write: usize,
+    /// Objects freed in this cycle.
+    pub freed: usize,
+    /// A table whose long array part is being traced a piece at a time, and the next element.
+    pub partial: Option<(*mut GcHeader, usize)>,
+}
+
+impl Default for GcCycle {
+    fn default() -> Self {
+        Self {
+            phase: GcPhase::Pause,
+            gray: Vec::new(),
+            gray_again: std::ptr::null_mut(),
+            weak: Vec::new(),
+            threads: Vec::new(),
+            open_upvalues: Vec::new(),
+            sweep_read: 0,
+            sweep_write: 0,
+            freed: 0,
+            partial: None,
+        }
+    }
 }
 
 /// No collection below this many bytes.
@@ -132,8 +199,17 @@ impl Default for Heap {
             stopped: false,
             pause: 200,
             threshold_floor: MIN_THRESHOLD,
+            verify: false,
+            white: lua51_value::GC_WHITE0,
+            userdata: Vec::new(),
+            cycle: GcCycle::default(),
         }
     }
+}
+
+/// The white that is not `white` (see `lua51_value::GC_WHITE0`).
+pub(crate) fn other_white(white: u8) -> u8 {
+    white ^ (lua51_value::GC_WHITE0 ^ lua51_value::GC_WHITE1)
 }
 
 /// Raised when an allocation cannot be satisfied.
@@ -152,7 +228,8 @@ impl Heap {
         if p.is_null() {
             return Err(OutOfMemory);
         }
-        if self.objects.try_reserve(1).is_err() {
+        let is_userdata = kind == ObjKind::Userdata;
+        if self.objects.try_reserve(1).is_err() || (is_userdata && self.userdata.try_reserve(1).is_err()) {
             // SAFETY: just allocated with `size`, not yet recorded anywhere (`release` takes
             // back what it is about to count).
             self.bytes_allocated += size;
@@ -161,13 +238,44 @@ impl Heap {
         }
         unsafe {
             (*p).kind = kind as u8;
+            (*p).marked = self.white;
             // No cache matches an object that is not a table (tables set their own key).
             (*p).ic_key = deegen_api::ic::UNCACHEABLE_KEY;
             (*p).next = std::ptr::null_mut();
         }
         self.objects.push(p);
+        if is_userdata {
+            self.userdata.push(p);
+        }
         self.bytes_allocated += size;
         Ok(p)
+    }
+
+    /// The write barrier, after a store of a value into the heap object `obj` (a table, a
+    /// closure's environment, a userdata's metatable or environment, a closed upvalue): see
+    /// `lua51_value::GC_BLACK`.
+    #[inline]
+    pub fn write_barrier(&mut self, obj: *mut GcHeader) {
+        if unsafe { (*obj).is_black() } {
+            self.barrier(obj);
+        }
+    }
+
+    /// The write barrier's slow path: `obj`, black, had a store into it. While the collector
+    /// marks, it becomes gray and joins the gray-again list for the atomic phase; while it
+    /// sweeps, gray, which the sweep keeps and whitens as it does black, so the next store
+    /// into it takes the fast path.
+    pub fn barrier(&mut self, obj: *mut GcHeader) {
+        unsafe {
+            if (*obj).marked != lua51_value::GC_BLACK {
+                return;
+            }
+            (*obj).marked = lua51_value::GC_GRAY;
+            if self.cycle.phase == GcPhase::Propagate {
+                (*obj).next = self.cycle.gray_again;
+                self.cycle.gray_again = obj;
+            }
+        }
     }
 
     /// Releases the memory of a dead object allocated with `size` bytes (its owned memory was
@@ -189,7 +297,16 @@ impl Heap {
         let hash = hash_bytes(bytes);
         // An existing string needs no room: look it up before the table may have to grow.
         let mut slot = match self.strings.find(bytes, hash) {
-            Ok(s) => return Ok(TValue::from_ptr(s)),
+            Ok(s) => {
+                // While the collector sweeps, a string of the other white is one it found
+                // unreachable and has not freed yet: reachable again, it must survive the sweep.
+                unsafe {
+                    if self.cycle.phase == GcPhase::Sweep && (*s).header.marked == other_white(self.white) {
+                        (*s).header.marked = self.white;
+                    }
+                }
+                return Ok(TValue::from_ptr(s));
+            }
             Err(slot) => slot,
         };
         if self.strings.reserve_one().map_err(|_| OutOfMemory)? {
@@ -236,7 +353,11 @@ mod tests {
         let dead: std::collections::HashSet<usize> =
             strings.iter().enumerate().filter(|(i, _)| i % 3 == 1).map(|(_, s)| s.as_ptr::<u8>() as usize).collect();
         let slots = heap.strings.capacity();
-        heap.strings.retain(&|s| dead.contains(&(s as usize)));
+        for &s in &strings {
+            if dead.contains(&(s.as_ptr::<u8>() as usize)) {
+                heap.strings.remove(s.as_ptr());
+            }
+        }
         assert_eq!(heap.strings.len, strings.len() - dead.len());
         assert_eq!(heap.strings.capacity(), slots, "no shrink");
         // Survivors first: re-interning a removed string would fill the gap it left and hide a

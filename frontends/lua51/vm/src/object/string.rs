@@ -1,6 +1,7 @@
 //! Strings: the set of interned strings (every Lua string is interned, so equal strings are one
 //! object and compare by address), the string hash, and reading a string value's bytes. The
-//! heap allocates the strings (`Heap::intern`); the collector sweeps the set.
+//! heap allocates the strings (`Heap::intern`); the collector's sweep takes each string it frees
+//! out of the set.
 
 use std::collections::TryReserveError;
 
@@ -50,32 +51,33 @@ fn home_slot(hash: u32, mask: usize) -> usize {
 }
 
 impl StringTable {
-    /// Drops the strings `dead` says were collected, in place: the sweep runs when memory may
+    /// Drops a string the collector is about to free, in place: the sweep runs when memory may
     /// be exhausted, so it allocates nothing (a rebuilt table could fail to allocate where the
-    /// collector must not). Each deletion shifts the rest of its probe run back (linear
-    /// probing's deletion without tombstones), so every survivor stays reachable from its home.
-    pub(crate) fn retain(&mut self, dead: &dyn Fn(*mut LuaString) -> bool) {
-        let cap = self.slots.len();
-        if cap == 0 {
-            return;
-        }
-        let mask = cap - 1;
-        // Start right after a free slot, so no probe run wraps past the scan's start unseen.
-        let Some(start) = self.slots.iter().position(|s| s.is_free()) else { unreachable!("the load factor stays at most 1/2") };
-        let mut i = (start + 1) & mask;
-        let mut visited = 0;
-        while visited < cap {
+    /// collector must not). The deletion shifts the rest of its probe run back (linear
+    /// probing's deletion without tombstones), so every other string stays reachable from its
+    /// home.
+    pub(crate) fn remove(&mut self, string: *mut LuaString) {
+        let mask = self.slots.len() - 1;
+        // SAFETY: the table holds allocated strings (a dead one leaves it before it is freed).
+        let mut i = home_slot(unsafe { (*string).hash }, mask);
+        loop {
             let slot = self.slots[i];
-            if !slot.is_free() && dead(slot.string()) {
-                // Entries only move back into the gap, never behind `i` nor onto `start`.
+            debug_assert!(!slot.is_free(), "a dead string is in the interning set");
+            if slot.is_free() {
+                return;
+            }
+            if slot.string() == string {
                 self.delete_at(i);
-                // The slot now holds a shifted entry (or is free): look at it again.
-                continue;
+                return;
             }
             i = (i + 1) & mask;
-            visited += 1;
         }
-        // A table much larger than its strings (after a burst of them) shrinks, if memory allows.
+    }
+
+    /// A table much larger than its strings (after a burst of them) shrinks, if memory allows
+    /// (at the end of a collection cycle).
+    pub(crate) fn shrink_if_sparse(&mut self) {
+        let cap = self.slots.len();
         if cap > 1024 && self.len * 8 < cap {
             let _ = self.rebuild((self.len * 4).next_power_of_two().max(1024));
         }
@@ -93,7 +95,7 @@ impl StringTable {
             if slot.is_free() {
                 break;
             }
-            // SAFETY: the table holds live strings (dead ones are deleted before they are freed).
+            // SAFETY: the table holds allocated strings (dead ones leave it before they are freed).
             let home = home_slot(unsafe { (*slot.string()).hash }, mask);
             let stays = if gap <= j { gap < home && home <= j } else { gap < home || home <= j };
             if !stays {

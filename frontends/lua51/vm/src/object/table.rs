@@ -744,6 +744,20 @@ impl Table {
     pub fn trace(&self, keys: bool, values: bool, mut f: impl FnMut(TValue)) {
         if values {
             self.array().iter().for_each(|v| f(*v));
+        }
+        self.trace_except_array(keys, values, f);
+    }
+
+    /// The array part's elements from `from` on, at most `len` of them (none past its end): the
+    /// collector traces a long array part a piece at a time.
+    pub fn array_piece(&self, from: usize, len: usize) -> &[TValue] {
+        let array = self.array();
+        &array[from.min(array.len())..from.saturating_add(len).min(array.len())]
+    }
+
+    /// [`Table::trace`] but for the array part.
+    pub fn trace_except_array(&self, keys: bool, values: bool, mut f: impl FnMut(TValue)) {
+        if values {
             self.named().iter().for_each(|v| f(*v));
         }
         for n in self.nodes() {

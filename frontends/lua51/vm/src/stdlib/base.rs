@@ -246,6 +246,7 @@ native!(SETMETATABLE, "setmetatable", |c| {
         return Err(c.error("cannot change a protected metatable"));
     }
     table_mut(t).set_metatable(if mt.is_nil() { std::ptr::null_mut() } else { mt.as_ptr::<Table>() });
+    c.st.heap.write_barrier(t.as_ptr());
     c.set(0, t);
     Ok(1)
 });
@@ -321,7 +322,6 @@ native!(COLLECTGARBAGE, "collectgarbage", |c| {
     let result = match &opt[..] {
         b"collect" => {
             crate::gc::collect(c.st, top);
-            c.st.gc_step_credit = 0;
             c.run_finalizers()?;
             0.0
         }
@@ -585,6 +585,7 @@ native!(SETFENV, "setfenv", |c| {
         }
         Some(f) => {
             unsafe { (*f.as_closure()).env = t };
+            c.st.heap.write_barrier(f.as_ptr());
             c.set(0, f);
             Ok(1)
         }

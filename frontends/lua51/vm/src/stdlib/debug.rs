@@ -150,6 +150,7 @@ native!(SETFENV, "setfenv", |c| {
     } else {
         return Err(c.error(&format!("'{}' cannot change environment of given object", c.name())));
     }
+    c.st.heap.write_barrier(o.as_ptr());
     c.set(0, o);
     Ok(1)
 });
@@ -404,8 +405,10 @@ native!(SETMETATABLE, "setmetatable", |c| {
     let p = if mt.is_nil() { std::ptr::null_mut() } else { mt.as_ptr::<Table>() };
     if v.is_table() {
         table_mut(v).set_metatable(p);
+        c.st.heap.write_barrier(v.as_ptr());
     } else if v.is_kind(lua51_value::ObjKind::Userdata) {
         crate::object::userdata::userdata_mut(v).metatable = p;
+        c.st.heap.write_barrier(v.as_ptr());
     } else if v.is_string() {
         c.st.shared.string_metatable = p as *mut lua51_value::TableObject;
     } else if let Some(i) = crate::metamethod::type_metatable_index(v) {
@@ -418,7 +421,7 @@ native!(SETMETATABLE, "setmetatable", |c| {
 });
 
 /// `debug.getupvalue`/`setupvalue`: the upvalue `n` of a Lua function, with its name.
-fn upvalue_slot(c: &mut Call) -> Result<Option<(*mut u64, String)>, Raised> {
+fn upvalue_slot(c: &mut Call) -> Result<Option<(*mut lua51_value::UpVal, String)>, Raised> {
     // 5.1 checks the index before the function.
     let n = c.check_int(1)?;
     let f = c.arg(0);
@@ -431,7 +434,7 @@ fn upvalue_slot(c: &mut Call) -> Result<Option<(*mut u64, String)>, Raised> {
         return Ok(None);
     }
     let name = crate::object::function::proto_of(cb).upvalue_names.get(n as usize - 1).cloned().unwrap_or_default();
-    Ok(Some((unsafe { (*(*cl).upvalue(n as usize - 1)).value }, name)))
+    Ok(Some((unsafe { (*cl).upvalue(n as usize - 1) }, name)))
 }
 
 native!(GETUPVALUE, "getupvalue", |c| {
@@ -440,7 +443,7 @@ native!(GETUPVALUE, "getupvalue", |c| {
         Some((slot, name)) => {
             let n = c.string(name.as_bytes())?;
             c.set(0, n);
-            c.set(1, TValue(unsafe { *slot }));
+            c.set(1, TValue(unsafe { *(*slot).value }));
             Ok(2)
         }
     }
@@ -450,8 +453,9 @@ native!(SETUPVALUE, "setupvalue", |c| {
     c.check_any(2)?;
     match upvalue_slot(c)? {
         None => Ok(0),
-        Some((slot, name)) => {
-            unsafe { *slot = c.arg(2).raw() };
+        Some((upvalue, name)) => {
+            unsafe { *(*upvalue).value = c.arg(2).raw() };
+            c.st.heap.write_barrier(upvalue as *mut lua51_value::GcHeader);
             let n = c.string(name.as_bytes())?;
             c.set(0, n);
             Ok(1)

@@ -837,10 +837,7 @@ pub fn open(st: &mut LuaState) -> Result<TValue, OutOfMemory> {
 
 /// Writes out what every open file still buffers, as C's `exit` flushes every stream.
 pub(crate) fn flush_all_files(st: &mut LuaState) {
-    for &h in &st.heap.objects {
-        if unsafe { (*h).kind } != ObjKind::Userdata as u8 {
-            continue;
-        }
+    for &h in &st.heap.userdata {
         let u = unsafe { &mut *(h as *mut Userdata) };
         if let Some(f) = u.payload.downcast_mut::<LuaFile>() {
             let _ = f.flush_writes();

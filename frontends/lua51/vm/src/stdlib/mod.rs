@@ -16,6 +16,8 @@ pub mod package;
 pub mod string;
 pub mod table;
 
+use lua51_value::GcHeader;
+
 use crate::object::heap::OutOfMemory;
 use crate::object::table::table_mut;
 use crate::state::LuaState;
@@ -39,6 +41,14 @@ pub fn open_libs(st: &mut LuaState) -> Result<(), OutOfMemory> {
         let key = st.intern(name.as_bytes())?;
         let lib = table_mut(st.globals).get(key);
         table_mut(loaded).set(key, lib).expect("string keys are valid");
+        // The libraries' tables had stores without the write barrier: a state opened after
+        // running code may be in the middle of a collection cycle.
+        st.heap.write_barrier(lib.as_ptr());
+    }
+    for t in [loaded.as_ptr(), st.registry.as_ptr(), st.file_metatable as *mut GcHeader, st.shared.string_metatable as *mut GcHeader] {
+        if !t.is_null() {
+            st.heap.write_barrier(t);
+        }
     }
     Ok(())
 }

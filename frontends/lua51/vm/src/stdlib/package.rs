@@ -283,6 +283,7 @@ native!(MODULE, "module", |c| {
     let caller = function_at_level(c, 1).unwrap_or(TValue::NIL);
     if caller.is_function() && !is_native(unsafe { (*caller.as_closure()).code_block }) {
         unsafe { (*caller.as_closure()).env = module };
+        c.st.heap.write_barrier(caller.as_ptr());
     } else {
         return Err(c.error("'module' not called from a Lua function"));
     }
@@ -299,6 +300,7 @@ native!(SEEALL, "seeall", |c| {
     if mt.is_null() {
         mt = Table::new_in(&mut c.st.heap).map_err(|_| c.raise_oom())?.as_ptr::<Table>();
         table_mut(module).set_metatable(mt);
+        c.st.heap.write_barrier(module.as_ptr());
     }
     let index = c.st.event_names[Event::Index as usize];
     let globals = c.st.globals;

@@ -145,9 +145,10 @@ impl Sorter<'_, '_> {
     fn get(&self, i: i64) -> TValue {
         table_mut(self.t).get(TValue::from_f64(i as f64))
     }
-    fn set(&self, i: i64, v: TValue) {
+    fn set(&mut self, i: i64, v: TValue) {
         // Sorting rewrites keys 1..n, which exist: the table does not grow.
         let _ = table_mut(self.t).set(TValue::from_f64(i as f64), v);
+        self.c.st.heap.write_barrier(self.t.as_ptr());
     }
     fn less(&mut self, a: TValue, b: TValue) -> Result<bool, Raised> {
         if !self.cmp.is_nil() {
@@ -169,7 +170,7 @@ impl Sorter<'_, '_> {
         let msg = if t1 == t2 { format!("attempt to compare two {t1} values") } else { format!("attempt to compare {t1} with {t2}") };
         Err(self.c.error(&msg))
     }
-    fn swap(&self, i: i64, j: i64) {
+    fn swap(&mut self, i: i64, j: i64) {
         let (a, b) = (self.get(i), self.get(j));
         self.set(i, b);
         self.set(j, a);
@@ -192,6 +193,10 @@ impl Sorter<'_, '_> {
                 break;
             }
             let p = self.get(i);
+            // The pivot stays in a stack slot below the comparator's frames (which start at
+            // slot 3, see `less`), as 5.1 keeps it on its stack: a comparator that removes it
+            // from the table must not let a collection free it.
+            self.c.set(2, p);
             self.swap(i, u - 1);
             i = l;
             let mut j = u - 1;
