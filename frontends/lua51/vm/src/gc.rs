@@ -447,7 +447,7 @@ fn start_cycle(st: &mut LuaState, cycle: &mut GcCycle, top: *mut u64) -> usize {
     let mut m = Marker { cycle, white: st.heap.white, current: st.current, current_top: top };
     mark_roots(st, &mut m, top, main_bottom);
     // The roots are few; the main stack counts by its size.
-    let main_top = if st.current == &mut st.main as *mut LuaContext { top } else { st.main_saved_top };
+    let main_top = if std::ptr::eq(st.current, &st.main) { top } else { st.main_saved_top };
     (main_top as usize).saturating_sub(main_bottom as usize) + 256
 }
 

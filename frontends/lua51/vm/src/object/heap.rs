@@ -255,7 +255,7 @@ impl Heap {
     /// closure's environment, a userdata's metatable or environment, a closed upvalue): see
     /// `lua51_value::GC_BLACK`.
     #[inline]
-    pub fn write_barrier(&mut self, obj: *mut GcHeader) {
+    pub(crate) fn write_barrier(&mut self, obj: *mut GcHeader) {
         if unsafe { (*obj).is_black() } {
             self.barrier(obj);
         }
@@ -265,7 +265,7 @@ impl Heap {
     /// marks, it becomes gray and joins the gray-again list for the atomic phase; while it
     /// sweeps, gray, which the sweep keeps and whitens as it does black, so the next store
     /// into it takes the fast path.
-    pub fn barrier(&mut self, obj: *mut GcHeader) {
+    pub(crate) fn barrier(&mut self, obj: *mut GcHeader) {
         unsafe {
             if (*obj).marked != lua51_value::GC_BLACK {
                 return;
