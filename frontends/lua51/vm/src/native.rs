@@ -300,16 +300,32 @@ impl<'a> Call<'a> {
     /// short text of any other value. Borrowed bytes are valid until the next allocation.
     pub(crate) fn tostring(&mut self, v: TValue, reserve: usize) -> Result<Cow<'static, [u8]>, Raised> {
         let tm = metamethod(self.st, v, Event::ToString);
-        let r = if tm.is_nil() { v } else { self.call(tm, &[v], reserve)?.first().copied().unwrap_or(TValue::NIL) };
-        if r.is_string() {
-            return Ok(Cow::Borrowed(string_bytes(r)));
+        if tm.is_nil() {
+            return Ok(Self::formatted(v));
         }
-        if !tm.is_nil() && !r.is_double() {
-            return Err(self.error("'tostring' must return a string to 'print'"));
+        let r = self.call(tm, &[v], reserve)?.first().copied().unwrap_or(TValue::NIL);
+        self.printable(r)
+    }
+
+    /// What `print` writes of `r`, the result of a `__tostring` handler or of a global
+    /// `tostring` the program installed: a string or a number, formatted; anything else is
+    /// 5.1's error.
+    pub(crate) fn printable(&mut self, r: TValue) -> Result<Cow<'static, [u8]>, Raised> {
+        if r.is_string() || r.is_double() {
+            Ok(Self::formatted(r))
+        } else {
+            Err(self.error("'tostring' must return a string to 'print'"))
+        }
+    }
+
+    /// `v` as the built-in `tostring` writes it; a string is borrowed, not copied.
+    fn formatted(v: TValue) -> Cow<'static, [u8]> {
+        if v.is_string() {
+            return Cow::Borrowed(string_bytes(v));
         }
         let mut out = Vec::new();
-        tostring_bytes(r, &mut out);
-        Ok(Cow::Owned(out))
+        tostring_bytes(v, &mut out);
+        Cow::Owned(out)
     }
 }
 

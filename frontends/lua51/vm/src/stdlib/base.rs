@@ -34,15 +34,7 @@ native!(PRINT, "print", |c| {
             c.tostring(c.arg(i), c.nargs)?
         } else {
             let r = c.call(tostring, &[c.arg(i)], c.nargs)?.first().copied().unwrap_or(TValue::NIL);
-            if r.is_string() {
-                Cow::Borrowed(string_bytes(r))
-            } else if r.is_double() {
-                let mut out = Vec::new();
-                tostring_bytes(r, &mut out);
-                Cow::Owned(out)
-            } else {
-                return Err(c.error("'tostring' must return a string to 'print'"));
-            }
+            c.printable(r)?
         };
         // lua5.1 writes each piece with fputs, which stops at an embedded NUL.
         let end = piece.iter().position(|&b| b == 0).unwrap_or(piece.len());
