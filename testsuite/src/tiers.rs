@@ -51,6 +51,8 @@ pub const TIERS: &[Tier] = &[
     Tier { name: "baseline", flags: &["--tier=baseline", "--jit-verify"] },
     Tier { name: "tierup", flags: &["--tier=auto", "--tier-up-threshold=1", "--jit-verify"] },
     Tier { name: "baseline-gcstress", flags: &["--tier=baseline", "--gc-stress"] },
+    // The write barrier as the JIT's stencils have it, checked.
+    Tier { name: "baseline-gcverify", flags: &["--tier=baseline", "--gc-verify"] },
 ];
 
 /// The tier used when `LJR_TIERS` is unset or empty.
