@@ -159,12 +159,15 @@ impl Marker<'_> {
     fn propagate(&mut self, st: &LuaState, budget: usize) -> usize {
         let mut work = 0;
         while work < budget {
-            if let Some((t, from)) = self.cycle.partial {
+            // What a piece of a long array reached is traced before the next piece, so the
+            // gray list stays short (a piece's worth, not the whole array's).
+            if let Some(h) = self.cycle.gray.pop() {
+                work += self.trace(st, h);
+            } else if let Some((t, from)) = self.cycle.partial {
                 work += self.array_piece(t, from);
-                continue;
+            } else {
+                break;
             }
-            let Some(h) = self.cycle.gray.pop() else { break };
-            work += self.trace(st, h);
         }
         work
     }
