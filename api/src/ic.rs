@@ -89,6 +89,29 @@ impl InlineCache {
         if cached_key == key && valid(state) {
             return effect(state);
         }
+        self.miss(key, body, effect)
+    }
+
+    /// Like [`InlineCache::run`], with a cheap answer tried on a miss before the miss becomes
+    /// the slow path: when `quick()` has one (a filter proving the key absent), the lookup
+    /// ends there, uncached. For a cache shared by several objects looked at in turn (a
+    /// method's cache along an `__index` chain names the class that holds the method, and the
+    /// classes before it must not take the slow path at every call).
+    #[inline(always)]
+    pub fn run_or_quick<R>(self, key: u32, quick: impl FnOnce() -> Option<R>, body: impl FnOnce() -> IcBody<R>, effect: impl Fn(u32) -> R) -> R {
+        let (cached_key, state) = self.load();
+        if cached_key == key {
+            return effect(state);
+        }
+        if let Some(r) = quick() {
+            return r;
+        }
+        self.miss(key, body, effect)
+    }
+
+    /// A miss: `body()`, whose `Cache(state)` is stored under `key` and goes through `effect`.
+    #[inline(always)]
+    fn miss<R>(self, key: u32, body: impl FnOnce() -> IcBody<R>, effect: impl Fn(u32) -> R) -> R {
         // A miss is the slow path: `hot-cold-split` moves the body out of the fast path (and,
         // in the baseline JIT, out of every copy of the stencil).
         crate::cold_path();

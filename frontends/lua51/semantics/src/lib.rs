@@ -663,8 +663,10 @@ fn method_chain_step(current: TValue, name: TValue, method_cache: *mut u8, share
     }
     let t = unsafe { &*current.as_table() };
     // One cache for the chain: it ends up naming the table that holds the method (a class).
+    // A class before it in the chain (a subclass) misses the cache at every call: its shape's
+    // key filter says "absent" there, before the miss would take the slow path.
     // SAFETY: the cache is the instruction's 8 inline-cache bytes; names are interned.
-    let value = unsafe { t.string_slot_cached(name, method_cache) }.map_or(TValue::NIL, |v| unsafe { *v });
+    let value = unsafe { t.string_slot_cached_or_filtered(name, method_cache) }.map_or(TValue::NIL, |v| unsafe { *v });
     if !value.is_nil() || t.metatable.is_null() {
         return ChainStep::Found(value.raw());
     }

@@ -393,6 +393,26 @@ impl TableObject {
         unsafe { string_slot_cached_in(TValue::from_ptr(self), key, cache, false) }.unwrap_or(None)
     }
 
+    /// [`TableObject::string_slot_cached`] for a cache shared along an `__index` chain (a
+    /// method's): on a miss, a shaped table whose key filter lacks `key` answers "absent" at
+    /// once, without the miss's slow path (a subclass of the class the cache names).
+    ///
+    /// # Safety
+    /// As for [`TableObject::string_slot_cached`].
+    #[inline(always)]
+    pub unsafe fn string_slot_cached_or_filtered(&self, key: TValue, cache: *mut u8) -> Option<*mut TValue> {
+        let ic = unsafe { deegen_api::ic::InlineCache::at(cache) };
+        let v = TValue::from_ptr(self);
+        let quick = || (!self.shape.is_null() && unsafe { (*self.shape).filter } & Shape::filter_bit(key) == 0).then_some(None);
+        let body = || match unsafe { string_slot_ic_body(v, key) } {
+            deegen_api::ic::IcBody::Cache(state) => deegen_api::ic::IcBody::Cache(state),
+            deegen_api::ic::IcBody::Done(r) => deegen_api::ic::IcBody::Done(r.ok().flatten().map(|f| f.slot)),
+        };
+        // SAFETY: as in `string_slot_cached_in`.
+        let effect = |state: u32| Some(unsafe { self.slots.add((state >> IC_KEY_ID_SHIFT) as usize) });
+        ic.run_or_quick(self.header.ic_key, quick, body, effect)
+    }
+
     /// What inline caches compare: `(*shape).id`, or for a dictionary an id of its own,
     /// renewed whenever its hash part is rebuilt (keys move then), shifted left by
     /// [`IC_KEY_ID_SHIFT`] above two bits that make where the named slots live and whether
