@@ -415,11 +415,19 @@ unsafe fn drop_object(h: *mut GcHeader, accounted_extra: &mut usize) -> usize {
     size
 }
 
+/// The main stack's live top: `top` (the running coroutine's) while it runs, else the top it
+/// saved when it resumed a coroutine.
+fn main_live_top(st: &LuaState, top: *mut u64) -> *mut u64 {
+    if std::ptr::eq(st.current, &st.main) {
+        top
+    } else {
+        st.main_saved_top
+    }
+}
+
 /// Marks the roots: the main stack (from `main_bottom`) to its live top, the state's values.
 fn mark_roots(st: &LuaState, m: &mut Marker<'_>, top: *mut u64, main_bottom: *mut u64) {
-    let main_ctx = &st.main as *const LuaContext as *mut LuaContext;
-    let main_top = if st.current == main_ctx { top } else { st.main_saved_top };
-    m.stack(main_bottom, main_top, &st.main);
+    m.stack(main_bottom, main_live_top(st, top), &st.main);
     for v in [st.globals, st.registry, st.package, st.next_fn, st.pack_fn, st.ipairs_aux_fn, st.current_thread, st.default_input, st.default_output] {
         m.value(v);
     }
@@ -450,8 +458,7 @@ fn start_cycle(st: &mut LuaState, cycle: &mut GcCycle, top: *mut u64) -> usize {
     let mut m = Marker { cycle, white: st.heap.white, current: st.current, current_top: top };
     mark_roots(st, &mut m, top, main_bottom);
     // The roots are few; the main stack counts by its size.
-    let main_top = if std::ptr::eq(st.current, &st.main) { top } else { st.main_saved_top };
-    (main_top as usize).saturating_sub(main_bottom as usize) + 256
+    (main_live_top(st, top) as usize).saturating_sub(main_bottom as usize) + 256
 }
 
 /// The end of the marking, in one step (5.1's `atomic`): the roots, the stacks, the open
@@ -523,8 +530,7 @@ fn atomic(st: &mut LuaState, cycle: &mut GcCycle, top: *mut u64) {
     });
     st.heap.shapes.sweep();
     // Stale slots above each live top may point at what the sweep will free.
-    let main_ctx: *mut LuaContext = &mut st.main;
-    let main_top = if st.current == main_ctx { top } else { st.main_saved_top };
+    let main_top = main_live_top(st, top);
     let main_end = st.main_stack().1;
     clear_above(&mut st.main, main_top, main_end);
     for &t in &m.cycle.threads {
