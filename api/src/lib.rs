@@ -28,6 +28,17 @@
 //! the `#varargs` slot; every other entry zeroes that slot, so a collector scanning the stack
 //! never finds a stale value in it).
 //!
+//! # Library functions
+//!
+//! A language may write some of its library functions (Lua's `pcall`) in the semantics too
+//! (`deegen_bytecode_spec::LibFunctionSpec`): the body runs in the function's own frame
+//! ([`stack_base`], arguments from slot 0, their number as its parameter) and ends in
+//! [`return_from_function`], a throw, or [`make_call`] with a continuation (which takes no
+//! parameters). Its function values' code blocks enter it at `__deegen_lib_<name>`
+//! ([`symbols::LIBRARY_PREFIX`]), so calling it is a call into generated code with no native
+//! frame. One that catches errors names a catch function, run in its frame when an error thrown
+//! inside one of its calls unwinds to it ([`InterpContext::catch_entry`]).
+//!
 //! # Language hooks
 //!
 //! The semantics crate must also define these `#[no_mangle]` functions, which the generator
@@ -35,10 +46,15 @@
 //! * `deegen_hook_code_block(callee: u64) -> *const CodeBlock` — the code block of a callable value;
 //!   the generator finds the callee in the frame header (`frame::CALLEE`);
 //! * `deegen_hook_nil() -> u64` — the boxed value that fills missing arguments;
-//! * `deegen_hook_stack_overflow(ctx: *mut InterpContext) -> u64` — the error value for a frame
-//!   that does not fit;
+//! * `deegen_hook_stack_overflow(ctx: *mut InterpContext, base: *mut u64) -> u64` — the error
+//!   value for the frame at `base` that does not fit (it is thrown in the caller's frame, but a
+//!   library function that catches errors, such as Lua's `pcall`, catches it: `base` tells the
+//!   runtime where the failed call was);
 //! * `deegen_hook_on_throw(ctx, base, pc, value, add_position: u64) -> u64` — records an error being
-//!   thrown and returns the value to propagate (adds the source position when asked to);
+//!   thrown and returns the value to propagate (adds the source position when asked to). To
+//!   catch it in generated code, it sets [`InterpContext::catch_entry`] and
+//!   [`InterpContext::catch_base`] to a library function's catch handler and that function's
+//!   frame (see [`symbols::LIBRARY_CATCH_TABLE`]); otherwise the error leaves the interpreter;
 //! * optionally `deegen_hook_tier_up(ctx, cb: *mut CodeBlock, pc: *const u8) -> *const ()` —
 //!   called when a function's hotness countdown runs out (a language without it gets no
 //!   hotness counting and no JIT entry thunks); `pc` is the instruction the interpreter goes
@@ -145,6 +161,12 @@ pub struct InterpContext {
     /// when it tail-calls an outlined slow path (`hot-cold-split`); the slow path reads them
     /// first thing, so nothing else ever sees them.
     pub slow_path_spill: [u64; SLOW_PATH_SPILL_SLOTS],
+    /// Set by the language's `on_throw` hook to catch the error in generated code: the throw
+    /// thunk clears it and continues at this catch handler of a library function
+    /// ([`symbols::LIBRARY_CATCH_TABLE`]) with the frame at [`Self::catch_base`]. Null: the
+    /// error leaves the interpreter.
+    pub catch_entry: *const (),
+    pub catch_base: *mut u64,
 }
 
 /// Size of [`InterpContext::slow_path_spill`].
@@ -294,6 +316,8 @@ pub mod offsets {
     pub const CTX_STATUS: usize = offset_of!(InterpContext, status);
     pub const CTX_STACK_HIGH_WATER: usize = offset_of!(InterpContext, stack_high_water);
     pub const CTX_SLOW_PATH_SPILL: usize = offset_of!(InterpContext, slow_path_spill);
+    pub const CTX_CATCH_ENTRY: usize = offset_of!(InterpContext, catch_entry);
+    pub const CTX_CATCH_BASE: usize = offset_of!(InterpContext, catch_base);
 }
 
 /// Names of the language hooks (see the crate documentation).
@@ -364,4 +388,18 @@ pub mod symbols {
     pub const HANDLER_PREFIX: &str = "__deegen_interp_op_";
     /// Prefix of API markers.
     pub const API_PREFIX: &str = "__deegen_api_";
+    /// Prefix of a library function's entry point (`__deegen_lib_<name>`): the code block entry
+    /// of a library function the language writes in its semantics (`lua51_specs::library`),
+    /// entered like any function (`num_args` in `a0`).
+    pub const LIBRARY_PREFIX: &str = "__deegen_lib_";
+    /// Suffix of a library function's catch handler (`__deegen_lib_<name>__catch`), for the
+    /// functions that catch errors: entered with the library function's frame once an error
+    /// thrown inside one of its calls has unwound to it.
+    pub const LIBRARY_CATCH_SUFFIX: &str = "__catch";
+    /// `[[*const (); 2]; N]`: for each return continuation of a library function that catches
+    /// errors, the continuation and that function's catch handler. A frame whose return
+    /// continuation is listed was called by such a function, which catches what it throws.
+    pub const LIBRARY_CATCH_TABLE: &str = "__deegen_lib_catch_table";
+    /// `u32`: the number of entries of [`LIBRARY_CATCH_TABLE`].
+    pub const LIBRARY_CATCH_COUNT: &str = "__deegen_lib_catch_count";
 }

@@ -25,6 +25,7 @@ fn main() {
         tag_registers: Some(lua51_specs::TAG_REGISTERS),
         nan_boxed_doubles_below: Some(lua51_specs::NAN_BOXED_DOUBLES_BELOW),
         type_lattice: Some(lua51_specs::type_lattice().unwrap_or_else(|e| panic!("{e}"))),
+        library: lua51_specs::library(),
     };
     let generated = deegen::generate_interpreter(&bitcode, &lua51_specs::bytecodes(), &out.join("interpreter"), &options)
         .unwrap_or_else(|e| panic!("generating the interpreter failed: {e}"));

@@ -17,7 +17,9 @@
 
 use std::fmt;
 
+mod library;
 mod types;
+pub use library::{check_library, LibFunctionSpec};
 pub use types::{LatticeError, TypeChecker, TypeLattice, TypeMask};
 
 /// How an operand is given in the bytecode, as the language declares it.

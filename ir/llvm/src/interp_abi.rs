@@ -72,6 +72,9 @@ pub const MUST_TAIL: inkwell::values::LLVMTailCallKind = inkwell::values::LLVMTa
 pub const HANDLER_KIND_ATTR: &str = "deegen-handler";
 /// Function attribute holding the opcode of the variant a handler implements.
 pub const VARIANT_ATTR: &str = "deegen-variant";
+/// Function attribute on the functions generated for a library function (its entry, catch
+/// handler and continuations, instead of [`VARIANT_ATTR`]): the library function's name.
+pub const LIBRARY_ATTR: &str = "deegen-library";
 /// Function attribute on continuation handlers: the semantic function they run.
 pub const CONTINUATION_ATTR: &str = "deegen-continuation";
 
@@ -82,6 +85,10 @@ pub mod handler_kind {
     pub const THUNK: &str = "thunk";
     /// The body a continuation handler tail-calls once it restored the caller's frame.
     pub const CONTINUATION_BODY: &str = "continuation-body";
+    /// A library function's entry or catch handler: runs its semantics in its own frame (the
+    /// function's continuations are [`CONTINUATION`] and [`CONTINUATION_BODY`] functions marked
+    /// with `LIBRARY_ATTR`).
+    pub const LIBRARY: &str = "library";
     /// A baseline JIT stencil of a bytecode's main component: operands, the instruction's
     /// address and the code that follows are runtime constants (`deegen_api::runtime_constants`).
     pub const STENCIL: &str = "stencil";
@@ -91,7 +98,7 @@ pub mod handler_kind {
 
     /// Whether functions of this kind run a bytecode's semantics.
     pub fn runs_semantics(kind: &str) -> bool {
-        matches!(kind, BYTECODE | CONTINUATION_BODY | STENCIL | STENCIL_CONTINUATION_BODY)
+        matches!(kind, BYTECODE | CONTINUATION_BODY | STENCIL | STENCIL_CONTINUATION_BODY | LIBRARY)
     }
 
     /// Whether functions of this kind are a bytecode's main component (in either tier).
@@ -148,6 +155,21 @@ pub fn continuation_handler_name(variant: &str, continuation: &str) -> String {
     format!("{}{variant}__ret__{continuation}", deegen_api::symbols::HANDLER_PREFIX)
 }
 
+/// Entry point of library function `name` (the code block entry of its function values).
+pub fn library_entry_name(name: &str) -> String {
+    format!("{}{name}", deegen_api::symbols::LIBRARY_PREFIX)
+}
+
+/// Catch handler of library function `name`.
+pub fn library_catch_name(name: &str) -> String {
+    format!("{}{name}{}", deegen_api::symbols::LIBRARY_PREFIX, deegen_api::symbols::LIBRARY_CATCH_SUFFIX)
+}
+
+/// Return continuation `continuation` of library function `name`.
+pub fn library_continuation_name(name: &str, continuation: &str) -> String {
+    format!("{}{name}__ret__{continuation}", deegen_api::symbols::LIBRARY_PREFIX)
+}
+
 /// Name of the handler of `variant`.
 pub fn bytecode_handler_name(variant: &str) -> String {
     format!("{}{variant}", deegen_api::symbols::HANDLER_PREFIX)
@@ -185,6 +207,10 @@ impl<'ctx> PinnedState<'ctx> {
         let stencil = crate::function_attr(handler, HANDLER_KIND_ATTR).is_some_and(|k| handler_kind::is_stencil(&k));
         let (pc, source) = if stencil {
             (module.get_context().ptr_type(AddressSpace::default()).get_poison(), OperandSource::RuntimeConstants)
+        } else if crate::function_attr(handler, LIBRARY_ATTR).is_some() {
+            // A library function runs no bytecode: its calls record no instruction, so a
+            // walk of the stack sees it as a native function's frame.
+            (module.get_context().ptr_type(AddressSpace::default()).const_null(), OperandSource::Bytecode)
         } else {
             (p(param::PC).into_pointer_value(), OperandSource::Bytecode)
         };

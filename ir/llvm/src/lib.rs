@@ -15,7 +15,7 @@ pub mod raw;
 
 use std::path::Path;
 
-use deegen_bytecode_spec::{check_quickening, Quickening, TypeLattice, Variant};
+use deegen_bytecode_spec::{check_library, check_quickening, LibFunctionSpec, Quickening, TypeLattice, Variant};
 use deegen_pass::IrUnit;
 use inkwell::context::Context;
 use inkwell::memory_buffer::MemoryBuffer;
@@ -32,6 +32,10 @@ pub use phase::{check_phase_invariants, read_phase, write_phase, LlvmPhase, PHAS
 
 /// Named metadata holding one [`Variant`] text line per node.
 pub const VARIANTS_METADATA: &str = "deegen.variants";
+
+/// Named metadata holding one [`LibFunctionSpec`] text line per node: the library functions
+/// the language writes in its semantics.
+pub const LIBRARY_METADATA: &str = "deegen.library";
 
 /// Named metadata listing the opcodes the generator gave a call inline cache (`interp-call-ic`),
 /// one node `!{!"<opcode>"}` each: [`read_variants`] appends the cache to their layout.
@@ -204,6 +208,33 @@ pub fn read_variants(module: &Module<'_>) -> Result<Vec<Variant>, String> {
         }
     }
     check_quickening(&out)?;
+    Ok(out)
+}
+
+/// Embeds the library functions into the module.
+pub fn write_library(module: &Module<'_>, functions: &[LibFunctionSpec]) -> Result<(), String> {
+    if module.get_global_metadata_size(LIBRARY_METADATA) != 0 {
+        return Err("the module already carries !deegen.library".into());
+    }
+    check_library(functions).map_err(|e| e.to_string())?;
+    let ctx = module.get_context();
+    for f in functions {
+        let node = ctx.metadata_node(&[ctx.metadata_string(&f.to_string()).into()]);
+        module.add_global_metadata(LIBRARY_METADATA, &node).map_err(|e| e.to_string())?;
+    }
+    Ok(())
+}
+
+/// Reads the library functions embedded by [`write_library`] (none if the module has none).
+pub fn read_library(module: &Module<'_>) -> Result<Vec<LibFunctionSpec>, String> {
+    let mut out = Vec::new();
+    for node in module.get_global_metadata(LIBRARY_METADATA) {
+        let values = node.get_node_values().ok_or("!deegen.library holds a non-node")?;
+        let text = values.first().copied().and_then(metadata_string).ok_or("!deegen.library nodes hold one string each")?;
+        let line = String::from_utf8(text).map_err(|_| "!deegen.library holds a non-UTF-8 string")?;
+        out.push(LibFunctionSpec::parse(&line).map_err(|e| e.to_string())?);
+    }
+    check_library(&out).map_err(|e| e.to_string())?;
     Ok(out)
 }
 

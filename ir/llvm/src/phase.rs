@@ -110,7 +110,13 @@ pub fn check_phase_invariants(module: &Module<'_>, phase: LlvmPhase) -> Vec<Stri
         // Thunks are the doors from C and have their own signatures.
         if matches!(
             kind.as_deref(),
-            Some(handler_kind::BYTECODE | handler_kind::CONTINUATION | handler_kind::STENCIL | handler_kind::STENCIL_CONTINUATION)
+            Some(
+                handler_kind::BYTECODE
+                    | handler_kind::CONTINUATION
+                    | handler_kind::STENCIL
+                    | handler_kind::STENCIL_CONTINUATION
+                    | handler_kind::LIBRARY
+            )
         ) && (f.get_call_conventions() != GHC_CALLING_CONV || f.get_type() != expected)
         {
             problems.push(format!(

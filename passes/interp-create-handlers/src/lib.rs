@@ -3,7 +3,7 @@
 use std::collections::BTreeSet;
 
 use deegen_api::{frame, offsets, symbols, FRAME_HEADER_SLOTS};
-use deegen_bytecode_spec::{OperandAccess, Variant};
+use deegen_bytecode_spec::{LibFunctionSpec, OperandAccess, Variant};
 use deegen_llvm_ir::*;
 use deegen_pass::{AnalysisManager, Pass, PassDescriptor, PassError, PassParams, PipelineError, PreservedAnalyses, RegisteredPass};
 use inkwell::module::{Linkage, Module};
@@ -50,6 +50,10 @@ impl<'ctx> Pass<LlvmModule<'ctx>> for CreateHandlers {
                 return Err(err(format!("the semantics do not define the hook '{hook}'")));
             }
         }
+        let overflow = module.get_function(HOOK_STACK_OVERFLOW).expect("checked above");
+        if overflow.count_params() != 2 || overflow.get_params().iter().any(|p| !p.is_pointer_value()) {
+            return Err(err(format!("'{HOOK_STACK_OVERFLOW}' must take the context and the base of the frame that does not fit (two pointers)")));
+        }
         let gen = HandlerBuilder::new(module);
         let mut handlers = Vec::new();
         let mut continuations = Vec::new();
@@ -65,6 +69,11 @@ impl<'ctx> Pass<LlvmModule<'ctx>> for CreateHandlers {
         if module.get_function(TIER_UP_HOOK).is_some() {
             gen.continuation_table(&continuations);
         }
+        let mut catch_table = Vec::new();
+        for lib in read_library(module).map_err(err)? {
+            catch_table.extend(gen.library_function(&lib)?);
+        }
+        gen.catch_table(&catch_table);
         gen.thunks().map_err(err)?;
         Ok(PreservedAnalyses::none())
     }
@@ -245,8 +254,15 @@ impl<'a, 'ctx> HandlerBuilder<'a, 'ctx> {
         body.set_linkage(Linkage::Internal);
         set_function_attr(body, CONTINUATION_ATTR, k);
         self.call_semantics(&PinnedState::of(self.module, body), v, sem)?;
-
         let h = self.new_handler(name, kinds[0], Some(v.opcode));
+        self.restore_caller_and_run(h, k, body)?;
+        Ok(h)
+    }
+
+    /// Fills `h`, the return continuation running semantic function `k` in `body`: restores the
+    /// caller's state (base, instruction, code block) from the returning callee's frame
+    /// header and tail-calls `body` with it.
+    fn restore_caller_and_run(&self, h: FunctionValue<'ctx>, k: &str, body: FunctionValue<'ctx>) -> Result<(), PassError> {
         set_function_attr(h, CONTINUATION_ATTR, k);
         let state = PinnedState::of(self.module, h);
         let ib = self.ib();
@@ -272,8 +288,91 @@ impl<'a, 'ctx> HandlerBuilder<'a, 'ctx> {
             p(param::A3).into(),
             state.tag2.into(),
         ];
-        e(ib.tail_call_args(TailTarget::Function(body), &args))?;
+        e(ib.tail_call_args(TailTarget::Function(body), &args))
+    }
+
+    /// A library function's semantic function `name`, checked to take `num_params` 64-bit
+    /// integers (1 for the body: the number of arguments; 0 for continuations and the catch).
+    fn library_semantics(&self, lib: &LibFunctionSpec, name: &str, num_params: usize) -> Result<FunctionValue<'ctx>, PassError> {
+        let f = self
+            .module
+            .get_function(name)
+            .filter(|f| f.count_basic_blocks() > 0)
+            .ok_or_else(|| err(format!("library function {}: semantic function '{name}' is not defined in the module", lib.name)))?;
+        let params = f.get_type().get_param_types();
+        let ints = params.iter().all(|t| t.is_int_type() && t.into_int_type().get_bit_width() == 64);
+        if params.len() != num_params || !ints {
+            let want = if num_params == 1 { "one 64-bit integer (the number of arguments)" } else { "no parameters" };
+            return Err(err(format!("library function {}: '{name}' must take {want}", lib.name)));
+        }
+        Ok(f)
+    }
+
+    /// A function of kind `kind` named `name` belonging to library function `lib` that runs
+    /// `sem`, passing the number of arguments (`a0`) when `pass_num_args`.
+    fn library_handler(
+        &self,
+        lib: &LibFunctionSpec,
+        name: &str,
+        kind: &str,
+        sem: FunctionValue<'ctx>,
+        pass_num_args: bool,
+    ) -> Result<FunctionValue<'ctx>, PassError> {
+        let h = self.new_handler(name, kind, None);
+        set_function_attr(h, LIBRARY_ATTR, &lib.name);
+        let args: Vec<BasicMetadataValueEnum<'ctx>> =
+            if pass_num_args { vec![h.get_nth_param(param::A0).expect("handler param").into()] } else { Vec::new() };
+        self.builder.build_call(sem, &args, "").map_err(|e| err(e.to_string()))?;
+        self.builder.build_unreachable().map_err(|e| err(e.to_string()))?;
         Ok(h)
+    }
+
+    /// The functions of library function `lib`: its entry (entered like any function, the
+    /// number of arguments in `a0`), its return continuations and its catch handler. Returns
+    /// the (continuation, catch handler) pairs of the catch table.
+    pub fn library_function(&self, lib: &LibFunctionSpec) -> Result<Vec<(FunctionValue<'ctx>, FunctionValue<'ctx>)>, PassError> {
+        let sem = self.library_semantics(lib, &lib.semantics, 1)?;
+        self.library_handler(lib, &library_entry_name(&lib.name), handler_kind::LIBRARY, sem, true)?;
+        let mut continuations = Vec::new();
+        let mut reached: BTreeSet<String> = continuations_of(self.module, &lib.semantics);
+        if let Some(catch) = &lib.catch {
+            reached.extend(continuations_of(self.module, catch));
+        }
+        for k in reached {
+            let k_sem = self.library_semantics(lib, &k, 0)?;
+            let name = library_continuation_name(&lib.name, &k);
+            let body = self.library_handler(lib, &format!("{name}__body"), handler_kind::CONTINUATION_BODY, k_sem, false)?;
+            body.set_linkage(Linkage::Internal);
+            set_function_attr(body, CONTINUATION_ATTR, &k);
+            let h = self.new_handler(&name, handler_kind::CONTINUATION, None);
+            set_function_attr(h, LIBRARY_ATTR, &lib.name);
+            self.restore_caller_and_run(h, &k, body)?;
+            continuations.push(h);
+        }
+        let Some(catch) = &lib.catch else { return Ok(Vec::new()) };
+        let catch_sem = self.library_semantics(lib, catch, 0)?;
+        let catch_handler = self.library_handler(lib, &library_catch_name(&lib.name), handler_kind::LIBRARY, catch_sem, false)?;
+        Ok(continuations.into_iter().map(|k| (k, catch_handler)).collect())
+    }
+
+    /// [`symbols::LIBRARY_CATCH_TABLE`] and [`symbols::LIBRARY_CATCH_COUNT`].
+    fn catch_table(&self, pairs: &[(FunctionValue<'ctx>, FunctionValue<'ctx>)]) {
+        let ctx = self.module.get_context();
+        let pair_ty = self.ptr_ty().array_type(2);
+        let entries: Vec<_> = pairs
+            .iter()
+            .map(|(k, c)| self.ptr_ty().const_array(&[k.as_global_value().as_pointer_value(), c.as_global_value().as_pointer_value()]))
+            .collect();
+        let table = pair_ty.const_array(&entries);
+        let count = ctx.i32_type().const_int(pairs.len() as u64, false);
+        for (name, init) in [(symbols::LIBRARY_CATCH_TABLE, table.into()), (symbols::LIBRARY_CATCH_COUNT, count.into())] {
+            let init: BasicValueEnum<'ctx> = init;
+            let g = self.module.add_global(init.get_type(), None, name);
+            g.set_initializer(&init);
+            g.set_constant(true);
+            g.set_linkage(Linkage::External);
+            g.set_visibility(GlobalVisibility::Hidden);
+        }
     }
 
     fn call_hook_code_block(&self, callee: BasicValueEnum<'ctx>) -> Result<PointerValue<'ctx>, PassError> {
@@ -355,7 +454,9 @@ impl<'a, 'ctx> HandlerBuilder<'a, 'ctx> {
         let throw = declare_handler(m, symbols::THROW);
         let hook = |name: &str| m.get_function(name).expect("hooks checked in run");
 
-        // throw(ctx, base, pc, cb, tag1, value, add_position): record, then leave the interpreter.
+        // throw(ctx, base, pc, cb, tag1, value, add_position): record; then either continue
+        // at the catch handler the hook chose (a library function that catches errors, with
+        // its frame), or leave the interpreter.
         {
             set_function_attr(throw, HANDLER_KIND_ATTR, handler_kind::THUNK);
             b.position_at_end(ctx.append_basic_block(throw, "entry"));
@@ -365,7 +466,22 @@ impl<'a, 'ctx> HandlerBuilder<'a, 'ctx> {
                 &[p(param::CTX).into(), p(param::BASE).into(), p(param::PC).into(), p(param::A0).into(), p(param::A1).into()],
                 "",
             ))?;
+            let state = PinnedState::of(self.module, throw);
+            let c = state.ctx.into_pointer_value();
+            let entry_addr = ib.byte_offset(c, ib.i64(offsets::CTX_CATCH_ENTRY as u64), "ctx.catch_entry")?;
+            let entry = ib.load_ptr(entry_addr, "catch.entry")?;
+            let caught = ctx.append_basic_block(throw, "caught");
+            let leave = ctx.append_basic_block(throw, "leave");
+            be(b.build_conditional_branch(be(b.build_is_null(entry, "uncaught"))?, leave, caught))?;
+            b.position_at_end(leave);
             be(b.build_return(None))?;
+            b.position_at_end(caught);
+            be(b.build_store(entry_addr, self.ptr_ty().const_null()))?;
+            let catch_base = ib.load_ptr(ib.byte_offset(c, ib.i64(offsets::CTX_CATCH_BASE as u64), "ctx.catch_base")?, "catch.base")?;
+            let callee = ib.load_i64(ib.header_slot(catch_base, frame::CALLEE, "catch.callee.addr")?, "catch.callee")?;
+            let cb = self.call_hook_code_block(callee.into()).map_err(|e| e.to_string())?;
+            let null = self.ptr_ty().const_null();
+            ib.tail_call(TailTarget::Pointer(entry), &PinnedState { base: catch_base, ..state }, null.into(), cb.into(), [None; 4])?;
         }
 
         // exit(ctx, base, _, _, tag1, ret_ptr, ret_count): hand the results to native code.
@@ -482,7 +598,7 @@ impl<'a, 'ctx> HandlerBuilder<'a, 'ctx> {
             be(b.build_unconditional_branch(run))?;
             // Stack overflow: the error belongs to the caller's frame and instruction.
             b.position_at_end(overflow);
-            let error = be(b.build_call(hook(HOOK_STACK_OVERFLOW), &[state0.ctx.into()], "overflow.error"))?
+            let error = be(b.build_call(hook(HOOK_STACK_OVERFLOW), &[state0.ctx.into(), base.into()], "overflow.error"))?
                 .try_as_basic_value()
                 .basic()
                 .ok_or("stack overflow hook returns a value")?;

@@ -38,8 +38,15 @@ pub const EXPORTED: [&str; 11] = [
 
 /// Tables the runtime reads or writes (only with an instruction hook: otherwise the dispatch
 /// table is read-only and internal, and the optimiser may treat it as a constant).
-pub const EXPORTED_TABLES: [&str; 5] =
-    [symbols::DISPATCH_TABLE, symbols::ENTRY_DISPATCH_TABLE, symbols::HANDLER_TABLE, symbols::CONTINUATION_TABLE, symbols::CONTINUATION_INDEX];
+pub const EXPORTED_TABLES: [&str; 7] = [
+    symbols::DISPATCH_TABLE,
+    symbols::ENTRY_DISPATCH_TABLE,
+    symbols::HANDLER_TABLE,
+    symbols::CONTINUATION_TABLE,
+    symbols::CONTINUATION_INDEX,
+    symbols::LIBRARY_CATCH_TABLE,
+    symbols::LIBRARY_CATCH_COUNT,
+];
 
 impl<'ctx> Pass<LlvmModule<'ctx>> for InterpFinalize {
     fn run(&mut self, unit: &mut LlvmModule<'ctx>, _: &mut AnalysisManager<LlvmModule<'ctx>>) -> Result<PreservedAnalyses, PassError> {
@@ -93,7 +100,12 @@ impl<'ctx> Pass<LlvmModule<'ctx>> for InterpFinalize {
         }
         for f in defined_functions(module) {
             let name = f.get_name().to_string_lossy().into_owned();
-            if !(EXPORTED.contains(&name.as_str()) || is_stencil(f)) {
+            // A library function's entry is its function values' code block entry.
+            let library_entry = deegen_llvm_ir::function_attr(f, deegen_llvm_ir::HANDLER_KIND_ATTR).as_deref()
+                == Some(deegen_llvm_ir::handler_kind::LIBRARY)
+                && name.starts_with(symbols::LIBRARY_PREFIX)
+                && !name.ends_with(symbols::LIBRARY_CATCH_SUFFIX);
+            if !(EXPORTED.contains(&name.as_str()) || is_stencil(f) || library_entry) {
                 f.set_linkage(Linkage::Internal);
             }
             set_function_attr(f, "no-jump-tables", "true");

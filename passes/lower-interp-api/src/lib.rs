@@ -33,6 +33,7 @@ impl<'ctx> Pass<LlvmModule<'ctx>> for LowerInterpApi {
     fn run(&mut self, unit: &mut LlvmModule<'ctx>, _: &mut AnalysisManager<LlvmModule<'ctx>>) -> Result<PreservedAnalyses, PassError> {
         let module = &unit.module;
         let variants = read_variants(module).map_err(err)?;
+        let library = read_library(module).map_err(err)?;
         let builder = module.get_context().create_builder();
         let mut changed = false;
         for f in defined_functions(module) {
@@ -45,12 +46,25 @@ impl<'ctx> Pass<LlvmModule<'ctx>> for LowerInterpApi {
             if !handler_kind::runs_semantics(&kind) {
                 return Err(err(format!("'{}' is a {kind} function and may not use the API", f.get_name().to_string_lossy())));
             }
-            let opcode: usize = function_attr(f, VARIANT_ATTR)
-                .and_then(|s| s.parse().ok())
-                .ok_or_else(|| err(format!("'{}' has no valid \"{VARIANT_ATTR}\" attribute", f.get_name().to_string_lossy())))?;
-            let variant = variants.get(opcode).ok_or_else(|| err(format!("opcode {opcode} has no variant")))?;
+            let owner = match function_attr(f, LIBRARY_ATTR) {
+                Some(name) => match library.iter().find(|l| l.name == name) {
+                    Some(l) => Owner::Library(&l.name),
+                    None => {
+                        return Err(err(format!(
+                            "'{}' belongs to library function '{name}', which !deegen.library does not list",
+                            f.get_name().to_string_lossy()
+                        )))
+                    }
+                },
+                None => {
+                    let opcode: usize = function_attr(f, VARIANT_ATTR)
+                        .and_then(|s| s.parse().ok())
+                        .ok_or_else(|| err(format!("'{}' has no valid \"{VARIANT_ATTR}\" attribute", f.get_name().to_string_lossy())))?;
+                    Owner::Variant(variants.get(opcode).ok_or_else(|| err(format!("opcode {opcode} has no variant")))?)
+                }
+            };
             let is_continuation = kind == CONTINUATION_BODY || kind == handler_kind::STENCIL_CONTINUATION_BODY;
-            let lowerer = Lowerer { module, builder: &builder, function: f, variant, is_continuation };
+            let lowerer = Lowerer { module, builder: &builder, function: f, owner, is_continuation };
             for call in markers {
                 lowerer.lower(call)?;
             }
@@ -72,8 +86,28 @@ struct Lowerer<'a, 'ctx> {
     module: &'a Module<'ctx>,
     builder: &'a Builder<'ctx>,
     function: FunctionValue<'ctx>,
-    variant: &'a Variant,
+    owner: Owner<'a>,
     is_continuation: bool,
+}
+
+/// Whose semantics a function runs: a bytecode variant's, or a library function's (which has
+/// no instruction: no output, no next instruction, no branch).
+#[derive(Clone, Copy)]
+enum Owner<'a> {
+    Variant(&'a Variant),
+    Library(&'a str),
+}
+
+impl<'a, 'ctx> Lowerer<'a, 'ctx> {
+    /// The bytecode variant, or an error naming `what` a library function cannot do.
+    fn variant(&self, what: &str) -> Result<&'a Variant, PassError> {
+        match &self.owner {
+            Owner::Variant(v) => Ok(v),
+            Owner::Library(name) => {
+                Err(self.fail(format!("{what} in library function '{name}', which has no instruction: end it with return_from_function")))
+            }
+        }
+    }
 }
 
 impl<'a, 'ctx> Lowerer<'a, 'ctx> {
@@ -115,10 +149,8 @@ impl<'a, 'ctx> Lowerer<'a, 'ctx> {
             Ok(())
         };
         // The interpreter dispatches the next instruction; a stencil jumps to its code.
-        let next = || match state.source {
-            OperandSource::Bytecode => {
-                ib.byte_offset(state.pc, ib.i64(u64::from(self.variant.length)), "next.pc").and_then(|pc| ib.dispatch(&state, pc))
-            }
+        let next = |v: &Variant| match state.source {
+            OperandSource::Bytecode => ib.byte_offset(state.pc, ib.i64(u64::from(v.length)), "next.pc").and_then(|pc| ib.dispatch(&state, pc)),
             OperandSource::RuntimeConstants => ib.jump_to_code_symbol(&state, runtime_constants::NEXT),
         };
         match op {
@@ -141,19 +173,21 @@ impl<'a, 'ctx> Lowerer<'a, 'ctx> {
                 return replace(value);
             }
             "return" => {
-                let out = self.variant.output_offset.ok_or_else(|| self.fail("return(value) in a bytecode that has no output"))?;
+                let v = self.variant("return(value)")?;
+                let out = v.output_offset.ok_or_else(|| self.fail("return(value) in a bytecode that has no output"))?;
                 let value = self.arg(call, 0)?;
                 let slot = ib.output_slot(&state, out).map_err(|m| self.fail(m))?;
                 self.builder.build_store(slot, value).map_err(|x| self.fail(x))?;
-                e(next())?;
+                e(next(v))?;
             }
-            "fallthrough" => e(next())?,
+            "fallthrough" => e(next(self.variant("fallthrough()")?))?,
             "take_branch" if state.source == OperandSource::RuntimeConstants => {
-                self.variant.branch_offset.ok_or_else(|| self.fail("take_branch() in a bytecode that does not branch"))?;
+                self.variant("take_branch()")?.branch_offset.ok_or_else(|| self.fail("take_branch() in a bytecode that does not branch"))?;
                 e(ib.jump_to_code_symbol(&state, runtime_constants::BRANCH))?;
             }
             "take_branch" => {
-                let off = self.variant.branch_offset.ok_or_else(|| self.fail("take_branch() in a bytecode that does not branch"))?;
+                let off =
+                    self.variant("take_branch()")?.branch_offset.ok_or_else(|| self.fail("take_branch() in a bytecode that does not branch"))?;
                 e((|| {
                     let d = ib.load_field(state.pc, off, 4, true, "branch.offset")?;
                     let pc = ib.byte_offset(state.pc, d, "branch.target")?;
@@ -178,7 +212,10 @@ impl<'a, 'ctx> Lowerer<'a, 'ctx> {
                 ))?;
             }
             "make_call" => self.lower_make_call(call, &state, &ib, None)?,
-            "make_tail_call" => self.lower_make_tail_call(call, &state, &ib, None)?,
+            "make_tail_call" => {
+                self.variant("make_tail_call")?;
+                self.lower_make_tail_call(call, &state, &ib, None)?
+            }
             _ if marker == MAKE_CALL_WITH_CODE_BLOCK => {
                 let cb = self.arg_ptr(call, 3)?;
                 self.lower_make_call(call, &state, &ib, Some(cb))?
@@ -193,7 +230,7 @@ impl<'a, 'ctx> Lowerer<'a, 'ctx> {
                 e((|| {
                     let values_i = self.builder.build_ptr_to_int(values, self.module.get_context().i64_type(), "retp").map_err(|x| x.to_string())?;
                     let poison = self.module.get_context().ptr_type(Default::default()).get_poison();
-                    if state.source == OperandSource::Bytecode {
+                    if state.source == OperandSource::Bytecode && matches!(self.owner, Owner::Variant(_)) {
                         self.count_hotness(
                             &ib,
                             &state,
@@ -376,7 +413,10 @@ impl<'a, 'ctx> Lowerer<'a, 'ctx> {
         // placed for this instruction's continuation.
         let cont = match state.source {
             OperandSource::Bytecode => {
-                let handler_name = continuation_handler_name(&self.variant.name, &k_name);
+                let handler_name = match self.owner {
+                    Owner::Variant(v) => continuation_handler_name(&v.name, &k_name),
+                    Owner::Library(lib) => library_continuation_name(lib, &k_name),
+                };
                 self.module
                     .get_function(&handler_name)
                     .ok_or_else(|| self.fail(format!("no continuation handler '{handler_name}': run interp-create-handlers first")))?

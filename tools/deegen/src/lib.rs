@@ -20,7 +20,9 @@ use std::path::{Path, PathBuf};
 use std::process::Command;
 
 use deegen_bytecode_spec::{resolve_variants, BytecodeSpec, Variant};
-use deegen_llvm_ir::{emit, parse_module, read_variants, write_nan_boxing, write_tag_registers, write_type_lattice, write_variants, LlvmModule};
+use deegen_llvm_ir::{
+    emit, parse_module, read_variants, write_library, write_nan_boxing, write_tag_registers, write_type_lattice, write_variants, LlvmModule,
+};
 use deegen_pass::{AnalysisManager, Instrumentation, IrUnit};
 use inkwell::context::Context;
 use inkwell::targets::FileType;
@@ -117,6 +119,10 @@ pub struct GenerateOptions {
     /// Run only the first N optimisations of the pipeline (`--opt-bisect-limit`); the
     /// decisions are returned in [`InterpreterOutputs::bisect_log`].
     pub opt_bisect_limit: Option<usize>,
+    /// The library functions the language writes in its semantics, embedded as
+    /// `!deegen.library` into the interpreter's module (they run in the interpreter's code;
+    /// every tier calls them through their code blocks' entries).
+    pub library: Vec<deegen_bytecode_spec::LibFunctionSpec>,
 }
 
 /// Files written by [`generate_interpreter`].
@@ -150,6 +156,7 @@ pub fn generate_interpreter(
     std::fs::create_dir_all(out_dir).map_err(io(out_dir))?;
     let context = Context::create();
     let mut unit = load_semantics(&context, bitcode, specs, options)?;
+    write_library(&unit.module, &options.library).map_err(GenerateError::Llvm)?;
     let input_ir = out_dir.join("semantics.ll");
     write_atomically(&input_ir, unit.print().as_bytes())?;
 

@@ -1134,6 +1134,100 @@ pub fn lua_new_closure_wide(proto: u64) -> ! {
 }
 
 // ---------------------------------------------------------------------------------------------
+// Library functions written in the semantics (`lua51_specs::library`): their calls are in place,
+// with no native frame; the runtime keeps a native twin of each for the debug hooks.
+// ---------------------------------------------------------------------------------------------
+
+/// `pcall(f, ...)`: calls `f` in a frame right above its own arguments. A return comes back to
+/// `lua_lib_pcall_return` (`true` and the results); an error thrown anywhere inside the call
+/// (with no native frame in between) unwinds to `lua_lib_pcall_catch` (`false` and the error),
+/// as the runtime's throw hook finds this frame below the thrower.
+#[no_mangle]
+pub fn lua_lib_pcall(num_args: u64) -> ! {
+    let base = api::stack_base();
+    if num_args == 0 {
+        api::cold_path();
+        api::throw(unsafe { lua_rt_lib_argument_error(ctx(), base, 0, c"value expected".as_ptr().cast()) })
+    }
+    unsafe {
+        let n = num_args as usize;
+        let frame = base.add(n);
+        if frame.add(FRAME_HEADER_SLOTS + n) > (*ctx()).interp.stack_limit {
+            api::cold_path();
+            api::throw(lua_rt_stack_overflow(ctx()))
+        }
+        *frame = *base;
+        let mut i = 1;
+        while i < n {
+            *frame.add(FRAME_HEADER_SLOTS + i - 1) = *base.add(i);
+            i += 1;
+        }
+        // The function's slot now keeps what the catch restores: the count of runtime calls
+        // (metamethods, `for` iterators) in progress, which an error unwinding through their
+        // continuations leaves counted.
+        *base = num((*ctx()).c_calls as f64);
+        let mut num_args = num_args - 1;
+        if !TValue(*frame).is_function() {
+            api::cold_path();
+            let r = lua_rt_call_handler(ctx(), frame, num_args, 0);
+            if r.kind != RT_CALL {
+                // "attempt to call a nil value": pcall's own answer, not a throw (a throw from
+                // this frame would unwind past it).
+                *base = TValue::FALSE.raw();
+                *base.add(1) = r.value;
+                api::return_from_function(base, 2)
+            }
+            num_args += 1;
+        }
+        api::make_call(frame, num_args, lua_lib_pcall_return as *const ())
+    }
+}
+
+/// `pcall`'s callee returned: `true` and its results.
+#[no_mangle]
+pub fn lua_lib_pcall_return() -> ! {
+    let (values, count) = api::return_values();
+    let base = api::stack_base();
+    unsafe {
+        *base = TValue::TRUE.raw();
+        // The results lie above `base + 1` (in the callee's frame): a forward copy is safe.
+        let mut i = 0;
+        while i < count {
+            *base.add(1 + i as usize) = *values.add(i as usize);
+            i += 1;
+        }
+    }
+    library_return(base, count + 1)
+}
+
+/// Returns `count` values from `base` from a library function, with the debug hooks' return
+/// event when a hook was set after the function was entered (through its generated code).
+#[inline(always)]
+fn library_return(base: *mut u64, count: u64) -> ! {
+    if unsafe { (*(*ctx()).shared).hooked } != 0 {
+        api::cold_path();
+        if unsafe { lua_rt_library_return_hook(ctx(), base, count) } {
+            api::throw(unsafe { (*ctx()).interp.error })
+        }
+    }
+    api::return_from_function(base, count)
+}
+
+/// An error thrown inside `pcall`'s call unwound to its frame: `false` and the error.
+#[no_mangle]
+pub fn lua_lib_pcall_catch() -> ! {
+    let base = api::stack_base();
+    unsafe {
+        let c_calls = TValue(*base).as_f64() as u32;
+        let error = lua_rt_catch(ctx(), base);
+        (*ctx()).c_calls = c_calls;
+        *base = TValue::FALSE.raw();
+        *base.add(1) = error;
+    }
+    library_return(base, 2)
+}
+
+// ---------------------------------------------------------------------------------------------
 // Hooks the generator inlines into the code it writes around the semantics (see deegen-api).
 // ---------------------------------------------------------------------------------------------
 
@@ -1153,8 +1247,8 @@ pub fn deegen_hook_nil() -> u64 {
 }
 
 #[no_mangle]
-pub fn deegen_hook_stack_overflow(ctx: *mut InterpContext) -> u64 {
-    unsafe { lua_rt_stack_overflow(ctx as *mut LuaContext) }
+pub fn deegen_hook_stack_overflow(ctx: *mut InterpContext, base: *mut u64) -> u64 {
+    unsafe { lua_rt_frame_overflow(ctx as *mut LuaContext, base) }
 }
 
 #[no_mangle]

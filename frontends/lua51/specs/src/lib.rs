@@ -16,7 +16,9 @@
 //!   variable. `ForPrep` checks and enters the loop (or jumps past it), `ForLoop` steps and jumps
 //!   back to the body.
 
-use deegen_bytecode_spec::{BytecodeSpec, LatticeError, OperandAccess, OperandKind, OperandSpec, ResultKind, TypeLattice, VariantChoice};
+use deegen_bytecode_spec::{
+    BytecodeSpec, LatticeError, LibFunctionSpec, OperandAccess, OperandKind, OperandSpec, ResultKind, TypeLattice, VariantChoice,
+};
 
 /// What the two tag registers hold (`tag-register-rewrite`): the boxing scheme's most used
 /// 64-bit constants. `is_double` compares against the first (`v < DOUBLE_MAX_BITS + 1`),
@@ -359,6 +361,15 @@ pub fn bytecodes() -> Vec<BytecodeSpec> {
             variants: vec![],
         },
     ]
+}
+
+/// The library functions written in the semantics (`lua_lib_*`) rather than as native code:
+/// calling one is a call into generated code, and a call it makes is made in place with a
+/// return continuation (no native frame, no re-entry of the interpreter). The runtime gives
+/// their function values these entries (`lua51_vm::native`), and keeps a native twin of each
+/// for what generated code does not do (the debug hooks' call and return events).
+pub fn library() -> Vec<LibFunctionSpec> {
+    vec![LibFunctionSpec::new("pcall", "lua_lib_pcall").catching("lua_lib_pcall_catch")]
 }
 
 #[cfg(test)]

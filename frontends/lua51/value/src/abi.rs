@@ -92,6 +92,22 @@ macro_rules! runtime_abi {
             /// collector had already traced (black); it becomes gray, to be traced again.
             fn lua_rt_write_barrier(ctx: *mut $crate::LuaContext, obj: *mut $crate::GcHeader);
             fn lua_rt_stack_overflow(ctx: *mut $crate::LuaContext) -> u64;
+            /// The error for a called function's frame at `base` that does not fit the stack
+            /// (thrown in the caller's frame; a `pcall` that made the call still catches it).
+            fn lua_rt_frame_overflow(ctx: *mut $crate::LuaContext, base: *mut u64) -> u64;
+            /// A library function written in the semantics, in the frame at `base`, got a bad
+            /// argument `arg` (from 0): 5.1's `luaL_argerror` message ("bad argument #n to
+            /// 'f' (`message`)", naming the function as its call site did, with the caller's
+            /// position); `message` is NUL-terminated.
+            fn lua_rt_lib_argument_error(ctx: *mut $crate::LuaContext, base: *mut u64, arg: u64, message: *const u8) -> u64;
+            /// An error unwound to the frame at `base` of a library function that catches it:
+            /// the coroutine runs again (its status back to normal), the upvalues of the frames
+            /// above `base` are closed, and the error value is returned.
+            fn lua_rt_catch(ctx: *mut $crate::LuaContext, base: *mut u64) -> u64;
+            /// A library function in generated code, in the frame at `base`, returns `count`
+            /// values while debug hooks are on: its return event. True when the hook raised an
+            /// error, which is in the context.
+            fn lua_rt_library_return_hook(ctx: *mut $crate::LuaContext, base: *mut u64, count: u64) -> bool;
             /// The error of nesting more runtime calls (`LuaContext::c_calls`) than 5.1 allows.
             fn lua_rt_c_stack_overflow(ctx: *mut $crate::LuaContext) -> u64;
             /// A function ran out of its hotness countdown (a tier-up request) going on at `pc`

@@ -839,6 +839,10 @@ pub struct SharedState {
     pub newindex_event: TValue,
     /// The metatable of strings (`s:sub(...)` finds `string.sub` through it), or null.
     pub string_metatable: *mut TableObject,
+    /// Non-zero while a thread of the state has a debug hook: library functions in generated
+    /// code (`pcall`) then report their return events (`lua_rt_library_return_hook`), as their
+    /// native twins do (a call entered before the hook was set returns through them).
+    pub hooked: u32,
 }
 
 /// Lua 5.1's `luaT_typenames`: the name `type(v)` returns.

@@ -79,7 +79,8 @@ pub unsafe fn resume(st: *mut LuaState, co_value: TValue, args: &[TValue], top: 
         (*st).native_depth += 1;
         (*ctx).interp.status = STATUS_OK;
         // `resume` catches the coroutine's errors: an enclosing `xpcall`'s handler does not see them.
-        (*st).protected.push(Protected { handler: TValue::NIL, state: HandlerState::Done });
+        // Its base is in another stack than the coroutine's frames: a walk of those never meets it.
+        (*st).protected.push(Protected { handler: TValue::NIL, state: HandlerState::Done, base: std::ptr::null_mut() });
         if !(*co).started {
             (*co).started = true;
             let frame = (*co).stack.as_mut_ptr();
@@ -164,7 +165,8 @@ pub(crate) fn yield_from(st: &mut LuaState, base: *mut u64, count: usize) -> Res
         // A native frame (`pcall`, `table.sort`'s comparator, `load`'s reader) or a Lua function
         // the runtime called (a metamethod, a `for` iterator) lies between the yield and the
         // resume.
-        if st.native_depth != (*co).entry_depth || (*co).ctx.c_calls != 0 {
+        // So does a `pcall` in generated code (5.1's is a C function).
+        if st.native_depth != (*co).entry_depth || (*co).ctx.c_calls != 0 || crate::frames::catch_within_entry(base) {
             return Err(BOUNDARY);
         }
         (*co).yield_base = base;

@@ -34,6 +34,24 @@ impl Frame {
         (frame::caller_base(self.caller_slot()), pc)
     }
 
+    /// Where the frame returns to: its caller's continuation, or the interpreter's exit for a
+    /// frame native code entered (`LuaState::call_at`, a coroutine's first frame).
+    pub(crate) fn return_continuation(&self) -> *const () {
+        unsafe { *self.base.offset(frame::RETURN_CONTINUATION as isize) as *const () }
+    }
+
+    /// Whether native code entered this frame (`LuaState::call_at`, a coroutine's first
+    /// frame): native frames lie between it and its caller.
+    pub(crate) fn entered_from_native(&self) -> bool {
+        self.return_continuation() == crate::interp::__deegen_interp_exit as *const ()
+    }
+
+    /// The catch handler of this frame's caller, when the caller is a library function in
+    /// generated code that catches errors (`pcall`): an error thrown here unwinds to it.
+    pub(crate) fn caller_catch_handler(&self) -> Option<*const ()> {
+        crate::interp::catch_handler(self.return_continuation())
+    }
+
     /// How many frames tail calls replaced between this one and its caller.
     pub(crate) fn tail_calls(&self) -> u64 {
         frame::tail_calls(self.caller_slot())
@@ -45,6 +63,30 @@ impl Frame {
         let (base, pc) = self.caller();
         (self.tail_calls() == 0 && !base.is_null() && !pc.is_null()).then_some((base, pc))
     }
+}
+
+/// The frames from `base` outwards as the interpreter links them: one per frame (a tail call's
+/// lost levels are no frames), across native entries, to the outermost.
+pub(crate) fn chain(base: *mut u64) -> impl Iterator<Item = Frame> {
+    let first = (!base.is_null()).then_some(Frame { base, pc: std::ptr::null() });
+    std::iter::successors(first, |f| {
+        let (base, pc) = f.caller();
+        (!base.is_null()).then_some(Frame { base, pc })
+    })
+}
+
+/// Whether a generated `pcall` lies between the frame at `base` and the first frame native
+/// code entered: a coroutine cannot yield across it (5.1's "C-call boundary").
+pub(crate) fn catch_within_entry(base: *mut u64) -> bool {
+    for f in chain(base) {
+        if f.entered_from_native() {
+            return false;
+        }
+        if f.caller_catch_handler().is_some() {
+            return true;
+        }
+    }
+    false
 }
 
 /// One level of the stack.

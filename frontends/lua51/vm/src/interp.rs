@@ -35,6 +35,24 @@ extern "C" {
     static __deegen_interp_continuation_index: u32;
     fn __deegen_interp_hook_thunk();
     fn __deegen_interp_hook_entry_thunk();
+    /// The entry of `pcall`, a library function written in the semantics
+    /// (`lua51_specs::library`): a call of it is a call into generated code.
+    pub(crate) fn __deegen_lib_pcall();
+    /// The return continuations of library functions that catch errors, each with the
+    /// function's catch handler (`deegen_api::symbols::LIBRARY_CATCH_TABLE`).
+    static __deegen_lib_catch_table: [*const (); 2];
+    static __deegen_lib_catch_count: u32;
+}
+
+/// The catch handler of the library function that called the frame whose return continuation
+/// is `continuation`, if that function catches errors (a generated `pcall`).
+pub(crate) fn catch_handler(continuation: *const ()) -> Option<*const ()> {
+    // SAFETY: the generated table has as many entries as its count says.
+    unsafe {
+        let table = std::ptr::addr_of!(__deegen_lib_catch_table);
+        let n = std::ptr::addr_of!(__deegen_lib_catch_count).read() as usize;
+        (0..n).map(|i| *table.add(i)).find(|entry| entry[0] == continuation).map(|entry| entry[1])
+    }
 }
 
 /// The interpreter's handler for return continuation `index` (in name order) of the variant
@@ -61,8 +79,38 @@ pub const STATUS_YIELD: u64 = 2;
 /// one answers the thunk at once).
 static HOOKED_STATES: AtomicUsize = AtomicUsize::new(0);
 
+/// The code blocks of library functions written in the semantics, with their generated
+/// entries (as addresses): while debug hooks are on, they are entered through their native
+/// twins instead, which report the hooks' call and return events.
+static LIBRARY_BLOCKS: std::sync::Mutex<Vec<(usize, usize)>> = std::sync::Mutex::new(Vec::new());
+
+/// Gives `cb`, the code block of a library function's native twin, the generated `entry`
+/// (or, while any state has hooks, the native entry), and keeps it switched with the hooks.
+pub(crate) fn register_library_block(cb: *mut deegen_api::CodeBlock, entry: *const ()) {
+    let mut blocks = LIBRARY_BLOCKS.lock().unwrap_or_else(|e| e.into_inner());
+    let hooked = HOOKED_STATES.load(Ordering::SeqCst) > 0;
+    // SAFETY: the block is new and not yet reachable from any function value.
+    unsafe { (*cb).entry = if hooked { __deegen_interp_entry_native as *const () } else { entry } };
+    blocks.push((cb as usize, entry as usize));
+}
+
+/// Points the library functions' code blocks at their native twins (`on`) or back.
+fn set_library_entries(on: bool) {
+    let blocks = LIBRARY_BLOCKS.lock().unwrap_or_else(|e| e.into_inner());
+    for &(cb, entry) in blocks.iter() {
+        let value = if on { __deegen_interp_entry_native as *const () as usize } else { entry };
+        // SAFETY: registered blocks live as long as the process; the entry is one aligned word,
+        // so a call in another thread reads either entry, and both run the function.
+        unsafe {
+            let field = std::ptr::addr_of_mut!((*(cb as *mut deegen_api::CodeBlock)).entry);
+            (*(field as *const AtomicUsize)).store(value, Ordering::Relaxed);
+        }
+    }
+}
+
 /// Points every dispatch table entry at the hook thunks (`on`) or back at the handlers.
 fn set_dispatch(on: bool) {
+    set_library_entries(on);
     let n = variants().len();
     // SAFETY: the generated tables have one entry per variant; entries are written one aligned
     // word at a time, so an interpreter running in another thread reads either the handler or

@@ -10,9 +10,9 @@ use deegen_api::FRAME_HEADER_SLOTS;
 use lua51_value::number::{c_long, format_number, to_number, tostring_bytes};
 use lua51_value::{type_name, TValue};
 
-use crate::frames::{Frame, Level};
+use crate::frames::Level;
 use crate::metamethod::metamethod;
-use crate::object::function::{new_native, new_native_closure, NativeFn, VarInfo};
+use crate::object::function::{new_native, new_native_closure, NativeFn};
 use crate::object::heap::OutOfMemory;
 use crate::object::string::string_bytes;
 use crate::object::table::{table_mut, KeyError, Table};
@@ -24,13 +24,17 @@ use crate::state::{Event, LuaError, LuaState};
 pub(crate) struct Native {
     pub(crate) name: &'static str,
     pub(crate) f: NativeFn,
+    /// For a library function written in the semantics (`lua51_specs::library`): its generated
+    /// entry, which its function values run; `f` is then its native twin, run only while debug
+    /// hooks are on (it reports their call and return events).
+    pub(crate) generated: Option<unsafe extern "C" fn()>,
 }
 
 impl Native {
     /// A function value of this native, whose environment is the globals.
     pub(crate) fn function(&self, st: &mut LuaState) -> Result<TValue, OutOfMemory> {
         let globals = st.globals;
-        new_native(&mut st.heap, self.name, self.f, globals)
+        new_native(&mut st.heap, self.name, self.f, self.generated, globals)
     }
 
     /// A closure of this native over `upvalues` (closed, like a C closure's).
@@ -95,10 +99,7 @@ impl<'a> Call<'a> {
     /// The `chunk:line:` of the Lua code `level` levels up (1: the caller of this function),
     /// or nothing when that level is a native function or a tail call (`luaL_where`).
     pub(crate) fn where_(&self, level: usize) -> String {
-        match self.level(level) {
-            Some(Level::Frame(f)) => self.st.position(f.base, f.pc).map(|p| p + " ").unwrap_or_default(),
-            _ => String::new(),
-        }
+        self.st.where_(self.base, level)
     }
 
     /// The stack level `level` levels up from this function (0: itself), as 5.1's
@@ -123,16 +124,9 @@ impl<'a> Call<'a> {
     /// `luaL_argerror`): `'?'` when it was not called by name, and for a method call the
     /// arguments count from the one after `self`.
     pub(crate) fn arg_error(&mut self, i: usize, msg: &str) -> Raised {
-        let this = Frame { base: self.base, pc: std::ptr::null() };
-        let called = this.call_site().and_then(|(b, p)| self.st.called_as(b, p));
-        let (name, is_method) = match &called {
-            Some(VarInfo::Method(n)) => (n.clone(), true),
-            Some(v) => (v.name().to_owned(), false),
-            None => ("?".to_owned(), false),
-        };
-        let n = if is_method { i } else { i + 1 };
-        let text = if n == 0 { format!("calling '{name}' on bad self ({msg})") } else { format!("bad argument #{n} to '{name}' ({msg})") };
-        self.error(&text)
+        let text = self.st.argument_error(self.base, i, msg);
+        let v = self.st.intern(text.as_bytes()).unwrap_or(TValue::NIL);
+        self.raise(v)
     }
 
     pub(crate) fn type_error(&mut self, i: usize, expected: &str) -> Raised {
@@ -339,10 +333,11 @@ impl<'a> Call<'a> {
 /// `export "symbol"` before the body also gives the function that linker name (for natives the
 /// semantics recognise by address, see `lua51_value::abi`).
 macro_rules! native {
-    ($(#[$attr:meta])* $name:ident, $lua:literal, $(export $symbol:literal,)? |$c:ident| $body:block) => {
+    ($(#[$attr:meta])* $name:ident, $lua:literal, $(export $symbol:literal,)? $(generated $entry:path,)? |$c:ident| $body:block) => {
         $(#[$attr])*
         pub(crate) const $name: $crate::native::Native = $crate::native::Native {
             name: $lua,
+            generated: $crate::native::generated_entry(&[$($entry as unsafe extern "C" fn()),*]),
             f: {
                 $(#[export_name = $symbol])?
                 extern "C" fn native(ctx: *mut lua51_value::LuaContext, base: *mut u64, nargs: u64) -> i64 {
@@ -378,6 +373,14 @@ macro_rules! native {
 }
 
 pub(crate) use native;
+
+/// The generated entry a `native!` definition names, if it names one.
+pub(crate) const fn generated_entry(entries: &[unsafe extern "C" fn()]) -> Option<unsafe extern "C" fn()> {
+    match entries {
+        [entry] => Some(*entry),
+        _ => None,
+    }
+}
 
 /// The C library's `strerror` text for an I/O error, as lua5.1 prints it.
 pub fn os_error_text(e: &std::io::Error) -> String {

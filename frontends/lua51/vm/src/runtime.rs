@@ -570,6 +570,70 @@ pub unsafe extern "C" fn lua_rt_stack_overflow(ctx: *mut LuaContext) -> u64 {
     message(unsafe { state_of(ctx) }, "stack overflow")
 }
 
+#[no_mangle]
+pub unsafe extern "C" fn lua_rt_frame_overflow(ctx: *mut LuaContext, base: *mut u64) -> u64 {
+    let st = unsafe { state_of(ctx) };
+    st.overflow_frame = base;
+    message(st, "stack overflow")
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn lua_rt_lib_argument_error(ctx: *mut LuaContext, base: *mut u64, arg: u64, msg: *const u8) -> u64 {
+    let st = unsafe { state_of(ctx) };
+    let msg = unsafe { std::ffi::CStr::from_ptr(msg.cast()) }.to_string_lossy();
+    let text = st.argument_error(base, arg as usize, &msg);
+    message(st, &text)
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn lua_rt_catch(ctx: *mut LuaContext, base: *mut u64) -> u64 {
+    unsafe {
+        (*ctx).interp.status = deegen_api::STATUS_OK;
+        // The frames above are gone: their captured locals move into their upvalues.
+        close_upvalues(ctx, base);
+        (*ctx).interp.error
+    }
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn lua_rt_library_return_hook(ctx: *mut LuaContext, base: *mut u64, count: u64) -> bool {
+    let st: *mut LuaState = unsafe { state_of(ctx) };
+    match unsafe { crate::hook::native_return(st, base, count as usize) } {
+        Ok(()) => false,
+        Err(LuaError { value }) => {
+            unsafe { (*ctx).interp.error = value.raw() };
+            true
+        }
+    }
+}
+
+/// What protects an error thrown in the frame at `base`: the innermost of the library
+/// functions in generated code that catch errors (`pcall`) and the native protections
+/// (`LuaState::protected`: a native `xpcall`, a coroutine's resume).
+enum Protection {
+    /// A generated `pcall` that called a frame between the thrower and any native frame: its
+    /// catch handler runs in its frame (`frame`), right from the throw.
+    Catch { frame: *mut u64, handler: *const () },
+    /// A generated `pcall`, with native frames in between: the error leaves the interpreter,
+    /// they return it, and a later throw from the outermost of them reaches the `pcall`.
+    Beyond,
+    /// The innermost native protection (`protected`'s top), or none at all.
+    Native,
+}
+
+fn innermost_protection(st: &LuaState, base: *mut u64) -> Protection {
+    let native = st.protected.last().map_or(std::ptr::null_mut(), |p| p.base);
+    let mut crossed_native = false;
+    for frame in crate::frames::chain(base).take_while(|f| f.base != native) {
+        if let Some(handler) = frame.caller_catch_handler() {
+            let (caller, _) = frame.caller();
+            return if crossed_native { Protection::Beyond } else { Protection::Catch { frame: caller, handler } };
+        }
+        crossed_native |= frame.entered_from_native();
+    }
+    Protection::Native
+}
+
 /// Every throw ends here: builds the final error value (position, operand names) and records it
 /// for native code.
 #[no_mangle]
@@ -579,6 +643,8 @@ pub unsafe extern "C" fn lua_rt_on_throw(ctx: *mut LuaContext, base: *mut u64, p
         return value;
     }
     let st = unsafe { state_of(ctx) };
+    let failed_frame = std::mem::replace(&mut st.overflow_frame, std::ptr::null_mut());
+    let protection = innermost_protection(st, if failed_frame.is_null() { base } else { failed_frame });
     let mut value = TValue(value);
     match st.pending.take() {
         Some(PendingError::OutOfMemory) => {
@@ -596,13 +662,19 @@ pub unsafe extern "C" fn lua_rt_on_throw(ctx: *mut LuaContext, base: *mut u64, p
         _ if add_position != 0 => value = with_position(st, base, pc, value),
         _ => {}
     }
-    value = unsafe { run_message_handler(st, base, value) };
+    if let Protection::Native = protection {
+        value = unsafe { run_message_handler(st, base, value) };
+    }
     // Recorded in the context that threw (the running coroutine's).
     unsafe {
         (*ctx).interp.error = value.raw();
         (*ctx).interp.error_base = base;
         (*ctx).interp.error_pc = pc;
         (*ctx).interp.status = deegen_api::STATUS_ERROR;
+        if let Protection::Catch { frame, handler } = protection {
+            (*ctx).interp.catch_entry = handler;
+            (*ctx).interp.catch_base = frame;
+        }
     }
     value.raw()
 }
@@ -689,7 +761,7 @@ fn operand_name(base: *mut u64, pc: *const u8, operand: u8) -> Option<String> {
 pub(crate) fn vararg_packer(st: &mut LuaState) -> Result<TValue, OutOfMemory> {
     if st.pack_fn.is_nil() {
         let globals = st.globals;
-        st.pack_fn = new_native(&mut st.heap, "arg", pack_varargs, globals)?;
+        st.pack_fn = new_native(&mut st.heap, "arg", pack_varargs, None, globals)?;
     }
     Ok(st.pack_fn)
 }

@@ -12,7 +12,7 @@ use std::io::Write;
 use deegen_api::{frame, FRAME_HEADER_SLOTS};
 use lua51_value::{LuaContext, SharedState, TValue};
 
-use crate::frames::Level;
+use crate::frames::{Frame, Level};
 use crate::object::function::{is_native, proto_of, Proto, VarInfo};
 use crate::object::heap::{Heap, OutOfMemory};
 use crate::object::table::{table_mut, Table};
@@ -101,6 +101,10 @@ pub(crate) struct Protected {
     /// The `xpcall` message handler, or nil.
     pub handler: TValue,
     pub state: HandlerState,
+    /// The frame of the native function that protects (its callees' frames name it as their
+    /// caller): a generated `pcall` found between a throw and this frame is the innermost
+    /// protection instead (`runtime::innermost_protection`). Null for a coroutine's resume.
+    pub base: *mut u64,
 }
 
 /// Where an `xpcall` handler stands.
@@ -148,6 +152,10 @@ pub struct LuaState {
     /// Interned metamethod names, by [`Event`].
     pub event_names: [TValue; EVENT_NAMES.len()],
     pub(crate) pending: Option<PendingError>,
+    /// The frame of a call whose entry found no room on the stack (`lua_rt_frame_overflow`):
+    /// the error is thrown in the caller's frame, but the walk for a catching `pcall` starts
+    /// from the failed frame, which that `pcall` called. Null otherwise.
+    pub(crate) overflow_frame: *mut u64,
     /// Counters for `ljr --stats`.
     pub stats: Stats,
     /// `collectgarbage("setstepmul")`'s value.
@@ -234,6 +242,7 @@ impl LuaState {
             index_event: event_names[Event::Index as usize],
             newindex_event: event_names[Event::NewIndex as usize],
             string_metatable: std::ptr::null_mut(),
+            hooked: 0,
         });
         let main = new_context(&mut stack, std::ptr::null_mut(), &*shared);
         // As 5.1's registry: libraries keep their tables in it (`_LOADED`, `FILE*`).
@@ -256,6 +265,7 @@ impl LuaState {
             ipairs_aux_fn: TValue::NIL,
             event_names,
             pending: None,
+            overflow_frame: std::ptr::null_mut(),
             // The host's own entry: `lua.c` runs everything inside `lua_cpcall`, so a 5.1 main
             // chunk starts one native call deep.
             native_depth: 1,
@@ -360,6 +370,36 @@ impl LuaState {
         self.called_as(base, pc).map(|v| v.name().to_owned())
     }
 
+    /// 5.1's `luaL_argerror` message for argument `i` (from 0) of the function in the frame at
+    /// `base`: "bad argument #n to 'f' (`msg`)", naming the function as its call site did
+    /// (`'?'` when it was not called by name; for a method call the arguments count from the
+    /// one after `self`), with the caller's position.
+    pub(crate) fn argument_error(&self, base: *mut u64, i: usize, msg: &str) -> String {
+        let this = Frame { base, pc: std::ptr::null() };
+        let called = this.call_site().and_then(|(b, p)| self.called_as(b, p));
+        let (name, is_method) = match &called {
+            Some(VarInfo::Method(n)) => (n.clone(), true),
+            Some(v) => (v.name().to_owned(), false),
+            None => ("?".to_owned(), false),
+        };
+        let n = if is_method { i } else { i + 1 };
+        let position = self.where_(base, 1);
+        if n == 0 {
+            format!("{position}calling '{name}' on bad self ({msg})")
+        } else {
+            format!("{position}bad argument #{n} to '{name}' ({msg})")
+        }
+    }
+
+    /// The `chunk:line: ` of the Lua code `level` levels up from the frame at `base` (1: its
+    /// caller), or nothing when that level is a native function or a tail call (`luaL_where`).
+    pub(crate) fn where_(&self, base: *mut u64, level: usize) -> String {
+        match crate::frames::levels(base, std::ptr::null()).nth(level) {
+            Some(Level::Frame(f)) => self.position(f.base, f.pc).map(|p| p + " ").unwrap_or_default(),
+            _ => String::new(),
+        }
+    }
+
     /// What the call instruction at `pc` (in the frame at `base`) called: a global, a local, a
     /// field, a method, ... (None for calls not made by name, or from native code).
     pub(crate) fn called_as(&self, base: *mut u64, pc: *const u8) -> Option<VarInfo> {
@@ -427,6 +467,7 @@ impl LuaState {
     /// A thread of this state got a debug hook.
     pub(crate) fn hooked_thread_added(&mut self) {
         self.hooked_threads += 1;
+        self.shared.hooked = 1;
         if self.hooked_threads == 1 {
             crate::interp::state_hooked();
             self.tiering.set_hooked(true);
@@ -437,6 +478,7 @@ impl LuaState {
     pub(crate) fn hooked_thread_removed(&mut self) {
         self.hooked_threads -= 1;
         if self.hooked_threads == 0 {
+            self.shared.hooked = 0;
             crate::interp::state_unhooked();
             self.tiering.set_hooked(false);
         }

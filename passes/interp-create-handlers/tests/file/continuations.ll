@@ -113,7 +113,7 @@ define void @after_slow_call(ptr %frame, i64 %n) {
 
 define ptr @deegen_hook_code_block(i64 %callee) { %p = inttoptr i64 %callee to ptr  ret ptr %p }
 define i64 @deegen_hook_nil() { ret i64 0 }
-define i64 @deegen_hook_stack_overflow(ptr %ctx) { ret i64 0 }
+define i64 @deegen_hook_stack_overflow(ptr %ctx, ptr %base) { ret i64 0 }
 define void @deegen_hook_on_throw(ptr %ctx, ptr %base, ptr %pc, i64 %v, i64 %pos) { ret void }
 ; optional hooks: define i64 @deegen_hook_instruction(ptr %ctx, ptr %base, ptr %pc, ptr %cb, i64 %entry) { ret i64 0 }
 ; optional hooks: define ptr @deegen_hook_tier_up(ptr %ctx, ptr %cb, ptr %pc) { ret ptr null }

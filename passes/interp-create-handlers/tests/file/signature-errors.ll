@@ -23,9 +23,12 @@
 ; RUN: sed 's/^define i64 @deegen_hook_nil.*/define void @deegen_hook_nil() { ret void }/' %s \
 ; RUN:   | not deegen-opt --passes=interp-create-handlers - 2>&1 | FileCheck %s --check-prefix=NIL
 ; NIL: deegen-opt: pass 'interp-create-handlers': nil hook returns a value
-; RUN: sed 's/^define i64 @deegen_hook_stack_overflow.*/define void @deegen_hook_stack_overflow(ptr %%ctx) { ret void }/' %s \
+; RUN: sed 's/^define i64 @deegen_hook_stack_overflow.*/define void @deegen_hook_stack_overflow(ptr %%ctx, ptr %%base) { ret void }/' %s \
 ; RUN:   | not deegen-opt --passes=interp-create-handlers - 2>&1 | FileCheck %s --check-prefix=OVERFLOW
 ; OVERFLOW: deegen-opt: pass 'interp-create-handlers': stack overflow hook returns a value
+; RUN: sed 's/^define i64 @deegen_hook_stack_overflow.*/define i64 @deegen_hook_stack_overflow(ptr %%ctx) { ret i64 0 }/' %s \
+; RUN:   | not deegen-opt --passes=interp-create-handlers - 2>&1 | FileCheck %s --check-prefix=OVERFLOW-PARAMS
+; OVERFLOW-PARAMS: deegen-opt: pass 'interp-create-handlers': 'deegen_hook_stack_overflow' must take the context and the base of the frame that does not fit (two pointers)
 ; The optional instruction hook (the debugger's) returns a status.
 ; RUN: sed 's/^; instruction hook: //' %s \
 ; RUN:   | not deegen-opt --passes=interp-create-handlers - 2>&1 | FileCheck %s --check-prefix=INSTRUCTION
@@ -56,7 +59,7 @@ define void @nop(i64 %x) {
 
 define ptr @deegen_hook_code_block(i64 %callee) { %p = inttoptr i64 %callee to ptr  ret ptr %p }
 define i64 @deegen_hook_nil() { ret i64 0 }
-define i64 @deegen_hook_stack_overflow(ptr %ctx) { ret i64 0 }
+define i64 @deegen_hook_stack_overflow(ptr %ctx, ptr %base) { ret i64 0 }
 define void @deegen_hook_on_throw(ptr %ctx, ptr %base, ptr %pc, i64 %v, i64 %pos) { ret void }
 ; instruction hook: define void @deegen_hook_instruction(ptr %ctx, ptr %base, ptr %pc, ptr %cb, i64 %entry) { ret void }
 

@@ -225,8 +225,10 @@ pub fn new_closure(heap: &mut Heap, cb: *const CodeBlock, num_upvalues: usize, e
 
 /// The code block of native function `f` named `name`: one per (function, name) for the whole
 /// process, made on first use and never freed (iterators such as `gmatch`'s are created in
-/// loops, so a block per closure would leak).
-fn native_code_block(name: &'static str, f: NativeFn) -> *const CodeBlock {
+/// loops, so a block per closure would leak). A library function written in the semantics
+/// passes its `generated` entry: its function values run the generated code, and `f` is its
+/// native twin (for the debug hooks' events; see `interp::register_library_block`).
+fn native_code_block(name: &'static str, f: NativeFn, generated: Option<unsafe extern "C" fn()>) -> *const CodeBlock {
     use std::collections::HashMap;
     use std::sync::{Mutex, OnceLock};
     static BLOCKS: OnceLock<Mutex<HashMap<(usize, usize), usize>>> = OnceLock::new();
@@ -234,7 +236,7 @@ fn native_code_block(name: &'static str, f: NativeFn) -> *const CodeBlock {
     let key = (f as usize, name.as_ptr() as usize);
     *blocks.entry(key).or_insert_with(|| {
         let info = Box::leak(Box::new(NativeInfo { name }));
-        Box::leak(Box::new(CodeBlock {
+        let cb = Box::leak(Box::new(CodeBlock {
             entry: __deegen_interp_entry_native as *const (),
             bytecode: std::ptr::null(),
             num_fixed_params: 0,
@@ -243,18 +245,29 @@ fn native_code_block(name: &'static str, f: NativeFn) -> *const CodeBlock {
             owner: info as *const NativeInfo as *const (),
             hotness: i64::MAX,
             jit_code: std::ptr::null(),
-        })) as *const CodeBlock as usize
+        }));
+        if let Some(entry) = generated {
+            crate::interp::register_library_block(cb, entry as *const ());
+        }
+        cb as *const CodeBlock as usize
     }) as *const CodeBlock
 }
 
-/// A function value for a native function.
-pub fn new_native(heap: &mut Heap, name: &'static str, f: NativeFn, env: TValue) -> Result<TValue, OutOfMemory> {
-    Ok(TValue::from_ptr(new_closure(heap, native_code_block(name, f), 0, env)?))
+/// A function value for a native function (with the entry of its generated twin, if it is a
+/// library function written in the semantics).
+pub fn new_native(
+    heap: &mut Heap,
+    name: &'static str,
+    f: NativeFn,
+    generated: Option<unsafe extern "C" fn()>,
+    env: TValue,
+) -> Result<TValue, OutOfMemory> {
+    Ok(TValue::from_ptr(new_closure(heap, native_code_block(name, f, generated), 0, env)?))
 }
 
 /// A native function value with upvalues (closed, holding `values`), like a C closure.
 pub fn new_native_closure(heap: &mut Heap, name: &'static str, f: NativeFn, env: TValue, values: &[TValue]) -> Result<TValue, OutOfMemory> {
-    let c = new_closure(heap, native_code_block(name, f), values.len(), env)?;
+    let c = new_closure(heap, native_code_block(name, f, None), values.len(), env)?;
     for (i, v) in values.iter().enumerate() {
         let u = new_upval(heap, std::ptr::null_mut())?;
         unsafe {

@@ -217,6 +217,8 @@ pub(crate) fn new_context(stack: &mut [u64], runtime: *mut (), shared: *const Sh
             status: STATUS_OK,
             stack_high_water: bottom,
             slow_path_spill: [0; deegen_api::SLOW_PATH_SPILL_SLOTS],
+            catch_entry: std::ptr::null(),
+            catch_base: std::ptr::null_mut(),
         },
         open_upvalues: std::ptr::null_mut(),
         var_results: 0,

@@ -288,10 +288,12 @@ native!(GCINFO, "gcinfo", |c| {
     Ok(1)
 });
 
-native!(PCALL, "pcall", |c| {
+// `pcall` is written in the semantics (`lua_lib_pcall`): this is its native twin, which runs
+// only while debug hooks are on (it reports their call and return events).
+native!(PCALL, "pcall", generated crate::interp::__deegen_lib_pcall, |c| {
     let f = c.check_any(0)?;
     let args: Vec<TValue> = (1..c.nargs).map(|i| c.arg(i)).collect();
-    c.st.protected.push(Protected { handler: TValue::NIL, state: HandlerState::Done });
+    c.st.protected.push(Protected { handler: TValue::NIL, state: HandlerState::Done, base: c.base });
     let outcome = c.call(f, &args, c.nargs);
     c.st.protected.pop();
     match outcome {
@@ -510,7 +512,7 @@ native!(XPCALL, "xpcall", |c| {
     // 5.1 checks only the handler (argument 2); a missing function fails as a call.
     let handler = c.check_any(1)?;
     let f = c.arg(0);
-    c.st.protected.push(Protected { handler, state: HandlerState::Armed });
+    c.st.protected.push(Protected { handler, state: HandlerState::Armed, base: c.base });
     let outcome = c.call(f, &[], 2);
     let entry = c.st.protected.pop().expect("pushed above");
     match outcome {
