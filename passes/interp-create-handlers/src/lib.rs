@@ -320,6 +320,14 @@ impl<'a, 'ctx> HandlerBuilder<'a, 'ctx> {
     ) -> Result<FunctionValue<'ctx>, PassError> {
         let h = self.new_handler(name, kind, None);
         set_function_attr(h, LIBRARY_ATTR, &lib.name);
+        if pass_num_args {
+            // As every entry but a vararg function's: no stale value in the `#varargs` slot,
+            // which lies below the frame's top (a precise collector scans it).
+            let ib = self.ib();
+            let base = PinnedState::of(self.module, h).base;
+            let slot = ib.header_slot(base, frame::NUM_VARARGS, "hdr.num_varargs").map_err(err)?;
+            self.builder.build_store(slot, ib.i64(0)).map_err(|e| err(e.to_string()))?;
+        }
         let args: Vec<BasicMetadataValueEnum<'ctx>> =
             if pass_num_args { vec![h.get_nth_param(param::A0).expect("handler param").into()] } else { Vec::new() };
         self.builder.build_call(sem, &args, "").map_err(|e| err(e.to_string()))?;

@@ -1227,6 +1227,215 @@ pub fn lua_lib_pcall_catch() -> ! {
     library_return(base, 2)
 }
 
+/// The rare cases of a library function (argument errors, metamethods, anything its fast path
+/// does not handle): its native twin does the whole call, in this frame.
+#[inline(always)]
+fn native_twin(num_args: u64) -> ! {
+    api::cold_path();
+    let base = api::stack_base();
+    let n = unsafe { lua_rt_native_twin(ctx(), base, num_args, api::code_block()) };
+    if n < 0 {
+        // Raised in this frame, with no position of its own: as `entry_native` throws.
+        api::throw(unsafe { (*ctx()).interp.error })
+    }
+    api::return_from_function(base, n as u64)
+}
+
+#[inline(always)]
+fn shared() -> &'static lua51_value::SharedState {
+    unsafe { &*(*ctx()).shared }
+}
+
+/// Returns the one value `v` from a library function (in its first slot).
+#[inline(always)]
+fn return_one(v: u64) -> ! {
+    let base = api::stack_base();
+    unsafe { *base = v };
+    api::return_from_function(base, 1)
+}
+
+/// `type(v)`: the interned name, no allocation.
+#[no_mangle]
+pub fn lua_lib_type(num_args: u64) -> ! {
+    if num_args == 0 {
+        native_twin(num_args)
+    }
+    let v = TValue(unsafe { *api::stack_base() });
+    return_one(shared().type_names[lua51_value::type_index(v)].raw())
+}
+
+/// `select(n, ...)`: the values after the `n`th where they lie (no copy), or their number.
+#[no_mangle]
+pub fn lua_lib_select(num_args: u64) -> ! {
+    let base = api::stack_base();
+    if num_args == 0 {
+        native_twin(num_args)
+    }
+    let n = TValue(unsafe { *base });
+    // An index in C int range (beyond, 5.1's luaL_checkint wraps it: the twin knows how); a
+    // negative one counts from the end.
+    if n.is_double() && n.as_f64().abs() < 2147483648.0 {
+        let i = n.as_f64() as i64;
+        let i = if i < 0 {
+            num_args as i64 + i
+        } else if i > num_args as i64 {
+            num_args as i64
+        } else {
+            i
+        };
+        if i >= 1 {
+            api::return_from_function(unsafe { base.add(i as usize) }, num_args - i as u64)
+        }
+    } else if n.is_string() && unsafe { (*n.as_string()).len > 0 && *(*n.as_string()).data() == b'#' } {
+        return_one(num((num_args - 1) as f64))
+    }
+    native_twin(num_args)
+}
+
+/// `rawget(t, k)`.
+#[no_mangle]
+pub fn lua_lib_rawget(num_args: u64) -> ! {
+    let base = api::stack_base();
+    let t = TValue(unsafe { *base });
+    if num_args < 2 || !t.is_table() {
+        native_twin(num_args)
+    }
+    return_one(unsafe { (*t.as_table()).raw_get(TValue(*base.add(1))) }.raw())
+}
+
+/// `rawequal(a, b)`.
+#[no_mangle]
+pub fn lua_lib_rawequal(num_args: u64) -> ! {
+    let base = api::stack_base();
+    if num_args < 2 {
+        native_twin(num_args)
+    }
+    let (a, b) = unsafe { (TValue(*base), TValue(*base.add(1))) };
+    return_one(TValue::from_bool(a.raw_equals(b)).raw())
+}
+
+/// `next(t, k)`: the entry after `k`, or nil at the end.
+#[no_mangle]
+pub fn lua_lib_next(num_args: u64) -> ! {
+    let base = api::stack_base();
+    let t = TValue(unsafe { *base });
+    if num_args == 0 || !t.is_table() {
+        native_twin(num_args)
+    }
+    let key = if num_args >= 2 { unsafe { *base.add(1) } } else { NIL_BITS };
+    match unsafe { lua_rt_next(t.raw(), key, base) } {
+        1 => api::return_from_function(base, 2),
+        0 => return_one(NIL_BITS),
+        // An invalid key: the twin raises the error.
+        _ => native_twin(num_args),
+    }
+}
+
+/// `pairs(t)`: `next, t, nil`.
+#[no_mangle]
+pub fn lua_lib_pairs(num_args: u64) -> ! {
+    let base = api::stack_base();
+    let t = TValue(unsafe { *base });
+    if num_args == 0 || !t.is_table() {
+        native_twin(num_args)
+    }
+    unsafe {
+        *base = shared().next_fn.raw();
+        *base.add(1) = t.raw();
+        *base.add(2) = NIL_BITS;
+    }
+    api::return_from_function(base, 3)
+}
+
+/// `ipairs(t)`: its iterator, `t`, 0.
+#[no_mangle]
+pub fn lua_lib_ipairs(num_args: u64) -> ! {
+    let base = api::stack_base();
+    let t = TValue(unsafe { *base });
+    if num_args == 0 || !t.is_table() {
+        native_twin(num_args)
+    }
+    unsafe {
+        *base = shared().ipairs_aux_fn.raw();
+        *base.add(1) = t.raw();
+        *base.add(2) = num(0.0);
+    }
+    api::return_from_function(base, 3)
+}
+
+/// `unpack(t)` of a table whose length needs no search, with room for the values.
+#[no_mangle]
+pub fn lua_lib_unpack(num_args: u64) -> ! {
+    let base = api::stack_base();
+    let t = TValue(unsafe { *base });
+    if num_args != 1 || !t.is_table() {
+        native_twin(num_args)
+    }
+    let table = unsafe { &*t.as_table() };
+    let Some(n) = table.length_fast() else { native_twin(num_args) };
+    if unsafe { base.add(n) } > unsafe { (*ctx()).interp.stack_limit } {
+        native_twin(num_args)
+    }
+    // The length needs no search: the array part holds 1..=n.
+    let mut i = 0;
+    while i < n {
+        unsafe { *base.add(i) = (*table.array.add(i)).raw() };
+        i += 1;
+    }
+    api::return_from_function(base, n as u64)
+}
+
+/// `assert(v, ...)`: every argument when `v` is true.
+#[no_mangle]
+pub fn lua_lib_assert(num_args: u64) -> ! {
+    let base = api::stack_base();
+    if num_args == 0 || TValue(unsafe { *base }).is_falsy() {
+        native_twin(num_args)
+    }
+    api::return_from_function(base, num_args)
+}
+
+/// `getmetatable(t)` of a table: its metatable, or that metatable's `__metatable` field.
+#[no_mangle]
+pub fn lua_lib_getmetatable(num_args: u64) -> ! {
+    let base = api::stack_base();
+    let t = TValue(unsafe { *base });
+    if num_args == 0 || !t.is_table() {
+        native_twin(num_args)
+    }
+    let mt = unsafe { (*t.as_table()).metatable };
+    if mt.is_null() {
+        return_one(NIL_BITS)
+    }
+    let protected = unsafe { (*mt).raw_get_str(shared().metatable_event) };
+    return_one(if protected.is_nil() { TValue::from_ptr(mt).raw() } else { protected.raw() })
+}
+
+/// `tostring(s)` of a string, when strings have no `__tostring`.
+#[no_mangle]
+pub fn lua_lib_tostring(num_args: u64) -> ! {
+    let base = api::stack_base();
+    let v = TValue(unsafe { *base });
+    if num_args == 0 || !v.is_string() {
+        native_twin(num_args)
+    }
+    let mt = shared().string_metatable;
+    if !mt.is_null() && !unsafe { (*mt).raw_get_str(shared().tostring_event) }.is_nil() {
+        native_twin(num_args)
+    }
+    return_one(v.raw())
+}
+
+/// `tonumber(x)` of a number.
+#[no_mangle]
+pub fn lua_lib_tonumber(num_args: u64) -> ! {
+    let base = api::stack_base();
+    if num_args != 1 || !TValue(unsafe { *base }).is_double() {
+        native_twin(num_args)
+    }
+    api::return_from_function(base, 1)
+}
+
 // ---------------------------------------------------------------------------------------------
 // Hooks the generator inlines into the code it writes around the semantics (see deegen-api).
 // ---------------------------------------------------------------------------------------------

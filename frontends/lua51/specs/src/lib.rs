@@ -367,9 +367,14 @@ pub fn bytecodes() -> Vec<BytecodeSpec> {
 /// calling one is a call into generated code, and a call it makes is made in place with a
 /// return continuation (no native frame, no re-entry of the interpreter). The runtime gives
 /// their function values these entries (`lua51_vm::native`), and keeps a native twin of each
-/// for what generated code does not do (the debug hooks' call and return events).
+/// for what generated code does not do: the debug hooks' call and return events, and the rare
+/// cases a fast path hands over whole (argument errors, metamethods).
 pub fn library() -> Vec<LibFunctionSpec> {
-    vec![LibFunctionSpec::new("pcall", "lua_lib_pcall").catching("lua_lib_pcall_catch")]
+    let mut functions = vec![LibFunctionSpec::new("pcall", "lua_lib_pcall").catching("lua_lib_pcall_catch")];
+    for name in ["type", "select", "rawget", "rawequal", "next", "pairs", "ipairs", "unpack", "assert", "getmetatable", "tostring", "tonumber"] {
+        functions.push(LibFunctionSpec::new(name, &format!("lua_lib_{name}")));
+    }
+    functions
 }
 
 #[cfg(test)]

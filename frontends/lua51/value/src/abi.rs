@@ -104,6 +104,11 @@ macro_rules! runtime_abi {
             /// the coroutine runs again (its status back to normal), the upvalues of the frames
             /// above `base` are closed, and the error value is returned.
             fn lua_rt_catch(ctx: *mut $crate::LuaContext, base: *mut u64) -> u64;
+            /// Runs the native twin of the library function whose code block is `cb` (the
+            /// native implementation its fast path falls back on) in the frame at `base`, as
+            /// `entry_native` would: the number of results (from `base`), or -1 with the error
+            /// in the context.
+            fn lua_rt_native_twin(ctx: *mut $crate::LuaContext, base: *mut u64, num_args: u64, cb: *const $crate::CodeBlock) -> i64;
             /// A library function in generated code, in the frame at `base`, returns `count`
             /// values while debug hooks are on: its return event. True when the hook raised an
             /// error, which is in the context.

@@ -839,11 +839,24 @@ pub struct SharedState {
     pub newindex_event: TValue,
     /// The metatable of strings (`s:sub(...)` finds `string.sub` through it), or null.
     pub string_metatable: *mut TableObject,
+    /// The names `type` returns, interned, by [`type_index`].
+    pub type_names: [TValue; TYPE_NAMES.len()],
+    /// The interned strings `"__metatable"` and `"__tostring"` (`getmetatable` and
+    /// `tostring` in generated code look them up).
+    pub metatable_event: TValue,
+    pub tostring_event: TValue,
+    /// The functions `next` and the `ipairs` iterator, which `pairs` and `ipairs` return (nil
+    /// until the base library is open).
+    pub next_fn: TValue,
+    pub ipairs_aux_fn: TValue,
     /// Non-zero while a thread of the state has a debug hook: library functions in generated
     /// code (`pcall`) then report their return events (`lua_rt_library_return_hook`), as their
     /// native twins do (a call entered before the hook was set returns through them).
     pub hooked: u32,
 }
+
+/// Lua 5.1's `luaT_typenames`, by [`type_index`].
+pub const TYPE_NAMES: [&str; 8] = ["nil", "boolean", "number", "string", "table", "function", "userdata", "thread"];
 
 /// Lua 5.1's `luaT_typenames`: the name `type(v)` returns.
 ///
@@ -852,22 +865,28 @@ pub struct SharedState {
 /// built at opt-level 0 with shared generics, would then call those instead of its own copies.
 #[inline]
 pub fn type_name(v: TValue) -> &'static str {
+    TYPE_NAMES[type_index(v)]
+}
+
+/// The index of `v`'s type in [`TYPE_NAMES`].
+#[inline(always)]
+pub fn type_index(v: TValue) -> usize {
     if v.is_double() {
-        "number"
+        2
     } else if v.is_nil() {
-        "nil"
+        0
     } else if v.is_bool() {
-        "boolean"
+        1
     } else if v.is_heap() {
         match v.heap_kind() {
-            k if k == ObjKind::String as u8 => "string",
-            k if k == ObjKind::Table as u8 => "table",
-            k if k == ObjKind::Function as u8 => "function",
-            k if k == ObjKind::Thread as u8 => "thread",
-            _ => "userdata",
+            k if k == ObjKind::String as u8 => 3,
+            k if k == ObjKind::Table as u8 => 4,
+            k if k == ObjKind::Function as u8 => 5,
+            k if k == ObjKind::Thread as u8 => 7,
+            _ => 6,
         }
     } else {
-        "userdata"
+        6
     }
 }
 

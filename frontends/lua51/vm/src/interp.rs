@@ -35,9 +35,21 @@ extern "C" {
     static __deegen_interp_continuation_index: u32;
     fn __deegen_interp_hook_thunk();
     fn __deegen_interp_hook_entry_thunk();
-    /// The entry of `pcall`, a library function written in the semantics
-    /// (`lua51_specs::library`): a call of it is a call into generated code.
+    /// The entries of the library functions written in the semantics (`lua51_specs::library`):
+    /// a call of one is a call into generated code.
     pub(crate) fn __deegen_lib_pcall();
+    pub(crate) fn __deegen_lib_type();
+    pub(crate) fn __deegen_lib_select();
+    pub(crate) fn __deegen_lib_rawget();
+    pub(crate) fn __deegen_lib_rawequal();
+    pub(crate) fn __deegen_lib_next();
+    pub(crate) fn __deegen_lib_pairs();
+    pub(crate) fn __deegen_lib_ipairs();
+    pub(crate) fn __deegen_lib_unpack();
+    pub(crate) fn __deegen_lib_assert();
+    pub(crate) fn __deegen_lib_getmetatable();
+    pub(crate) fn __deegen_lib_tostring();
+    pub(crate) fn __deegen_lib_tonumber();
     /// The return continuations of library functions that catch errors, each with the
     /// function's catch handler (`deegen_api::symbols::LIBRARY_CATCH_TABLE`).
     static __deegen_lib_catch_table: [*const (); 2];

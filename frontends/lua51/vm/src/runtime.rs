@@ -596,6 +596,14 @@ pub unsafe extern "C" fn lua_rt_catch(ctx: *mut LuaContext, base: *mut u64) -> u
 }
 
 #[no_mangle]
+pub unsafe extern "C" fn lua_rt_native_twin(ctx: *mut LuaContext, base: *mut u64, num_args: u64, cb: *const CodeBlock) -> i64 {
+    // SAFETY: a library function's code block is its native twin's, whose `native` is a
+    // `NativeFn` (`native_code_block`).
+    let f: crate::object::function::NativeFn = unsafe { std::mem::transmute((*cb).native) };
+    f(ctx, base, num_args)
+}
+
+#[no_mangle]
 pub unsafe extern "C" fn lua_rt_library_return_hook(ctx: *mut LuaContext, base: *mut u64, count: u64) -> bool {
     let st: *mut LuaState = unsafe { state_of(ctx) };
     match unsafe { crate::hook::native_return(st, base, count as usize) } {

@@ -10,7 +10,7 @@
 use std::io::Write;
 
 use deegen_api::{frame, FRAME_HEADER_SLOTS};
-use lua51_value::{LuaContext, SharedState, TValue};
+use lua51_value::{LuaContext, SharedState, TValue, TYPE_NAMES};
 
 use crate::frames::{Frame, Level};
 use crate::object::function::{is_native, proto_of, Proto, VarInfo};
@@ -237,11 +237,20 @@ impl LuaState {
             *slot = heap.intern(name.as_bytes())?;
         }
         let memory_error = heap.intern(b"not enough memory")?;
+        let mut type_names = [TValue::NIL; TYPE_NAMES.len()];
+        for (slot, name) in type_names.iter_mut().zip(TYPE_NAMES) {
+            *slot = heap.intern(name.as_bytes())?;
+        }
         let mut stack = vec![0u64; STACK_SLOTS].into_boxed_slice();
         let shared = Box::new(SharedState {
             index_event: event_names[Event::Index as usize],
             newindex_event: event_names[Event::NewIndex as usize],
             string_metatable: std::ptr::null_mut(),
+            type_names,
+            metatable_event: event_names[Event::Metatable as usize],
+            tostring_event: event_names[Event::ToString as usize],
+            next_fn: TValue::NIL,
+            ipairs_aux_fn: TValue::NIL,
             hooked: 0,
         });
         let main = new_context(&mut stack, std::ptr::null_mut(), &*shared);

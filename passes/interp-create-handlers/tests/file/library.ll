@@ -13,6 +13,8 @@
 ; CHECK-LABEL: define ghccc void @__deegen_lib_guard(
 ; CHECK-SAME:    #[[ENTRY:[0-9]+]]
 ; CHECK-NEXT:  entry:
+; CHECK-NEXT:    %hdr.num_varargs = getelementptr i64, ptr %1, i64 -1
+; CHECK-NEXT:    store i64 0, ptr %hdr.num_varargs
 ; CHECK-NEXT:    call void @guard(i64 %5)
 ; CHECK-NEXT:    unreachable
 

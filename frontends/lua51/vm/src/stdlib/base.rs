@@ -44,14 +44,14 @@ native!(PRINT, "print", |c| {
     Ok(0)
 });
 
-native!(TYPE, "type", |c| {
+native!(TYPE, "type", generated crate::interp::__deegen_lib_type, |c| {
     let v = c.check_any(0)?;
     let s = c.string(type_name(v).as_bytes())?;
     c.set(0, s);
     Ok(1)
 });
 
-native!(TOSTRING, "tostring", |c| {
+native!(TOSTRING, "tostring", generated crate::interp::__deegen_lib_tostring, |c| {
     let v = c.check_any(0)?;
     // 5.1 returns what `__tostring` returns, unconverted (only `print` insists on a string).
     let tm = metamethod(c.st, v, Event::ToString);
@@ -66,7 +66,7 @@ native!(TOSTRING, "tostring", |c| {
     Ok(1)
 });
 
-native!(TONUMBER, "tonumber", |c| {
+native!(TONUMBER, "tonumber", generated crate::interp::__deegen_lib_tonumber, |c| {
     let v = c.check_any(0)?;
     let base = c.opt_int(1, 10)?;
     let result = if base == 10 {
@@ -104,7 +104,7 @@ native!(TONUMBER, "tonumber", |c| {
 native!(
     /// Exported as `lua_next` (`lua51_value::abi`): the generic `for` recognises it and steps
     /// without a call (`lua_rt_next`).
-    NEXT, "next", export "lua_next", |c| {
+    NEXT, "next", export "lua_next", generated crate::interp::__deegen_lib_next, |c| {
     let t = c.check_table(0)?;
     match table_mut(t).next(c.arg(1)) {
         Ok(Some((k, v))) => {
@@ -125,7 +125,7 @@ native!(
     }
 });
 
-native!(PAIRS, "pairs", |c| {
+native!(PAIRS, "pairs", generated crate::interp::__deegen_lib_pairs, |c| {
     let t = c.check_table(0)?;
     let next = c.st.next_fn;
     c.set(0, next);
@@ -150,7 +150,7 @@ native!(
     Ok(2)
 });
 
-native!(IPAIRS, "ipairs", |c| {
+native!(IPAIRS, "ipairs", generated crate::interp::__deegen_lib_ipairs, |c| {
     let t = c.check_table(0)?;
     let aux = c.st.ipairs_aux_fn;
     c.set(0, aux);
@@ -159,7 +159,7 @@ native!(IPAIRS, "ipairs", |c| {
     Ok(3)
 });
 
-native!(SELECT, "select", |c| {
+native!(SELECT, "select", generated crate::interp::__deegen_lib_select, |c| {
     let n = c.arg(0);
     // 5.1 looks at the first character only: "#anything" counts.
     if n.is_string() && string_bytes(n).first() == Some(&b'#') {
@@ -183,7 +183,7 @@ native!(SELECT, "select", |c| {
     Ok(c.nargs - i)
 });
 
-native!(UNPACK, "unpack", |c| {
+native!(UNPACK, "unpack", generated crate::interp::__deegen_lib_unpack, |c| {
     let t = c.check_table(0)?;
     let first = c.opt_int(1, 1)?;
     let last = if c.arg(2).is_nil() { table_mut(t).length() as i64 } else { c.check_int(2)? };
@@ -201,7 +201,7 @@ native!(UNPACK, "unpack", |c| {
     Ok(n)
 });
 
-native!(RAWGET, "rawget", |c| {
+native!(RAWGET, "rawget", generated crate::interp::__deegen_lib_rawget, |c| {
     let t = c.check_table(0)?;
     c.check_any(1)?;
     let v = table_mut(t).get(c.arg(1));
@@ -218,7 +218,7 @@ native!(RAWSET, "rawset", |c| {
     Ok(1)
 });
 
-native!(RAWEQUAL, "rawequal", |c| {
+native!(RAWEQUAL, "rawequal", generated crate::interp::__deegen_lib_rawequal, |c| {
     c.check_any(0)?;
     c.check_any(1)?;
     let eq = c.arg(0).raw_equals(c.arg(1));
@@ -243,7 +243,7 @@ native!(SETMETATABLE, "setmetatable", |c| {
     Ok(1)
 });
 
-native!(GETMETATABLE, "getmetatable", |c| {
+native!(GETMETATABLE, "getmetatable", generated crate::interp::__deegen_lib_getmetatable, |c| {
     let v = c.check_any(0)?;
     let mt = crate::metamethod::metatable_of(c.st, v);
     if mt.is_null() {
@@ -255,7 +255,7 @@ native!(GETMETATABLE, "getmetatable", |c| {
     Ok(1)
 });
 
-native!(ASSERT, "assert", |c| {
+native!(ASSERT, "assert", generated crate::interp::__deegen_lib_assert, |c| {
     let v = c.check_any(0)?;
     if v.is_falsy() {
         // 5.1: luaL_error(L, "%s", luaL_optstring(L, 2, "assertion failed!")): the message
@@ -653,6 +653,9 @@ pub fn open(st: &mut LuaState) -> Result<TValue, OutOfMemory> {
     // `pairs` returns its own copy of `next` (5.1's auxopen), not the global one.
     st.next_fn = NEXT.function(st)?;
     st.ipairs_aux_fn = IPAIRS_AUX.function(st)?;
+    // For `pairs` and `ipairs` in generated code.
+    st.shared.next_fn = st.next_fn;
+    st.shared.ipairs_aux_fn = st.ipairs_aux_fn;
     st.set_global("_G", g)?;
     let version = st.intern(b"Lua 5.1")?;
     st.set_global("_VERSION", version)?;
