@@ -696,6 +696,9 @@ fn raw_set_fast(table: TValue, key: TValue, value: u64, cache: *mut u8) -> bool 
         write_barrier(&mut t.header);
         return true;
     }
+    if key.is_double() && append_in_place(t, key.as_f64(), TValue(value)) {
+        return true;
+    }
     let slot = if key.is_string() {
         // SAFETY: as in `get_fast`.
         match unsafe { t.string_slot_cached_by_value(key, cache) } {
@@ -712,6 +715,26 @@ fn raw_set_fast(table: TValue, key: TValue, value: u64, cache: *mut u8) -> bool 
         return false;
     }
     unsafe { *slot = TValue(value) };
+    write_barrier(&mut t.header);
+    true
+}
+
+/// `t[#t + 1] = v` where the runtime would do no more than push (`Table::set`'s append): the
+/// key right after an array part that is full to its end and has room, no hash part (which
+/// could hold the key, or the keys after it that an append moves into the array), no
+/// metatable (a new key would consult `__newindex`), a value that is not nil.
+#[inline(always)]
+fn append_in_place(t: &mut lua51_value::TableObject, key: f64, value: TValue) -> bool {
+    let len = t.array_len;
+    if len >= t.array_cap || t.used != 0 || !t.metatable.is_null() || value.is_nil() || key != (len + 1) as f64 {
+        return false;
+    }
+    if len > 0 && unsafe { (*t.array.add(len - 1)).is_nil() } {
+        return false;
+    }
+    unsafe { *t.array.add(len) = value };
+    t.array_len = len + 1;
+    t.note_array_store(value);
     write_barrier(&mut t.header);
     true
 }
