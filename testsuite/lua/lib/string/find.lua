@@ -43,3 +43,12 @@ print(pcall(string.find, "abc"))
 print(pcall(string.find, "abc", "b", "x"))
 print(pcall(function() return ("abc"):find({}) end))
 print(pcall(function() return string.find(nil, "a") end))
+-- find returns captures only when the match made some: an escaped parenthesis is none.
+print(string.find("xa(b", "a%(b"))
+print(string.find("xa(b)", "a%((b)%)"))
+print(string.find("abc", "()b()"))
+print(string.find("aXb", "(X)"), string.find("aXb", "X"))
+-- many captures, back-references, position captures, in one match
+print(string.find("abcabc", "((a)(b)(c))%1"))
+print(string.match("key = value", "^(%w+)%s*=%s*(%w+)$"))
+print(pcall(string.find, "abc", "(()"), pcall(string.find, "abc", "%1"))

@@ -131,11 +131,14 @@ fn capture_value(c: &mut Call, subject: &[u8], cap: pattern::Capture) -> Result<
 }
 
 /// The values of every capture of a match, stored from `out[0]`; returns how many.
-fn capture_values(c: &mut Call, subject: &[u8], caps: &[pattern::Capture], out: &mut [TValue]) -> Result<usize, Raised> {
-    for (slot, cap) in out.iter_mut().zip(caps) {
-        *slot = capture_value(c, subject, *cap)?;
+/// The captures of `m`'s last match `s..e` as values, into `out`; how many.
+fn capture_values(c: &mut Call, subject: &[u8], m: &pattern::Matcher, s: usize, e: usize, out: &mut [TValue]) -> Result<usize, Raised> {
+    let n = m.num_captures();
+    for (i, slot) in out.iter_mut().enumerate().take(n) {
+        let cap = m.capture(i, s, e).map_err(|msg| c.error(&msg))?;
+        *slot = capture_value(c, subject, cap)?;
     }
-    Ok(caps.len())
+    Ok(n)
 }
 
 /// `string.find` and `string.match` (lua5.1's `str_find_aux`).
@@ -173,19 +176,18 @@ fn find_aux(c: &mut Call, find: bool) -> NResult {
             Ok(1)
         }
         Ok(Some((s, e))) => {
-            let caps = m.captures(s, e).map_err(|msg| c.error(&msg))?;
             let mut values = [TValue::NIL; pattern::MAX_CAPTURES + 2];
             let mut n = 0;
             if find {
                 values[0] = TValue::from_f64((s + 1) as f64);
                 values[1] = TValue::from_f64(e as f64);
                 n = 2;
-                // find returns captures only when the pattern has some.
-                if caps.len() == 1 && caps[0] == pattern::Capture::Bytes(s, e) && !pattern.contains(&b'(') {
+                // find returns captures only when the match made some (`%(` is no capture).
+                if !m.has_captures() {
                     return c.return_values(0, &values[..n]);
                 }
             }
-            n += capture_values(c, &subject, &caps, &mut values[n..])?;
+            n += capture_values(c, &subject, &m, s, e, &mut values[n..])?;
             c.return_values(0, &values[..n])
         }
     }
@@ -211,9 +213,8 @@ native!(GMATCH_ITER, "gmatch", |c| {
         if let Some((s, e)) = found {
             let next = if e == s { e + 1 } else { e };
             unsafe { (*(*me.as_closure()).upvalue(2)).closed = TValue::from_f64(next as f64).raw() };
-            let caps = m.captures(s, e).map_err(|msg| c.error(&msg))?;
             let mut values = [TValue::NIL; pattern::MAX_CAPTURES];
-            let n = capture_values(c, subject, &caps, &mut values)?;
+            let n = capture_values(c, subject, &m, s, e, &mut values)?;
             return c.return_values(0, &values[..n]);
         }
         src += 1;
@@ -288,9 +289,8 @@ native!(GSUB, "gsub", |c| {
                     let value = if repl.is_table() {
                         index_value(c, repl, key)?
                     } else {
-                        let caps = m.captures(src, e).map_err(|msg| c.error(&msg))?;
                         let mut args = [TValue::NIL; pattern::MAX_CAPTURES];
-                        let n = capture_values(c, &subject, &caps, &mut args)?;
+                        let n = capture_values(c, &subject, &m, src, e, &mut args)?;
                         c.call(repl, &args[..n], c.nargs)?.first().copied().unwrap_or(TValue::NIL)
                     };
                     if value.is_falsy() {

@@ -5,6 +5,8 @@
 //! captures (including position captures `()`), back-references `%1`-`%9`, balances `%bxy` and
 //! frontiers `%f[set]`. Recursion depth is bounded by the pattern's length, as there.
 
+use std::mem::MaybeUninit;
+
 pub const MAX_CAPTURES: usize = 32;
 const CAP_UNFINISHED: isize = -1;
 const CAP_POSITION: isize = -2;
@@ -17,24 +19,13 @@ pub enum Capture {
     Position(usize),
 }
 
-/// The captures of one match, in place.
-pub struct Captures {
-    items: [Capture; MAX_CAPTURES],
-    len: usize,
-}
-
-impl std::ops::Deref for Captures {
-    type Target = [Capture];
-    fn deref(&self) -> &[Capture] {
-        &self.items[..self.len]
-    }
-}
-
 pub struct Matcher<'a> {
     src: &'a [u8],
     pat: &'a [u8],
     level: usize,
-    capture: [(usize, isize); MAX_CAPTURES],
+    /// (start, length or `CAP_*`) of captures `0..level`; the rest is never read, so it is
+    /// left uninitialised (zeroing it was a `memset` per `find`/`match`/`gsub` call).
+    capture: [MaybeUninit<(usize, isize)>; MAX_CAPTURES],
 }
 
 type MResult<T> = Result<T, String>;
@@ -62,7 +53,29 @@ fn class_matches(c: u8, class: u8) -> bool {
 
 impl<'a> Matcher<'a> {
     pub fn new(src: &'a [u8], pat: &'a [u8]) -> Self {
-        Matcher { src, pat, level: 0, capture: [(0, 0); MAX_CAPTURES] }
+        Matcher { src, pat, level: 0, capture: [MaybeUninit::uninit(); MAX_CAPTURES] }
+    }
+
+    /// Capture `l` (below `level`: written by `start_capture`).
+    fn cap(&self, l: usize) -> (usize, isize) {
+        assert!(l < self.level, "capture {l} read at level {}", self.level);
+        // SAFETY: every capture below `level` was written when the level rose past it.
+        unsafe { self.capture[l].assume_init() }
+    }
+
+    fn set_cap_len(&mut self, l: usize, len: isize) {
+        let (start, _) = self.cap(l);
+        self.capture[l] = MaybeUninit::new((start, len));
+    }
+
+    /// The number of captures of the last match: at least one (the whole match).
+    pub fn num_captures(&self) -> usize {
+        self.level.max(1)
+    }
+
+    /// Whether the pattern's last match had captures of its own (`find` returns them then).
+    pub fn has_captures(&self) -> bool {
+        self.level > 0
     }
 
     /// The index just past the single-character class at `p`.
@@ -198,7 +211,7 @@ impl<'a> Matcher<'a> {
         if self.level >= MAX_CAPTURES {
             return Err("too many captures".into());
         }
-        self.capture[self.level] = (s, what);
+        self.capture[self.level] = MaybeUninit::new((s, what));
         self.level += 1;
         let r = self.do_match(s, p)?;
         if r.is_none() {
@@ -208,18 +221,18 @@ impl<'a> Matcher<'a> {
     }
 
     fn end_capture(&mut self, s: usize, p: usize) -> MResult<Option<usize>> {
-        let l = (0..self.level).rev().find(|&l| self.capture[l].1 == CAP_UNFINISHED).ok_or("invalid pattern capture")?;
-        self.capture[l].1 = (s - self.capture[l].0) as isize;
+        let l = (0..self.level).rev().find(|&l| self.cap(l).1 == CAP_UNFINISHED).ok_or("invalid pattern capture")?;
+        self.set_cap_len(l, (s - self.cap(l).0) as isize);
         let r = self.do_match(s, p)?;
         if r.is_none() {
-            self.capture[l].1 = CAP_UNFINISHED;
+            self.set_cap_len(l, CAP_UNFINISHED);
         }
         Ok(r)
     }
 
     fn check_capture(&self, l: u8) -> MResult<usize> {
         let l = l.wrapping_sub(b'1') as usize;
-        if l >= self.level || self.capture[l].1 == CAP_UNFINISHED {
+        if l >= self.level || self.cap(l).1 == CAP_UNFINISHED {
             return Err("invalid capture index".into());
         }
         Ok(l)
@@ -265,7 +278,8 @@ impl<'a> Matcher<'a> {
                 }
                 ESC if self.pat.get(p + 1).is_some_and(u8::is_ascii_digit) => {
                     let l = self.check_capture(self.pat[p + 1])?;
-                    let (start, len) = (self.capture[l].0, self.capture[l].1 as usize);
+                    let (start, len) = self.cap(l);
+                    let len = len as usize;
                     if self.src.len() - s >= len && self.src[start..start + len] == self.src[s..s + len] {
                         s += len;
                         p += 2;
@@ -309,23 +323,12 @@ impl<'a> Matcher<'a> {
             }
             return Err("invalid capture index".into());
         }
-        let (start, len) = self.capture[i];
+        let (start, len) = self.cap(i);
         match len {
             CAP_UNFINISHED => Err("unfinished capture".into()),
             CAP_POSITION => Ok(Capture::Position(start + 1)),
             _ => Ok(Capture::Bytes(start, start + len as usize)),
         }
-    }
-
-    /// Every capture of the last match (at least the whole match), without allocating: a
-    /// `Vec` per match showed in profiles of pattern-heavy programs.
-    pub fn captures(&self, s: usize, e: usize) -> MResult<Captures> {
-        let mut out = Captures { items: [Capture::Position(0); MAX_CAPTURES], len: 0 };
-        for i in 0..self.level.max(1) {
-            out.items[i] = self.capture(i, s, e)?;
-            out.len += 1;
-        }
-        Ok(out)
     }
 
     /// Matches the whole pattern at subject position `s` (no anchor handling): the match end.
