@@ -388,13 +388,20 @@ pub fn lua_for_prep(base: *mut u64) -> ! {
     api::take_branch()
 }
 
-/// Steps the index and jumps back to the body while the loop continues.
+/// Steps the index and jumps back to the body while the loop continues. `direction` is what
+/// the compiler knows of the step (a constant): 1 positive, 2 not positive, 0 nothing.
 #[no_mangle]
-pub fn lua_for_loop(base: *mut u64) -> ! {
+pub fn lua_for_loop(base: *mut u64, direction: u64) -> ! {
     unsafe {
         let step = TValue(*base.add(2)).as_f64();
         let idx = TValue(*base).as_f64() + step;
-        if for_continues(idx, TValue(*base.add(1)).as_f64(), step) {
+        let limit = TValue(*base.add(1)).as_f64();
+        let continues = match direction {
+            1 => idx <= limit,
+            2 => limit <= idx,
+            _ => for_continues(idx, limit, step),
+        };
+        if continues {
             *base = num(idx);
             *base.add(3) = num(idx);
             api::take_branch()
@@ -706,10 +713,14 @@ fn raw_set_fast(table: TValue, key: TValue, value: u64, cache: *mut u8) -> bool 
             None => return false,
         }
     } else {
-        match t.value_slot(key) {
-            Some(slot) => slot,
-            None => return false,
+        // Other keys (numbers outside the array part, booleans, objects) are found by the
+        // runtime: the hash probe inlined here made every path of the handler, the array
+        // store's too, spill two pinned registers.
+        let slot = unsafe { lua_rt_hash_slot(table.raw(), key.raw()) };
+        if slot.is_null() {
+            return false;
         }
+        slot
     };
     if unsafe { (*slot).is_nil() } && !t.metatable.is_null() {
         return false;

@@ -177,7 +177,16 @@ pub fn bytecodes() -> Vec<BytecodeSpec> {
         BytecodeSpec { name: "JumpIfFalsy", operands: vec![op("src", Slot)], result: Branch, semantics: "lua_jump_if_falsy", variants: vec![] },
         BytecodeSpec { name: "Jump", operands: vec![], result: Branch, semantics: "lua_jump", variants: vec![] },
         BytecodeSpec { name: "ForPrep", operands: vec![op("base", SlotRef)], result: Branch, semantics: "lua_for_prep", variants: vec![] },
-        BytecodeSpec { name: "ForLoop", operands: vec![op("base", SlotRef)], result: Branch, semantics: "lua_for_loop", variants: vec![] },
+        BytecodeSpec {
+            name: "ForLoop",
+            // What the compiler knows of the step's sign (1: positive, 2: not positive, 0:
+            // nothing, when the step is not a constant): the known ones get variants that
+            // compare the index with the limit one way only.
+            operands: vec![op("base", SlotRef), op("direction", OperandKind::Literal { width: 1, signed: false }).specialized(&[1, 2])],
+            result: Branch,
+            semantics: "lua_for_loop",
+            variants: vec![],
+        },
         BytecodeSpec {
             name: "GetGlobal",
             operands: vec![op("name", Constant), op("slot", FUSED_SLOT_CACHE)],

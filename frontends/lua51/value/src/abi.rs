@@ -66,6 +66,8 @@ macro_rules! runtime_abi {
             /// Stores a table constructor's list; a non-zero result is the error to throw (only
             /// bytecode from outside the compiler can aim a list at something that is not a
             /// table).
+            /// Where the value of `key` (not a string) lives in `table`'s hash part, or null.
+            fn lua_rt_hash_slot(table: u64, key: u64) -> *mut $crate::TValue;
             fn lua_rt_set_list(ctx: *mut $crate::LuaContext, table: u64, values: *mut u64, count: u64, first_index: u64) -> u64;
             /// Concatenates `first[..count]` right to left (`total` is the bytecode's count); a
             /// pair that needs `__concat` becomes a prepared call, with how many values remain

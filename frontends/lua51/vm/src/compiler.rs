@@ -807,7 +807,14 @@ impl<'s> Compiler<'s> {
             self.mark(e, "Close")?;
         }
         self.fs().line = line;
-        let back = self.fs().b.create_for_loop(base);
+        // A constant step's sign is known: ForLoop then compares one way only (as 5.1's
+        // `luai_numlt(0, step)` decides: zero and NaN count as not positive).
+        let direction = match step.map_or(Some(1.0), const_number) {
+            Some(x) if x > 0.0 => 1,
+            Some(_) => 2,
+            None => 0,
+        };
+        let back = self.fs().b.create_for_loop(base, direction);
         let back = self.mark(back, "ForLoop")?;
         self.fs().b.patch_branch(back, body_start);
         self.patch_here(vec![prep]);

@@ -212,6 +212,13 @@ pub unsafe extern "C" fn lua_rt_new_table(ctx: *mut LuaContext, array: u64, hash
 }
 
 #[no_mangle]
+pub unsafe extern "C" fn lua_rt_hash_slot(table: u64, key: u64) -> *mut TValue {
+    // SAFETY: the semantics pass a table.
+    let t = unsafe { &*TValue(table).as_table() };
+    t.find_non_string(TValue(key)).map_or(std::ptr::null_mut(), |n| unsafe { std::ptr::addr_of_mut!((*n).value) })
+}
+
+#[no_mangle]
 pub unsafe extern "C" fn lua_rt_set_list(ctx: *mut LuaContext, table: u64, values: *mut u64, count: u64, first_index: u64) -> u64 {
     // The compiler aims every list at the table it just made, from index 1 on; a precompiled
     // chunk is verified for its slots, not for what they hold.
