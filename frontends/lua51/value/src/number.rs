@@ -110,19 +110,45 @@ fn format_short_fraction(x: f64, out: &mut Vec<u8>) -> bool {
     false
 }
 
-/// Appends the decimal digits of `n`.
+/// "00", "01", ..., "99": two digits per division when printing integers.
+const DIGIT_PAIRS: &[u8; 200] = b"0001020304050607080910111213141516171819\
+2021222324252627282930313233343536373839\
+4041424344454647484950515253545556575859\
+6061626364656667686970717273747576777879\
+8081828384858687888990919293949596979899";
+
+/// Appends the decimal digits of `n`, written in place from the last (no digit buffer to copy:
+/// numbers concatenated into strings take this path).
 fn push_decimal(mut n: u64, out: &mut Vec<u8>) {
-    let mut digits = [0u8; 20];
-    let mut i = digits.len();
-    loop {
-        i -= 1;
-        digits[i] = b'0' + (n % 10) as u8;
-        n /= 10;
-        if n == 0 {
-            break;
-        }
+    let mut len = 1;
+    let mut bound = 10u64;
+    while len < 20 && n >= bound {
+        len += 1;
+        bound = bound.wrapping_mul(10);
     }
-    out.extend_from_slice(&digits[i..]);
+    out.reserve(len);
+    let start = out.len();
+    // SAFETY: `len` bytes were reserved past `start`; every one is written below before the
+    // length covers it.
+    unsafe {
+        let p = out.as_mut_ptr().add(start);
+        let mut end = len;
+        while n >= 100 {
+            let pair = (n % 100) as usize * 2;
+            n /= 100;
+            end -= 2;
+            *p.add(end) = DIGIT_PAIRS[pair];
+            *p.add(end + 1) = DIGIT_PAIRS[pair + 1];
+        }
+        if n >= 10 {
+            let pair = n as usize * 2;
+            *p.add(end - 2) = DIGIT_PAIRS[pair];
+            *p.add(end - 1) = DIGIT_PAIRS[pair + 1];
+        } else {
+            *p.add(end - 1) = b'0' + n as u8;
+        }
+        out.set_len(start + len);
+    }
 }
 
 /// `%.14g` of a finite non-zero double without the C library: Rust's `{:.13e}` rounds the
@@ -284,6 +310,21 @@ pub fn c_int(x: f64) -> i32 {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn decimal_digits_at_every_length() {
+        let mut cases = vec![0u64, 1, 9, u64::MAX, u64::MAX - 1];
+        let mut p = 1u64;
+        for _ in 0..19 {
+            p *= 10;
+            cases.extend([p - 1, p, p + 1, p / 2 * 3]);
+        }
+        for n in cases {
+            let mut out = b"x".to_vec();
+            push_decimal(n, &mut out);
+            assert_eq!(std::str::from_utf8(&out[1..]).unwrap(), n.to_string(), "{n}");
+        }
+    }
 
     #[test]
     fn formats_like_lua() {

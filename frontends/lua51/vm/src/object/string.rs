@@ -75,11 +75,14 @@ impl StringTable {
     }
 
     /// A table much larger than its strings (after a burst of them) shrinks, if memory allows
-    /// (at the end of a collection cycle).
+    /// (at the end of a collection cycle): by half, as 5.1's `checkSizes` does. A program that
+    /// makes many short-lived strings between cycles fills the table up again each cycle;
+    /// shrinking to fit the survivors at once made it grow back through every size again
+    /// (52 rebuilds in `strcat`).
     pub(crate) fn shrink_if_sparse(&mut self) {
         let cap = self.slots.len();
         if cap > 1024 && self.len * 8 < cap {
-            let _ = self.rebuild((self.len * 4).next_power_of_two().max(1024));
+            let _ = self.rebuild(cap / 2);
         }
     }
 
