@@ -767,6 +767,65 @@ pub fn lua_get_table_mm_continuation(_table: u64, _key: u64, _slot_cache: *mut u
     api::ret(first_result())
 }
 
+/// `table[index]` for a constant integer index (a 16-bit literal): the array part without a
+/// conversion, anything else as `GetTable` does with the number.
+#[no_mangle]
+pub fn lua_get_table_int(table: u64, index: u64) -> ! {
+    let t = TValue(table);
+    if t.is_table() {
+        let tt = unsafe { &*t.as_table() };
+        let i = index.wrapping_sub(1) as usize;
+        if i < tt.array_len {
+            let v = unsafe { *tt.array.add(i) };
+            if !v.is_nil() || tt.metatable.is_null() {
+                api::ret(v.raw())
+            }
+        }
+    }
+    let r = unsafe { lua_rt_index(ctx(), table, num(index as f64), api::stack_base(), api::code_block()) };
+    finish(r, 2, lua_get_table_int_mm_continuation as *const ())
+}
+
+#[no_mangle]
+pub fn lua_get_table_int_mm_continuation(_table: u64, _index: u64) -> ! {
+    // Only a metamethod returns here: the whole continuation is a slow path.
+    api::cold_path();
+    runtime_call_returned();
+    api::ret(first_result())
+}
+
+/// `table[index] = value` for a constant integer index: in place in the array part (or as
+/// its append), anything else as `SetTable` does with the number.
+#[no_mangle]
+pub fn lua_set_table_int(table: u64, index: u64, value: u64) -> ! {
+    let t = TValue(table);
+    if t.is_table() {
+        let tt = unsafe { &mut *t.as_table() };
+        let i = index.wrapping_sub(1) as usize;
+        if i < tt.array_len {
+            let slot = unsafe { tt.array.add(i) };
+            if !unsafe { (*slot).is_nil() } || tt.metatable.is_null() {
+                unsafe { *slot = TValue(value) };
+                tt.note_array_store(TValue(value));
+                write_barrier(&mut tt.header);
+                api::fallthrough()
+            }
+        } else if append_in_place(tt, index as f64, TValue(value)) {
+            api::fallthrough()
+        }
+    }
+    let r = unsafe { lua_rt_newindex(ctx(), table, num(index as f64), value, api::stack_base(), api::code_block()) };
+    finish_store(r, lua_set_table_int_mm_continuation as *const ())
+}
+
+#[no_mangle]
+pub fn lua_set_table_int_mm_continuation(_table: u64, _index: u64, _value: u64) -> ! {
+    // Only a metamethod returns here: the whole continuation is a slow path.
+    api::cold_path();
+    runtime_call_returned();
+    api::fallthrough()
+}
+
 #[no_mangle]
 pub fn lua_set_table(table: u64, key: u64, value: u64, slot_cache: *mut u8) -> ! {
     if raw_set_fast(TValue(table), TValue(key), value, slot_cache) {

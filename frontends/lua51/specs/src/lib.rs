@@ -259,6 +259,22 @@ pub fn bytecodes() -> Vec<BytecodeSpec> {
             semantics: "lua_get_table",
             variants: vec![&[S], &[C]],
         },
+        // `t[i]` with a constant integer index that fits 16 bits (LuaJIT's TGETB/TSETB): the
+        // index is a literal, so the array part is reached without converting a double.
+        BytecodeSpec {
+            name: "GetTableInt",
+            operands: vec![op("table", Slot).hinted(TABLE), op("index", u16_lit())],
+            result: Value,
+            semantics: "lua_get_table_int",
+            variants: vec![],
+        },
+        BytecodeSpec {
+            name: "SetTableInt",
+            operands: vec![op("table", Slot).hinted(TABLE), op("index", u16_lit()), op("value", SlotOrConstant)],
+            result: None,
+            semantics: "lua_set_table_int",
+            variants: vec![],
+        },
         BytecodeSpec {
             name: "SetTable",
             operands: vec![op("table", Slot).hinted(TABLE), op("key", SlotOrConstant), op("value", SlotOrConstant), op("slot", SLOT_CACHE)],

@@ -392,20 +392,34 @@ impl<'s> Compiler<'s> {
         }
     }
 
+    /// The index `k` is, if it is a constant integer in `1..=65535` (`t[1]` gets
+    /// GetTableInt/SetTableInt; the constant stays in the table, as 5.1 puts it there).
+    fn int_key(&mut self, k: Operand) -> Option<u16> {
+        let Operand::Const(c) = k else { return None };
+        let v = self.fs().constants[usize::from(c)];
+        if !v.is_double() {
+            return None;
+        }
+        let x = v.as_f64();
+        (x >= 1.0 && x <= f64::from(u16::MAX) && x.fract() == 0.0).then_some(x as u16)
+    }
+
     /// `dst = t[k]`.
     fn emit_get_index(&mut self, t: u16, k: Operand, dst: u16) -> Result<Emitted> {
-        let em = match self.string_key(k) {
-            Some(name) => self.fs().b.create_get_field(t, name, dst),
-            None => self.fs().b.create_get_table(t, k, dst),
+        let em = match (self.string_key(k), self.int_key(k)) {
+            (Some(name), _) => self.fs().b.create_get_field(t, name, dst),
+            (None, Some(index)) => self.fs().b.create_get_table_int(t, index, dst),
+            (None, None) => self.fs().b.create_get_table(t, k, dst),
         };
         self.mark(em, "GetTable")
     }
 
     /// `t[k] = v`.
     fn emit_set_index(&mut self, t: u16, k: Operand, v: Operand) -> Result<Emitted> {
-        let em = match self.string_key(k) {
-            Some(name) => self.fs().b.create_set_field(t, name, v),
-            None => self.fs().b.create_set_table(t, k, v),
+        let em = match (self.string_key(k), self.int_key(k)) {
+            (Some(name), _) => self.fs().b.create_set_field(t, name, v),
+            (None, Some(index)) => self.fs().b.create_set_table_int(t, index, v),
+            (None, None) => self.fs().b.create_set_table(t, k, v),
         };
         self.mark(em, "SetTable")
     }

@@ -449,6 +449,12 @@ const UNDERSTOOD_LITERALS: &[&str] = &[
     "GetGlobalWide",
     "SetGlobalWide",
     "NewClosureWide",
+    // Literals that any value of keeps safe, so they need no rule: ForLoop's step direction
+    // (a value the compiler never writes takes the comparison by the step's sign), the index of
+    // GetTableInt/SetTableInt (bounds-checked against the table at run time).
+    "ForLoop",
+    "GetTableInt",
+    "SetTableInt",
 ];
 
 /// One decoded instruction.

@@ -15,6 +15,17 @@ print(roundtrip(function(n)
   for i = 1, n do t[#t + 1] = fib(i) end
   return table.concat(t, ",")
 end, 10))
+-- numeric loops with a step known and unknown, constant integer indices (read and written)
+print(roundtrip(function(step)
+  local t = {10, 20, 30}
+  t[4] = t[1] + t[3]
+  t[2] = nil
+  local out = {}
+  for i = 1, 4 do out[#out + 1] = tostring(t[i]) end
+  for i = 4, 1, step do out[#out + 1] = i end
+  for i = 1, 2, 0.5 do out[#out + 1] = i end
+  return table.concat(out, " "), t[65535], t[65536]
+end, -2))
 local up = 10
 local function uses_upvalue() return up end
 print(roundtrip(uses_upvalue))
