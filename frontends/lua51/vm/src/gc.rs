@@ -438,6 +438,9 @@ fn mark_roots(st: &LuaState, m: &mut Marker<'_>, top: *mut u64, main_bottom: *mu
     for v in st.event_names.into_iter().chain(st.status_names).chain(st.shared.type_names).chain([st.memory_error]) {
         m.value(v);
     }
+    for &s in &st.heap.single_chars {
+        m.object(s as *mut GcHeader);
+    }
     m.object(st.shared.string_metatable as *mut GcHeader);
     m.object(st.file_metatable as *mut GcHeader);
     for mt in st.type_metatables {

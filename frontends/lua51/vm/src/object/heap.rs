@@ -125,6 +125,9 @@ pub struct Heap {
     pub(crate) userdata: Vec<*mut GcHeader>,
     /// Where the collector is in its cycle (`gc` drives it).
     pub(crate) cycle: GcCycle,
+    /// The one-byte strings, made on first use and kept (roots of every collection): `s:sub(i,
+    /// i)`, `string.char(c)` and one-character captures are a lookup, not a hash and a probe.
+    pub(crate) single_chars: [*mut LuaString; 256],
 }
 
 /// The phases of an incremental collection cycle.
@@ -203,6 +206,7 @@ impl Default for Heap {
             white: lua51_value::GC_WHITE0,
             userdata: Vec::new(),
             cycle: GcCycle::default(),
+            single_chars: [std::ptr::null_mut(); 256],
         }
     }
 }
@@ -294,6 +298,20 @@ impl Heap {
 
     /// The interned string with these bytes.
     pub fn intern(&mut self, bytes: &[u8]) -> Result<TValue, OutOfMemory> {
+        if let [b] = *bytes {
+            let cached = self.single_chars[usize::from(b)];
+            if !cached.is_null() {
+                return Ok(TValue::from_ptr(cached));
+            }
+            let s = self.intern_in_table(bytes)?;
+            self.single_chars[usize::from(b)] = s.as_ptr();
+            return Ok(s);
+        }
+        self.intern_in_table(bytes)
+    }
+
+    /// [`Self::intern`] through the interning table.
+    fn intern_in_table(&mut self, bytes: &[u8]) -> Result<TValue, OutOfMemory> {
         let hash = hash_bytes(bytes);
         // An existing string needs no room: look it up before the table may have to grow.
         let mut slot = match self.strings.find(bytes, hash) {
