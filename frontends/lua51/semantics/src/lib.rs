@@ -1519,6 +1519,91 @@ pub fn lua_lib_tostring(num_args: u64) -> ! {
     return_one(v.raw())
 }
 
+/// An integral number in C int range, which 5.1's `luaL_checkinteger` takes as it is; `None`
+/// for anything the native twin must judge (other types, fractions, coercions, huge values).
+#[inline(always)]
+fn small_integer(v: TValue) -> Option<i64> {
+    if !v.is_double() {
+        return None;
+    }
+    let x = v.as_f64();
+    // Also false for NaN.
+    if !(x.abs() < 2147483648.0) {
+        return None;
+    }
+    let i = x as i64;
+    (i as f64 == x).then_some(i)
+}
+
+/// `string.len(s)` of a string.
+#[no_mangle]
+pub fn lua_lib_string_len(num_args: u64) -> ! {
+    let s = TValue(unsafe { *api::stack_base() });
+    if num_args == 0 || !s.is_string() {
+        native_twin(num_args)
+    }
+    return_one(num(unsafe { (*s.as_string()).len } as f64))
+}
+
+/// `string.byte(s [, i])` of one byte inside the string.
+#[no_mangle]
+pub fn lua_lib_string_byte(num_args: u64) -> ! {
+    let base = api::stack_base();
+    let s = TValue(unsafe { *base });
+    if num_args == 0 || num_args > 2 || !s.is_string() {
+        native_twin(num_args)
+    }
+    let len = unsafe { (*s.as_string()).len } as i64;
+    let i = if num_args == 2 {
+        match small_integer(TValue(unsafe { *base.add(1) })) {
+            Some(i) => i,
+            None => native_twin(num_args),
+        }
+    } else {
+        1
+    };
+    let i = if i < 0 { len + i + 1 } else { i };
+    if i < 1 || i > len {
+        native_twin(num_args)
+    }
+    return_one(num(f64::from(unsafe { *(*s.as_string()).data().add(i as usize - 1) })))
+}
+
+/// `string.sub(s, i [, j])` with integer bounds: the string itself when they cover it, else
+/// the interned piece.
+#[no_mangle]
+pub fn lua_lib_string_sub(num_args: u64) -> ! {
+    let base = api::stack_base();
+    let s = TValue(unsafe { *base });
+    if !(2..=3).contains(&num_args) || !s.is_string() {
+        native_twin(num_args)
+    }
+    let len = unsafe { (*s.as_string()).len } as i64;
+    let Some(i) = small_integer(TValue(unsafe { *base.add(1) })) else { native_twin(num_args) };
+    let j = if num_args == 3 {
+        match small_integer(TValue(unsafe { *base.add(2) })) {
+            Some(j) => j,
+            None => native_twin(num_args),
+        }
+    } else {
+        -1
+    };
+    // 5.1's str_sub: negative positions count from the end, then clamp.
+    let start = if i < 0 { len + i + 1 } else { i }.max(1);
+    let end = if j < 0 { len + j + 1 } else { j }.min(len);
+    if start == 1 && end == len {
+        return_one(s.raw())
+    }
+    // An empty piece may start past the end (`s:sub(100)`): it is the empty string.
+    let (first, count) = if start <= end { (start - 1, end - start + 1) } else { (0, 0) };
+    let piece = unsafe { lua_rt_substring(ctx(), base, num_args, s.raw(), first as u64, count as u64) };
+    if piece == NIL_BITS {
+        // Out of memory: the twin raises it.
+        native_twin(num_args)
+    }
+    return_one(piece)
+}
+
 /// `tonumber(x)` of a number.
 #[no_mangle]
 pub fn lua_lib_tonumber(num_args: u64) -> ! {

@@ -396,7 +396,23 @@ pub fn bytecodes() -> Vec<BytecodeSpec> {
 /// cases a fast path hands over whole (argument errors, metamethods).
 pub fn library() -> Vec<LibFunctionSpec> {
     let mut functions = vec![LibFunctionSpec::new("pcall", "lua_lib_pcall").catching("lua_lib_pcall_catch")];
-    for name in ["type", "select", "rawget", "rawequal", "next", "pairs", "ipairs", "unpack", "assert", "getmetatable", "tostring", "tonumber"] {
+    for name in [
+        "type",
+        "select",
+        "rawget",
+        "rawequal",
+        "next",
+        "pairs",
+        "ipairs",
+        "unpack",
+        "assert",
+        "getmetatable",
+        "tostring",
+        "tonumber",
+        "string_len",
+        "string_byte",
+        "string_sub",
+    ] {
         functions.push(LibFunctionSpec::new(name, &format!("lua_lib_{name}")));
     }
     functions

@@ -106,6 +106,11 @@ macro_rules! runtime_abi {
             /// the coroutine runs again (its status back to normal), the upvalues of the frames
             /// above `base` are closed, and the error value is returned.
             fn lua_rt_catch(ctx: *mut $crate::LuaContext, base: *mut u64) -> u64;
+            /// The interned `len` bytes of string `s` from `start`, for a library function in
+            /// the frame at `base` with `num_args` arguments (a collection safe point, as a
+            /// native function's entry is); nil when memory runs out or the range is not
+            /// inside the string.
+            fn lua_rt_substring(ctx: *mut $crate::LuaContext, base: *mut u64, num_args: u64, s: u64, start: u64, len: u64) -> u64;
             /// Runs the native twin of the library function whose code block is `cb` (the
             /// native implementation its fast path falls back on) in the frame at `base`, as
             /// `entry_native` would: the number of results (from `base`), or -1 with the error

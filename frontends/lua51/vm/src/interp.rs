@@ -50,6 +50,9 @@ extern "C" {
     pub(crate) fn __deegen_lib_getmetatable();
     pub(crate) fn __deegen_lib_tostring();
     pub(crate) fn __deegen_lib_tonumber();
+    pub(crate) fn __deegen_lib_string_len();
+    pub(crate) fn __deegen_lib_string_byte();
+    pub(crate) fn __deegen_lib_string_sub();
     /// The return continuations of library functions that catch errors, each with the
     /// function's catch handler (`deegen_api::symbols::LIBRARY_CATCH_TABLE`).
     static __deegen_lib_catch_table: [*const (); 2];

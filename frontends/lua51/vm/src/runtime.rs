@@ -605,6 +605,22 @@ pub unsafe extern "C" fn lua_rt_catch(ctx: *mut LuaContext, base: *mut u64) -> u
 }
 
 #[no_mangle]
+pub unsafe extern "C" fn lua_rt_substring(ctx: *mut LuaContext, base: *mut u64, num_args: u64, s: u64, start: u64, len: u64) -> u64 {
+    let st = unsafe { state_of(ctx) };
+    // The string is an argument: live across the collection.
+    gc_check(st, unsafe { base.add(num_args as usize) });
+    let bytes = string_bytes(TValue(s));
+    // A range outside the string is the semantics' mistake: the native twin answers then.
+    let Some(piece) = usize::try_from(start).ok().zip(usize::try_from(len).ok()).and_then(|(a, n)| bytes.get(a..a.checked_add(n)?)) else {
+        return TValue::NIL.raw();
+    };
+    match st.intern(piece) {
+        Ok(v) => v.raw(),
+        Err(OutOfMemory) => TValue::NIL.raw(),
+    }
+}
+
+#[no_mangle]
 pub unsafe extern "C" fn lua_rt_native_twin(ctx: *mut LuaContext, base: *mut u64, num_args: u64, cb: *const CodeBlock) -> i64 {
     // SAFETY: a library function's code block is its native twin's, whose `native` is a
     // `NativeFn` (`native_code_block`).

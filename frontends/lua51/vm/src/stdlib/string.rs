@@ -26,13 +26,13 @@ fn posrelat(pos: i64, len: usize) -> i64 {
     }
 }
 
-native!(LEN, "len", |c| {
+native!(LEN, "len", generated crate::interp::__deegen_lib_string_len, |c| {
     let s = c.check_bytes(0)?;
     c.set(0, TValue::from_f64(s.len() as f64));
     Ok(1)
 });
 
-native!(SUB, "sub", |c| {
+native!(SUB, "sub", generated crate::interp::__deegen_lib_string_sub, |c| {
     let s = c.check_bytes(0)?;
     let len = s.len();
     let mut start = posrelat(c.check_integer(1)?, len);
@@ -90,7 +90,7 @@ native!(REP, "rep", |c| {
     Ok(1)
 });
 
-native!(BYTE, "byte", |c| {
+native!(BYTE, "byte", generated crate::interp::__deegen_lib_string_byte, |c| {
     let s = c.check_bytes(0)?;
     let len = s.len();
     // As 5.1's str_byte: the end defaults to the start before the start is clamped.
