@@ -1527,8 +1527,8 @@ fn small_integer(v: TValue) -> Option<i64> {
         return None;
     }
     let x = v.as_f64();
-    // Also false for NaN.
-    if !(x.abs() < 2147483648.0) {
+    // NaN fails this too.
+    if x.is_nan() || x.abs() >= 2147483648.0 {
         return None;
     }
     let i = x as i64;
