@@ -1347,6 +1347,29 @@ fn return_one(v: u64) -> ! {
     api::return_from_function(base, 1)
 }
 
+/// The first argument when it is a table; anything else (none, another type) is the native
+/// twin's to answer (or to word the error of).
+#[inline(always)]
+fn table_argument(num_args: u64) -> TValue {
+    let t = TValue(unsafe { *api::stack_base() });
+    if num_args == 0 || !t.is_table() {
+        native_twin(num_args)
+    }
+    t
+}
+
+/// Returns a generic `for`'s triple: iterator `f`, state `t`, control value `control`.
+#[inline(always)]
+fn return_iteration(f: TValue, t: TValue, control: u64) -> ! {
+    let base = api::stack_base();
+    unsafe {
+        *base = f.raw();
+        *base.add(1) = t.raw();
+        *base.add(2) = control;
+    }
+    api::return_from_function(base, 3)
+}
+
 /// `type(v)`: the interned name, no allocation.
 #[no_mangle]
 pub fn lua_lib_type(num_args: u64) -> ! {
@@ -1388,12 +1411,11 @@ pub fn lua_lib_select(num_args: u64) -> ! {
 /// `rawget(t, k)`.
 #[no_mangle]
 pub fn lua_lib_rawget(num_args: u64) -> ! {
-    let base = api::stack_base();
-    let t = TValue(unsafe { *base });
-    if num_args < 2 || !t.is_table() {
+    let t = table_argument(num_args);
+    if num_args < 2 {
         native_twin(num_args)
     }
-    return_one(unsafe { (*t.as_table()).raw_get(TValue(*base.add(1))) }.raw())
+    return_one(unsafe { (*t.as_table()).raw_get(TValue(*api::stack_base().add(1))) }.raw())
 }
 
 /// `rawequal(a, b)`.
@@ -1410,11 +1432,8 @@ pub fn lua_lib_rawequal(num_args: u64) -> ! {
 /// `next(t, k)`: the entry after `k`, or nil at the end.
 #[no_mangle]
 pub fn lua_lib_next(num_args: u64) -> ! {
+    let t = table_argument(num_args);
     let base = api::stack_base();
-    let t = TValue(unsafe { *base });
-    if num_args == 0 || !t.is_table() {
-        native_twin(num_args)
-    }
     let key = if num_args >= 2 { unsafe { *base.add(1) } } else { NIL_BITS };
     match unsafe { lua_rt_next(t.raw(), key, base) } {
         1 => api::return_from_function(base, 2),
@@ -1427,41 +1446,23 @@ pub fn lua_lib_next(num_args: u64) -> ! {
 /// `pairs(t)`: `next, t, nil`.
 #[no_mangle]
 pub fn lua_lib_pairs(num_args: u64) -> ! {
-    let base = api::stack_base();
-    let t = TValue(unsafe { *base });
-    if num_args == 0 || !t.is_table() {
-        native_twin(num_args)
-    }
-    unsafe {
-        *base = shared().next_fn.raw();
-        *base.add(1) = t.raw();
-        *base.add(2) = NIL_BITS;
-    }
-    api::return_from_function(base, 3)
+    let t = table_argument(num_args);
+    return_iteration(shared().next_fn, t, NIL_BITS)
 }
 
 /// `ipairs(t)`: its iterator, `t`, 0.
 #[no_mangle]
 pub fn lua_lib_ipairs(num_args: u64) -> ! {
-    let base = api::stack_base();
-    let t = TValue(unsafe { *base });
-    if num_args == 0 || !t.is_table() {
-        native_twin(num_args)
-    }
-    unsafe {
-        *base = shared().ipairs_aux_fn.raw();
-        *base.add(1) = t.raw();
-        *base.add(2) = num(0.0);
-    }
-    api::return_from_function(base, 3)
+    let t = table_argument(num_args);
+    return_iteration(shared().ipairs_aux_fn, t, num(0.0))
 }
 
 /// `unpack(t)` of a table whose length needs no search, with room for the values.
 #[no_mangle]
 pub fn lua_lib_unpack(num_args: u64) -> ! {
+    let t = table_argument(num_args);
     let base = api::stack_base();
-    let t = TValue(unsafe { *base });
-    if num_args != 1 || !t.is_table() {
+    if num_args != 1 {
         native_twin(num_args)
     }
     let table = unsafe { &*t.as_table() };
@@ -1491,11 +1492,7 @@ pub fn lua_lib_assert(num_args: u64) -> ! {
 /// `getmetatable(t)` of a table: its metatable, or that metatable's `__metatable` field.
 #[no_mangle]
 pub fn lua_lib_getmetatable(num_args: u64) -> ! {
-    let base = api::stack_base();
-    let t = TValue(unsafe { *base });
-    if num_args == 0 || !t.is_table() {
-        native_twin(num_args)
-    }
+    let t = table_argument(num_args);
     let mt = unsafe { (*t.as_table()).metatable };
     if mt.is_null() {
         return_one(NIL_BITS)
@@ -1527,7 +1524,6 @@ fn small_integer(v: TValue) -> Option<i64> {
         return None;
     }
     let x = v.as_f64();
-    // NaN fails this too.
     if x.is_nan() || x.abs() >= 2147483648.0 {
         return None;
     }
