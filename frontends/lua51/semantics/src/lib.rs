@@ -1255,10 +1255,6 @@ pub fn lua_lib_pcall(num_args: u64) -> ! {
             *frame.add(FRAME_HEADER_SLOTS + i - 1) = *base.add(i);
             i += 1;
         }
-        // The function's slot now keeps what the catch restores: the count of runtime calls
-        // (metamethods, `for` iterators) in progress, which an error unwinding through their
-        // continuations leaves counted.
-        *base = num((*ctx()).c_calls as f64);
         let mut num_args = num_args - 1;
         if !TValue(*frame).is_function() {
             api::cold_path();
@@ -1266,19 +1262,47 @@ pub fn lua_lib_pcall(num_args: u64) -> ! {
             if r.kind != RT_CALL {
                 // "attempt to call a nil value": pcall's own answer, not a throw (a throw from
                 // this frame would unwind past it).
-                *base = TValue::FALSE.raw();
-                *base.add(1) = r.value;
-                api::return_from_function(base, 2)
+                pcall_failed(base, r.value)
             }
             num_args += 1;
         }
+        // A protected call counts as a nested entry while it runs, as 5.1's `lua_pcall`
+        // counts in `nCcalls` (and the native pcall in `native_depth`): no yield across it,
+        // and at most `MAX_C_CALLS` nested ("C stack overflow", this pcall's own answer).
+        let depth = native_depth();
+        if *depth + 1 >= lua51_value::MAX_C_CALLS as usize {
+            api::cold_path();
+            pcall_failed(base, lua_rt_c_stack_overflow(ctx()))
+        }
+        // The function's slot keeps what the catch restores: both counts before this call (an
+        // error unwinding through metamethods' continuations leaves theirs counted).
+        *base = num((*depth << 32 | (*ctx()).c_calls as usize) as f64);
+        *depth += 1;
         api::make_call(frame, num_args, lua_lib_pcall_return as *const ())
     }
+}
+
+/// The state's count of nested entries (`SharedState::native_depth`), which a generated
+/// `pcall` keeps as the native one did.
+#[inline(always)]
+fn native_depth() -> *mut usize {
+    unsafe { core::ptr::addr_of_mut!((*((*ctx()).shared as *mut lua51_value::SharedState)).native_depth) }
+}
+
+/// `pcall`'s own failure before its call: `false` and `error`.
+#[inline(always)]
+fn pcall_failed(base: *mut u64, error: u64) -> ! {
+    unsafe {
+        *base = TValue::FALSE.raw();
+        *base.add(1) = error;
+    }
+    library_return(base, 2)
 }
 
 /// `pcall`'s callee returned: `true` and its results.
 #[no_mangle]
 pub fn lua_lib_pcall_return() -> ! {
+    unsafe { *native_depth() -= 1 };
     let (values, count) = api::return_values();
     let base = api::stack_base();
     unsafe {
@@ -1311,9 +1335,10 @@ fn library_return(base: *mut u64, count: u64) -> ! {
 pub fn lua_lib_pcall_catch() -> ! {
     let base = api::stack_base();
     unsafe {
-        let c_calls = TValue(*base).as_f64() as u32;
+        let saved = TValue(*base).as_f64() as usize;
         let error = lua_rt_catch(ctx(), base);
-        (*ctx()).c_calls = c_calls;
+        *native_depth() = saved >> 32;
+        (*ctx()).c_calls = saved as u32;
         *base = TValue::FALSE.raw();
         *base.add(1) = error;
     }

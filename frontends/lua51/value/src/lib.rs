@@ -849,6 +849,11 @@ pub struct SharedState {
     /// until the base library is open).
     pub next_fn: TValue,
     pub ipairs_aux_fn: TValue,
+    /// Nested native/interpreter entries (calls from native code, coroutine resumes, and the
+    /// calls of `pcall` in generated code, which 5.1 counts as C calls), which with each
+    /// coroutine's `LuaContext::c_calls` make 5.1's `nCcalls` (the limit is `MAX_C_CALLS`):
+    /// here, where the generated `pcall` counts itself.
+    pub native_depth: usize,
     /// Non-zero while a thread of the state has a debug hook: library functions in generated
     /// code (`pcall`) then report their return events (`lua_rt_library_return_hook`), as their
     /// native twins do (a call entered before the hook was set returns through them).

@@ -59,7 +59,7 @@ impl LuaState {
             let ctx = (*st).current;
             let base = frame.add(FRAME_HEADER_SLOTS);
             let error = |st: *mut LuaState, msg: &str| LuaError { value: (*st).intern(msg.as_bytes()).unwrap_or(TValue::NIL) };
-            if (*st).native_depth + 1 >= MAX_NATIVE_DEPTH {
+            if (*st).shared.native_depth + 1 >= MAX_NATIVE_DEPTH {
                 return Err(error(st, "C stack overflow"));
             }
             if base.add(num_args) >= (*ctx).interp.stack_limit {
@@ -82,13 +82,13 @@ impl LuaState {
                 f = tm;
             }
             *base.offset(frame::CALLEE as isize) = f.raw();
-            (*st).native_depth += 1;
+            (*st).shared.native_depth += 1;
             let saved_var_results = (*ctx).var_results;
             // An error unwinds past the continuations that would uncount metamethod calls.
             let saved_c_calls = (*ctx).c_calls;
             (*ctx).interp.status = STATUS_OK;
             __deegen_interp_enter(std::ptr::addr_of_mut!((*ctx).interp), base, num_args as u64);
-            (*st).native_depth -= 1;
+            (*st).shared.native_depth -= 1;
             (*ctx).var_results = saved_var_results;
             (*ctx).c_calls = saved_c_calls;
             if (*ctx).interp.status != STATUS_OK {

@@ -56,7 +56,7 @@ pub unsafe fn resume(st: *mut LuaState, co_value: TValue, args: &[TValue], top: 
         }
         // Every resume nests an interpreter entry, like 5.1's nCcalls (whose check in
         // `lua_resume`, unlike `luaD_call`'s, comes before the increment).
-        if (*st).native_depth >= MAX_NATIVE_DEPTH {
+        if (*st).shared.native_depth >= MAX_NATIVE_DEPTH {
             return Err("C stack overflow");
         }
         // Park the resumer.
@@ -75,8 +75,8 @@ pub unsafe fn resume(st: *mut LuaState, co_value: TValue, args: &[TValue], top: 
         (*st).current = ctx;
         (*st).current_thread = co_value;
         (*co).status = CoStatus::Running;
-        (*co).entry_depth = (*st).native_depth + 1;
-        (*st).native_depth += 1;
+        (*co).entry_depth = (*st).shared.native_depth + 1;
+        (*st).shared.native_depth += 1;
         (*ctx).interp.status = STATUS_OK;
         // `resume` catches the coroutine's errors: an enclosing `xpcall`'s handler does not see them.
         // Its base is in another stack than the coroutine's frames: a walk of those never meets it.
@@ -101,7 +101,7 @@ pub unsafe fn resume(st: *mut LuaState, co_value: TValue, args: &[TValue], top: 
             __deegen_interp_resume(std::ptr::addr_of_mut!((*ctx).interp), base, base, args.len() as u64);
         }
         (*st).protected.pop();
-        (*st).native_depth -= 1;
+        (*st).shared.native_depth -= 1;
         (*co).env = (*st).globals;
         (*st).globals = (*st).resumer_globals.pop().expect("pushed above");
         (*st).current = prev_ctx;
@@ -162,11 +162,10 @@ pub(crate) fn yield_from(st: &mut LuaState, base: *mut u64, count: usize) -> Res
     }
     let co: *mut Thread = st.current_thread.as_ptr();
     unsafe {
-        // A native frame (`pcall`, `table.sort`'s comparator, `load`'s reader) or a Lua function
-        // the runtime called (a metamethod, a `for` iterator) lies between the yield and the
-        // resume.
-        // So does a `pcall` in generated code (5.1's is a C function).
-        if st.native_depth != (*co).entry_depth || (*co).ctx.c_calls != 0 || crate::frames::catch_within_entry(base) {
+        // A native frame (`pcall`, counted as one in generated code too; `table.sort`'s
+        // comparator, `load`'s reader) or a Lua function the runtime called (a metamethod, a
+        // `for` iterator) lies between the yield and the resume.
+        if st.shared.native_depth != (*co).entry_depth || (*co).ctx.c_calls != 0 {
             return Err(BOUNDARY);
         }
         (*co).yield_base = base;

@@ -75,20 +75,6 @@ pub(crate) fn chain(base: *mut u64) -> impl Iterator<Item = Frame> {
     })
 }
 
-/// Whether a generated `pcall` lies between the frame at `base` and the first frame native
-/// code entered: a coroutine cannot yield across it (5.1's "C-call boundary").
-pub(crate) fn catch_within_entry(base: *mut u64) -> bool {
-    for f in chain(base) {
-        if f.entered_from_native() {
-            return false;
-        }
-        if f.caller_catch_handler().is_some() {
-            return true;
-        }
-    }
-    false
-}
-
 /// One level of the stack.
 #[derive(Clone, Copy, Debug)]
 pub(crate) enum Level {

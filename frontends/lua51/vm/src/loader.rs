@@ -37,7 +37,7 @@ impl LuaState {
     /// How a chunk loaded now is parsed: its nesting limit counts from the native calls under
     /// way (the host's entry included, as lua.c's).
     pub(crate) fn parse_options(&self, skip_shebang: bool) -> lua51_syntax::ParseOptions {
-        lua51_syntax::ParseOptions { skip_shebang, c_calls: self.native_depth as u32 }
+        lua51_syntax::ParseOptions { skip_shebang, c_calls: self.shared.native_depth as u32 }
     }
 
     /// Compiles a parsed chunk into a function (the end of [`Self::load_text`], also reached

@@ -56,7 +56,7 @@ fn type_error(st: &mut LuaState, verb: &'static str, operand: u8, value: TValue)
 /// (`LuaContext::c_calls`) until its continuation runs; past 5.1's nesting limit of such
 /// calls and native ones, it is "C stack overflow" instead.
 pub(crate) fn metamethod_call(st: &mut LuaState, base: *mut u64, cb: *const CodeBlock, f: TValue, args: &[TValue]) -> RtResult {
-    if st.native_depth + st.cur().c_calls as usize + 1 >= MAX_NATIVE_DEPTH {
+    if st.shared.native_depth + st.cur().c_calls as usize + 1 >= MAX_NATIVE_DEPTH {
         return RtResult::error(message(st, "C stack overflow"));
     }
     st.cur().c_calls += 1;

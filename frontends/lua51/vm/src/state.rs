@@ -160,9 +160,6 @@ pub struct LuaState {
     pub stats: Stats,
     /// `collectgarbage("setstepmul")`'s value.
     pub gc_stepmul: usize,
-    /// Nested interpreter entries from native code (`pcall`, metamethods called by the library,
-    /// coroutine resumes).
-    pub(crate) native_depth: usize,
     /// The running coroutine, or nil for the main one.
     pub current_thread: TValue,
     pub(crate) protected: Vec<Protected>,
@@ -251,6 +248,9 @@ impl LuaState {
             tostring_event: event_names[Event::ToString as usize],
             next_fn: TValue::NIL,
             ipairs_aux_fn: TValue::NIL,
+            // The host's own entry: `lua.c` runs everything inside `lua_cpcall`, so a 5.1
+            // main chunk starts one native call deep.
+            native_depth: 1,
             hooked: 0,
         });
         let main = new_context(&mut stack, std::ptr::null_mut(), &*shared);
@@ -275,9 +275,6 @@ impl LuaState {
             event_names,
             pending: None,
             overflow_frame: std::ptr::null_mut(),
-            // The host's own entry: `lua.c` runs everything inside `lua_cpcall`, so a 5.1 main
-            // chunk starts one native call deep.
-            native_depth: 1,
             current_thread: TValue::NIL,
             protected: Vec::new(),
             resumer_globals: Vec::new(),

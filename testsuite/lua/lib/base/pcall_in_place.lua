@@ -5,8 +5,8 @@
 -- natives in between (sort's comparator, gsub's function, coroutine.wrap), errors unwinding
 -- through metamethods (the runtime-call count must be restored: a yield afterwards works),
 -- nesting with xpcall in both orders, upvalues of unwound frames, and the hooks' events.
--- (Not here: nesting pcall 200 deep, which 5.1 refuses as "C stack overflow"; ljr's pcall has
--- no native frame and nests as deep as the stack allows, as LuaJIT's.)
+-- Nesting is limited as 5.1 limits its C calls: the pcall that would go past the limit
+-- answers false, "C stack overflow".
 local function show(...)
   local t = {select('#', ...), ...}
   for i = 2, t[1] + 1 do t[i] = type(t[i]) == "table" and "<table>" or tostring(t[i]) end
@@ -91,6 +91,14 @@ events = {}
 pcall(function() debug.sethook(hook, "cr") end)
 debug.sethook()
 print(table.concat(events, " "))
+
+-- Nested 250 deep: the innermost that fits fails with 5.1's message, and every level returns.
+local depth = 0
+local function nest(n) depth = math.max(depth, n) return select(2, pcall(nest, n + 1)) end
+print(pcall(nest, 1))
+print(depth > 150, depth < 250)
+local co3 = coroutine.wrap(function() return select(2, pcall(nest, 1)) end)
+print(co3())
 
 -- Many calls in a loop, mixing success and failure.
 local sum = 0
