@@ -704,10 +704,14 @@ pub unsafe extern "C" fn lua_rt_on_throw(ctx: *mut LuaContext, base: *mut u64, p
         (*ctx).interp.error_base = base;
         (*ctx).interp.error_pc = pc;
         (*ctx).interp.status = deegen_api::STATUS_ERROR;
-        if let Protection::Catch { frame, handler } = protection {
-            (*ctx).interp.catch_entry = handler;
-            (*ctx).interp.catch_base = frame;
-        }
+        // The throw thunk reads (and clears) the catch right after this returns; nothing else
+        // calls this hook, but no stale catch may survive a throw that leaves.
+        let (handler, frame) = match protection {
+            Protection::Catch { frame, handler } => (handler, frame),
+            Protection::Beyond | Protection::Native => (std::ptr::null(), std::ptr::null_mut()),
+        };
+        (*ctx).interp.catch_entry = handler;
+        (*ctx).interp.catch_base = frame;
     }
     value.raw()
 }
