@@ -108,9 +108,7 @@ impl<'a, 'ctx> Lowerer<'a, 'ctx> {
             }
         }
     }
-}
 
-impl<'a, 'ctx> Lowerer<'a, 'ctx> {
     fn fail(&self, message: impl std::fmt::Display) -> PassError {
         err(format!("{}: {message}", self.function.get_name().to_string_lossy()))
     }
