@@ -189,6 +189,8 @@ pub(crate) mod markers {
         pub fn __deegen_api_return_values_ptr() -> *mut u64;
         pub fn __deegen_api_return_values_count() -> u64;
         pub fn __deegen_api_return_from_function(values: *mut u64, count: u64) -> !;
+        pub fn __deegen_api_make_call_in(ctx: *mut u8, frame: *mut u64, num_args: u64, continuation: *const ()) -> !;
+        pub fn __deegen_api_return_in(ctx: *mut u8, base: *mut u64, values: *mut u64, count: u64) -> !;
         pub fn __deegen_api_ic_fused_kind(computed: u32, kinds: u32) -> u32;
         pub fn __deegen_api_ic_quicken(kind: u32, kinds: u32);
     }
@@ -294,6 +296,25 @@ pub fn return_values() -> (*mut u64, u64) {
 #[inline(always)]
 pub fn return_from_function(values: *mut u64, count: u64) -> ! {
     unsafe { markers::__deegen_api_return_from_function(values, count) }
+}
+
+/// [`make_call`] onto another stack: the callee runs with `ctx` as its pinned context (a
+/// coroutine's), in a frame at `frame` (in that context's stack), and returns to
+/// `continuation` still in `ctx`, which may switch back with [`return_in`]. This is how a
+/// coroutine starts without a native frame in between: the semantics of `resume` hand the
+/// machine over, and the frames on the two stacks are linked like any call.
+#[inline(always)]
+pub fn make_call_in(ctx: *mut InterpContext, frame: *mut u64, num_args: u64, continuation: *const ()) -> ! {
+    unsafe { markers::__deegen_api_make_call_in(ctx as *mut u8, frame, num_args, continuation) }
+}
+
+/// [`return_from_function`] for the frame at `base` in context `ctx` (which need not be the
+/// current one): `count` values from `values` go to that frame's return continuation, which
+/// runs with `ctx` as its pinned context. A coroutine switch: `resume` continues a suspended
+/// `yield` this way, and `yield` the `resume` that waits for it.
+#[inline(always)]
+pub fn return_in(ctx: *mut InterpContext, base: *mut u64, values: *mut u64, count: u64) -> ! {
+    unsafe { markers::__deegen_api_return_in(ctx as *mut u8, base, values, count) }
 }
 
 pub mod runtime_constants;

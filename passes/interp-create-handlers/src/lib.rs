@@ -87,9 +87,11 @@ impl RegisteredPass<LlvmModule<'_>> for CreateHandlers {
     }
 }
 
-/// Continuations passed to `make_call` by `semantics` or any function it calls, sorted by name.
+/// Continuations passed to `make_call` (or `make_call_in`) by `semantics` or any function it
+/// calls, sorted by name.
 pub fn continuations_of(module: &Module<'_>, semantics: &str) -> BTreeSet<String> {
     let make_call = format!("{}make_call", symbols::API_PREFIX);
+    let make_call_in = format!("{}make_call_in", symbols::API_PREFIX);
     let mut seen = BTreeSet::new();
     let mut work = vec![semantics.to_owned()];
     let mut out = BTreeSet::new();
@@ -100,8 +102,15 @@ pub fn continuations_of(module: &Module<'_>, semantics: &str) -> BTreeSet<String
         let Some(f) = module.get_function(&name) else { continue };
         for call in calls_in(f) {
             let Some(callee) = callee_name(call) else { continue };
-            if callee == make_call {
-                if let Some(arg) = call_instruction(call).get_operand(2).and_then(|o| o.value()) {
+            let continuation_operand = if callee == make_call {
+                Some(2)
+            } else if callee == make_call_in {
+                Some(3)
+            } else {
+                None
+            };
+            if let Some(operand) = continuation_operand {
+                if let Some(arg) = call_instruction(call).get_operand(operand).and_then(|o| o.value()) {
                     functions_reaching(module, arg, &mut out, 0);
                 }
             } else {

@@ -100,9 +100,11 @@ impl<'ctx> Pass<LlvmModule<'ctx>> for InterpFinalize {
         }
         for f in defined_functions(module) {
             let name = f.get_name().to_string_lossy().into_owned();
-            // A library function's entry is its function values' code block entry.
-            let library_entry = deegen_llvm_ir::function_attr(f, deegen_llvm_ir::HANDLER_KIND_ATTR).as_deref()
-                == Some(deegen_llvm_ir::handler_kind::LIBRARY)
+            // A library function's entry is its function values' code block entry; its return
+            // continuations are what the runtime finds in frame headers (a coroutine's
+            // outermost frame returns to `resume`'s).
+            let kind = deegen_llvm_ir::function_attr(f, deegen_llvm_ir::HANDLER_KIND_ATTR);
+            let library_entry = matches!(kind.as_deref(), Some(deegen_llvm_ir::handler_kind::LIBRARY | deegen_llvm_ir::handler_kind::CONTINUATION))
                 && name.starts_with(symbols::LIBRARY_PREFIX)
                 && !name.ends_with(symbols::LIBRARY_CATCH_SUFFIX);
             if !(EXPORTED.contains(&name.as_str()) || is_stencil(f) || library_entry) {

@@ -210,6 +210,10 @@ impl<'a, 'ctx> Lowerer<'a, 'ctx> {
                 ))?;
             }
             "make_call" => self.lower_make_call(call, &state, &ib, None)?,
+            "make_call_in" => {
+                let ctx = self.arg(call, 0)?;
+                self.lower_make_call_at(call, 1, &PinnedState { ctx, ..state }, &ib, None)?
+            }
             "make_tail_call" => {
                 self.variant("make_tail_call")?;
                 self.lower_make_tail_call(call, &state, &ib, None)?
@@ -221,6 +225,16 @@ impl<'a, 'ctx> Lowerer<'a, 'ctx> {
             _ if marker == MAKE_TAIL_CALL_WITH_CODE_BLOCK => {
                 let cb = self.arg_ptr(call, 2)?;
                 self.lower_make_tail_call(call, &state, &ib, Some(cb))?
+            }
+            "return_in" => {
+                let (ctx, base, values, count) = (self.arg(call, 0)?, self.arg_ptr(call, 1)?, self.arg_ptr(call, 2)?, self.arg(call, 3)?);
+                e((|| {
+                    let values_i = self.builder.build_ptr_to_int(values, self.module.get_context().i64_type(), "retp").map_err(|x| x.to_string())?;
+                    let poison = self.module.get_context().ptr_type(Default::default()).get_poison();
+                    let cont = ib.load_ptr(ib.header_slot(base, deegen_api::frame::RETURN_CONTINUATION, "hdr.ret")?, "ret.cont")?;
+                    let there = PinnedState { ctx, base, ..state };
+                    ib.tail_call(TailTarget::Pointer(cont), &there, poison.into(), poison.into(), [Some(values_i.into()), Some(count), None, None])
+                })())?;
             }
             "return_from_function" => {
                 let values = self.arg_ptr(call, 0)?;
@@ -398,9 +412,22 @@ impl<'a, 'ctx> Lowerer<'a, 'ctx> {
         ib: &InterpBuilder<'_, 'ctx>,
         known_cb: Option<PointerValue<'ctx>>,
     ) -> Result<(), PassError> {
-        let frame = self.arg_ptr(call, 0)?;
-        let num_args = self.arg(call, 1)?;
-        let k = self.arg_ptr(call, 2)?;
+        self.lower_make_call_at(call, 0, state, ib, known_cb)
+    }
+
+    /// `make_call` whose (frame, number of arguments, continuation) are the call's arguments
+    /// from `first` on; the callee runs with `state`'s context (`make_call_in` passes another).
+    fn lower_make_call_at(
+        &self,
+        call: CallSiteValue<'ctx>,
+        first: u32,
+        state: &PinnedState<'ctx>,
+        ib: &InterpBuilder<'_, 'ctx>,
+        known_cb: Option<PointerValue<'ctx>>,
+    ) -> Result<(), PassError> {
+        let frame = self.arg_ptr(call, first)?;
+        let num_args = self.arg(call, first + 1)?;
+        let k = self.arg_ptr(call, first + 2)?;
         if deegen_llvm_ir::as_function(self.module, k).is_none() {
             return Err(self.fail(
                 "the continuation passed to make_call must be a function named at the call (`f as *const ()`), not a value computed at run time",

@@ -1345,6 +1345,81 @@ pub fn lua_lib_pcall_catch() -> ! {
     library_return(base, 2)
 }
 
+/// `coroutine.resume(co, ...)`: switches to the coroutine's stack and context in place, with no
+/// native frame (the resumer stays parked in this frame). A new coroutine's function is called
+/// on its stack with `lua_lib_coroutine_resume_done` as the return continuation (no caller
+/// frame is seen past it: the coroutine's frames end there); a suspended one continues its
+/// `yield` as if that returned the arguments. Either way the coroutine comes back through
+/// `lua_lib_coroutine_resume_done`: from its `yield` or its function's return, or through the
+/// catch when it dies of an error.
+#[no_mangle]
+pub fn lua_lib_coroutine_resume(num_args: u64) -> ! {
+    let base = api::stack_base();
+    let to = unsafe { lua_rt_coroutine_resume(ctx(), base, num_args) };
+    if to.ctx.is_null() {
+        native_twin(num_args)
+    }
+    let there = to.ctx as *mut deegen_api::InterpContext;
+    if to.values.is_null() {
+        api::make_call_in(there, to.frame, to.count, lua_lib_coroutine_resume_done as *const ())
+    }
+    api::return_in(there, to.frame, to.values, to.count)
+}
+
+/// The coroutine came back to its `resume` (this frame). Run on the coroutine's context, its
+/// function returned: it is dead; switch back and come here again. Run on the resumer's
+/// context (a `yield`, the catch): `true` and the values, or `false` and the error the catch
+/// stored (null `values`).
+#[no_mangle]
+pub fn lua_lib_coroutine_resume_done() -> ! {
+    let (values, count) = api::return_values();
+    let base = api::stack_base();
+    unsafe {
+        let co = TValue(*base).as_ptr::<u8>();
+        if ctx() as *mut u8 == co.add(lua51_value::THREAD_CONTEXT_OFFSET) {
+            let to = lua_rt_coroutine_returned(ctx(), values, count);
+            api::return_in(to.ctx as *mut deegen_api::InterpContext, to.frame, to.values, to.count)
+        }
+        if values.is_null() {
+            *base = TValue::FALSE.raw();
+            library_return(base, 2)
+        }
+        if base.add(1 + count as usize) > (*ctx()).interp.stack_limit {
+            api::cold_path();
+            api::throw(lua_rt_stack_overflow(ctx()))
+        }
+        *base = TValue::TRUE.raw();
+        // The values are on the coroutine's stack: no overlap.
+        let mut i = 0;
+        while i < count {
+            *base.add(1 + i as usize) = *values.add(i as usize);
+            i += 1;
+        }
+    }
+    library_return(base, count + 1)
+}
+
+/// An error unwound to the bottom of a coroutine that a generated `resume` (this frame) runs,
+/// or a native `yield` (debug hooks on) left it: back to the resumer.
+#[no_mangle]
+pub fn lua_lib_coroutine_resume_catch() -> ! {
+    let to = unsafe { lua_rt_coroutine_caught(ctx(), api::stack_base()) };
+    api::return_in(to.ctx as *mut deegen_api::InterpContext, to.frame, to.values, to.count)
+}
+
+/// `coroutine.yield(...)`: switches back to the resumer in place (to its `resume`'s
+/// `lua_lib_coroutine_resume_done`), leaving this frame suspended; a later `resume` returns
+/// from it.
+#[no_mangle]
+pub fn lua_lib_coroutine_yield(num_args: u64) -> ! {
+    let base = api::stack_base();
+    let to = unsafe { lua_rt_coroutine_yield(ctx(), base, num_args) };
+    if to.ctx.is_null() {
+        native_twin(num_args)
+    }
+    api::return_in(to.ctx as *mut deegen_api::InterpContext, to.frame, to.values, to.count)
+}
+
 /// The rare cases of a library function (argument errors, metamethods, anything its fast path
 /// does not handle): its native twin does the whole call, in this frame.
 #[inline(always)]

@@ -395,7 +395,11 @@ pub fn bytecodes() -> Vec<BytecodeSpec> {
 /// for what generated code does not do: the debug hooks' call and return events, and the rare
 /// cases a fast path hands over whole (argument errors, metamethods).
 pub fn library() -> Vec<LibFunctionSpec> {
-    let mut functions = vec![LibFunctionSpec::new("pcall", "lua_lib_pcall").catching("lua_lib_pcall_catch")];
+    let mut functions = vec![
+        LibFunctionSpec::new("pcall", "lua_lib_pcall").catching("lua_lib_pcall_catch"),
+        LibFunctionSpec::new("coroutine_resume", "lua_lib_coroutine_resume").catching("lua_lib_coroutine_resume_catch"),
+        LibFunctionSpec::new("coroutine_yield", "lua_lib_coroutine_yield"),
+    ];
     for name in [
         "type",
         "select",

@@ -120,6 +120,24 @@ macro_rules! runtime_abi {
             /// values while debug hooks are on: its return event. True when the hook raised an
             /// error, which is in the context.
             fn lua_rt_library_return_hook(ctx: *mut $crate::LuaContext, base: *mut u64, count: u64) -> bool;
+            /// `coroutine.resume` in generated code, in the frame at `base`: when the first
+            /// argument is a coroutine that can run now, makes it the running one (the resumer
+            /// parked as 5.1 does) and says where to go on: a new coroutine's call (`values` null:
+            /// its function and arguments are in `frame`, `count` arguments), or the suspended
+            /// `yield`'s frame and the values it returns. `RtSwitch::TWIN` for everything else.
+            fn lua_rt_coroutine_resume(ctx: *mut $crate::LuaContext, base: *mut u64, num_args: u64) -> $crate::RtSwitch;
+            /// `coroutine.yield` in generated code, in the frame at `base`: suspends the running
+            /// coroutine, when a generated `resume` resumed it and nothing lies between, and
+            /// says where its resumer goes on. `RtSwitch::TWIN` otherwise (errors, a native
+            /// resume).
+            fn lua_rt_coroutine_yield(ctx: *mut $crate::LuaContext, base: *mut u64, num_args: u64) -> $crate::RtSwitch;
+            /// The function of the coroutine running on `ctx` returned `count` values from
+            /// `values`: it is dead, and its resumer goes on.
+            fn lua_rt_coroutine_returned(ctx: *mut $crate::LuaContext, values: *mut u64, count: u64) -> $crate::RtSwitch;
+            /// The catch of a generated `resume` in the frame at `base`: the coroutine died of an
+            /// error (stored in `base[1]`; `values` null) or a native `yield` left it (its
+            /// values); its resumer goes on.
+            fn lua_rt_coroutine_caught(ctx: *mut $crate::LuaContext, base: *mut u64) -> $crate::RtSwitch;
             /// The error of nesting more runtime calls (`LuaContext::c_calls`) than 5.1 allows.
             fn lua_rt_c_stack_overflow(ctx: *mut $crate::LuaContext) -> u64;
             /// A function ran out of its hotness countdown (a tier-up request) going on at `pc`

@@ -1040,6 +1040,28 @@ pub struct RtResult {
     pub kind: u64,
 }
 
+/// What a coroutine switch in generated code continues with (the `lua_rt_coroutine_*`
+/// helpers): the context to run on (null: the library function's native twin does the whole
+/// call), a frame there, and values for it. Returned through memory (32 bytes), as it is only
+/// on the switch itself.
+#[repr(C)]
+#[derive(Clone, Copy, Debug)]
+pub struct RtSwitch {
+    pub ctx: *mut LuaContext,
+    pub frame: *mut u64,
+    pub values: *mut u64,
+    pub count: u64,
+}
+
+impl RtSwitch {
+    /// Not for the generated code: the twin does it.
+    pub const TWIN: RtSwitch = RtSwitch { ctx: core::ptr::null_mut(), frame: core::ptr::null_mut(), values: core::ptr::null_mut(), count: 0 };
+}
+
+/// Where a coroutine's context lies in its thread object (`lua51_vm`'s `Thread` asserts it):
+/// generated code tells a coroutine's context from its resumer's by address.
+pub const THREAD_CONTEXT_OFFSET: usize = core::mem::size_of::<GcHeader>();
+
 /// `value` is the result.
 pub const RT_VALUE: u64 = 0;
 /// `value` is the address of a call frame the helper prepared (a metamethod and its

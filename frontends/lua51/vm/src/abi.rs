@@ -8,6 +8,7 @@
 
 #![allow(non_upper_case_globals)]
 
+use crate::coroutine::{lua_rt_coroutine_caught, lua_rt_coroutine_resume, lua_rt_coroutine_returned, lua_rt_coroutine_yield};
 use crate::hook::lua_rt_hook_instruction;
 use crate::object::function::NativeFn;
 use crate::runtime::*;

@@ -3,20 +3,33 @@
 //! interpreter context.
 //!
 //! Lua calls never grow the native stack (they are tail calls between handlers), so a coroutine
-//! needs no native stack of its own: `yield` leaves the coroutine's interpreter entry with a
-//! yield status, and `resume` continues the suspended `yield` call through the generated
-//! `__deegen_interp_resume` thunk, as if `yield` had returned the resume's arguments. Yielding
-//! across a nested native entry (`pcall`, a metamethod called by the library) is refused with
-//! Lua 5.1's message.
+//! needs no native stack of its own. Two ways switch to one:
+//!
+//! - In place (the usual one): `coroutine.resume` and `coroutine.yield` are library functions
+//!   in generated code (`lua_lib_coroutine_*` in the semantics). `resume` calls a new
+//!   coroutine's function on the coroutine's stack with the coroutine's context
+//!   (`make_call_in`), or returns from its suspended `yield` there (`return_in`); `yield`
+//!   returns to `resume`'s continuation on the resumer's context. The coroutine's bottom frame
+//!   returns to that continuation, with `resume`'s frame as its caller: frame walks stop there
+//!   (`frames::Frame::ends_coroutine`), and an error thrown inside unwinds to `resume`'s catch.
+//!   The helpers here (`lua_rt_coroutine_*`) do the bookkeeping in between.
+//! - Natively, while debug hooks are on (library functions then run their native twins, which
+//!   report the hooks' events): `resume` enters the interpreter on the coroutine's context and
+//!   `yield` leaves it with a yield status; `resume` goes on when the interpreter returns.
+//!
+//! A coroutine may switch one way and come back the other: each resume points its bottom frame
+//! at its own way back, and a native `yield` in a coroutine resumed in place goes to the
+//! `resume`'s catch. Yielding across a nested native entry (`pcall`, a metamethod called by the
+//! library) is refused with Lua 5.1's message.
 
 use deegen_api::{FRAME_HEADER_SLOTS, STATUS_ERROR, STATUS_OK};
-use lua51_value::{LuaContext, TValue};
+use lua51_value::{LuaContext, RtSwitch, TValue};
 
-use crate::interp::{__deegen_interp_enter, __deegen_interp_exit, __deegen_interp_resume, STATUS_YIELD};
+use crate::interp::{__deegen_interp_enter, __deegen_interp_exit, __deegen_interp_resume, resumed_in_place_continuation, STATUS_YIELD};
 use crate::object::function::close_upvalues;
 use crate::object::heap::OutOfMemory;
 use crate::object::thread::{CoStatus, Thread};
-use crate::state::{HandlerState, LuaState, Protected, MAX_NATIVE_DEPTH};
+use crate::state::{state_of, HandlerState, LuaState, Protected, MAX_NATIVE_DEPTH};
 
 /// A new coroutine of the running thread that will run `func`: a thread object, recorded in the
 /// state (the collector closes the open upvalues of those it frees), with the running thread's
@@ -37,30 +50,35 @@ pub enum ResumeOutcome {
     Error(TValue),
 }
 
-/// Resumes `co` with `args`; `top` is the resumer's live top.
-///
-/// The coroutine and the state change inside the interpreter call (`yield` writes them), so
-/// both are only reached through raw pointers here, never through references held across that
-/// call (see `LuaState::call_at`).
+/// Why `co` cannot be resumed now (5.1's messages), if it cannot.
 ///
 /// # Safety
-/// `st` is a live state and `co_value` one of its coroutines.
-pub unsafe fn resume(st: *mut LuaState, co_value: TValue, args: &[TValue], top: *mut u64) -> Result<ResumeOutcome, &'static str> {
-    let co: *mut Thread = co_value.as_ptr();
+/// `co` is a live thread of `st`.
+unsafe fn refusal(st: *mut LuaState, co: *mut Thread) -> Option<&'static str> {
     unsafe {
         match (*co).status {
-            CoStatus::Dead => return Err("cannot resume dead coroutine"),
-            CoStatus::Running => return Err("cannot resume running coroutine"),
-            CoStatus::Normal => return Err("cannot resume normal coroutine"),
+            CoStatus::Dead => return Some("cannot resume dead coroutine"),
+            CoStatus::Running => return Some("cannot resume running coroutine"),
+            CoStatus::Normal => return Some("cannot resume normal coroutine"),
             CoStatus::Suspended => {}
         }
         // Every resume nests an interpreter entry, like 5.1's nCcalls (whose check in
         // `lua_resume`, unlike `luaD_call`'s, comes before the increment).
-        if (*st).shared.native_depth >= MAX_NATIVE_DEPTH {
-            return Err("C stack overflow");
-        }
-        // Park the resumer.
-        let prev_ctx = (*st).current;
+        ((*st).shared.native_depth >= MAX_NATIVE_DEPTH).then_some("C stack overflow")
+    }
+}
+
+/// Parks the running thread (its live top is `top`) and makes `co` the running one, counted as
+/// a nested entry. `in_place`: a generated `resume` does it, and the coroutine switches back
+/// in place.
+///
+/// Raw accesses throughout: the coroutine and the state change while the coroutine runs.
+///
+/// # Safety
+/// `co_value` is a suspended coroutine of `st`.
+unsafe fn switch_in(st: *mut LuaState, co_value: TValue, top: *mut u64, in_place: bool) {
+    let co: *mut Thread = co_value.as_ptr();
+    unsafe {
         let prev_thread = (*st).current_thread;
         if prev_thread.is_nil() {
             (*st).main_saved_top = top;
@@ -69,15 +87,90 @@ pub unsafe fn resume(st: *mut LuaState, co_value: TValue, args: &[TValue], top: 
             (*t).saved_top = top;
             (*t).status = CoStatus::Normal;
         }
-        let ctx: *mut LuaContext = std::ptr::addr_of_mut!((*co).ctx);
+        (*co).resumer = prev_thread;
+        (*co).resumer_ctx = (*st).current;
+        (*co).resumed_in_place = in_place;
         (*st).resumer_globals.push((*st).globals);
         (*st).globals = (*co).env;
-        (*st).current = ctx;
+        (*st).current = std::ptr::addr_of_mut!((*co).ctx);
         (*st).current_thread = co_value;
         (*co).status = CoStatus::Running;
         (*co).entry_depth = (*st).shared.native_depth + 1;
         (*st).shared.native_depth += 1;
-        (*ctx).interp.status = STATUS_OK;
+        (*co).ctx.interp.status = STATUS_OK;
+    }
+}
+
+/// `co` stopped running (`status`: yielded, returned, or died): its resumer runs again. A
+/// dead coroutine's upvalues are closed while its stack still holds their values (an error
+/// leaves them open; the stack is no longer scanned; 5.1 keeps them open until it frees the
+/// coroutine, which shows the same values), and one killed by an error keeps the frames it
+/// died in, for tracebacks and `debug.getinfo` (5.1 keeps the dead thread's stack): live up to
+/// `error_base`. Returns the resumer's context.
+///
+/// # Safety
+/// `co` is the running coroutine of `st`.
+unsafe fn switch_out(st: *mut LuaState, co: *mut Thread, status: CoStatus, error_base: *mut u64) -> *mut LuaContext {
+    unsafe {
+        (*st).shared.native_depth -= 1;
+        (*co).env = (*st).globals;
+        (*st).globals = (*st).resumer_globals.pop().expect("pushed by switch_in");
+        let resumer_ctx = (*co).resumer_ctx;
+        let prev_thread = std::mem::replace(&mut (*co).resumer, TValue::NIL);
+        (*co).resumer_ctx = std::ptr::null_mut();
+        (*st).current = resumer_ctx;
+        (*st).current_thread = prev_thread;
+        if !prev_thread.is_nil() {
+            (*prev_thread.as_ptr::<Thread>()).status = CoStatus::Running;
+        }
+        (*co).status = status;
+        if status == CoStatus::Dead {
+            let ctx = std::ptr::addr_of_mut!((*co).ctx);
+            (*co).saved_top = (*co).stack.as_mut_ptr();
+            close_upvalues(ctx, (*co).saved_top);
+            if !error_base.is_null() {
+                (*co).error_frame = error_base;
+                (*co).saved_top = error_base;
+            }
+        }
+        resumer_ctx
+    }
+}
+
+/// The coroutine's outermost frame (its function's, whose header links it to its resumer).
+fn bottom_frame(co: *mut Thread) -> *mut u64 {
+    unsafe { (*co).stack.as_mut_ptr().add(FRAME_HEADER_SLOTS) }
+}
+
+/// Points the bottom frame of a started coroutine at its resumer: the frame of a generated
+/// `resume` (`caller`, returning to `continuation`), or native code (null, the interpreter's
+/// exit). The tail calls counted in the caller slot stay.
+///
+/// # Safety
+/// `co` has started.
+unsafe fn link_bottom(co: *mut Thread, caller: *mut u64, continuation: *const ()) {
+    let bottom = bottom_frame(co);
+    unsafe {
+        let slot = bottom.offset(deegen_api::frame::CALLER_BASE as isize);
+        *slot = (*slot & !deegen_api::frame::CALLER_BASE_MASK) | caller as u64;
+        *bottom.offset(deegen_api::frame::RETURN_CONTINUATION as isize) = continuation as u64;
+    }
+}
+
+/// Resumes `co` with `args` from native code (a native `resume`, or `wrap`); `top` is the
+/// resumer's live top. The coroutine runs in a nested interpreter entry until it yields,
+/// returns or fails.
+///
+/// # Safety
+/// `st` is a live state and `co_value` one of its coroutines.
+pub unsafe fn resume(st: *mut LuaState, co_value: TValue, args: &[TValue], top: *mut u64) -> Result<ResumeOutcome, &'static str> {
+    let co: *mut Thread = co_value.as_ptr();
+    unsafe {
+        if let Some(message) = refusal(st, co) {
+            return Err(message);
+        }
+        switch_in(st, co_value, top, false);
+        let ctx: *mut LuaContext = std::ptr::addr_of_mut!((*co).ctx);
         // `resume` catches the coroutine's errors: an enclosing `xpcall`'s handler does not see them.
         // Its base is in another stack than the coroutine's frames: a walk of those never meets it.
         (*st).protected.push(Protected { handler: TValue::NIL, state: HandlerState::Done, base: std::ptr::null_mut() });
@@ -94,6 +187,8 @@ pub unsafe fn resume(st: *mut LuaState, co_value: TValue, args: &[TValue], top: 
             }
             __deegen_interp_enter(std::ptr::addr_of_mut!((*ctx).interp), base, args.len() as u64);
         } else {
+            // A generated `resume` may have run it last: its function returns to the exit now.
+            link_bottom(co, std::ptr::null_mut(), __deegen_interp_exit as *const ());
             let base = (*co).yield_base;
             for (i, a) in args.iter().enumerate() {
                 *base.add(i) = a.raw();
@@ -101,45 +196,119 @@ pub unsafe fn resume(st: *mut LuaState, co_value: TValue, args: &[TValue], top: 
             __deegen_interp_resume(std::ptr::addr_of_mut!((*ctx).interp), base, base, args.len() as u64);
         }
         (*st).protected.pop();
-        (*st).shared.native_depth -= 1;
-        (*co).env = (*st).globals;
-        (*st).globals = (*st).resumer_globals.pop().expect("pushed above");
-        (*st).current = prev_ctx;
-        (*st).current_thread = prev_thread;
-        if !prev_thread.is_nil() {
-            (*prev_thread.as_ptr::<Thread>()).status = CoStatus::Running;
+        let status = std::ptr::read_volatile(std::ptr::addr_of!((*ctx).interp.status));
+        let error_base = if status == STATUS_ERROR { (*ctx).interp.error_base } else { std::ptr::null_mut() };
+        let co_status = if status == STATUS_YIELD { CoStatus::Suspended } else { CoStatus::Dead };
+        switch_out(st, co, co_status, error_base);
+        Ok(match status {
+            STATUS_YIELD => ResumeOutcome::Values(values_from(st, (*co).yield_base, (*co).yield_count)),
+            STATUS_ERROR => ResumeOutcome::Error(TValue((*ctx).interp.error)),
+            _ => ResumeOutcome::Values(values_from(st, (*ctx).interp.ret_ptr, (*ctx).interp.ret_count as usize)),
+        })
+    }
+}
+
+/// The thread whose context is `ctx` (a coroutine's, not the main thread's).
+fn thread_of(ctx: *mut LuaContext) -> *mut Thread {
+    unsafe { (ctx as *mut u8).sub(lua51_value::THREAD_CONTEXT_OFFSET) as *mut Thread }
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn lua_rt_coroutine_resume(ctx: *mut LuaContext, base: *mut u64, num_args: u64) -> RtSwitch {
+    let st: *mut LuaState = unsafe { state_of(ctx) };
+    let co_value = TValue(unsafe { *base });
+    if num_args == 0 || !co_value.is_kind(lua51_value::ObjKind::Thread) {
+        return RtSwitch::TWIN;
+    }
+    let co: *mut Thread = co_value.as_ptr();
+    let count = num_args as usize - 1;
+    unsafe {
+        // Refusals are the twin's to answer, as are arguments that would not fit where they go.
+        if refusal(st, co).is_some() {
+            return RtSwitch::TWIN;
         }
-        let outcome = match std::ptr::read_volatile(std::ptr::addr_of!((*ctx).interp.status)) {
-            STATUS_YIELD => {
-                (*co).status = CoStatus::Suspended;
-                let (yb, n) = ((*co).yield_base, (*co).yield_count);
-                ResumeOutcome::Values(values_from(st, yb, n))
-            }
-            STATUS_ERROR => {
-                (*co).status = CoStatus::Dead;
-                ResumeOutcome::Error(TValue((*ctx).interp.error))
-            }
-            _ => {
-                (*co).status = CoStatus::Dead;
-                let p = (*ctx).interp.ret_ptr;
-                ResumeOutcome::Values(values_from(st, p, (*ctx).interp.ret_count as usize))
-            }
-        };
-        if (*co).status == CoStatus::Dead {
-            // An error leaves upvalues open; close them while the stack still holds their
-            // values, as the stack is no longer scanned (5.1 keeps them open until it frees the
-            // coroutine, which shows the same values).
-            (*co).saved_top = (*co).stack.as_mut_ptr();
-            close_upvalues(ctx, (*co).saved_top);
-            // A coroutine killed by an error keeps the frames it died in, for tracebacks and
-            // `debug.getinfo` (5.1 keeps the dead thread's stack): live up to the frame that
-            // threw.
-            if std::ptr::read_volatile(std::ptr::addr_of!((*ctx).interp.status)) == STATUS_ERROR && !(*ctx).interp.error_base.is_null() {
-                (*co).error_frame = (*ctx).interp.error_base;
-                (*co).saved_top = (*co).error_frame;
-            }
+        let co_ctx = std::ptr::addr_of_mut!((*co).ctx);
+        let bottom = bottom_frame(co);
+        let landing = if (*co).started { (*co).yield_base } else { bottom };
+        if landing.add(count) > (*co_ctx).interp.stack_limit {
+            return RtSwitch::TWIN;
         }
-        Ok(outcome)
+        switch_in(st, co_value, base.add(num_args as usize), true);
+        let args = base.add(1);
+        if !(*co).started {
+            // Its function's frame at the bottom of its stack; `make_call_in` writes the header.
+            (*co).started = true;
+            let frame = (*co).stack.as_mut_ptr();
+            *frame = (*co).func.raw();
+            std::ptr::copy_nonoverlapping(args, bottom, count);
+            return RtSwitch { ctx: co_ctx, frame, values: std::ptr::null_mut(), count: count as u64 };
+        }
+        link_bottom(co, base, resumed_in_place_continuation());
+        RtSwitch { ctx: co_ctx, frame: (*co).yield_base, values: args, count: count as u64 }
+    }
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn lua_rt_coroutine_yield(ctx: *mut LuaContext, base: *mut u64, num_args: u64) -> RtSwitch {
+    let st: *mut LuaState = unsafe { state_of(ctx) };
+    unsafe {
+        let current = (*st).current_thread;
+        if current.is_nil() {
+            return RtSwitch::TWIN;
+        }
+        let co: *mut Thread = current.as_ptr();
+        if !(*co).resumed_in_place || (*st).shared.native_depth != (*co).entry_depth || (*co).ctx.c_calls != 0 {
+            return RtSwitch::TWIN;
+        }
+        let count = num_args as usize;
+        (*co).yield_base = base;
+        (*co).yield_count = count;
+        (*co).saved_top = base.add(count);
+        let resumer = switch_out(st, co, CoStatus::Suspended, std::ptr::null_mut());
+        RtSwitch { ctx: resumer, frame: bottom_frame(co), values: base, count: num_args }
+    }
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn lua_rt_coroutine_returned(ctx: *mut LuaContext, values: *mut u64, count: u64) -> RtSwitch {
+    let st: *mut LuaState = unsafe { state_of(ctx) };
+    let co = thread_of(ctx);
+    let resumer = unsafe { switch_out(st, co, CoStatus::Dead, std::ptr::null_mut()) };
+    RtSwitch { ctx: resumer, frame: bottom_frame(co), values, count }
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn lua_rt_coroutine_caught(ctx: *mut LuaContext, base: *mut u64) -> RtSwitch {
+    let st: *mut LuaState = unsafe { state_of(ctx) };
+    let co = thread_of(ctx);
+    unsafe {
+        if (*ctx).interp.status == STATUS_YIELD {
+            // A native `yield` recorded its values and left through the throw.
+            let resumer = switch_out(st, co, CoStatus::Suspended, std::ptr::null_mut());
+            return RtSwitch { ctx: resumer, frame: bottom_frame(co), values: (*co).yield_base, count: (*co).yield_count as u64 };
+        }
+        let error = (*ctx).interp.error;
+        let resumer = switch_out(st, co, CoStatus::Dead, (*ctx).interp.error_base);
+        *base.add(1) = error;
+        RtSwitch { ctx: resumer, frame: bottom_frame(co), values: std::ptr::null_mut(), count: 0 }
+    }
+}
+
+/// Where a `yield` thrown by the native twin (debug hooks on) goes when a generated `resume`
+/// runs the coroutine: to that `resume`'s catch, in its frame (the coroutine's bottom frame's
+/// caller). None when a native `resume` waits for the interpreter to leave.
+pub(crate) fn yield_catch(st: &LuaState) -> Option<(*const (), *mut u64)> {
+    if st.current_thread.is_nil() {
+        return None;
+    }
+    let co: *mut Thread = st.current_thread.as_ptr();
+    unsafe {
+        if !(*co).resumed_in_place {
+            return None;
+        }
+        let caller = deegen_api::frame::caller_base(*bottom_frame(co).offset(deegen_api::frame::CALLER_BASE as isize));
+        let handler = crate::interp::catch_handler(resumed_in_place_continuation())?;
+        Some((handler, caller))
     }
 }
 

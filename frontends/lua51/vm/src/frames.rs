@@ -28,10 +28,26 @@ impl Frame {
     }
 
     /// The caller's frame base and the instruction that called (null base: none, the
-    /// outermost frame of an interpreter entry).
+    /// outermost frame of an interpreter entry or of a coroutine).
     pub(crate) fn caller(&self) -> (*mut u64, *const u8) {
+        if self.ends_coroutine() {
+            return (std::ptr::null_mut(), std::ptr::null());
+        }
+        self.linked_caller()
+    }
+
+    /// The frame the header links this one to: [`Self::caller`], or for the outermost frame of
+    /// a coroutine a generated `resume` runs, that `resume`'s frame (on its resumer's stack).
+    pub(crate) fn linked_caller(&self) -> (*mut u64, *const u8) {
         let pc = unsafe { *self.base.offset(frame::CALLER_PC as isize) } as *const u8;
         (frame::caller_base(self.caller_slot()), pc)
+    }
+
+    /// Whether this is the outermost frame of a coroutine that a generated `resume` runs: its
+    /// caller is that `resume`, but the coroutine's levels end here (as in 5.1, where each
+    /// coroutine has a stack of its own).
+    pub(crate) fn ends_coroutine(&self) -> bool {
+        self.return_continuation() == crate::interp::resumed_in_place_continuation()
     }
 
     /// Where the frame returns to: its caller's continuation, or the interpreter's exit for a

@@ -38,6 +38,8 @@ extern "C" {
     /// The entries of the library functions written in the semantics (`lua51_specs::library`):
     /// a call of one is a call into generated code.
     pub(crate) fn __deegen_lib_pcall();
+    pub(crate) fn __deegen_lib_coroutine_resume();
+    pub(crate) fn __deegen_lib_coroutine_yield();
     pub(crate) fn __deegen_lib_type();
     pub(crate) fn __deegen_lib_select();
     pub(crate) fn __deegen_lib_rawget();
@@ -53,6 +55,8 @@ extern "C" {
     pub(crate) fn __deegen_lib_string_len();
     pub(crate) fn __deegen_lib_string_byte();
     pub(crate) fn __deegen_lib_string_sub();
+    /// The return continuation of a coroutine's function that a generated `resume` runs.
+    fn __deegen_lib_coroutine_resume__ret__lua_lib_coroutine_resume_done();
     /// The return continuations of library functions that catch errors, each with the
     /// function's catch handler (`deegen_api::symbols::LIBRARY_CATCH_TABLE`).
     static __deegen_lib_catch_table: [*const (); 2];
@@ -68,6 +72,13 @@ pub(crate) fn catch_handler(continuation: *const ()) -> Option<*const ()> {
         let n = std::ptr::addr_of!(__deegen_lib_catch_count).read() as usize;
         (0..n).map(|i| *table.add(i)).find(|entry| entry[0] == continuation).map(|entry| entry[1])
     }
+}
+
+/// The return continuation that ends a coroutine's frames when a generated `resume` runs it
+/// (`coroutine`): a frame walk stops at a frame that returns there (its caller is on the
+/// resumer's stack).
+pub(crate) fn resumed_in_place_continuation() -> *const () {
+    __deegen_lib_coroutine_resume__ret__lua_lib_coroutine_resume_done as *const ()
 }
 
 /// The interpreter's handler for return continuation `index` (in name order) of the variant

@@ -659,7 +659,7 @@ fn innermost_protection(st: &LuaState, base: *mut u64) -> Protection {
     let mut crossed_native = false;
     for frame in crate::frames::chain(base).take_while(|f| f.base != native) {
         if let Some(handler) = frame.caller_catch_handler() {
-            let (caller, _) = frame.caller();
+            let (caller, _) = frame.linked_caller();
             return if crossed_native { Protection::Beyond } else { Protection::Catch { frame: caller, handler } };
         }
         crossed_native |= frame.entered_from_native();
@@ -672,7 +672,13 @@ fn innermost_protection(st: &LuaState, base: *mut u64) -> Protection {
 #[no_mangle]
 pub unsafe extern "C" fn lua_rt_on_throw(ctx: *mut LuaContext, base: *mut u64, pc: *const u8, value: u64, add_position: u64) -> u64 {
     if unsafe { (*ctx).interp.status } == STATUS_YIELD {
-        // A coroutine's `yield` leaves the interpreter through this door too.
+        // A native `yield` leaves the interpreter through this door too, or, when a generated
+        // `resume` runs the coroutine, goes to that `resume`'s catch.
+        let (handler, frame) = crate::coroutine::yield_catch(unsafe { state_of(ctx) }).unwrap_or((std::ptr::null(), std::ptr::null_mut()));
+        unsafe {
+            (*ctx).interp.catch_entry = handler;
+            (*ctx).interp.catch_base = frame;
+        }
         return value;
     }
     let st = unsafe { state_of(ctx) };

@@ -117,7 +117,18 @@ pub struct Thread {
     pub(crate) hook: Hook,
     /// Dead by an error: the frame that threw (null otherwise).
     pub(crate) error_frame: *mut u64,
+    /// While it runs: the thread that resumed it (nil for the main thread) and that thread's
+    /// context, to switch back to.
+    pub(crate) resumer: TValue,
+    pub(crate) resumer_ctx: *mut LuaContext,
+    /// While it runs: whether generated code resumed it (`lua_lib_coroutine_resume`), so a
+    /// `yield` switches back in place; otherwise a native `resume` waits for the interpreter
+    /// to leave.
+    pub(crate) resumed_in_place: bool,
 }
+
+// Generated code finds a coroutine's context in its thread object at this offset.
+const _: () = assert!(std::mem::offset_of!(Thread, ctx) == lua51_value::THREAD_CONTEXT_OFFSET);
 
 impl Thread {
     /// `runtime` and `shared` are what every context of the state points at (the state, and its
@@ -141,6 +152,9 @@ impl Thread {
             std::ptr::addr_of_mut!((*p).entry_depth).write(0);
             std::ptr::addr_of_mut!((*p).hook).write(Hook::default());
             std::ptr::addr_of_mut!((*p).error_frame).write(std::ptr::null_mut());
+            std::ptr::addr_of_mut!((*p).resumer).write(TValue::NIL);
+            std::ptr::addr_of_mut!((*p).resumer_ctx).write(std::ptr::null_mut());
+            std::ptr::addr_of_mut!((*p).resumed_in_place).write(false);
         }
         heap.bytes_allocated += THREAD_STACK_ACCOUNTED;
         Ok(TValue::from_ptr(p))

@@ -68,7 +68,7 @@ unsafe fn args_from(c: &Call, first: usize) -> &'static [TValue] {
     unsafe { std::slice::from_raw_parts(c.base.add(first) as *const TValue, n) }
 }
 
-native!(RESUME, "resume", |c| {
+native!(RESUME, "resume", generated crate::interp::__deegen_lib_coroutine_resume, |c| {
     let co = check_thread(c, 0)?;
     // SAFETY: used only by `resume`, which copies them first.
     let args = unsafe { args_from(c, 1) };
@@ -85,7 +85,7 @@ native!(RESUME, "resume", |c| {
     }
 });
 
-native!(YIELD, "yield", |c| {
+native!(YIELD, "yield", generated crate::interp::__deegen_lib_coroutine_yield, |c| {
     let (base, n) = (c.base, c.nargs);
     match yield_from(c.st, base, n) {
         Ok(()) => Err(Raised),

@@ -252,7 +252,10 @@ native!(TRACEBACK, "traceback", |c| {
         tostring_bytes(msg, &mut text);
         text.push(b'\n');
     }
-    text.extend_from_slice(c.st.traceback_of(levels, level, thread.is_none()).as_bytes());
+    // Only the main thread's outermost frame was entered from native code (`lua.c`'s call of
+    // the chunk); a coroutine's stack starts with its function.
+    let from_native = thread.is_none() && c.st.current_thread.is_nil();
+    text.extend_from_slice(c.st.traceback_of(levels, level, from_native).as_bytes());
     let s = c.string(&text)?;
     c.set(0, s);
     Ok(1)
