@@ -1355,7 +1355,8 @@ pub fn lua_lib_pcall_catch() -> ! {
 #[no_mangle]
 pub fn lua_lib_coroutine_resume(num_args: u64) -> ! {
     let base = api::stack_base();
-    let to = unsafe { lua_rt_coroutine_resume(ctx(), base, num_args) };
+    let co = if num_args == 0 { TValue::NIL.raw() } else { unsafe { *base } };
+    let to = unsafe { lua_rt_coroutine_resume(ctx(), co, base.add(1), num_args.saturating_sub(1), 0) };
     if to.ctx.is_null() {
         native_twin(num_args)
     }
@@ -1366,45 +1367,123 @@ pub fn lua_lib_coroutine_resume(num_args: u64) -> ! {
     api::return_in(there, to.frame, to.values, to.count)
 }
 
-/// The coroutine came back to its `resume` (this frame). Run on the coroutine's context, its
-/// function returned: it is dead; switch back and come here again. Run on the resumer's
-/// context (a `yield`, the catch): `true` and the values, or `false` and the error the catch
-/// stored (null `values`).
-#[no_mangle]
-pub fn lua_lib_coroutine_resume_done() -> ! {
-    let (values, count) = api::return_values();
-    let base = api::stack_base();
+/// The coroutine `co` of a `resume` or `wrap` in the frame at `base` came back with `count`
+/// values from `values`. On the coroutine's context, its function returned: it is dead; switch
+/// back, to come here again on the resumer's. There, `values` is null when it died of an
+/// error (the error in `count`). Returns the values, or the error, in this case.
+#[inline(always)]
+fn coroutine_came_back(co: TValue, values: *mut u64, count: u64, base: *mut u64, room: usize) -> Result<(*mut u64, u64), u64> {
     unsafe {
-        let co = TValue(*base).as_ptr::<u8>();
-        if ctx() as *mut u8 == co.add(lua51_value::THREAD_CONTEXT_OFFSET) {
+        if ctx() as *mut u8 == co.as_ptr::<u8>().add(lua51_value::THREAD_CONTEXT_OFFSET) {
             let to = lua_rt_coroutine_returned(ctx(), values, count);
             api::return_in(to.ctx as *mut deegen_api::InterpContext, to.frame, to.values, to.count)
         }
         if values.is_null() {
-            *base = TValue::FALSE.raw();
-            library_return(base, 2)
+            return Err(count);
         }
-        if base.add(1 + count as usize) > (*ctx()).interp.stack_limit {
+        if base.add(room + count as usize) > (*ctx()).interp.stack_limit {
             api::cold_path();
             api::throw(lua_rt_stack_overflow(ctx()))
         }
-        *base = TValue::TRUE.raw();
-        // The values are on the coroutine's stack: no overlap.
-        let mut i = 0;
-        while i < count {
-            *base.add(1 + i as usize) = *values.add(i as usize);
-            i += 1;
-        }
     }
-    library_return(base, count + 1)
+    Ok((values, count))
 }
 
-/// An error unwound to the bottom of a coroutine that a generated `resume` (this frame) runs,
-/// or a native `yield` (debug hooks on) left it: back to the resumer.
+/// Copies `count` values from the coroutine's stack to `to` (no overlap: another stack).
+#[inline(always)]
+fn copy_from_coroutine(to: *mut u64, values: *mut u64, count: u64) {
+    let mut i = 0;
+    while i < count {
+        unsafe { *to.add(i as usize) = *values.add(i as usize) };
+        i += 1;
+    }
+}
+
+/// The coroutine came back to its `resume` (this frame): `true` and the values, or `false` and
+/// the error.
+#[no_mangle]
+pub fn lua_lib_coroutine_resume_done() -> ! {
+    let (values, count) = api::return_values();
+    let base = api::stack_base();
+    match coroutine_came_back(TValue(unsafe { *base }), values, count, base, 1) {
+        Ok((values, count)) => {
+            unsafe { *base = TValue::TRUE.raw() };
+            copy_from_coroutine(unsafe { base.add(1) }, values, count);
+            library_return(base, count + 1)
+        }
+        Err(error) => {
+            unsafe {
+                *base = TValue::FALSE.raw();
+                *base.add(1) = error;
+            }
+            library_return(base, 2)
+        }
+    }
+}
+
+/// An error unwound to the bottom of a coroutine that a generated `resume` or `wrap` (this
+/// frame) runs, or a native `yield` (debug hooks on) left it: back to the resumer.
+#[inline(always)]
+fn coroutine_caught() -> ! {
+    let to = unsafe { lua_rt_coroutine_caught(ctx()) };
+    api::return_in(to.ctx as *mut deegen_api::InterpContext, to.frame, to.values, to.count)
+}
+
 #[no_mangle]
 pub fn lua_lib_coroutine_resume_catch() -> ! {
-    let to = unsafe { lua_rt_coroutine_caught(ctx(), api::stack_base()) };
-    api::return_in(to.ctx as *mut deegen_api::InterpContext, to.frame, to.values, to.count)
+    coroutine_caught()
+}
+
+/// The coroutine a function made by `coroutine.wrap` runs (its upvalue).
+#[inline(always)]
+fn wrapped_coroutine() -> TValue {
+    unsafe { TValue((*current_upvalue(0)).closed) }
+}
+
+/// A function made by `coroutine.wrap`: `resume` of its coroutine, whose values it returns
+/// and whose error it raises again.
+#[no_mangle]
+pub fn lua_lib_coroutine_wrapped(num_args: u64) -> ! {
+    let base = api::stack_base();
+    let to = unsafe { lua_rt_coroutine_resume(ctx(), wrapped_coroutine().raw(), base, num_args, 1) };
+    if to.ctx.is_null() {
+        native_twin(num_args)
+    }
+    let there = to.ctx as *mut deegen_api::InterpContext;
+    if to.values.is_null() {
+        api::make_call_in(there, to.frame, to.count, lua_lib_coroutine_wrapped_done as *const ())
+    }
+    api::return_in(there, to.frame, to.values, to.count)
+}
+
+#[no_mangle]
+pub fn lua_lib_coroutine_wrapped_done() -> ! {
+    let (values, count) = api::return_values();
+    let base = api::stack_base();
+    match coroutine_came_back(wrapped_coroutine(), values, count, base, 0) {
+        Ok((values, count)) => {
+            copy_from_coroutine(base, values, count);
+            library_return(base, count)
+        }
+        // Raised again with the caller's position, as lua5.1's `auxwrap` does for a string.
+        Err(error) => api::throw(unsafe { lua_rt_wrapped_error(ctx(), base, error) }),
+    }
+}
+
+#[no_mangle]
+pub fn lua_lib_coroutine_wrapped_catch() -> ! {
+    coroutine_caught()
+}
+
+/// `coroutine.status(co)`: the interned name.
+#[no_mangle]
+pub fn lua_lib_coroutine_status(num_args: u64) -> ! {
+    let co = if num_args == 0 { TValue::NIL.raw() } else { unsafe { *api::stack_base() } };
+    let name = unsafe { lua_rt_coroutine_status(ctx(), co) };
+    if name == 0 {
+        native_twin(num_args)
+    }
+    return_one(name)
 }
 
 /// `coroutine.yield(...)`: switches back to the resumer in place (to its `resume`'s

@@ -120,12 +120,13 @@ macro_rules! runtime_abi {
             /// values while debug hooks are on: its return event. True when the hook raised an
             /// error, which is in the context.
             fn lua_rt_library_return_hook(ctx: *mut $crate::LuaContext, base: *mut u64, count: u64) -> bool;
-            /// `coroutine.resume` in generated code, in the frame at `base`: when the first
-            /// argument is a coroutine that can run now, makes it the running one (the resumer
-            /// parked as 5.1 does) and says where to go on: a new coroutine's call (`values` null:
-            /// its function and arguments are in `frame`, `count` arguments), or the suspended
-            /// `yield`'s frame and the values it returns. `RtSwitch::TWIN` for everything else.
-            fn lua_rt_coroutine_resume(ctx: *mut $crate::LuaContext, base: *mut u64, num_args: u64) -> $crate::RtSwitch;
+            /// `coroutine.resume` in generated code (`wrapped`: a function `coroutine.wrap` made),
+            /// in the frame at `base`, of `co` with `count` arguments from `args`: when `co` is a
+            /// coroutine that can run now, makes it the running one (the resumer parked as 5.1
+            /// does) and says where to go on: a new coroutine's call (`values` null: its function
+            /// and arguments are in `frame`, `count` arguments), or the suspended `yield`'s frame
+            /// and the values it returns. `RtSwitch::TWIN` for everything else.
+            fn lua_rt_coroutine_resume(ctx: *mut $crate::LuaContext, co: u64, args: *mut u64, count: u64, wrapped: u64) -> $crate::RtSwitch;
             /// `coroutine.yield` in generated code, in the frame at `base`: suspends the running
             /// coroutine, when a generated `resume` resumed it and nothing lies between, and
             /// says where its resumer goes on. `RtSwitch::TWIN` otherwise (errors, a native
@@ -134,10 +135,15 @@ macro_rules! runtime_abi {
             /// The function of the coroutine running on `ctx` returned `count` values from
             /// `values`: it is dead, and its resumer goes on.
             fn lua_rt_coroutine_returned(ctx: *mut $crate::LuaContext, values: *mut u64, count: u64) -> $crate::RtSwitch;
-            /// The catch of a generated `resume` in the frame at `base`: the coroutine died of an
-            /// error (stored in `base[1]`; `values` null) or a native `yield` left it (its
+            /// The catch of a generated `resume` or `wrap`: the coroutine running on `ctx` died of
+            /// an error (`values` null, the error in `count`) or a native `yield` left it (its
             /// values); its resumer goes on.
-            fn lua_rt_coroutine_caught(ctx: *mut $crate::LuaContext, base: *mut u64) -> $crate::RtSwitch;
+            fn lua_rt_coroutine_caught(ctx: *mut $crate::LuaContext) -> $crate::RtSwitch;
+            /// The error a function made by `coroutine.wrap`, in the frame at `base`, raises for
+            /// its coroutine's `error`: a string gets the caller's position (5.1's `auxwrap`).
+            fn lua_rt_wrapped_error(ctx: *mut $crate::LuaContext, base: *mut u64, error: u64) -> u64;
+            /// `coroutine.status(co)`'s interned name, or 0 when `co` is not a coroutine.
+            fn lua_rt_coroutine_status(ctx: *mut $crate::LuaContext, co: u64) -> u64;
             /// The error of nesting more runtime calls (`LuaContext::c_calls`) than 5.1 allows.
             fn lua_rt_c_stack_overflow(ctx: *mut $crate::LuaContext) -> u64;
             /// A function ran out of its hotness countdown (a tier-up request) going on at `pc`

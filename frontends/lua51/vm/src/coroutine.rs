@@ -25,7 +25,7 @@
 use deegen_api::{FRAME_HEADER_SLOTS, STATUS_ERROR, STATUS_OK};
 use lua51_value::{LuaContext, RtSwitch, TValue};
 
-use crate::interp::{__deegen_interp_enter, __deegen_interp_exit, __deegen_interp_resume, resumed_in_place_continuation, STATUS_YIELD};
+use crate::interp::{__deegen_interp_enter, __deegen_interp_exit, __deegen_interp_resume, STATUS_YIELD};
 use crate::object::function::close_upvalues;
 use crate::object::heap::OutOfMemory;
 use crate::object::thread::{CoStatus, Thread};
@@ -214,14 +214,14 @@ fn thread_of(ctx: *mut LuaContext) -> *mut Thread {
 }
 
 #[no_mangle]
-pub unsafe extern "C" fn lua_rt_coroutine_resume(ctx: *mut LuaContext, base: *mut u64, num_args: u64) -> RtSwitch {
+pub unsafe extern "C" fn lua_rt_coroutine_resume(ctx: *mut LuaContext, co: u64, args: *mut u64, count: u64, wrapped: u64) -> RtSwitch {
     let st: *mut LuaState = unsafe { state_of(ctx) };
-    let co_value = TValue(unsafe { *base });
-    if num_args == 0 || !co_value.is_kind(lua51_value::ObjKind::Thread) {
+    let co_value = TValue(co);
+    if !co_value.is_kind(lua51_value::ObjKind::Thread) {
         return RtSwitch::TWIN;
     }
     let co: *mut Thread = co_value.as_ptr();
-    let count = num_args as usize - 1;
+    let n = count as usize;
     unsafe {
         // Refusals are the twin's to answer, as are arguments that would not fit where they go.
         if refusal(st, co).is_some() {
@@ -230,21 +230,23 @@ pub unsafe extern "C" fn lua_rt_coroutine_resume(ctx: *mut LuaContext, base: *mu
         let co_ctx = std::ptr::addr_of_mut!((*co).ctx);
         let bottom = bottom_frame(co);
         let landing = if (*co).started { (*co).yield_base } else { bottom };
-        if landing.add(count) > (*co_ctx).interp.stack_limit {
+        if landing.add(n) > (*co_ctx).interp.stack_limit {
             return RtSwitch::TWIN;
         }
-        switch_in(st, co_value, base.add(num_args as usize), true);
-        let args = base.add(1);
+        switch_in(st, co_value, args.add(n), true);
         if !(*co).started {
             // Its function's frame at the bottom of its stack; `make_call_in` writes the header.
             (*co).started = true;
             let frame = (*co).stack.as_mut_ptr();
             *frame = (*co).func.raw();
-            std::ptr::copy_nonoverlapping(args, bottom, count);
-            return RtSwitch { ctx: co_ctx, frame, values: std::ptr::null_mut(), count: count as u64 };
+            std::ptr::copy_nonoverlapping(args, bottom, n);
+            return RtSwitch { ctx: co_ctx, frame, values: std::ptr::null_mut(), count };
         }
-        link_bottom(co, base, resumed_in_place_continuation());
-        RtSwitch { ctx: co_ctx, frame: (*co).yield_base, values: args, count: count as u64 }
+        // The frame of the `resume` (whose arguments follow the coroutine) or of the function
+        // `wrap` made (whose arguments are its own).
+        let caller = if wrapped != 0 { args } else { args.sub(1) };
+        link_bottom(co, caller, crate::interp::coroutine_return_continuation(wrapped != 0));
+        RtSwitch { ctx: co_ctx, frame: (*co).yield_base, values: args, count }
     }
 }
 
@@ -278,7 +280,7 @@ pub unsafe extern "C" fn lua_rt_coroutine_returned(ctx: *mut LuaContext, values:
 }
 
 #[no_mangle]
-pub unsafe extern "C" fn lua_rt_coroutine_caught(ctx: *mut LuaContext, base: *mut u64) -> RtSwitch {
+pub unsafe extern "C" fn lua_rt_coroutine_caught(ctx: *mut LuaContext) -> RtSwitch {
     let st: *mut LuaState = unsafe { state_of(ctx) };
     let co = thread_of(ctx);
     unsafe {
@@ -289,9 +291,30 @@ pub unsafe extern "C" fn lua_rt_coroutine_caught(ctx: *mut LuaContext, base: *mu
         }
         let error = (*ctx).interp.error;
         let resumer = switch_out(st, co, CoStatus::Dead, (*ctx).interp.error_base);
-        *base.add(1) = error;
-        RtSwitch { ctx: resumer, frame: bottom_frame(co), values: std::ptr::null_mut(), count: 0 }
+        RtSwitch { ctx: resumer, frame: bottom_frame(co), values: std::ptr::null_mut(), count: error }
     }
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn lua_rt_wrapped_error(ctx: *mut LuaContext, base: *mut u64, error: u64) -> u64 {
+    let st = unsafe { state_of(ctx) };
+    let e = TValue(error);
+    if !e.is_string() {
+        return error;
+    }
+    let mut text = st.where_(base, 1).into_bytes();
+    text.extend_from_slice(crate::object::string::string_bytes(e));
+    st.intern(&text).map_or(error, TValue::raw)
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn lua_rt_coroutine_status(ctx: *mut LuaContext, co: u64) -> u64 {
+    let st = unsafe { state_of(ctx) };
+    let co = TValue(co);
+    if !co.is_kind(lua51_value::ObjKind::Thread) {
+        return 0;
+    }
+    st.status_names[crate::object::thread::status_index(crate::object::thread::thread_mut(co))].raw()
 }
 
 /// Where a `yield` thrown by the native twin (debug hooks on) goes when a generated `resume`
@@ -306,8 +329,10 @@ pub(crate) fn yield_catch(st: &LuaState) -> Option<(*const (), *mut u64)> {
         if !(*co).resumed_in_place {
             return None;
         }
-        let caller = deegen_api::frame::caller_base(*bottom_frame(co).offset(deegen_api::frame::CALLER_BASE as isize));
-        let handler = crate::interp::catch_handler(resumed_in_place_continuation())?;
+        let bottom = bottom_frame(co);
+        let caller = deegen_api::frame::caller_base(*bottom.offset(deegen_api::frame::CALLER_BASE as isize));
+        let continuation = *bottom.offset(deegen_api::frame::RETURN_CONTINUATION as isize) as *const ();
+        let handler = crate::interp::catch_handler(continuation)?;
         Some((handler, caller))
     }
 }

@@ -37,17 +37,17 @@ impl Frame {
     }
 
     /// The frame the header links this one to: [`Self::caller`], or for the outermost frame of
-    /// a coroutine a generated `resume` runs, that `resume`'s frame (on its resumer's stack).
+    /// a coroutine that generated code runs (`resume`, `wrap`), that function's frame (on its resumer's stack).
     pub(crate) fn linked_caller(&self) -> (*mut u64, *const u8) {
         let pc = unsafe { *self.base.offset(frame::CALLER_PC as isize) } as *const u8;
         (frame::caller_base(self.caller_slot()), pc)
     }
 
-    /// Whether this is the outermost frame of a coroutine that a generated `resume` runs: its
-    /// caller is that `resume`, but the coroutine's levels end here (as in 5.1, where each
+    /// Whether this is the outermost frame of a coroutine that generated code runs: its caller
+    /// is that `resume` (or `wrap`), but the coroutine's levels end here (as in 5.1, where each
     /// coroutine has a stack of its own).
     pub(crate) fn ends_coroutine(&self) -> bool {
-        self.return_continuation() == crate::interp::resumed_in_place_continuation()
+        crate::interp::ends_coroutine(self.return_continuation())
     }
 
     /// Where the frame returns to: its caller's continuation, or the interpreter's exit for a

@@ -40,6 +40,8 @@ extern "C" {
     pub(crate) fn __deegen_lib_pcall();
     pub(crate) fn __deegen_lib_coroutine_resume();
     pub(crate) fn __deegen_lib_coroutine_yield();
+    pub(crate) fn __deegen_lib_coroutine_wrapped();
+    pub(crate) fn __deegen_lib_coroutine_status();
     pub(crate) fn __deegen_lib_type();
     pub(crate) fn __deegen_lib_select();
     pub(crate) fn __deegen_lib_rawget();
@@ -55,8 +57,10 @@ extern "C" {
     pub(crate) fn __deegen_lib_string_len();
     pub(crate) fn __deegen_lib_string_byte();
     pub(crate) fn __deegen_lib_string_sub();
-    /// The return continuation of a coroutine's function that a generated `resume` runs.
+    /// The return continuations of a coroutine's function that a generated `resume` or a
+    /// function made by `wrap` runs.
     fn __deegen_lib_coroutine_resume__ret__lua_lib_coroutine_resume_done();
+    fn __deegen_lib_coroutine_wrapped__ret__lua_lib_coroutine_wrapped_done();
     /// The return continuations of library functions that catch errors, each with the
     /// function's catch handler (`deegen_api::symbols::LIBRARY_CATCH_TABLE`).
     static __deegen_lib_catch_table: [*const (); 2];
@@ -74,11 +78,21 @@ pub(crate) fn catch_handler(continuation: *const ()) -> Option<*const ()> {
     }
 }
 
-/// The return continuation that ends a coroutine's frames when a generated `resume` runs it
-/// (`coroutine`): a frame walk stops at a frame that returns there (its caller is on the
-/// resumer's stack).
-pub(crate) fn resumed_in_place_continuation() -> *const () {
-    __deegen_lib_coroutine_resume__ret__lua_lib_coroutine_resume_done as *const ()
+/// The return continuation that ends a coroutine's frames when generated code runs it (a
+/// `resume`, or a function made by `wrap`: `coroutine`): its bottom frame's caller is on the
+/// resumer's stack.
+pub(crate) fn coroutine_return_continuation(wrapped: bool) -> *const () {
+    if wrapped {
+        __deegen_lib_coroutine_wrapped__ret__lua_lib_coroutine_wrapped_done as *const ()
+    } else {
+        __deegen_lib_coroutine_resume__ret__lua_lib_coroutine_resume_done as *const ()
+    }
+}
+
+/// Whether `continuation` ends a coroutine's frames (see [`coroutine_return_continuation`]):
+/// a frame walk stops at a frame that returns there.
+pub(crate) fn ends_coroutine(continuation: *const ()) -> bool {
+    continuation == coroutine_return_continuation(false) || continuation == coroutine_return_continuation(true)
 }
 
 /// The interpreter's handler for return continuation `index` (in name order) of the variant

@@ -40,7 +40,7 @@ impl Native {
     /// A closure of this native over `upvalues` (closed, like a C closure's).
     pub(crate) fn closure(&self, st: &mut LuaState, upvalues: &[TValue]) -> Result<TValue, OutOfMemory> {
         let globals = st.globals;
-        new_native_closure(&mut st.heap, self.name, self.f, globals, upvalues)
+        new_native_closure(&mut st.heap, self.name, self.f, self.generated, globals, upvalues)
     }
 }
 

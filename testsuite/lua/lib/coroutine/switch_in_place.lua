@@ -129,3 +129,43 @@ local tc = coroutine.create(function(n)
 end)
 print(coroutine.resume(tc, 10))
 print(coroutine.resume(tc, "back"))
+
+-- 12. functions made by wrap: values, errors with the caller's position, non-string errors,
+-- generators inside generators, and a wrap called after its coroutine died
+local gen = coroutine.wrap(function(a, b)
+  local c = coroutine.yield(a + b, "first")
+  local d, e = coroutine.yield(c)
+  return d .. e
+end)
+print(gen(1, 2))
+print(gen("again"))
+print(gen("x", "y"))
+print(pcall(gen))
+local failing = coroutine.wrap(function() coroutine.yield(1) error("wrapped failure") end)
+print(failing())
+print(pcall(failing))
+local tabled = coroutine.wrap(function() error({ "tbl" }) end)
+local ok_t, e_t = pcall(tabled)
+print(ok_t, type(e_t), e_t[1])
+local leveled = coroutine.wrap(function() error("no position", 0) end)
+print(pcall(leveled))
+local function range(n) return coroutine.wrap(function() for i = 1, n do coroutine.yield(i) end end) end
+local function squares(src) return coroutine.wrap(function() for v in src do coroutine.yield(v * v) end end) end
+local total = 0
+for v in squares(range(10)) do total = total + v end
+print("squares", total)
+print(pcall(coroutine.wrap, 42))
+local w = coroutine.wrap(function() print(debug.traceback("in wrap")) return coroutine.status(coroutine.running()) end)
+print(w())
+
+-- 13. a hook turned on inside a wrapped generator (5.1's db.lua does this)
+local hooked = coroutine.wrap(function(i)
+  debug.sethook(function() end, "l")
+  for j = 1, 3 do coroutine.yield(i + j) end
+  debug.sethook()
+  return "hooked done"
+end)
+print(hooked(10), hooked(), hooked(), hooked())
+
+-- 14. status of every kind of value
+print(coroutine.status(coroutine.create(function() end)), pcall(coroutine.status, {}), pcall(coroutine.status))

@@ -266,8 +266,15 @@ pub fn new_native(
 }
 
 /// A native function value with upvalues (closed, holding `values`), like a C closure.
-pub fn new_native_closure(heap: &mut Heap, name: &'static str, f: NativeFn, env: TValue, values: &[TValue]) -> Result<TValue, OutOfMemory> {
-    let c = new_closure(heap, native_code_block(name, f, None), values.len(), env)?;
+pub fn new_native_closure(
+    heap: &mut Heap,
+    name: &'static str,
+    f: NativeFn,
+    generated: Option<unsafe extern "C" fn()>,
+    env: TValue,
+    values: &[TValue],
+) -> Result<TValue, OutOfMemory> {
+    let c = new_closure(heap, native_code_block(name, f, generated), values.len(), env)?;
     for (i, v) in values.iter().enumerate() {
         let u = new_upval(heap, std::ptr::null_mut())?;
         unsafe {

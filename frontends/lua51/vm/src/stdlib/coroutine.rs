@@ -97,7 +97,7 @@ native!(YIELD, "yield", generated crate::interp::__deegen_lib_coroutine_yield, |
     }
 });
 
-native!(STATUS, "status", |c| {
+native!(STATUS, "status", generated crate::interp::__deegen_lib_coroutine_status, |c| {
     let co = check_thread(c, 0)?;
     let s = c.st.status_names[status_index(thread_mut(co))];
     c.set(0, s);
@@ -110,7 +110,7 @@ native!(RUNNING, "running", |c| {
     Ok(1)
 });
 
-native!(WRAPPED, "wrap", |c| {
+native!(WRAPPED, "wrap", generated crate::interp::__deegen_lib_coroutine_wrapped, |c| {
     let me = TValue(unsafe { *c.base.offset(frame::CALLEE as isize) });
     let co = TValue(unsafe { (*(*me.as_closure()).upvalue(0)).closed });
     // SAFETY: as in `resume`.
