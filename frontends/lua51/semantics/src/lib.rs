@@ -978,8 +978,29 @@ pub fn lua_set_list(table: u64, values: *mut u64, count: u64, first_index: u64) 
 }
 
 /// The list store both `SetList` forms make; its error (see `lua_rt_set_list`) is thrown.
+/// A constructor's list that continues the array part within its capacity, with no hash part
+/// that could hold the keys it covers (the usual `{a, b, c}`: the table is new, and its array
+/// part was sized for the list), is copied here; the runtime does the rest.
 #[inline(always)]
 fn store_list(table: u64, values: *mut u64, count: u64, first_index: u64) -> ! {
+    let t = TValue(table);
+    if t.is_table() {
+        let tb = unsafe { &mut *t.as_table() };
+        let start = first_index.wrapping_sub(1) as usize;
+        let n = count as usize;
+        if tb.array_len == start && tb.used == 0 && n <= tb.array_cap - start {
+            let mut i = 0;
+            while i < n {
+                let v = unsafe { TValue(*values.add(i)) };
+                unsafe { *tb.array.add(start + i) = v };
+                tb.note_array_store(v);
+                i += 1;
+            }
+            tb.array_len = start + n;
+            write_barrier(&mut tb.header);
+            api::fallthrough()
+        }
+    }
     let error = unsafe { lua_rt_set_list(ctx(), table, values, count, first_index) };
     if error != 0 {
         api::throw_runtime_error(error)

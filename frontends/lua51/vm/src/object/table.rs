@@ -99,15 +99,23 @@ fn optimal_array_size(nums: &[usize], total: usize) -> usize {
 
 impl Drop for Table {
     fn drop(&mut self) {
+        // Most dead tables are small ones with everything inline: nothing to account or free
+        // (the sweep drops them by the million).
         // (`free_out_of_line_slots` accounts for the named slots.)
-        account_storage(-((self.out_of_line_array_cap() * 8 + self.0.node_count * std::mem::size_of::<Node>()) as isize));
+        let storage = self.out_of_line_array_cap() * 8 + self.0.node_count * std::mem::size_of::<Node>();
+        if storage != 0 {
+            account_storage(-(storage as isize));
+        }
         self.free_out_of_line_slots();
-        // SAFETY: the parts came from a Vec and a boxed slice (see `with_array`, `set_nodes`).
+        // SAFETY: the parts came from a Vec and a boxed slice (see `with_array`, `set_nodes`);
+        // empty ones own no memory.
         unsafe {
-            if !self.array_is_inline() {
+            if self.0.array_cap != 0 && !self.array_is_inline() {
                 drop(Vec::from_raw_parts(self.0.array, self.0.array_len, self.0.array_cap));
             }
-            drop(Box::from_raw(std::ptr::slice_from_raw_parts_mut(self.0.nodes, self.0.node_count)));
+            if self.0.node_count != 0 {
+                drop(Box::from_raw(std::ptr::slice_from_raw_parts_mut(self.0.nodes, self.0.node_count)));
+            }
         }
     }
 }
