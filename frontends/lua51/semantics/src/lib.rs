@@ -1619,6 +1619,68 @@ pub fn lua_lib_rawget(num_args: u64) -> ! {
     return_one(unsafe { (*t.as_table()).raw_get(TValue(*api::stack_base().add(1))) }.raw())
 }
 
+/// `rawset(t, k, v)`: a store into an existing array slot or named slot, or a new string key
+/// the table's shape adds in place; everything else (new keys, invalid keys, errors) is the
+/// twin's.
+#[no_mangle]
+pub fn lua_lib_rawset(num_args: u64) -> ! {
+    let t = table_argument(num_args);
+    if num_args < 3 {
+        native_twin(num_args)
+    }
+    let base = api::stack_base();
+    let (key, value) = unsafe { (TValue(*base.add(1)), TValue(*base.add(2))) };
+    let tb = unsafe { &mut *t.as_table() };
+    if let Some(slot) = tb.array_slot(key) {
+        unsafe { *slot = value };
+        tb.note_array_store(value);
+    } else if !key.is_string() {
+        native_twin(num_args)
+    } else if let Some(slot) = tb.string_slot(key) {
+        unsafe { *slot = value };
+    } else if value.is_nil() || !tb.add_string_fast(key, value) {
+        native_twin(num_args)
+    }
+    write_barrier(&mut tb.header);
+    return_one(t.raw())
+}
+
+/// `setmetatable(t, mt)` for a table whose metatable is not protected (`__metatable`); errors
+/// are the twin's.
+#[no_mangle]
+pub fn lua_lib_setmetatable(num_args: u64) -> ! {
+    let t = table_argument(num_args);
+    let mt = TValue(unsafe { *api::stack_base().add(1) });
+    if num_args < 2 || !(mt.is_nil() || mt.is_table()) {
+        native_twin(num_args)
+    }
+    let tb = unsafe { &mut *t.as_table() };
+    if !tb.metatable.is_null() && !unsafe { &*tb.metatable }.raw_get_str(shared().metatable_event).is_nil() {
+        native_twin(num_args)
+    }
+    tb.set_metatable(if mt.is_nil() { core::ptr::null_mut() } else { mt.as_table() });
+    write_barrier(&mut tb.header);
+    return_one(t.raw())
+}
+
+/// `error(v [, level])` for what needs no position (a level of 0, a value that is not a
+/// string or number): thrown from this frame, as the native throws it. A position, and an
+/// invalid level, are the twin's.
+#[no_mangle]
+pub fn lua_lib_error(num_args: u64) -> ! {
+    let base = api::stack_base();
+    let v = if num_args == 0 { TValue::NIL } else { TValue(unsafe { *base }) };
+    let level = if num_args < 2 { TValue::NIL } else { TValue(unsafe { *base.add(1) }) };
+    let positioned = level.is_nil() || !level.is_double() || level.as_f64() >= 1.0 || level.as_f64().is_nan();
+    if positioned && (v.is_string() || v.is_double()) {
+        native_twin(num_args)
+    }
+    if !level.is_nil() && !level.is_double() {
+        native_twin(num_args)
+    }
+    api::throw(v.raw())
+}
+
 /// `rawequal(a, b)`.
 #[no_mangle]
 pub fn lua_lib_rawequal(num_args: u64) -> ! {

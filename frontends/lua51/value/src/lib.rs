@@ -556,6 +556,17 @@ impl TableObject {
         Some(n)
     }
 
+    /// Sets the metatable (null for none), keeping the inline-cache key's metatable bit (under
+    /// the same id) in step: caches fused into opcodes read it to skip `__index` lookups.
+    #[inline(always)]
+    pub fn set_metatable(&mut self, mt: *mut TableObject) {
+        self.metatable = mt;
+        let key = self.header.ic_key;
+        if key != deegen_api::ic::UNCACHEABLE_KEY {
+            self.header.ic_key = table_ic_key(key >> IC_KEY_ID_SHIFT, key & IC_KEY_OUT_OF_LINE != 0, !mt.is_null());
+        }
+    }
+
     /// The hash slot of a key that is not a string.
     #[inline(always)]
     pub fn find_non_string(&self, key: TValue) -> Option<*mut TableNode> {

@@ -46,6 +46,9 @@ extern "C" {
     pub(crate) fn __deegen_lib_select();
     pub(crate) fn __deegen_lib_rawget();
     pub(crate) fn __deegen_lib_rawequal();
+    pub(crate) fn __deegen_lib_rawset();
+    pub(crate) fn __deegen_lib_setmetatable();
+    pub(crate) fn __deegen_lib_error();
     pub(crate) fn __deegen_lib_next();
     pub(crate) fn __deegen_lib_pairs();
     pub(crate) fn __deegen_lib_ipairs();

@@ -15,7 +15,6 @@ use std::mem::ManuallyDrop;
 
 use lua51_value::{
     key_hash, normalize_key as normalize, table_ic_key, ElementKind, GcHeader, ObjKind, Shape, TValue, TableNode as Node, TableObject,
-    IC_KEY_ID_SHIFT,
 };
 
 use crate::object::debt::account_storage;
@@ -184,17 +183,7 @@ impl Table {
     /// Sets the metatable; the inline-cache key says whether there is one (a cache hit relies
     /// on it, see `TableObject::ic_key`).
     pub fn set_metatable(&mut self, mt: *mut Table) {
-        self.0.metatable = mt as *mut TableObject;
-        self.renew_ic_key_bits();
-    }
-
-    /// Recomputes the inline-cache key's bits (slots inline or not, metatable or not) under the
-    /// same id.
-    fn renew_ic_key_bits(&mut self) {
-        let key = self.0.header.ic_key;
-        if key != deegen_api::ic::UNCACHEABLE_KEY {
-            self.0.header.ic_key = table_ic_key(key >> IC_KEY_ID_SHIFT, self.slots_not_inline(), !self.0.metatable.is_null());
-        }
+        self.0.set_metatable(mt as *mut TableObject);
     }
 
     /// Whether `slots` points elsewhere than at the inline slots (an out-of-line block, or a

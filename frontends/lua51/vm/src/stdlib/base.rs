@@ -209,7 +209,7 @@ native!(RAWGET, "rawget", generated crate::interp::__deegen_lib_rawget, |c| {
     Ok(1)
 });
 
-native!(RAWSET, "rawset", |c| {
+native!(RAWSET, "rawset", generated crate::interp::__deegen_lib_rawset, |c| {
     let t = c.check_table(0)?;
     c.check_any(1)?;
     c.check_any(2)?;
@@ -226,7 +226,7 @@ native!(RAWEQUAL, "rawequal", generated crate::interp::__deegen_lib_rawequal, |c
     Ok(1)
 });
 
-native!(SETMETATABLE, "setmetatable", |c| {
+native!(SETMETATABLE, "setmetatable", generated crate::interp::__deegen_lib_setmetatable, |c| {
     let t = c.check_table(0)?;
     let mt = c.arg(1);
     // A missing second argument is not nil here (5.1 checks TYPE, which says "none").
@@ -269,7 +269,7 @@ native!(ASSERT, "assert", generated crate::interp::__deegen_lib_assert, |c| {
     Ok(c.nargs)
 });
 
-native!(ERROR, "error", |c| {
+native!(ERROR, "error", generated crate::interp::__deegen_lib_error, |c| {
     let v = c.arg(0);
     let level = c.opt_int(1, 1)?;
     // Numbers are strings to lua_isstring: they get a position too.
