@@ -1287,20 +1287,101 @@ pub fn lua_lib_pcall(num_args: u64) -> ! {
             }
             num_args += 1;
         }
-        // A protected call counts as a nested entry while it runs, as 5.1's `lua_pcall`
-        // counts in `nCcalls` (and the native pcall in `native_depth`): no yield across it,
-        // and at most `MAX_C_CALLS` nested ("C stack overflow", this pcall's own answer).
-        let depth = native_depth();
-        if *depth + 1 >= lua51_value::MAX_C_CALLS as usize {
+        if !enter_protected(base) {
             api::cold_path();
             pcall_failed(base, lua_rt_c_stack_overflow(ctx()))
         }
-        // The function's slot keeps what the catch restores: both counts before this call (an
-        // error unwinding through metamethods' continuations leaves theirs counted).
-        *base = num((*depth << 32 | (*ctx()).c_calls as usize) as f64);
-        *depth += 1;
         api::make_call(frame, num_args, lua_lib_pcall_return as *const ())
     }
+}
+
+/// A protected call (`pcall`, `xpcall` in the frame at `base`) counts as a nested entry while
+/// it runs, as 5.1's `lua_pcall` counts in `nCcalls` (and the native ones in `native_depth`):
+/// no yield across it, and at most `MAX_C_CALLS` nested (false: "C stack overflow"). The
+/// function's slot keeps what the catch restores: both counts before this call (an error
+/// unwinding through metamethods' continuations leaves theirs counted).
+#[inline(always)]
+fn enter_protected(base: *mut u64) -> bool {
+    unsafe {
+        let depth = native_depth();
+        if *depth + 1 >= lua51_value::MAX_C_CALLS as usize {
+            return false;
+        }
+        *base = num((*depth << 32 | (*ctx()).c_calls as usize) as f64);
+        *depth += 1;
+    }
+    true
+}
+
+/// The function of a protected call returned: `true` and its results (above `base + 1`, in
+/// the callee's frame: a forward copy is safe).
+#[inline(always)]
+fn protected_call_returned() -> ! {
+    unsafe { *native_depth() -= 1 };
+    let (values, count) = api::return_values();
+    let base = api::stack_base();
+    unsafe {
+        *base = TValue::TRUE.raw();
+        let mut i = 0;
+        while i < count {
+            *base.add(1 + i as usize) = *values.add(i as usize);
+            i += 1;
+        }
+    }
+    library_return(base, count + 1)
+}
+
+/// An error thrown inside a protected call unwound to its frame: `false` and the error (an
+/// `xpcall`'s message handler already ran where it was thrown).
+#[inline(always)]
+fn protected_call_caught() -> ! {
+    let base = api::stack_base();
+    unsafe {
+        let saved = TValue(*base).as_f64() as usize;
+        let error = lua_rt_catch(ctx(), base);
+        *native_depth() = saved >> 32;
+        (*ctx()).c_calls = saved as u32;
+        *base = TValue::FALSE.raw();
+        *base.add(1) = error;
+    }
+    library_return(base, 2)
+}
+
+/// `xpcall(f, handler)`: like `pcall` (of `f` with no arguments, in a frame above the three
+/// slots it keeps: the saved counts, the handler, whether the handler ran). The runtime's throw
+/// hook runs the handler where an error is raised, before it unwinds here (as 5.1 does). A
+/// callee that is not a function, and the nesting limit, are the native twin's, whose errors
+/// go through the handler too.
+#[no_mangle]
+pub fn lua_lib_xpcall(num_args: u64) -> ! {
+    let base = api::stack_base();
+    unsafe {
+        if num_args < 2 || !TValue(*base).is_function() {
+            native_twin(num_args)
+        }
+        let frame = base.add(3);
+        if frame.add(FRAME_HEADER_SLOTS) > (*ctx()).interp.stack_limit {
+            api::cold_path();
+            api::throw(lua_rt_stack_overflow(ctx()))
+        }
+        if *native_depth() + 1 >= lua51_value::MAX_C_CALLS as usize {
+            native_twin(num_args)
+        }
+        *frame = *base;
+        *base.add(2) = TValue::FALSE.raw();
+        enter_protected(base);
+        api::make_call(frame, 0, lua_lib_xpcall_return as *const ())
+    }
+}
+
+#[no_mangle]
+pub fn lua_lib_xpcall_return() -> ! {
+    protected_call_returned()
+}
+
+#[no_mangle]
+pub fn lua_lib_xpcall_catch() -> ! {
+    protected_call_caught()
 }
 
 /// The state's count of nested entries (`SharedState::native_depth`), which a generated
@@ -1323,19 +1404,7 @@ fn pcall_failed(base: *mut u64, error: u64) -> ! {
 /// `pcall`'s callee returned: `true` and its results.
 #[no_mangle]
 pub fn lua_lib_pcall_return() -> ! {
-    unsafe { *native_depth() -= 1 };
-    let (values, count) = api::return_values();
-    let base = api::stack_base();
-    unsafe {
-        *base = TValue::TRUE.raw();
-        // The results lie above `base + 1` (in the callee's frame): a forward copy is safe.
-        let mut i = 0;
-        while i < count {
-            *base.add(1 + i as usize) = *values.add(i as usize);
-            i += 1;
-        }
-    }
-    library_return(base, count + 1)
+    protected_call_returned()
 }
 
 /// Returns `count` values from `base` from a library function, with the debug hooks' return
@@ -1354,16 +1423,7 @@ fn library_return(base: *mut u64, count: u64) -> ! {
 /// An error thrown inside `pcall`'s call unwound to its frame: `false` and the error.
 #[no_mangle]
 pub fn lua_lib_pcall_catch() -> ! {
-    let base = api::stack_base();
-    unsafe {
-        let saved = TValue(*base).as_f64() as usize;
-        let error = lua_rt_catch(ctx(), base);
-        *native_depth() = saved >> 32;
-        (*ctx()).c_calls = saved as u32;
-        *base = TValue::FALSE.raw();
-        *base.add(1) = error;
-    }
-    library_return(base, 2)
+    protected_call_caught()
 }
 
 /// `coroutine.resume(co, ...)`: switches to the coroutine's stack and context in place, with no

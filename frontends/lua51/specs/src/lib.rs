@@ -397,6 +397,7 @@ pub fn bytecodes() -> Vec<BytecodeSpec> {
 pub fn library() -> Vec<LibFunctionSpec> {
     let mut functions = vec![
         LibFunctionSpec::new("pcall", "lua_lib_pcall").catching("lua_lib_pcall_catch"),
+        LibFunctionSpec::new("xpcall", "lua_lib_xpcall").catching("lua_lib_xpcall_catch"),
         LibFunctionSpec::new("coroutine_resume", "lua_lib_coroutine_resume").catching("lua_lib_coroutine_resume_catch"),
         LibFunctionSpec::new("coroutine_wrapped", "lua_lib_coroutine_wrapped").catching("lua_lib_coroutine_wrapped_catch"),
         LibFunctionSpec::new("coroutine_yield", "lua_lib_coroutine_yield"),

@@ -59,7 +59,7 @@ impl LuaState {
             let ctx = (*st).current;
             let base = frame.add(FRAME_HEADER_SLOTS);
             let error = |st: *mut LuaState, msg: &str| LuaError { value: (*st).intern(msg.as_bytes()).unwrap_or(TValue::NIL) };
-            if (*st).shared.native_depth + 1 >= MAX_NATIVE_DEPTH {
+            if (*st).shared.native_depth + 1 >= MAX_NATIVE_DEPTH + (*st).depth_allowance {
                 return Err(error(st, "C stack overflow"));
             }
             if base.add(num_args) >= (*ctx).interp.stack_limit {

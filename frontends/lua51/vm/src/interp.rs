@@ -38,6 +38,7 @@ extern "C" {
     /// The entries of the library functions written in the semantics (`lua51_specs::library`):
     /// a call of one is a call into generated code.
     pub(crate) fn __deegen_lib_pcall();
+    pub(crate) fn __deegen_lib_xpcall();
     pub(crate) fn __deegen_lib_coroutine_resume();
     pub(crate) fn __deegen_lib_coroutine_yield();
     pub(crate) fn __deegen_lib_coroutine_wrapped();
@@ -64,6 +65,8 @@ extern "C" {
     /// function made by `wrap` runs.
     fn __deegen_lib_coroutine_resume__ret__lua_lib_coroutine_resume_done();
     fn __deegen_lib_coroutine_wrapped__ret__lua_lib_coroutine_wrapped_done();
+    /// The return continuation of the function a generated `xpcall` calls.
+    fn __deegen_lib_xpcall__ret__lua_lib_xpcall_return();
     /// The return continuations of library functions that catch errors, each with the
     /// function's catch handler (`deegen_api::symbols::LIBRARY_CATCH_TABLE`).
     static __deegen_lib_catch_table: [*const (); 2];
@@ -96,6 +99,12 @@ pub(crate) fn coroutine_return_continuation(wrapped: bool) -> *const () {
 /// a frame walk stops at a frame that returns there.
 pub(crate) fn ends_coroutine(continuation: *const ()) -> bool {
     continuation == coroutine_return_continuation(false) || continuation == coroutine_return_continuation(true)
+}
+
+/// The return continuation of the function a generated `xpcall` calls: an error thrown below
+/// a frame that returns there runs that `xpcall`'s message handler (`runtime`).
+pub(crate) fn xpcall_continuation() -> *const () {
+    __deegen_lib_xpcall__ret__lua_lib_xpcall_return as *const ()
 }
 
 /// The interpreter's handler for return continuation `index` (in name order) of the variant

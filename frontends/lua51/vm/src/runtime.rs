@@ -17,7 +17,7 @@ use crate::object::heap::OutOfMemory;
 use crate::object::string::string_bytes;
 use crate::object::table::{table_mut, InvalidKey, KeyError, Table};
 use crate::object::thread::HANDLER_RESERVE;
-use crate::state::{state_of, Event, HandlerState, LuaError, LuaState, PendingError, MAX_NATIVE_DEPTH};
+use crate::state::{state_of, Event, HandlerState, LuaError, LuaState, PendingError, Protected, MAX_NATIVE_DEPTH};
 
 fn fmod(a: f64, b: f64) -> f64 {
     a - (a / b).floor() * b
@@ -644,12 +644,13 @@ pub unsafe extern "C" fn lua_rt_library_return_hook(ctx: *mut LuaContext, base: 
 /// functions in generated code that catch errors (`pcall`) and the native protections
 /// (`LuaState::protected`: a native `xpcall`, a coroutine's resume).
 enum Protection {
-    /// A generated `pcall` that called a frame between the thrower and any native frame: its
-    /// catch handler runs in its frame (`frame`), right from the throw.
-    Catch { frame: *mut u64, handler: *const () },
-    /// A generated `pcall`, with native frames in between: the error leaves the interpreter,
-    /// they return it, and a later throw from the outermost of them reaches the `pcall`.
-    Beyond,
+    /// A generated `pcall` or `xpcall` (its frame is `frame`, the continuation its callee
+    /// returns to `continuation`) that called a frame between the thrower and any native frame:
+    /// its catch handler runs in its frame, right from the throw.
+    Catch { frame: *mut u64, handler: *const (), continuation: *const () },
+    /// The same, with native frames in between: the error leaves the interpreter, they return
+    /// it, and a later throw from the outermost of them reaches the catch.
+    Beyond { frame: *mut u64, continuation: *const () },
     /// The innermost native protection (`protected`'s top), or none at all.
     Native,
 }
@@ -660,7 +661,12 @@ fn innermost_protection(st: &LuaState, base: *mut u64) -> Protection {
     for frame in crate::frames::chain(base).take_while(|f| f.base != native) {
         if let Some(handler) = frame.caller_catch_handler() {
             let (caller, _) = frame.linked_caller();
-            return if crossed_native { Protection::Beyond } else { Protection::Catch { frame: caller, handler } };
+            let continuation = frame.return_continuation();
+            return if crossed_native {
+                Protection::Beyond { frame: caller, continuation }
+            } else {
+                Protection::Catch { frame: caller, handler, continuation }
+            };
         }
         crossed_native |= frame.entered_from_native();
     }
@@ -701,8 +707,14 @@ pub unsafe extern "C" fn lua_rt_on_throw(ctx: *mut LuaContext, base: *mut u64, p
         _ if add_position != 0 => value = with_position(st, base, pc, value),
         _ => {}
     }
-    if let Protection::Native = protection {
-        value = unsafe { run_message_handler(st, base, value) };
+    match protection {
+        Protection::Native => value = unsafe { run_message_handler(st, base, value) },
+        Protection::Catch { frame, continuation, .. } | Protection::Beyond { frame, continuation }
+            if continuation == crate::interp::xpcall_continuation() =>
+        {
+            value = unsafe { run_generated_message_handler(st, base, frame, value) };
+        }
+        _ => {}
     }
     // Recorded in the context that threw (the running coroutine's).
     unsafe {
@@ -713,8 +725,8 @@ pub unsafe extern "C" fn lua_rt_on_throw(ctx: *mut LuaContext, base: *mut u64, p
         // The throw thunk reads (and clears) the catch right after this returns; nothing else
         // calls this hook, but no stale catch may survive a throw that leaves.
         let (handler, frame) = match protection {
-            Protection::Catch { frame, handler } => (handler, frame),
-            Protection::Beyond | Protection::Native => (std::ptr::null(), std::ptr::null_mut()),
+            Protection::Catch { frame, handler, .. } => (handler, frame),
+            Protection::Beyond { .. } | Protection::Native => (std::ptr::null(), std::ptr::null_mut()),
         };
         (*ctx).interp.catch_entry = handler;
         (*ctx).interp.catch_base = frame;
@@ -758,11 +770,14 @@ unsafe fn run_message_handler(st: &mut LuaState, base: *mut u64, value: TValue) 
                     *frame = top.handler.raw();
                     *frame.add(FRAME_HEADER_SLOTS) = value.raw();
                 }
+                let allowance = std::mem::replace(&mut st.depth_allowance, MAX_NATIVE_DEPTH / 8);
                 let st_ptr: *mut LuaState = st;
-                match unsafe { LuaState::call_at(st_ptr, frame, 1, base) } {
+                let r = match unsafe { LuaState::call_at(st_ptr, frame, 1, base) } {
                     Ok((p, n)) => Ok(if n == 0 { TValue::NIL } else { TValue(unsafe { *p }) }),
                     Err(_) => Err(()),
-                }
+                };
+                st.depth_allowance = allowance;
+                r
             };
             unsafe { (*ctx).interp.stack_limit = limit };
             st.protected[idx].state = HandlerState::Done;
@@ -772,6 +787,26 @@ unsafe fn run_message_handler(st: &mut LuaState, base: *mut u64, value: TValue) 
             }
         }
     }
+}
+
+/// The message handler of the generated `xpcall` in the frame at `xpcall_frame` (its handler
+/// in slot 1, whether it ran in slot 2: see `lua_lib_xpcall`), for an error raised in the frame
+/// at `base`: run once, as the native `xpcall`'s is, with a protection entry of its own for
+/// the time it runs, so an error inside it becomes "error in error handling".
+///
+/// # Safety
+/// `xpcall_frame` is a live generated `xpcall`'s frame below `base`.
+unsafe fn run_generated_message_handler(st: &mut LuaState, base: *mut u64, xpcall_frame: *mut u64, value: TValue) -> TValue {
+    let ran = unsafe { &mut *xpcall_frame.add(2) };
+    if *ran != TValue::FALSE.raw() {
+        return value;
+    }
+    *ran = TValue::TRUE.raw();
+    let handler = TValue(unsafe { *xpcall_frame.add(1) });
+    st.protected.push(Protected { handler, state: HandlerState::Armed, base: xpcall_frame });
+    let value = unsafe { run_message_handler(st, base, value) };
+    st.protected.pop();
+    value
 }
 
 fn with_position(st: &mut LuaState, base: *mut u64, pc: *const u8, value: TValue) -> TValue {

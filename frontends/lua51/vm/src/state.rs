@@ -156,6 +156,9 @@ pub struct LuaState {
     /// the error is thrown in the caller's frame, but the walk for a catching `pcall` starts
     /// from the failed frame, which that `pcall` called. Null otherwise.
     pub(crate) overflow_frame: *mut u64,
+    /// Nested entries allowed beyond `MAX_NATIVE_DEPTH`: an `xpcall` message handler runs with
+    /// 5.1's extra eighth (`LUAI_MAXCCALLS >> 3`), so a "C stack overflow" still reaches it.
+    pub(crate) depth_allowance: usize,
     /// Counters for `ljr --stats`.
     pub stats: Stats,
     /// `collectgarbage("setstepmul")`'s value.
@@ -275,6 +278,7 @@ impl LuaState {
             event_names,
             pending: None,
             overflow_frame: std::ptr::null_mut(),
+            depth_allowance: 0,
             current_thread: TValue::NIL,
             protected: Vec::new(),
             resumer_globals: Vec::new(),

@@ -508,7 +508,7 @@ native!(DOFILE, "dofile", |c| {
     c.return_values(0, &results)
 });
 
-native!(XPCALL, "xpcall", |c| {
+native!(XPCALL, "xpcall", generated crate::interp::__deegen_lib_xpcall, |c| {
     // 5.1 checks only the handler (argument 2); a missing function fails as a call.
     let handler = c.check_any(1)?;
     let f = c.arg(0);
@@ -526,7 +526,11 @@ native!(XPCALL, "xpcall", |c| {
             // reach it only here.
             let mut e = TValue(c.st.cur().interp.error);
             if entry.state == HandlerState::Armed {
-                e = match c.call(handler, &[e], 2) {
+                // With 5.1's extra depth for handlers: "C stack overflow" reaches it too.
+                let allowance = std::mem::replace(&mut c.st.depth_allowance, crate::state::MAX_NATIVE_DEPTH / 8);
+                let handled = c.call(handler, &[e], 2);
+                c.st.depth_allowance = allowance;
+                e = match handled {
                     Ok(r) => r.first().copied().unwrap_or(TValue::NIL),
                     Err(Raised) => c.string(b"error in error handling")?,
                 };
