@@ -1556,6 +1556,30 @@ pub fn lua_lib_coroutine_wrapped_catch() -> ! {
     coroutine_caught()
 }
 
+/// `coroutine.create(f)`: the new coroutine (the runtime allocates it: a collection safe
+/// point); a function that is not a Lua function, and running out of memory, are the twin's.
+#[no_mangle]
+pub fn lua_lib_coroutine_create(num_args: u64) -> ! {
+    let co = unsafe { lua_rt_coroutine_create(ctx(), api::stack_base(), num_args) };
+    if co == 0 {
+        native_twin(num_args)
+    }
+    return_one(co)
+}
+
+/// `coroutine.running()`: the coroutine whose context this is, or nil on the main thread's
+/// (which lies at the state's address).
+#[no_mangle]
+pub fn lua_lib_coroutine_running(_num_args: u64) -> ! {
+    let c = ctx();
+    let running = if c as *mut () == unsafe { (*c).runtime } {
+        TValue::NIL
+    } else {
+        TValue::from_ptr(unsafe { (c as *mut u8).sub(lua51_value::THREAD_CONTEXT_OFFSET) })
+    };
+    return_one(running.raw())
+}
+
 /// `coroutine.status(co)`: the interned name.
 #[no_mangle]
 pub fn lua_lib_coroutine_status(num_args: u64) -> ! {

@@ -402,6 +402,8 @@ pub fn library() -> Vec<LibFunctionSpec> {
         LibFunctionSpec::new("coroutine_wrapped", "lua_lib_coroutine_wrapped").catching("lua_lib_coroutine_wrapped_catch"),
         LibFunctionSpec::new("coroutine_yield", "lua_lib_coroutine_yield"),
         LibFunctionSpec::new("coroutine_status", "lua_lib_coroutine_status"),
+        LibFunctionSpec::new("coroutine_create", "lua_lib_coroutine_create"),
+        LibFunctionSpec::new("coroutine_running", "lua_lib_coroutine_running"),
     ];
     for name in [
         "type",

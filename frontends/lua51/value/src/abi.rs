@@ -142,6 +142,10 @@ macro_rules! runtime_abi {
             /// The error a function made by `coroutine.wrap`, in the frame at `base`, raises for
             /// its coroutine's `error`: a string gets the caller's position (5.1's `auxwrap`).
             fn lua_rt_wrapped_error(ctx: *mut $crate::LuaContext, base: *mut u64, error: u64) -> u64;
+            /// `coroutine.create` in generated code, in the frame at `base` with `num_args`
+            /// arguments (a collection safe point): the new coroutine of the Lua function in
+            /// `base[0]`, or 0 for anything else (not a Lua function, out of memory).
+            fn lua_rt_coroutine_create(ctx: *mut $crate::LuaContext, base: *mut u64, num_args: u64) -> u64;
             /// `coroutine.status(co)`'s interned name, or 0 when `co` is not a coroutine.
             fn lua_rt_coroutine_status(ctx: *mut $crate::LuaContext, co: u64) -> u64;
             /// The error of nesting more runtime calls (`LuaContext::c_calls`) than 5.1 allows.

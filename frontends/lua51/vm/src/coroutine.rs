@@ -308,6 +308,18 @@ pub unsafe extern "C" fn lua_rt_wrapped_error(ctx: *mut LuaContext, base: *mut u
 }
 
 #[no_mangle]
+pub unsafe extern "C" fn lua_rt_coroutine_create(ctx: *mut LuaContext, base: *mut u64, num_args: u64) -> u64 {
+    let st = unsafe { state_of(ctx) };
+    let f = if num_args == 0 { TValue::NIL } else { TValue(unsafe { *base }) };
+    if !f.is_function() || crate::object::function::is_native(unsafe { (*f.as_closure()).code_block }) {
+        return 0;
+    }
+    // The function is an argument: live across the collection.
+    crate::gc::check(st, unsafe { base.add(num_args as usize) });
+    new_thread(st, f).map_or(0, TValue::raw)
+}
+
+#[no_mangle]
 pub unsafe extern "C" fn lua_rt_coroutine_status(ctx: *mut LuaContext, co: u64) -> u64 {
     let st = unsafe { state_of(ctx) };
     let co = TValue(co);

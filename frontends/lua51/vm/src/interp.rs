@@ -43,6 +43,8 @@ extern "C" {
     pub(crate) fn __deegen_lib_coroutine_yield();
     pub(crate) fn __deegen_lib_coroutine_wrapped();
     pub(crate) fn __deegen_lib_coroutine_status();
+    pub(crate) fn __deegen_lib_coroutine_create();
+    pub(crate) fn __deegen_lib_coroutine_running();
     pub(crate) fn __deegen_lib_type();
     pub(crate) fn __deegen_lib_select();
     pub(crate) fn __deegen_lib_rawget();

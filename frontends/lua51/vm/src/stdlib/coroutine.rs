@@ -22,7 +22,7 @@ fn check_thread(c: &mut Call, i: usize) -> Result<TValue, Raised> {
     }
 }
 
-native!(CREATE, "create", |c| {
+native!(CREATE, "create", generated crate::interp::__deegen_lib_coroutine_create, |c| {
     let f = c.arg(0);
     if !f.is_function() || is_native(unsafe { (*f.as_closure()).code_block }) {
         return Err(c.arg_error(0, "Lua function expected"));
@@ -104,7 +104,7 @@ native!(STATUS, "status", generated crate::interp::__deegen_lib_coroutine_status
     Ok(1)
 });
 
-native!(RUNNING, "running", |c| {
+native!(RUNNING, "running", generated crate::interp::__deegen_lib_coroutine_running, |c| {
     let t = c.st.current_thread;
     c.set(0, t);
     Ok(1)
