@@ -1426,6 +1426,23 @@ pub fn lua_lib_pcall_catch() -> ! {
     protected_call_caught()
 }
 
+/// Goes on where the switch `to` of a `resume` (or a function `wrap` made) says: its native
+/// twin, a new coroutine's call returning to `$done`, or a return into the coroutine's suspended
+/// `yield`. A macro: the generator needs the continuation named at the `make_call_in`.
+macro_rules! switch_to {
+    ($to:expr, $num_args:expr, $done:path) => {{
+        let to: lua51_value::RtSwitch = $to;
+        if to.ctx.is_null() {
+            native_twin($num_args)
+        }
+        let there = to.ctx as *mut deegen_api::InterpContext;
+        if to.values.is_null() {
+            api::make_call_in(there, to.frame, to.count, $done as *const ())
+        }
+        api::return_in(there, to.frame, to.values, to.count)
+    }};
+}
+
 /// `coroutine.resume(co, ...)`: switches to the coroutine's stack and context in place, with no
 /// native frame (the resumer stays parked in this frame). A new coroutine's function is called
 /// on its stack with `lua_lib_coroutine_resume_done` as the return continuation (no caller
@@ -1438,14 +1455,7 @@ pub fn lua_lib_coroutine_resume(num_args: u64) -> ! {
     let base = api::stack_base();
     let co = if num_args == 0 { TValue::NIL.raw() } else { unsafe { *base } };
     let to = unsafe { lua_rt_coroutine_resume(ctx(), co, base.add(1), num_args.saturating_sub(1), 0) };
-    if to.ctx.is_null() {
-        native_twin(num_args)
-    }
-    let there = to.ctx as *mut deegen_api::InterpContext;
-    if to.values.is_null() {
-        api::make_call_in(there, to.frame, to.count, lua_lib_coroutine_resume_done as *const ())
-    }
-    api::return_in(there, to.frame, to.values, to.count)
+    switch_to!(to, num_args, lua_lib_coroutine_resume_done)
 }
 
 /// The coroutine `co` of a `resume` or `wrap` in the frame at `base` came back with `count`
@@ -1527,14 +1537,7 @@ fn wrapped_coroutine() -> TValue {
 pub fn lua_lib_coroutine_wrapped(num_args: u64) -> ! {
     let base = api::stack_base();
     let to = unsafe { lua_rt_coroutine_resume(ctx(), wrapped_coroutine().raw(), base, num_args, 1) };
-    if to.ctx.is_null() {
-        native_twin(num_args)
-    }
-    let there = to.ctx as *mut deegen_api::InterpContext;
-    if to.values.is_null() {
-        api::make_call_in(there, to.frame, to.count, lua_lib_coroutine_wrapped_done as *const ())
-    }
-    api::return_in(there, to.frame, to.values, to.count)
+    switch_to!(to, num_args, lua_lib_coroutine_wrapped_done)
 }
 
 #[no_mangle]
