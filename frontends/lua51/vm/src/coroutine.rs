@@ -90,7 +90,7 @@ unsafe fn switch_in(st: *mut LuaState, co_value: TValue, top: *mut u64, in_place
         (*co).resumer = prev_thread;
         (*co).resumer_ctx = (*st).current;
         (*co).resumed_in_place = in_place;
-        (*st).resumer_globals.push((*st).globals);
+        (*co).resumer_globals = (*st).globals;
         (*st).globals = (*co).env;
         (*st).current = std::ptr::addr_of_mut!((*co).ctx);
         (*st).current_thread = co_value;
@@ -114,7 +114,7 @@ unsafe fn switch_out(st: *mut LuaState, co: *mut Thread, status: CoStatus, error
     unsafe {
         (*st).shared.native_depth -= 1;
         (*co).env = (*st).globals;
-        (*st).globals = (*st).resumer_globals.pop().expect("pushed by switch_in");
+        (*st).globals = std::mem::replace(&mut (*co).resumer_globals, TValue::NIL);
         let resumer_ctx = (*co).resumer_ctx;
         let prev_thread = std::mem::replace(&mut (*co).resumer, TValue::NIL);
         (*co).resumer_ctx = std::ptr::null_mut();

@@ -236,6 +236,8 @@ impl Marker<'_> {
             self.value(t.func);
             self.value(t.env);
             self.value(t.hook.func);
+            self.value(t.resumer);
+            self.value(t.resumer_globals);
             let ctx: *mut LuaContext = &mut t.ctx;
             let top = if ctx == self.current { self.current_top } else { t.saved_top };
             let (bottom, _) = t.stack_bounds();
@@ -432,7 +434,7 @@ fn mark_roots(st: &LuaState, m: &mut Marker<'_>, top: *mut u64, main_bottom: *mu
         m.value(v);
     }
     m.value(st.main_hook.func);
-    for &v in st.resumer_globals.iter().chain(&st.to_finalize) {
+    for &v in &st.to_finalize {
         m.value(v);
     }
     for v in st.event_names.into_iter().chain(st.status_names).chain(st.shared.type_names).chain([st.memory_error]) {

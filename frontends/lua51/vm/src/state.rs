@@ -166,10 +166,6 @@ pub struct LuaState {
     /// The running coroutine, or nil for the main one.
     pub current_thread: TValue,
     pub(crate) protected: Vec<Protected>,
-    /// The globals of each thread waiting in `resume` for the coroutine it resumed, innermost
-    /// last: `globals` is always the running thread's (5.1's `gt(L)`), so `setfenv(0, t)` in a
-    /// coroutine changes that coroutine's only.
-    pub(crate) resumer_globals: Vec<TValue>,
     /// The allocation `coroutine::resume` hands its values back in, reused across resumes
     /// (a resume/yield ring allocated and freed one per switch).
     pub(crate) resume_values: Vec<TValue>,
@@ -281,7 +277,6 @@ impl LuaState {
             depth_allowance: 0,
             current_thread: TValue::NIL,
             protected: Vec::new(),
-            resumer_globals: Vec::new(),
             resume_values: Vec::new(),
             status_names,
             memory_error,

@@ -121,6 +121,9 @@ pub struct Thread {
     /// context, to switch back to.
     pub(crate) resumer: TValue,
     pub(crate) resumer_ctx: *mut LuaContext,
+    /// While it runs: the resumer's globals (the state's `globals` is always the running
+    /// thread's, 5.1's `gt(L)`, so `setfenv(0, t)` in a coroutine changes that coroutine's only).
+    pub(crate) resumer_globals: TValue,
     /// While it runs: whether generated code resumed it (`lua_lib_coroutine_resume`), so a
     /// `yield` switches back in place; otherwise a native `resume` waits for the interpreter
     /// to leave.
@@ -154,6 +157,7 @@ impl Thread {
             std::ptr::addr_of_mut!((*p).error_frame).write(std::ptr::null_mut());
             std::ptr::addr_of_mut!((*p).resumer).write(TValue::NIL);
             std::ptr::addr_of_mut!((*p).resumer_ctx).write(std::ptr::null_mut());
+            std::ptr::addr_of_mut!((*p).resumer_globals).write(TValue::NIL);
             std::ptr::addr_of_mut!((*p).resumed_in_place).write(false);
         }
         heap.bytes_allocated += THREAD_STACK_ACCOUNTED;
