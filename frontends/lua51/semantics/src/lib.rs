@@ -1283,13 +1283,13 @@ pub fn lua_lib_pcall(num_args: u64) -> ! {
             if r.kind != RT_CALL {
                 // "attempt to call a nil value": pcall's own answer, not a throw (a throw from
                 // this frame would unwind past it).
-                pcall_failed(base, r.value)
+                return_failure(base, r.value)
             }
             num_args += 1;
         }
         if !enter_protected(base) {
             api::cold_path();
-            pcall_failed(base, lua_rt_c_stack_overflow(ctx()))
+            return_failure(base, lua_rt_c_stack_overflow(ctx()))
         }
         api::make_call(frame, num_args, lua_lib_pcall_return as *const ())
     }
@@ -1320,15 +1320,20 @@ fn protected_call_returned() -> ! {
     unsafe { *native_depth() -= 1 };
     let (values, count) = api::return_values();
     let base = api::stack_base();
-    unsafe {
-        *base = TValue::TRUE.raw();
-        let mut i = 0;
-        while i < count {
-            *base.add(1 + i as usize) = *values.add(i as usize);
-            i += 1;
-        }
-    }
+    unsafe { *base = TValue::TRUE.raw() };
+    copy_forward(unsafe { base.add(1) }, values, count);
     library_return(base, count + 1)
+}
+
+/// Copies `count` values from `from` to `to`, one at a time upwards: safe where `to` lies below
+/// `from` (results moving down a stack) or on another stack (a coroutine's values).
+#[inline(always)]
+fn copy_forward(to: *mut u64, from: *mut u64, count: u64) {
+    let mut i = 0;
+    while i < count {
+        unsafe { *to.add(i as usize) = *from.add(i as usize) };
+        i += 1;
+    }
 }
 
 /// An error thrown inside a protected call unwound to its frame: `false` and the error (an
@@ -1341,10 +1346,8 @@ fn protected_call_caught() -> ! {
         let error = lua_rt_catch(ctx(), base);
         *native_depth() = saved >> 32;
         (*ctx()).c_calls = saved as u32;
-        *base = TValue::FALSE.raw();
-        *base.add(1) = error;
+        return_failure(base, error)
     }
-    library_return(base, 2)
 }
 
 /// `xpcall(f, handler)`: like `pcall` (of `f` with no arguments, in a frame above the three
@@ -1364,12 +1367,12 @@ pub fn lua_lib_xpcall(num_args: u64) -> ! {
             api::cold_path();
             api::throw(lua_rt_stack_overflow(ctx()))
         }
-        if *native_depth() + 1 >= lua51_value::MAX_C_CALLS as usize {
-            native_twin(num_args)
-        }
         *frame = *base;
         *base.add(2) = TValue::FALSE.raw();
-        enter_protected(base);
+        // (A failed entry leaves the arguments as they were: the twin reads them.)
+        if !enter_protected(base) {
+            native_twin(num_args)
+        }
         api::make_call(frame, 0, lua_lib_xpcall_return as *const ())
     }
 }
@@ -1391,9 +1394,10 @@ fn native_depth() -> *mut usize {
     unsafe { core::ptr::addr_of_mut!((*((*ctx()).shared as *mut lua51_value::SharedState)).native_depth) }
 }
 
-/// `pcall`'s own failure before its call: `false` and `error`.
+/// A protected call's failure (a `pcall`'s own before its call, an error caught, a coroutine
+/// that died): `false` and `error`.
 #[inline(always)]
-fn pcall_failed(base: *mut u64, error: u64) -> ! {
+fn return_failure(base: *mut u64, error: u64) -> ! {
     unsafe {
         *base = TValue::FALSE.raw();
         *base.add(1) = error;
@@ -1435,12 +1439,17 @@ macro_rules! switch_to {
         if to.ctx.is_null() {
             native_twin($num_args)
         }
-        let there = to.ctx as *mut deegen_api::InterpContext;
         if to.values.is_null() {
-            api::make_call_in(there, to.frame, to.count, $done as *const ())
+            api::make_call_in(to.ctx as *mut deegen_api::InterpContext, to.frame, to.count, $done as *const ())
         }
-        api::return_in(there, to.frame, to.values, to.count)
+        switch_back(to)
     }};
+}
+
+/// Returns the values of the switch `to` into its frame, on its context (`return_in`).
+#[inline(always)]
+fn switch_back(to: lua51_value::RtSwitch) -> ! {
+    api::return_in(to.ctx as *mut deegen_api::InterpContext, to.frame, to.values, to.count)
 }
 
 /// `coroutine.resume(co, ...)`: switches to the coroutine's stack and context in place, with no
@@ -1466,8 +1475,7 @@ pub fn lua_lib_coroutine_resume(num_args: u64) -> ! {
 fn coroutine_came_back(co: TValue, values: *mut u64, count: u64, base: *mut u64, room: usize) -> Result<(*mut u64, u64), u64> {
     unsafe {
         if ctx() as *mut u8 == co.as_ptr::<u8>().add(lua51_value::THREAD_CONTEXT_OFFSET) {
-            let to = lua_rt_coroutine_returned(ctx(), values, count);
-            api::return_in(to.ctx as *mut deegen_api::InterpContext, to.frame, to.values, to.count)
+            switch_back(lua_rt_coroutine_returned(ctx(), values, count))
         }
         if values.is_null() {
             return Err(count);
@@ -1480,16 +1488,6 @@ fn coroutine_came_back(co: TValue, values: *mut u64, count: u64, base: *mut u64,
     Ok((values, count))
 }
 
-/// Copies `count` values from the coroutine's stack to `to` (no overlap: another stack).
-#[inline(always)]
-fn copy_from_coroutine(to: *mut u64, values: *mut u64, count: u64) {
-    let mut i = 0;
-    while i < count {
-        unsafe { *to.add(i as usize) = *values.add(i as usize) };
-        i += 1;
-    }
-}
-
 /// The coroutine came back to its `resume` (this frame): `true` and the values, or `false` and
 /// the error.
 #[no_mangle]
@@ -1499,16 +1497,10 @@ pub fn lua_lib_coroutine_resume_done() -> ! {
     match coroutine_came_back(TValue(unsafe { *base }), values, count, base, 1) {
         Ok((values, count)) => {
             unsafe { *base = TValue::TRUE.raw() };
-            copy_from_coroutine(unsafe { base.add(1) }, values, count);
+            copy_forward(unsafe { base.add(1) }, values, count);
             library_return(base, count + 1)
         }
-        Err(error) => {
-            unsafe {
-                *base = TValue::FALSE.raw();
-                *base.add(1) = error;
-            }
-            library_return(base, 2)
-        }
+        Err(error) => return_failure(base, error),
     }
 }
 
@@ -1516,8 +1508,7 @@ pub fn lua_lib_coroutine_resume_done() -> ! {
 /// frame) runs, or a native `yield` (debug hooks on) left it: back to the resumer.
 #[inline(always)]
 fn coroutine_caught() -> ! {
-    let to = unsafe { lua_rt_coroutine_caught(ctx()) };
-    api::return_in(to.ctx as *mut deegen_api::InterpContext, to.frame, to.values, to.count)
+    switch_back(unsafe { lua_rt_coroutine_caught(ctx()) })
 }
 
 #[no_mangle]
@@ -1546,7 +1537,7 @@ pub fn lua_lib_coroutine_wrapped_done() -> ! {
     let base = api::stack_base();
     match coroutine_came_back(wrapped_coroutine(), values, count, base, 0) {
         Ok((values, count)) => {
-            copy_from_coroutine(base, values, count);
+            copy_forward(base, values, count);
             library_return(base, count)
         }
         // Raised again with the caller's position, as lua5.1's `auxwrap` does for a string.
@@ -1604,7 +1595,7 @@ pub fn lua_lib_coroutine_yield(num_args: u64) -> ! {
     if to.ctx.is_null() {
         native_twin(num_args)
     }
-    api::return_in(to.ctx as *mut deegen_api::InterpContext, to.frame, to.values, to.count)
+    switch_back(to)
 }
 
 /// The rare cases of a library function (argument errors, metamethods, anything its fast path
@@ -1737,8 +1728,11 @@ pub fn lua_lib_rawset(num_args: u64) -> ! {
 #[no_mangle]
 pub fn lua_lib_setmetatable(num_args: u64) -> ! {
     let t = table_argument(num_args);
+    if num_args < 2 {
+        native_twin(num_args)
+    }
     let mt = TValue(unsafe { *api::stack_base().add(1) });
-    if num_args < 2 || !(mt.is_nil() || mt.is_table()) {
+    if !(mt.is_nil() || mt.is_table()) {
         native_twin(num_args)
     }
     let tb = unsafe { &mut *t.as_table() };

@@ -208,6 +208,17 @@ pub unsafe fn resume(st: *mut LuaState, co_value: TValue, args: &[TValue], top: 
     }
 }
 
+/// `co`, resumed in place, stops (see [`switch_out`]): its resumer goes on with `values`
+/// (`count` of them; null values: the error in `count`), returned into the coroutine's bottom
+/// frame, whose continuation runs on the resumer's context in the `resume`'s frame.
+///
+/// # Safety
+/// As [`switch_out`].
+unsafe fn back_to_resumer(st: *mut LuaState, co: *mut Thread, status: CoStatus, error_base: *mut u64, values: *mut u64, count: u64) -> RtSwitch {
+    let resumer = unsafe { switch_out(st, co, status, error_base) };
+    RtSwitch { ctx: resumer, frame: bottom_frame(co), values, count }
+}
+
 /// The thread whose context is `ctx` (a coroutine's, not the main thread's).
 fn thread_of(ctx: *mut LuaContext) -> *mut Thread {
     unsafe { (ctx as *mut u8).sub(lua51_value::THREAD_CONTEXT_OFFSET) as *mut Thread }
@@ -266,8 +277,7 @@ pub unsafe extern "C" fn lua_rt_coroutine_yield(ctx: *mut LuaContext, base: *mut
         (*co).yield_base = base;
         (*co).yield_count = count;
         (*co).saved_top = base.add(count);
-        let resumer = switch_out(st, co, CoStatus::Suspended, std::ptr::null_mut());
-        RtSwitch { ctx: resumer, frame: bottom_frame(co), values: base, count: num_args }
+        back_to_resumer(st, co, CoStatus::Suspended, std::ptr::null_mut(), base, num_args)
     }
 }
 
@@ -275,8 +285,7 @@ pub unsafe extern "C" fn lua_rt_coroutine_yield(ctx: *mut LuaContext, base: *mut
 pub unsafe extern "C" fn lua_rt_coroutine_returned(ctx: *mut LuaContext, values: *mut u64, count: u64) -> RtSwitch {
     let st: *mut LuaState = unsafe { state_of(ctx) };
     let co = thread_of(ctx);
-    let resumer = unsafe { switch_out(st, co, CoStatus::Dead, std::ptr::null_mut()) };
-    RtSwitch { ctx: resumer, frame: bottom_frame(co), values, count }
+    unsafe { back_to_resumer(st, co, CoStatus::Dead, std::ptr::null_mut(), values, count) }
 }
 
 #[no_mangle]
@@ -286,12 +295,10 @@ pub unsafe extern "C" fn lua_rt_coroutine_caught(ctx: *mut LuaContext) -> RtSwit
     unsafe {
         if (*ctx).interp.status == STATUS_YIELD {
             // A native `yield` recorded its values and left through the throw.
-            let resumer = switch_out(st, co, CoStatus::Suspended, std::ptr::null_mut());
-            return RtSwitch { ctx: resumer, frame: bottom_frame(co), values: (*co).yield_base, count: (*co).yield_count as u64 };
+            return back_to_resumer(st, co, CoStatus::Suspended, std::ptr::null_mut(), (*co).yield_base, (*co).yield_count as u64);
         }
         let error = (*ctx).interp.error;
-        let resumer = switch_out(st, co, CoStatus::Dead, (*ctx).interp.error_base);
-        RtSwitch { ctx: resumer, frame: bottom_frame(co), values: std::ptr::null_mut(), count: error }
+        back_to_resumer(st, co, CoStatus::Dead, (*ctx).interp.error_base, std::ptr::null_mut(), error)
     }
 }
 

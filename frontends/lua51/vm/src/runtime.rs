@@ -770,7 +770,7 @@ unsafe fn run_message_handler(st: &mut LuaState, base: *mut u64, value: TValue) 
                     *frame = top.handler.raw();
                     *frame.add(FRAME_HEADER_SLOTS) = value.raw();
                 }
-                let allowance = std::mem::replace(&mut st.depth_allowance, MAX_NATIVE_DEPTH / 8);
+                let allowance = std::mem::replace(&mut st.depth_allowance, crate::state::HANDLER_EXTRA_DEPTH);
                 let st_ptr: *mut LuaState = st;
                 let r = match unsafe { LuaState::call_at(st_ptr, frame, 1, base) } {
                     Ok((p, n)) => Ok(if n == 0 { TValue::NIL } else { TValue(unsafe { *p }) }),

@@ -25,6 +25,9 @@ pub const STACK_SLOTS: usize = 1 << 20;
 /// (`LuaContext::c_calls`) make 5.1's `nCcalls`.
 /// As in 5.1 (`++nCcalls >= LUAI_MAXCCALLS`), the entry that would reach the limit fails.
 pub(crate) const MAX_NATIVE_DEPTH: usize = lua51_value::MAX_C_CALLS as usize;
+/// The extra nesting an `xpcall` message handler runs with (5.1's `LUAI_MAXCCALLS >> 3`), so
+/// that a "C stack overflow" still reaches it (`LuaState::depth_allowance`).
+pub(crate) const HANDLER_EXTRA_DEPTH: usize = MAX_NATIVE_DEPTH / 8;
 /// An error value that escaped to native code.
 #[derive(Debug, Clone, Copy)]
 pub struct LuaError {

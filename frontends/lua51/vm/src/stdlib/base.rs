@@ -527,7 +527,7 @@ native!(XPCALL, "xpcall", generated crate::interp::__deegen_lib_xpcall, |c| {
             let mut e = TValue(c.st.cur().interp.error);
             if entry.state == HandlerState::Armed {
                 // With 5.1's extra depth for handlers: "C stack overflow" reaches it too.
-                let allowance = std::mem::replace(&mut c.st.depth_allowance, crate::state::MAX_NATIVE_DEPTH / 8);
+                let allowance = std::mem::replace(&mut c.st.depth_allowance, crate::state::HANDLER_EXTRA_DEPTH);
                 let handled = c.call(handler, &[e], 2);
                 c.st.depth_allowance = allowance;
                 e = match handled {
