@@ -570,7 +570,7 @@ pub fn lua_new_table(array: u64, hash: u64) -> ! {
 /// Straight-line on purpose: a loop here made LLVM hoist every key kind's hashing and
 /// spill the pinned registers.
 #[inline(always)]
-fn get_fast(table: TValue, key: TValue, cache: *mut u8) -> Option<u64> {
+fn get_fast(table: TValue, key: TValue) -> Option<u64> {
     if !table.is_table() {
         return None;
     }
@@ -580,8 +580,10 @@ fn get_fast(table: TValue, key: TValue, cache: *mut u8) -> Option<u64> {
     let value = if let Some(slot) = t.array_slot(key) {
         unsafe { *slot }
     } else if key.is_string() {
-        // SAFETY: the instruction's 8 inline-cache bytes; strings are interned.
-        unsafe { t.string_slot_cached_by_value(key, cache) }.map_or(TValue::NIL, |v| unsafe { *v })
+        // No inline cache for a key that varies: a cache of one key missed at nearly every
+        // access of a table of counts (`counts[frag]`) and rewrote itself in the slow path.
+        // One probe of the shape's index or the hash part costs about what a hit did.
+        t.string_slot(key).map_or(TValue::NIL, |v| unsafe { *v })
     } else {
         t.find_non_string(key).map_or(TValue::NIL, |n| unsafe { (*n).value })
     };
@@ -688,7 +690,7 @@ fn method_chain_step(current: TValue, name: TValue, method_cache: *mut u8, share
 /// hash entry (or a nil one when there is no metatable to consult for `__newindex`).
 /// Returns false for everything that needs the runtime: new keys, growth, metamethods.
 #[inline(always)]
-fn raw_set_fast(table: TValue, key: TValue, value: u64, cache: *mut u8) -> bool {
+fn raw_set_fast(table: TValue, key: TValue, value: u64) -> bool {
     if !table.is_table() {
         return false;
     }
@@ -707,8 +709,8 @@ fn raw_set_fast(table: TValue, key: TValue, value: u64, cache: *mut u8) -> bool 
         return true;
     }
     let slot = if key.is_string() {
-        // SAFETY: as in `get_fast`.
-        match unsafe { t.string_slot_cached_by_value(key, cache) } {
+        // Without a cache, as in `get_fast`.
+        match t.string_slot(key) {
             Some(slot) => slot,
             None => return false,
         }
@@ -751,8 +753,8 @@ fn append_in_place(t: &mut lua51_value::TableObject, key: f64, value: TValue) ->
 }
 
 #[no_mangle]
-pub fn lua_get_table(table: u64, key: u64, slot_cache: *mut u8) -> ! {
-    if let Some(v) = get_fast(TValue(table), TValue(key), slot_cache) {
+pub fn lua_get_table(table: u64, key: u64) -> ! {
+    if let Some(v) = get_fast(TValue(table), TValue(key)) {
         api::ret(v)
     }
     let r = unsafe { lua_rt_index(ctx(), table, key, api::stack_base(), api::code_block()) };
@@ -760,7 +762,7 @@ pub fn lua_get_table(table: u64, key: u64, slot_cache: *mut u8) -> ! {
 }
 
 #[no_mangle]
-pub fn lua_get_table_mm_continuation(_table: u64, _key: u64, _slot_cache: *mut u8) -> ! {
+pub fn lua_get_table_mm_continuation(_table: u64, _key: u64) -> ! {
     // Only a metamethod returns here: the whole continuation is a slow path.
     api::cold_path();
     runtime_call_returned();
@@ -827,8 +829,8 @@ pub fn lua_set_table_int_mm_continuation(_table: u64, _index: u64, _value: u64) 
 }
 
 #[no_mangle]
-pub fn lua_set_table(table: u64, key: u64, value: u64, slot_cache: *mut u8) -> ! {
-    if raw_set_fast(TValue(table), TValue(key), value, slot_cache) {
+pub fn lua_set_table(table: u64, key: u64, value: u64) -> ! {
+    if raw_set_fast(TValue(table), TValue(key), value) {
         api::fallthrough()
     }
     let r = unsafe { lua_rt_newindex(ctx(), table, key, value, api::stack_base(), api::code_block()) };
@@ -936,7 +938,7 @@ pub fn lua_set_field_mm_continuation(_table: u64, _name: u64, _value: u64, _slot
 }
 
 #[no_mangle]
-pub fn lua_set_table_mm_continuation(_table: u64, _key: u64, _value: u64, _slot_cache: *mut u8) -> ! {
+pub fn lua_set_table_mm_continuation(_table: u64, _key: u64, _value: u64) -> ! {
     // Only a metamethod returns here: the whole continuation is a slow path.
     api::cold_path();
     runtime_call_returned();

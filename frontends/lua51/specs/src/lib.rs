@@ -254,7 +254,7 @@ pub fn bytecodes() -> Vec<BytecodeSpec> {
         },
         BytecodeSpec {
             name: "GetTable",
-            operands: vec![op("table", Slot).hinted(TABLE), op("key", SlotOrConstant), op("slot", SLOT_CACHE)],
+            operands: vec![op("table", Slot).hinted(TABLE), op("key", SlotOrConstant)],
             result: Value,
             semantics: "lua_get_table",
             variants: vec![&[S], &[C]],
@@ -277,7 +277,7 @@ pub fn bytecodes() -> Vec<BytecodeSpec> {
         },
         BytecodeSpec {
             name: "SetTable",
-            operands: vec![op("table", Slot).hinted(TABLE), op("key", SlotOrConstant), op("value", SlotOrConstant), op("slot", SLOT_CACHE)],
+            operands: vec![op("table", Slot).hinted(TABLE), op("key", SlotOrConstant), op("value", SlotOrConstant)],
             result: None,
             semantics: "lua_set_table",
             variants: vec![],

@@ -148,8 +148,8 @@ pub struct Shape {
     pub filter: u64,
     /// The keys (interned strings), in slot order: `len` of them.
     pub keys: *const TValue,
-    /// For shapes of more than [`SHAPE_LINEAR_LOOKUP`] keys, an open-addressing index:
-    /// `index_mask + 1` bytes, each a slot + 1 (0: empty), probed linearly from the key's hash.
+    /// An open-addressing index of the keys: `index_mask + 1` bytes (a power of two, at least
+    /// twice `len`), each a slot + 1 (0: empty), probed linearly from the key's hash.
     pub index: *const u8,
     pub index_mask: u32,
     /// Collector mark (the runtime's).
@@ -165,9 +165,6 @@ pub struct Shape {
     pub last_transition_key: TValue,
 }
 
-/// Shapes with at most this many keys are searched linearly (one cache line of keys).
-pub const SHAPE_LINEAR_LOOKUP: u32 = 8;
-
 impl Shape {
     /// The bit of [`Shape::filter`] that string `key` sets.
     #[inline(always)]
@@ -176,23 +173,12 @@ impl Shape {
         1 << (hash.wrapping_mul(0x9E37_79B9) >> 26)
     }
 
-    /// The slot of interned string `key`, if this shape has it.
+    /// The slot of interned string `key`, if this shape has it: one probe of the index from
+    /// the string's hash, most of the time (the index is at most half full). A key that varies
+    /// at run time (`t[k]`) comes here without an inline cache, so this is the hit path of
+    /// every by-value string lookup in a shaped table.
     #[inline(always)]
     pub fn find(&self, key: TValue) -> Option<usize> {
-        if self.filter & Self::filter_bit(key) == 0 {
-            return None;
-        }
-        if self.len <= SHAPE_LINEAR_LOOKUP {
-            let mut i = 0;
-            while i < self.len as usize {
-                // SAFETY: i < len keys.
-                if unsafe { *self.keys.add(i) } == key {
-                    return Some(i);
-                }
-                i += 1;
-            }
-            return None;
-        }
         let mask = self.index_mask as usize;
         let mut i = unsafe { (*key.as_string()).hash } as usize & mask;
         loop {
@@ -390,7 +376,7 @@ impl TableObject {
     #[inline(always)]
     pub unsafe fn string_slot_cached(&self, key: TValue, cache: *mut u8) -> Option<*mut TValue> {
         // SAFETY: a table is a heap value (so the answer is never `NotATable`).
-        unsafe { string_slot_cached_in(TValue::from_ptr(self), key, cache, false) }.unwrap_or(None)
+        unsafe { string_slot_cached_in(TValue::from_ptr(self), key, cache) }.unwrap_or(None)
     }
 
     /// [`TableObject::string_slot_cached`] for a cache shared along an `__index` chain (a
@@ -423,17 +409,6 @@ impl TableObject {
     #[inline(always)]
     pub fn ic_key(&self) -> u32 {
         self.header.ic_key
-    }
-
-    /// [`TableObject::string_slot_cached`] for an instruction whose key varies (`t[k]`): a hit
-    /// also checks that the cached slot holds `key`.
-    ///
-    /// # Safety
-    /// As for [`TableObject::string_slot_cached`].
-    #[inline(always)]
-    pub unsafe fn string_slot_cached_by_value(&self, key: TValue, cache: *mut u8) -> Option<*mut TValue> {
-        // SAFETY: as in `string_slot_cached`.
-        unsafe { string_slot_cached_in(TValue::from_ptr(self), key, cache, true) }.unwrap_or(None)
     }
 
     /// The inline cache's body: the state of `key`'s value, when present: its index from
@@ -503,20 +478,6 @@ impl TableObject {
             deegen_api::ic::IcBody::Cache(state) => Some(state),
             deegen_api::ic::IcBody::Done(_) if !self.shape.is_null() => Some(ABSENT_STATE),
             deegen_api::ic::IcBody::Done(_) => None,
-        }
-    }
-
-    /// The key whose value is at the slot a state of this table names.
-    #[inline(always)]
-    fn key_at(&self, state: u32) -> TValue {
-        let index = state >> IC_KEY_ID_SHIFT;
-        // SAFETY: states come from `string_slot_body` on a table with this `ic_key`.
-        unsafe {
-            if !self.shape.is_null() {
-                *(*self.shape).keys.add(index as usize)
-            } else {
-                *self.slots.add(index as usize).sub(1)
-            }
         }
     }
 
@@ -644,15 +605,15 @@ pub struct FoundSlot {
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct NotATable;
 
-/// The table caches' one implementation: [`TableObject::string_slot_cached`] (`by_value`:
-/// [`TableObject::string_slot_cached_by_value`]) on heap value `v`, testing that `v` is a table
+/// The table caches' one implementation: [`TableObject::string_slot_cached`] on heap value
+/// `v`, testing that `v` is a table
 /// only on a miss: a hit on the key in its header proves it (other objects' key is the
 /// uncacheable one, which no entry holds).
 ///
 /// # Safety
 /// `v` must be a heap value; `key` and `cache` as for [`TableObject::string_slot_cached`].
 #[inline(always)]
-pub unsafe fn string_slot_cached_in(v: TValue, key: TValue, cache: *mut u8, by_value: bool) -> Result<Option<*mut TValue>, NotATable> {
+pub unsafe fn string_slot_cached_in(v: TValue, key: TValue, cache: *mut u8) -> Result<Option<*mut TValue>, NotATable> {
     let ic_key = unsafe { (*v.as_ptr::<GcHeader>()).ic_key };
     let t = v.as_table();
     let ic = unsafe { deegen_api::ic::InlineCache::at(cache) };
@@ -660,9 +621,7 @@ pub unsafe fn string_slot_cached_in(v: TValue, key: TValue, cache: *mut u8, by_v
     // `slots` addresses inline and out-of-line slots alike: no need for the kind here.
     // SAFETY: a hit means `v` is a table of this key, whose `slots` holds the state's index.
     let effect = |state: u32| Ok(Some(FoundSlot { slot: unsafe { (*t).slots.add((state >> IC_KEY_ID_SHIFT) as usize) }, may_have_metatable: true }));
-    let found =
-        if by_value { ic.run_checked(ic_key, |state| unsafe { &*t }.key_at(state) == key, body, effect) } else { ic.run(ic_key, body, effect) };
-    found.map(|f| f.map(|f| f.slot))
+    ic.run(ic_key, body, effect).map(|f| f.map(|f| f.slot))
 }
 
 /// What a receiver-level method lookup found ([`method_receiver_cached`]).

@@ -14,7 +14,7 @@ use std::hash::{BuildHasherDefault, Hasher};
 use std::sync::atomic::{AtomicU32, Ordering};
 
 use deegen_api::ic::{IMPOSSIBLE_KEY, UNCACHEABLE_KEY};
-use lua51_value::{Shape, TValue, MAX_IC_ID, SHAPE_LINEAR_LOOKUP};
+use lua51_value::{Shape, TValue, MAX_IC_ID};
 
 use crate::object::debt::account_storage;
 
@@ -160,23 +160,27 @@ fn shape_bytes(len: usize, index_len: usize) -> isize {
     (std::mem::size_of::<Shape>() + len * 8 + index_len) as isize
 }
 
+/// Bytes of the index of a shape of `len` keys: at most half full, so a probe mostly ends at
+/// its first entry and always at an empty one.
+fn shape_index_len(len: usize) -> usize {
+    (len * 2).next_power_of_two().max(2)
+}
+
 fn new_shape(id: u32, parent: *mut Shape, keys: Vec<TValue>, registry: *mut ShapeRegistry) -> *mut Shape {
     let len = keys.len();
-    let mut index: Box<[u8]> = Box::new([]);
-    let mut index_mask = 0;
-    if len as u32 > SHAPE_LINEAR_LOOKUP {
-        let size = (len * 2).next_power_of_two();
-        let mut table = vec![0u8; size];
-        for (slot, k) in keys.iter().enumerate() {
-            let mut i = unsafe { (*k.as_string()).hash } as usize & (size - 1);
-            while table[i] != 0 {
-                i = (i + 1) & (size - 1);
-            }
-            table[i] = (slot + 1) as u8;
+    // Every shape has an index, however few its keys: a lookup by a key that varies at run
+    // time probes it directly (a linear scan of 8 keys cost more than the probe).
+    let size = shape_index_len(len);
+    let mut table = vec![0u8; size];
+    for (slot, k) in keys.iter().enumerate() {
+        let mut i = unsafe { (*k.as_string()).hash } as usize & (size - 1);
+        while table[i] != 0 {
+            i = (i + 1) & (size - 1);
         }
-        index = table.into_boxed_slice();
-        index_mask = (size - 1) as u32;
+        table[i] = (slot + 1) as u8;
     }
+    let index = table.into_boxed_slice();
+    let index_mask = (size - 1) as u32;
     account_storage(shape_bytes(len, index.len()));
     let filter = keys.iter().fold(0, |f, k| f | Shape::filter_bit(*k));
     let keys = Box::into_raw(keys.into_boxed_slice()) as *const TValue;
@@ -197,7 +201,7 @@ fn new_shape(id: u32, parent: *mut Shape, keys: Vec<TValue>, registry: *mut Shap
 
 unsafe fn free_shape(s: *mut Shape) {
     let s = unsafe { Box::from_raw(s) };
-    let index_len = if s.len > SHAPE_LINEAR_LOOKUP { s.index_mask as usize + 1 } else { 0 };
+    let index_len = shape_index_len(s.len as usize);
     account_storage(-shape_bytes(s.len as usize, index_len));
     unsafe {
         drop(Box::from_raw(std::ptr::slice_from_raw_parts_mut(s.keys as *mut TValue, s.len as usize)));
