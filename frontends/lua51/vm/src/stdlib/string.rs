@@ -217,7 +217,8 @@ native!(GMATCH_ITER, "gmatch", |c| {
             let n = capture_values(c, subject, &m, s, e, &mut values)?;
             return c.return_values(0, &values[..n]);
         }
-        src += 1;
+        // Past a failed position, straight to the next one where a match can start.
+        src = m.next_candidate(src + 1, 0);
     }
     Ok(0)
 });
@@ -308,8 +309,11 @@ native!(GSUB, "gsub", |c| {
         match end {
             Some(e) if e > src => src = e,
             _ if src < subject.len() => {
-                out.push(subject[src]);
-                src += 1;
+                // No match here: this byte, and those after it where no match can start
+                // either, are copied as they are.
+                let next = if anchor { src + 1 } else { m.next_candidate(src + 1, 0).min(subject.len()) };
+                out.extend(&subject[src..next]);
+                src = next;
             }
             _ => break,
         }

@@ -30,8 +30,34 @@ pub struct Matcher<'a> {
 
 type MResult<T> = Result<T, String>;
 
-fn class_matches(c: u8, class: u8) -> bool {
-    let r = match class.to_ascii_lowercase() {
+/// The C locale's character classes of every byte, one bit per class letter (`CLASS_BITS`), so
+/// that testing a class is a table load and a mask: the matcher tests one per subject byte it
+/// scans, and a chain of compares per test was most of a `gmatch` loop's time.
+const CTYPE: [u16; 256] = {
+    let mut t = [0u16; 256];
+    let mut c = 0;
+    while c < 256 {
+        let b = c as u8;
+        let mut bits = 0;
+        let mut k = 0;
+        while k < CLASS_LETTERS.len() {
+            if class_has(CLASS_LETTERS[k], b) {
+                bits |= 1 << k;
+            }
+            k += 1;
+        }
+        t[c] = bits;
+        c += 1;
+    }
+    t
+};
+
+/// The class letters, in the order of their bits in [`CTYPE`].
+const CLASS_LETTERS: [u8; 10] = *b"acdlpsuwxz";
+
+/// Whether byte `c` is in class `letter` (lowercase), as C's `ctype.h` says in the C locale.
+const fn class_has(letter: u8, c: u8) -> bool {
+    match letter {
         b'a' => c.is_ascii_alphabetic(),
         b'c' => c < 32 || c == 127,
         b'd' => c.is_ascii_digit(),
@@ -42,13 +68,94 @@ fn class_matches(c: u8, class: u8) -> bool {
         b'w' => c.is_ascii_alphanumeric(),
         b'x' => c.is_ascii_hexdigit(),
         b'z' => c == 0,
-        _ => return class == c,
-    };
-    if class.is_ascii_uppercase() {
-        !r
-    } else {
-        r
+        _ => false,
     }
+}
+
+/// For each byte after a `%`: the class bit it tests (0: a literal), and whether the class is
+/// negated (an uppercase letter) in bit 15.
+const CLASS_OF: [u16; 256] = {
+    let mut t = [0u16; 256];
+    let mut k = 0;
+    while k < CLASS_LETTERS.len() {
+        let letter = CLASS_LETTERS[k];
+        t[letter as usize] = 1 << k;
+        t[letter.to_ascii_uppercase() as usize] = 1 << k | NEGATED;
+        k += 1;
+    }
+    t
+};
+const NEGATED: u16 = 1 << 15;
+
+/// A set of bytes: what a single-character class matches, computed once where the matcher
+/// tests one class against a run of bytes (an expansion, the search for where a match can start).
+#[derive(Clone, Copy)]
+struct ByteSet([u64; 4]);
+
+impl ByteSet {
+    const EMPTY: ByteSet = ByteSet([0; 4]);
+    const ALL: ByteSet = ByteSet([u64::MAX; 4]);
+
+    #[inline]
+    fn has(&self, c: u8) -> bool {
+        self.0[usize::from(c >> 6)] >> (c & 63) & 1 != 0
+    }
+
+    fn add(&mut self, c: u8) {
+        self.0[usize::from(c >> 6)] |= 1 << (c & 63);
+    }
+
+    fn add_all(&mut self, other: ByteSet) {
+        for (w, o) in self.0.iter_mut().zip(other.0) {
+            *w |= o;
+        }
+    }
+
+    fn complement(self) -> ByteSet {
+        ByteSet(self.0.map(|w| !w))
+    }
+
+    /// What `%` followed by `class` matches (a class letter, or the byte itself).
+    fn of_escape(class: u8) -> ByteSet {
+        let kind = CLASS_OF[usize::from(class)];
+        if kind == 0 {
+            let mut set = ByteSet::EMPTY;
+            set.add(class);
+            return set;
+        }
+        let set = CLASS_SETS[(kind & !NEGATED).trailing_zeros() as usize];
+        if kind & NEGATED != 0 {
+            set.complement()
+        } else {
+            set
+        }
+    }
+}
+
+/// The bytes of each class of [`CLASS_LETTERS`].
+const CLASS_SETS: [ByteSet; 10] = {
+    let mut sets = [ByteSet::EMPTY; 10];
+    let mut c = 0;
+    while c < 256 {
+        let mut k = 0;
+        while k < CLASS_LETTERS.len() {
+            if CTYPE[c] & 1 << k != 0 {
+                sets[k].0[c >> 6] |= 1 << (c & 63);
+            }
+            k += 1;
+        }
+        c += 1;
+    }
+    sets
+};
+
+#[inline]
+fn class_matches(c: u8, class: u8) -> bool {
+    let kind = CLASS_OF[class as usize];
+    if kind == 0 {
+        return class == c;
+    }
+    (CTYPE[c as usize] & kind != 0) != (kind & NEGATED != 0)
 }
 
 impl<'a> Matcher<'a> {
@@ -143,6 +250,7 @@ impl<'a> Matcher<'a> {
         !sig
     }
 
+    #[inline]
     fn single_match(&self, s: usize, p: usize, ep: usize) -> bool {
         let Some(&c) = self.src.get(s) else { return false };
         match self.pat[p] {
@@ -178,11 +286,53 @@ impl<'a> Matcher<'a> {
         Ok(None)
     }
 
-    fn max_expand(&mut self, s: usize, p: usize, ep: usize) -> MResult<Option<usize>> {
-        let mut i = 0;
-        while self.single_match(s + i, p, ep) {
-            i += 1;
+    /// The bytes the single-character class at `p..ep` matches (as [`Self::single_match`]
+    /// and [`Self::match_set`] decide one byte at a time).
+    fn byte_set(&self, p: usize, ep: usize) -> ByteSet {
+        match self.pat[p] {
+            b'.' => ByteSet::ALL,
+            ESC => ByteSet::of_escape(self.pat[p + 1]),
+            b'[' => {
+                let ec = ep - 1;
+                let mut p = p;
+                let negated = self.pat[p + 1] == b'^';
+                if negated {
+                    p += 1;
+                }
+                p += 1;
+                let mut set = ByteSet::EMPTY;
+                while p < ec {
+                    if self.pat[p] == ESC {
+                        p += 1;
+                        set.add_all(ByteSet::of_escape(self.pat[p]));
+                    } else if p + 2 < ec && self.pat[p + 1] == b'-' {
+                        for c in self.pat[p]..=self.pat[p + 2] {
+                            set.add(c);
+                        }
+                        p += 2;
+                    } else {
+                        set.add(self.pat[p]);
+                    }
+                    p += 1;
+                }
+                if negated {
+                    set.complement()
+                } else {
+                    set
+                }
+            }
+            c => {
+                let mut set = ByteSet::EMPTY;
+                set.add(c);
+                set
+            }
         }
+    }
+
+    fn max_expand(&mut self, s: usize, p: usize, ep: usize) -> MResult<Option<usize>> {
+        let set = self.byte_set(p, ep);
+        let rest = &self.src[s.min(self.src.len())..];
+        let mut i = rest.iter().position(|&c| !set.has(c)).unwrap_or(rest.len());
         loop {
             if let Some(r) = self.do_match(s + i, ep + 1)? {
                 return Ok(Some(r));
@@ -337,6 +487,42 @@ impl<'a> Matcher<'a> {
         self.do_match(s, 0)
     }
 
+    /// The first position at or after `s` where a match of the pattern (from `p`) can start,
+    /// or past the subject's end when there is none: when the pattern begins with a
+    /// single-character class that must match once (no `*`, `?` or `-` after it), positions
+    /// whose byte is not in it are skipped here, in a tight loop, instead of each running the
+    /// matcher (a `%d+` scan of a text tested every byte through `do_match`). Any other
+    /// pattern may start anywhere: `s` itself.
+    pub fn next_candidate(&self, mut s: usize, p: usize) -> usize {
+        let Some(ep) = self.leading_class(p) else { return s };
+        let set = self.byte_set(p, ep);
+        while s < self.src.len() && !set.has(self.src[s]) {
+            s += 1;
+        }
+        if s == self.src.len() {
+            // The class needs a byte: no match starts at the end.
+            s + 1
+        } else {
+            s
+        }
+    }
+
+    /// The end of the single-character class at `p` when the pattern must begin with one byte
+    /// of it; `None` otherwise (and for a malformed class, which `do_match` reports).
+    fn leading_class(&self, p: usize) -> Option<usize> {
+        match *self.pat.get(p)? {
+            b'(' | b')' => return None,
+            b'$' if p + 1 == self.pat.len() => return None,
+            ESC if matches!(self.pat.get(p + 1), Some(b'b' | b'f' | b'0'..=b'9')) => return None,
+            _ => {}
+        }
+        let ep = self.class_end(p).ok()?;
+        match self.pat.get(ep) {
+            Some(b'*' | b'?' | b'-') => None,
+            _ => Some(ep),
+        }
+    }
+
     /// Finds the first match at or after `init`: (start, end).
     pub fn find(&mut self, init: usize) -> MResult<Option<(usize, usize)>> {
         let anchored = self.pat.first() == Some(&b'^');
@@ -347,8 +533,13 @@ impl<'a> Matcher<'a> {
             if let Some(e) = self.do_match(s, p0)? {
                 return Ok(Some((s, e)));
             }
-            s += 1;
-            if anchored || s > self.src.len() {
+            if anchored {
+                return Ok(None);
+            }
+            // Skipping pays once a position failed: the first one mostly matches (a search
+            // for the next token), and testing it twice would cost.
+            s = self.next_candidate(s + 1, p0);
+            if s > self.src.len() {
                 return Ok(None);
             }
         }
@@ -438,5 +629,55 @@ mod tests {
         // Long subjects with backtracking stay iterative enough to finish.
         let long = "a".repeat(10_000);
         assert_eq!(Matcher::new(long.as_bytes(), b".-b").find(0).unwrap(), None);
+    }
+
+    /// A class's byte set (what expansions and the start-position skip test) holds exactly the
+    /// bytes `single_match` accepts, for every byte and every kind of class.
+    #[test]
+    fn byte_sets_agree_with_single_match() {
+        let mut classes: Vec<Vec<u8>> =
+            [".", "x", "]", "^", "[]]", "[^]]", "[a-]", "[-a]", "[z-a]", "[%a-z]", "[^%s%d_]", "[%]]", "[%%]", "[a-c-e]", "[^\n]"]
+                .iter()
+                .map(|c| c.as_bytes().to_vec())
+                .collect();
+        for b in 0..=255u8 {
+            classes.push(vec![b'%', b]);
+            classes.push(vec![b'[', b'^', b'%', b, b']']);
+        }
+        for class in classes {
+            let m = Matcher::new(&[], &class);
+            let ep = m.class_end(0).unwrap();
+            let set = m.byte_set(0, ep);
+            for c in 0..=255u8 {
+                let subject = [c];
+                let one = Matcher::new(&subject, &class);
+                assert_eq!(set.has(c), one.single_match(0, 0, ep), "class {:?}, byte {c}", String::from_utf8_lossy(&class));
+            }
+        }
+    }
+
+    /// Skipping to where a match can start finds what trying every position finds.
+    #[test]
+    fn skipping_to_candidates_finds_the_same_matches() {
+        let subject = "  x1 = {abc, 42}; -- [[note]]\n\tend 7e3 ^$ %d";
+        for pat in ["%d+", "%a+", "[^ ]+", "=", "%s*x", "x?1", "[%]]+", "%p", "%s%-", "7e%d", "%$", "a.-c", "(%d)(%d)", "%f[%w]%w+", "$", "[%d]*"] {
+            let mut m = Matcher::new(subject.as_bytes(), pat.as_bytes());
+            let mut all = Vec::new();
+            let mut s = 0;
+            while let Some((a, e)) = m.find(s).unwrap() {
+                all.push((a, e));
+                s = a + 1;
+                if s > subject.len() {
+                    break;
+                }
+            }
+            let mut slow = Vec::new();
+            for start in 0..=subject.len() {
+                if let Some(e) = Matcher::new(subject.as_bytes(), pat.as_bytes()).do_match_from(start).unwrap() {
+                    slow.push((start, e));
+                }
+            }
+            assert_eq!(all, slow, "pattern {pat:?}");
+        }
     }
 }
