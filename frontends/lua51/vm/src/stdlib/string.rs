@@ -154,8 +154,7 @@ fn find_aux(c: &mut Call, find: bool) -> NResult {
     }
     let init = init as usize;
     if find && (!c.arg(3).is_falsy() || pattern::no_specials(&pattern)) {
-        let hit =
-            if pattern.is_empty() { Some(init) } else { subject[init..].windows(pattern.len()).position(|w| w == &pattern[..]).map(|i| i + init) };
+        let hit = pattern::find_plain(&subject[init..], &pattern).map(|i| i + init);
         return match hit {
             Some(i) => {
                 c.set(0, TValue::from_f64((i + 1) as f64));
@@ -250,11 +249,15 @@ native!(GSUB, "gsub", |c| {
     let repl_bytes = if repl.is_string() || repl.is_double() { Some(c.check_bytes(2)?) } else { None };
     let mut m = pattern::Matcher::new(&subject, pattern);
     let mut out = Buffer::new();
-    let (mut src, mut n) = (0usize, 0i64);
+    // Bytes of the subject before `copied` are in `out`; those between it and a match are
+    // copied when the match is (so a subject without a match is never copied).
+    let (mut src, mut n, mut copied) = (0usize, 0i64, 0usize);
     while n < max_n {
         let end = m.do_match_from(src).map_err(|msg| c.error(&msg))?;
         if let Some(e) = end {
             n += 1;
+            out.extend(&subject[copied..src]);
+            copied = e;
             // add_value: the replacement for the match src..e.
             let whole = &subject[src..e];
             match &repl_bytes {
@@ -308,20 +311,22 @@ native!(GSUB, "gsub", |c| {
         }
         match end {
             Some(e) if e > src => src = e,
-            _ if src < subject.len() => {
-                // No match here: this byte, and those after it where no match can start
-                // either, are copied as they are.
-                let next = if anchor { src + 1 } else { m.next_candidate(src + 1, 0).min(subject.len()) };
-                out.extend(&subject[src..next]);
-                src = next;
-            }
+            // No match here: on to the next byte where one can start (the bytes passed
+            // stay in the subject, to be copied with the next match or at the end).
+            _ if src < subject.len() => src = if anchor { src + 1 } else { m.next_candidate(src + 1, 0).min(subject.len()) },
             _ => break,
         }
         if anchor {
             break;
         }
     }
-    out.extend(&subject[src..]);
+    if n == 0 && c.arg(0).is_string() {
+        // Nothing replaced: the result is the subject itself (an interned string).
+        c.set(0, c.arg(0));
+        c.set(1, TValue::from_f64(0.0));
+        return Ok(2);
+    }
+    out.extend(&subject[copied..]);
     let s = out.finish(c)?;
     c.set(0, s);
     c.set(1, TValue::from_f64(n as f64));

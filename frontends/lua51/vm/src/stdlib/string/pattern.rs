@@ -546,9 +546,25 @@ impl<'a> Matcher<'a> {
     }
 }
 
+/// Where `needle` first occurs in `hay` (a plain find): candidates by their first byte, then
+/// the rest compared (comparing a window at every position cost a `memcmp` call each).
+pub fn find_plain(hay: &[u8], needle: &[u8]) -> Option<usize> {
+    let Some((&first, rest)) = needle.split_first() else { return Some(0) };
+    let last_start = hay.len().checked_sub(needle.len())?;
+    let mut i = 0;
+    while i <= last_start {
+        i += hay[i..=last_start].iter().position(|&b| b == first)?;
+        if &hay[i + 1..i + needle.len()] == rest {
+            return Some(i);
+        }
+        i += 1;
+    }
+    None
+}
+
 /// Whether a pattern has no special characters (so `find` may search it plainly).
 pub fn no_specials(pat: &[u8]) -> bool {
-    !pat.iter().any(|c| b"^$*+?.([%-".contains(c))
+    !pat.iter().any(|c| matches!(c, b'^' | b'$' | b'*' | b'+' | b'?' | b'.' | b'(' | b'[' | b'%' | b'-'))
 }
 
 /// `string.format`'s spec after `%`: flags, width, precision, conversion; returns the spec
@@ -608,6 +624,25 @@ mod tests {
 
     fn find(s: &str, p: &str) -> Option<(usize, usize)> {
         Matcher::new(s.as_bytes(), p.as_bytes()).find(0).unwrap()
+    }
+
+    #[test]
+    fn plain_find() {
+        for (hay, needle) in [
+            ("hello", "l"),
+            ("hello", "lo"),
+            ("hello", "hello"),
+            ("hello", "helloo"),
+            ("", ""),
+            ("abc", ""),
+            ("aab", "ab"),
+            ("abab", "bab"),
+            ("xyz", "q"),
+            ("a", "aa"),
+        ] {
+            let slow = if needle.is_empty() { Some(0) } else { hay.as_bytes().windows(needle.len()).position(|w| w == needle.as_bytes()) };
+            assert_eq!(find_plain(hay.as_bytes(), needle.as_bytes()), slow, "{hay:?} {needle:?}");
+        }
     }
 
     #[test]
