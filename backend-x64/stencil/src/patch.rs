@@ -34,12 +34,13 @@ pub(crate) fn apply(code: &mut [u8], hole: &Hole, value: u64, code_address: u64)
 /// The patch routine of every hole kind: writes `value + addend` (minus the hole's address for
 /// the PC-relative kinds) at `at` of `code`, which runs at `code_address`, or says why it does
 /// not fit. The JIT's emitters call it with holes they keep in their own compact form.
+#[inline]
 pub fn patch_hole(code: &mut [u8], at: usize, kind: HoleKind, addend: i64, value: u64, code_address: u64) -> Result<(), PatchError> {
-    let slot = code.get_mut(at..at + kind.width()).ok_or_else(|| PatchError::OutOfBounds { stencil: String::new(), offset: at })?;
+    let Some(slot) = at.checked_add(kind.width()).and_then(|end| code.get_mut(at..end)) else { return Err(out_of_bounds(at)) };
     // Computed in i128 so that no sum wraps before the range check.
     let s = i128::from(value);
     let a = i128::from(addend);
-    let out_of_range = |v: i128| PatchError::OutOfRange { stencil: String::new(), kind, offset: at, value: v };
+    let out_of_range = |v: i128| out_of_range(kind, at, v);
     match kind {
         HoleKind::Abs64 => {
             let v = (s + a) as u64;
@@ -63,4 +64,18 @@ pub fn patch_hole(code: &mut [u8], at: usize, kind: HoleKind, addend: i64, value
         }
     }
     Ok(())
+}
+
+// The errors are built out of line: the JIT patches every hole of every instruction through
+// `patch_hole`, and almost never fails.
+#[cold]
+#[inline(never)]
+fn out_of_bounds(offset: usize) -> PatchError {
+    PatchError::OutOfBounds { stencil: String::new(), offset }
+}
+
+#[cold]
+#[inline(never)]
+fn out_of_range(kind: HoleKind, offset: usize, value: i128) -> PatchError {
+    PatchError::OutOfRange { stencil: String::new(), kind, offset, value }
 }
