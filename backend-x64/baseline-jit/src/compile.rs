@@ -309,36 +309,35 @@ impl BaselineJit {
             let mut compiled = Vec::with_capacity(instructions.len());
             for (i, &(offset, opcode, v)) in instructions.iter().enumerate() {
                 let pc = pc_base + offset as u64;
-                let bad = |problem: String| JitError::Bytecode { offset, problem };
-                // What a hole (or a SlowPathData field) of `value` holds in piece `p`.
-                let value_of = |value: HoleValue, p: usize| -> Result<u64, JitError> {
-                    let piece = &pieces[p];
-                    Ok(match value {
-                        HoleValue::Pc | HoleValue::Output | HoleValue::Operand(_) => {
-                            instruction_constant(bytecode, pc, offset, v, value).map_err(bad)?
+                // What a hole (or a SlowPathData field) of `value` holds in piece `p`; `None`
+                // when the bytecode or the tables cannot say, explained by `hole_error` off the
+                // hot path (an `Option` comes back in registers, a `Result` with a message
+                // through memory, for every hole of every instruction).
+                let value_of = |value: HoleValue, p: usize| -> Option<u64> {
+                    match value {
+                        HoleValue::Pc => Some(pc),
+                        HoleValue::Output => Some(8 * read_field(bytecode, offset + v.output_offset? as usize, 2, false)? as u64),
+                        HoleValue::Operand(k) => {
+                            let op = v.operands.get(k as usize)?;
+                            Some(op.encoding.encode(read_field(bytecode, offset + op.offset as usize, op.width, op.signed)?, pc))
                         }
-                        HoleValue::Next => instruction_address(i + 1),
+                        HoleValue::Next => Some(instruction_address(i + 1)),
                         HoleValue::Branch => {
-                            let target = branch_target(bytecode, offset, v).map_err(bad)?;
-                            let index = instructions
-                                .binary_search_by_key(&target, |x| x.0 as i64)
-                                .map_err(|_| bad(format!("branch to {target}, which is not an instruction")))?;
-                            instruction_address(index)
+                            let target = offset as i64 + read_field(bytecode, offset + v.branch_offset? as usize, 4, true)?;
+                            let index = instructions.binary_search_by_key(&target, |x| x.0 as i64).ok()?;
+                            Some(instruction_address(index))
                         }
                         HoleValue::Continuation(k) => {
                             let p = first_piece[i] + 1 + k as usize;
-                            if p >= first_piece[i + 1] {
-                                return Err(bad(format!("{} has no continuation {k}", v.name)));
-                            }
-                            at(p)
+                            (p < first_piece[i + 1]).then(|| at(p))
                         }
-                        HoleValue::SlowPathData => record_address(piece)
-                            .ok_or_else(|| bad(format!("{} has no SlowPathData", tables.stencils[piece.stencil as usize].name)))?,
-                        HoleValue::Data => data[piece.stencil as usize],
-                        HoleValue::Shared(k) => shared[k as usize],
-                        HoleValue::External(k) => external(k, HoleKind::Abs64),
-                    })
+                        HoleValue::SlowPathData => record_address(&pieces[p]),
+                        HoleValue::Data => data.get(pieces[p].stencil as usize).copied(),
+                        HoleValue::Shared(k) => shared.get(k as usize).copied(),
+                        HoleValue::External(k) => Some(external(k, HoleKind::Abs64)),
+                    }
                 };
+                let explain = |value: HoleValue, p: usize| hole_error(tables, bytecode, offset, v, value, pieces[p].stencil);
                 for (p, &piece) in pieces.iter().enumerate().take(first_piece[i + 1]).skip(first_piece[i]) {
                     let s: &StencilRecord = &tables.stencils[piece.stencil as usize];
                     let out = &mut buf[piece.offset..piece.offset + piece.len];
@@ -346,14 +345,14 @@ impl BaselineJit {
                     for h in s.holes.iter().take_while(|h| (h.offset as usize) < piece.len) {
                         let value = match h.value {
                             HoleValue::External(k) => external(k, h.kind),
-                            other => value_of(other, p)?,
+                            other => value_of(other, p).ok_or_else(|| explain(other, p))?,
                         };
                         patch_hole(out, h.offset as usize, h.kind, h.addend, value, at(p)).map_err(|e| e.in_stencil(s.name))?;
                     }
                     if let Some(r) = piece.record {
                         for (k, &field) in s.slow_path_data.iter().enumerate() {
                             let at = records_start + r + 8 * k;
-                            buf[at..at + 8].copy_from_slice(&value_of(field, p)?.to_le_bytes());
+                            buf[at..at + 8].copy_from_slice(&value_of(field, p).ok_or_else(|| explain(field, p))?.to_le_bytes());
                         }
                     }
                 }
@@ -434,8 +433,36 @@ fn piece_addresses(tables: &'static StencilTables, v: &'static VariantRecord, in
         .collect()
 }
 
+/// Why a hole of `value` in `stencil` has no value for the instruction at `offset` (the cold
+/// side of the compile loop's `value_of`).
+#[cold]
+#[inline(never)]
+fn hole_error(tables: &StencilTables, bytecode: &[u8], offset: usize, v: &VariantRecord, value: HoleValue, stencil: u16) -> JitError {
+    let field = |at: Option<u32>, width: u8, what: &str| match at {
+        None => format!("{} has no {what}", v.name),
+        Some(o) => match read_field(bytecode, offset + o as usize, width, true) {
+            None => format!("the {what} of {} is truncated", v.name),
+            Some(d) if what == "branch" => format!("branch to {}, which is not an instruction", offset as i64 + d),
+            Some(_) => format!("the {what} of {} has no value", v.name),
+        },
+    };
+    let problem = match value {
+        HoleValue::Output => field(v.output_offset, 2, "output"),
+        HoleValue::Operand(k) => match v.operands.get(k as usize) {
+            None => format!("{} has no operand {k}", v.name),
+            Some(op) => format!("operand {k} of {} is truncated (width {})", v.name, op.width),
+        },
+        HoleValue::Branch => field(v.branch_offset, 4, "branch"),
+        HoleValue::Continuation(k) => format!("{} has no continuation {k}", v.name),
+        HoleValue::SlowPathData => format!("{} has no SlowPathData", tables.stencils[stencil as usize].name),
+        other => format!("no value for a {other:?} hole of {}", tables.stencils[stencil as usize].name),
+    };
+    JitError::Bytecode { offset, problem }
+}
+
 /// The value of an instruction constant (its address, output slot or an operand) of the
-/// instruction at `offset` in `bytecode`, whose address is `pc`.
+/// instruction at `offset` in `bytecode`, whose address is `pc`: the checker's own reading,
+/// independent of the compile loop's.
 fn instruction_constant(bytecode: &[u8], pc: u64, offset: usize, v: &VariantRecord, value: HoleValue) -> Result<u64, String> {
     match value {
         HoleValue::Pc => Ok(pc),

@@ -34,7 +34,7 @@ pub(crate) fn apply(code: &mut [u8], hole: &Hole, value: u64, code_address: u64)
 /// The patch routine of every hole kind: writes `value + addend` (minus the hole's address for
 /// the PC-relative kinds) at `at` of `code`, which runs at `code_address`, or says why it does
 /// not fit. The JIT's emitters call it with holes they keep in their own compact form.
-#[inline]
+#[inline(always)]
 pub fn patch_hole(code: &mut [u8], at: usize, kind: HoleKind, addend: i64, value: u64, code_address: u64) -> Result<(), PatchError> {
     let Some(slot) = at.checked_add(kind.width()).and_then(|end| code.get_mut(at..end)) else { return Err(out_of_bounds(at)) };
     // Computed in i128 so that no sum wraps before the range check.
