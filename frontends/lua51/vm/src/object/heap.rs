@@ -47,7 +47,7 @@ fn size_class(size: usize) -> usize {
 
 impl SmallPool {
     /// `size` zeroed bytes, 16-aligned; null when the system is out of memory.
-    fn alloc(&mut self, size: usize) -> *mut u8 {
+    fn alloc(&mut self, size: usize, zeroed: bool) -> *mut u8 {
         let class = size_class(size);
         let rounded = (class + 1) * GRANULE;
         let head = self.free[class];
@@ -55,7 +55,9 @@ impl SmallPool {
             // SAFETY: cells on a free list are `rounded` bytes the pool owns.
             unsafe {
                 self.free[class] = (*head).next;
-                std::ptr::write_bytes(head as *mut u8, 0, rounded);
+                if zeroed {
+                    std::ptr::write_bytes(head as *mut u8, 0, rounded);
+                }
             }
             return head as *mut u8;
         }
@@ -223,8 +225,20 @@ pub struct OutOfMemory;
 impl Heap {
     /// Allocates `size` zeroed bytes (8-aligned) for an object of `kind` and records it.
     pub fn alloc(&mut self, size: usize, kind: ObjKind) -> Result<*mut GcHeader, OutOfMemory> {
+        self.alloc_cell(size, kind, true)
+    }
+
+    /// [`Heap::alloc`] for an object whose constructor writes every byte that is ever read
+    /// before it is written (a table: its fields, while its slots and array are read only up
+    /// to their lengths): a reused cell keeps its old bytes, which clearing cost a `memset`
+    /// call per table.
+    pub fn alloc_uninit(&mut self, size: usize, kind: ObjKind) -> Result<*mut GcHeader, OutOfMemory> {
+        self.alloc_cell(size, kind, false)
+    }
+
+    fn alloc_cell(&mut self, size: usize, kind: ObjKind, zeroed: bool) -> Result<*mut GcHeader, OutOfMemory> {
         let p = if size <= SMALL_MAX {
-            self.small.alloc(size) as *mut GcHeader
+            self.small.alloc(size, zeroed) as *mut GcHeader
         } else {
             let layout = Layout::from_size_align(size, 8).map_err(|_| OutOfMemory)?;
             unsafe { alloc_zeroed(layout) as *mut GcHeader }
@@ -391,20 +405,20 @@ mod tests {
     #[test]
     fn small_pool_reuses_freed_cells_zeroed_and_per_class() {
         let mut pool = SmallPool::default();
-        let a = pool.alloc(72);
-        let b = pool.alloc(80);
+        let a = pool.alloc(72, true);
+        let b = pool.alloc(80, true);
         assert_eq!(b as usize - a as usize, 80, "72 and 80 share the 80-byte class, bump-allocated");
         unsafe { std::ptr::write_bytes(a, 0xAB, 72) };
         pool.free(a, 72);
-        let c = pool.alloc(24);
+        let c = pool.alloc(24, true);
         assert_ne!(c, a, "another class does not take the cell");
-        let d = pool.alloc(65);
+        let d = pool.alloc(65, true);
         assert_eq!(d, a, "the freed cell is reused for its class");
         assert!(unsafe { std::slice::from_raw_parts(d, 80) }.iter().all(|&x| x == 0));
         assert_eq!(a as usize % GRANULE, 0);
         // Chunks run out and new ones are taken.
         for _ in 0..(CHUNK_BYTES / SMALL_MAX + 10) {
-            assert!(!pool.alloc(SMALL_MAX).is_null());
+            assert!(!pool.alloc(SMALL_MAX, true).is_null());
         }
         assert!(pool.chunks.len() >= 2);
     }

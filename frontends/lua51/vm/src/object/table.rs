@@ -137,7 +137,9 @@ impl Table {
             (_, named) => named.min(MAX_INLINE_SLOTS),
         };
         let inline_array = if array <= MAX_INLINE_ARRAY { array } else { 0 };
-        let p = heap.alloc(std::mem::size_of::<Table>() + (inline_named + inline_array) * 8, ObjKind::Table)? as *mut Table;
+        // Not zeroed: every field is written below, and the inline slots and array are read
+        // only up to the shape's and the array's lengths, both 0 here.
+        let p = heap.alloc_uninit(std::mem::size_of::<Table>() + (inline_named + inline_array) * 8, ObjKind::Table)? as *mut Table;
         let inline = unsafe { p.add(1) as *mut TValue };
         let (array_ptr, array_cap) = if inline_array > 0 {
             (unsafe { inline.add(inline_named) }, inline_array)
