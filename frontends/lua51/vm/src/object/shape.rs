@@ -169,7 +169,8 @@ fn shape_index_len(len: usize) -> usize {
 fn new_shape(id: u32, parent: *mut Shape, keys: Vec<TValue>, registry: *mut ShapeRegistry) -> *mut Shape {
     let len = keys.len();
     // Every shape has an index, however few its keys: a lookup by a key that varies at run
-    // time probes it directly (a linear scan of 8 keys cost more than the probe).
+    // time (`t[k]`, no inline cache) probes it once from the key's hash, where a small shape
+    // used to be searched by a filter test and a scan of up to 8 keys.
     let size = shape_index_len(len);
     let mut table = vec![0u8; size];
     for (slot, k) in keys.iter().enumerate() {
