@@ -655,6 +655,47 @@ fn get_method_fast(obj: TValue, name: TValue, receiver_cache: *mut u8, method_ca
     None
 }
 
+/// `__index` tables a field read follows in the handler: an instance's class and the class's
+/// parent. Shorter than a method lookup's chain: a field is usually found there or is nil,
+/// and a deep chain that ends in an `__index` function (default values) is the runtime's
+/// anyway, so the walk up to it would be wasted.
+const FIELD_INDEX_CHAIN: usize = 2;
+
+/// `table.name` where the table holds no value for `name` and has a metatable: its `__index`
+/// tables followed in the handler (a class's field read through an instance, a field nil
+/// everywhere), each one probe of its shape's index or hash part, without a cache. What needs
+/// the runtime (not a table, an `__index` function, a chain longer than
+/// [`FIELD_INDEX_CHAIN`]) is `Err` with the value the runtime goes on from and its depth in
+/// the chain (`lua_rt_index_from`), so no table is looked at twice.
+#[inline(always)]
+fn index_chain_fast(table: TValue, name: TValue) -> Result<u64, (TValue, usize)> {
+    if !table.is_table() {
+        return Err((table, 0));
+    }
+    let shared = unsafe { &*(*ctx()).shared };
+    let mut current = table;
+    let mut depth = 0;
+    loop {
+        let t = unsafe { &*current.as_table() };
+        if t.metatable.is_null() {
+            return Ok(NIL_BITS);
+        }
+        let handler = unsafe { &*t.metatable }.index_handler(shared.index_event);
+        if handler.is_nil() {
+            return Ok(NIL_BITS);
+        }
+        if !handler.is_table() || depth == FIELD_INDEX_CHAIN {
+            return Err((current, depth));
+        }
+        current = handler;
+        depth += 1;
+        let value = unsafe { &*current.as_table() }.raw_get_str(name);
+        if !value.is_nil() {
+            return Ok(value.raw());
+        }
+    }
+}
+
 /// One table of a method lookup's `__index` chain.
 enum ChainStep {
     /// The answer (the method, or nil where the chain ends).
@@ -907,7 +948,11 @@ pub fn lua_get_field(table: u64, name: u64, slot_cache: *mut u8) -> ! {
     if let Some(v) = get_string_fast(TValue(table), TValue(name), slot_cache) {
         api::ret(v)
     }
-    let r = unsafe { lua_rt_index(ctx(), table, name, api::stack_base(), api::code_block()) };
+    let (from, depth) = match index_chain_fast(TValue(table), TValue(name)) {
+        Ok(v) => api::ret(v),
+        Err(stopped) => stopped,
+    };
+    let r = unsafe { lua_rt_index_from(ctx(), from.raw(), name, depth as u64, api::stack_base(), api::code_block()) };
     finish(r, 2, lua_get_field_mm_continuation as *const ())
 }
 
@@ -1946,6 +1991,20 @@ pub fn lua_lib_string_sub(num_args: u64) -> ! {
         native_twin(num_args)
     }
     return_one(piece)
+}
+
+/// `math.floor(x)` of a number (the twin converts a numeric string, and words the error for
+/// anything else). Extra arguments are ignored, as 5.1 does.
+#[no_mangle]
+pub fn lua_lib_math_floor(num_args: u64) -> ! {
+    let base = api::stack_base();
+    let x = TValue(unsafe { *base });
+    if num_args == 0 || !x.is_double() {
+        native_twin(num_args)
+    }
+    // C's `floor`, which LLVM makes one `roundsd`: the result of a number is a number (a
+    // NaN argument gives back that NaN).
+    return_one(num(unsafe { floor(x.as_f64()) }))
 }
 
 /// `tonumber(x)` of a number.

@@ -424,6 +424,7 @@ pub fn library() -> Vec<LibFunctionSpec> {
         "string_len",
         "string_byte",
         "string_sub",
+        "math_floor",
     ] {
         functions.push(LibFunctionSpec::new(name, &format!("lua_lib_{name}")));
     }

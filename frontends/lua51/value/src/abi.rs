@@ -54,6 +54,11 @@ macro_rules! runtime_abi {
             /// `obj[key]` with `__index` (chains of tables are followed here; a function is
             /// returned as a prepared call).
             fn lua_rt_index(ctx: *mut $crate::LuaContext, obj: u64, key: u64, base: *mut u64, cb: *const $crate::CodeBlock) -> $crate::RtResult;
+            /// `lua_rt_index` resumed where a handler's own walk of the chain stopped: `table`
+            /// is the `depth`-th table of the chain (every one before it lacks the key and has
+            /// a table as `__index`), so the walk is not redone and 5.1's loop limit still
+            /// counts from the start.
+            fn lua_rt_index_from(ctx: *mut $crate::LuaContext, table: u64, key: u64, depth: u64, base: *mut u64, cb: *const $crate::CodeBlock) -> $crate::RtResult;
             /// `obj[key] = value` with `__newindex`.
             fn lua_rt_newindex(ctx: *mut $crate::LuaContext, obj: u64, key: u64, value: u64, base: *mut u64, cb: *const $crate::CodeBlock) -> $crate::RtResult;
             /// A non-function callee: its `__call` handler is put in `frame[0]` and the callee

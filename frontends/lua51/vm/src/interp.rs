@@ -63,6 +63,7 @@ extern "C" {
     pub(crate) fn __deegen_lib_string_len();
     pub(crate) fn __deegen_lib_string_byte();
     pub(crate) fn __deegen_lib_string_sub();
+    pub(crate) fn __deegen_lib_math_floor();
     /// The return continuations of a coroutine's function that a generated `resume` or a
     /// function made by `wrap` runs.
     fn __deegen_lib_coroutine_resume__ret__lua_lib_coroutine_resume_done();

@@ -117,10 +117,15 @@ const MAX_TAG_LOOP: usize = 100;
 
 #[no_mangle]
 pub unsafe extern "C" fn lua_rt_index(ctx: *mut LuaContext, obj: u64, key: u64, base: *mut u64, cb: *const CodeBlock) -> RtResult {
+    unsafe { lua_rt_index_from(ctx, obj, key, 0, base, cb) }
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn lua_rt_index_from(ctx: *mut LuaContext, obj: u64, key: u64, depth: u64, base: *mut u64, cb: *const CodeBlock) -> RtResult {
     let st = unsafe { state_of(ctx) };
     let key = TValue(key);
     let mut t = TValue(obj);
-    for depth in 0..MAX_TAG_LOOP {
+    for depth in (depth as usize).min(MAX_TAG_LOOP)..MAX_TAG_LOOP {
         let tm = if t.is_table() {
             let v = table_mut(t).get(key);
             if !v.is_nil() {

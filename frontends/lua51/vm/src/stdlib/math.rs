@@ -8,8 +8,8 @@ use crate::object::table::table_mut;
 use crate::state::LuaState;
 
 macro_rules! math1 {
-    ($rust:ident, $lua:literal, $f:expr) => {
-        native!($rust, $lua, |c| {
+    ($rust:ident, $lua:literal, $f:expr $(, generated $entry:path)?) => {
+        native!($rust, $lua, $(generated $entry,)? |c| {
             let x = c.check_number(0)?;
             let f: fn(f64) -> f64 = $f;
             c.set(0, TValue::from_f64_canonical(f(x)));
@@ -18,7 +18,7 @@ macro_rules! math1 {
     };
 }
 
-math1!(FLOOR, "floor", f64::floor);
+math1!(FLOOR, "floor", f64::floor, generated crate::interp::__deegen_lib_math_floor);
 math1!(CEIL, "ceil", f64::ceil);
 math1!(SQRT, "sqrt", f64::sqrt);
 math1!(ABS, "abs", f64::abs);
