@@ -1,12 +1,13 @@
-//! One-pass compilation: walk the bytecode once to lay the code out (every stencil's size is
-//! known), then copy and patch each instruction's stencils in a second walk over the same
-//! list. Branch targets, the next instruction and the return continuations are therefore
-//! known when a hole is patched, with no late-patch list.
+//! One-pass compilation: walk the bytecode once to lay the code out (every opcode's template
+//! has a known size), then copy and patch each instruction's template in a second walk over
+//! the same list. Branch targets, the next instruction and the return continuations are
+//! therefore known when a hole is patched, with no late-patch list.
 
 use deegen_exec_memory::{CodeCache, ExecMemoryError};
 use deegen_stencil::{patch_hole, HoleKind, PatchError};
 
-use crate::tables::{HoleValue, StencilRecord, StencilTables, VariantRecord};
+use crate::tables::{HoleValue, StencilTables, VariantRecord};
+use crate::template::{self, Placed, Source, Template, Write, BASES};
 
 /// Why a function could not be compiled (it then stays in the interpreter).
 #[derive(Debug, thiserror::Error)]
@@ -37,6 +38,9 @@ pub struct JitStats {
     /// The SlowPathData records written next to the code (not counted in `code_bytes`).
     pub slow_path_data_bytes: u64,
     pub compile_seconds: f64,
+    /// The part of `compile_seconds` spent waiting for fresh code pages
+    /// ([`CodeCache::populate_seconds`]): the rest is the compiler's own work.
+    pub memory_seconds: f64,
     /// Compilations that failed (the function stayed in the interpreter).
     pub failures: u64,
 }
@@ -132,6 +136,9 @@ pub struct BaselineJit {
     /// lies beyond `rel32` reach of the cache (a shared library's function, such as `pow`), a
     /// jump stub in the cache.
     near_externals: Vec<u64>,
+    /// Per opcode, what an instruction's compilation copies and patches, or why the variant
+    /// cannot be compiled ([`crate::template`]).
+    templates: Vec<Result<Template, String>>,
     pub stats: JitStats,
 }
 
@@ -139,16 +146,6 @@ impl std::fmt::Debug for BaselineJit {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("BaselineJit").field("cache", &self.cache).field("stats", &self.stats).finish()
     }
-}
-
-/// One piece of an instruction's code: a stencil, maybe without its trailing jump.
-#[derive(Clone, Copy)]
-struct Piece {
-    stencil: u16,
-    offset: usize,
-    len: usize,
-    /// Offset of its SlowPathData record from the records' start, if its stencil has one.
-    record: Option<usize>,
 }
 
 impl BaselineJit {
@@ -166,8 +163,11 @@ impl BaselineJit {
                 data[i] = address;
             }
         }
-        let mut jit = BaselineJit { tables, cache, data, shared: Vec::new(), externals, near_externals, stats: JitStats::default() };
+        let mut jit =
+            BaselineJit { tables, cache, data, shared: Vec::new(), externals, near_externals, templates: Vec::new(), stats: JitStats::default() };
         jit.place_shared()?;
+        let placed = Placed { data: &jit.data, shared: &jit.shared, externals: &jit.externals, near_externals: &jit.near_externals };
+        jit.templates = template::build_all(tables, &placed);
         Ok(jit)
     }
 
@@ -235,6 +235,7 @@ impl BaselineJit {
     /// the code lives: the code holds addresses into it).
     pub fn compile(&mut self, bytecode: &[u8]) -> Result<CompiledCode, JitError> {
         let start = std::time::Instant::now();
+        let populating = self.cache.populate_seconds();
         let result = self.compile_inner(bytecode);
         match &result {
             Ok(code) => {
@@ -246,125 +247,113 @@ impl BaselineJit {
             Err(_) => self.stats.failures += 1,
         }
         self.stats.compile_seconds += start.elapsed().as_secs_f64();
+        self.stats.memory_seconds += self.cache.populate_seconds() - populating;
         result
     }
 
     fn compile_inner(&mut self, bytecode: &[u8]) -> Result<CompiledCode, JitError> {
         let tables = self.tables;
-        // Pass 1: the instructions and the layout of their pieces.
-        // (Sized up front: growing these vectors was a tenth of the compile time.)
-        let mut instructions: Vec<(usize, u16, &'static VariantRecord)> = Vec::with_capacity(bytecode.len() / 4);
+        let templates = &self.templates;
+        // Pass 1: the instructions and where each one's code, cold code and records go.
+        // (Sized up front: growing the vector was a tenth of the compile time.)
+        let mut planned: Vec<Planned<'_>> = Vec::with_capacity(bytecode.len() / 4);
+        let (mut size, mut cold_size, mut records_size) = (0usize, 0usize, 0usize);
         let mut offset = 0;
         while offset < bytecode.len() {
             let opcode =
-                read_field(bytecode, offset, 2, false).ok_or_else(|| JitError::Bytecode { offset, problem: "truncated opcode".into() })? as u16;
-            let v = tables.variants.get(opcode as usize).ok_or_else(|| JitError::Bytecode { offset, problem: format!("unknown opcode {opcode}") })?;
-            instructions.push((offset, opcode, v));
-            offset += v.length as usize;
-        }
-        if offset != bytecode.len() {
-            return Err(JitError::Bytecode { offset, problem: "the last instruction runs past the bytecode's end".into() });
-        }
-        // Pieces in instruction order, each instruction's main stencil then its continuations;
-        // in-line pieces are laid out now, out-of-line ones after all in-line code.
-        let mut pieces: Vec<Piece> = Vec::with_capacity(instructions.len() * 2);
-        let mut first_piece = Vec::with_capacity(instructions.len() + 1);
-        let mut size = 0usize;
-        let mut records_size = 0usize;
-        for (_, _, v) in &instructions {
-            first_piece.push(pieces.len());
-            for plan in plan_pieces(tables, v) {
-                let fields = tables.stencils[plan.stencil as usize].slow_path_data.len();
-                let record = (fields > 0).then_some(records_size);
-                records_size += 8 * fields;
-                let offset = if plan.out_of_line { usize::MAX } else { size };
-                pieces.push(Piece { stencil: plan.stencil, offset, len: plan.len, record });
-                if !plan.out_of_line {
-                    size += plan.len;
-                }
+                read_field(bytecode, offset, 2, false).ok_or_else(|| JitError::Bytecode { offset, problem: "truncated opcode".into() })? as usize;
+            let v = tables.variants.get(opcode).ok_or_else(|| JitError::Bytecode { offset, problem: format!("unknown opcode {opcode}") })?;
+            let length = v.length as usize;
+            if length < 2 || offset + length > bytecode.len() {
+                return Err(JitError::Bytecode { offset, problem: format!("{} ({length} bytes) runs past the bytecode's end", v.name) });
             }
+            let template = match &templates[opcode] {
+                Ok(t) => t,
+                Err(problem) => return Err(JitError::Bytecode { offset, problem: problem.clone() }),
+            };
+            planned.push(Planned { offset: offset as u32, opcode: opcode as u16, template, in_line: size, cold: cold_size, record: records_size });
+            size += template.in_line.len();
+            cold_size += template.cold.len();
+            records_size += template.records as usize;
+            offset += length;
         }
-        first_piece.push(pieces.len());
-        // The cold area follows the trap that ends the in-line code.
-        let mut cold_end = size + TRAP.len();
-        for piece in pieces.iter_mut().filter(|p| p.offset == usize::MAX) {
-            piece.offset = cold_end;
-            cold_end += piece.len;
-        }
-        let code_size = cold_end;
-        // The SlowPathData records follow the code, in the same allocation: the stencils
-        // address them RIP-relative.
+        // The cold area follows the trap that ends the in-line code; the SlowPathData records
+        // follow the code, in the same allocation (the stencils address them RIP-relative).
+        let cold_start = size + TRAP.len();
+        let code_size = cold_start + cold_size;
         let records_start = code_size.next_multiple_of(8);
 
         // Pass 2: copy and patch.
-        let data = &self.data;
-        let shared = &self.shared;
-        let (externals, near_externals) = (&self.externals, &self.near_externals);
-        let external = |k: u16, kind| external_address(externals, near_externals, k, kind);
         let pc_base = bytecode.as_ptr() as u64;
         let (base, result) = self.cache.emit(records_start + records_size, 16, |buf, base| -> Result<Vec<CompiledInstruction>, JitError> {
-            let at = |piece: usize| base + pieces[piece].offset as u64;
-            let instruction_address = |i: usize| if i < instructions.len() { at(first_piece[i]) } else { base + size as u64 };
-            let record_address = |piece: &Piece| piece.record.map(|r| base + (records_start + r) as u64);
-            let mut compiled = Vec::with_capacity(instructions.len());
-            for (i, &(offset, opcode, v)) in instructions.iter().enumerate() {
+            let mut compiled = Vec::with_capacity(planned.len());
+            for ins in &planned {
+                let t = ins.template;
+                let offset = ins.offset as usize;
+                // Where each [`Area`] of this instruction starts in `buf`.
+                let pos = [ins.in_line, cold_start + ins.cold, records_start + ins.record];
+                buf[pos[0]..pos[0] + t.in_line.len()].copy_from_slice(&t.in_line);
+                buf[pos[1]..pos[1] + t.cold.len()].copy_from_slice(&t.cold);
                 let pc = pc_base + offset as u64;
-                // What a hole (or a SlowPathData field) of `value` holds in piece `p`; `None`
-                // when the bytecode or the tables cannot say, explained by `hole_error` off the
-                // hot path (an `Option` comes back in registers, a `Result` with a message
-                // through memory, for every hole of every instruction).
-                let value_of = |value: HoleValue, p: usize| -> Option<u64> {
-                    match value {
-                        HoleValue::Pc => Some(pc),
-                        HoleValue::Output => Some(8 * read_field(bytecode, offset + v.output_offset? as usize, 2, false)? as u64),
-                        HoleValue::Operand(k) => {
-                            let op = v.operands.get(k as usize)?;
-                            Some(op.encoding.encode(read_field(bytecode, offset + op.offset as usize, op.width, op.signed)?, pc))
+                let next = base + (pos[0] + t.in_line.len()) as u64;
+                let branch = match t.branch {
+                    None => 0,
+                    Some(at) => {
+                        let target = offset as i64 + read_field(bytecode, offset + at as usize, 4, true).unwrap_or(-1);
+                        match planned.binary_search_by_key(&target, |x| i64::from(x.offset)) {
+                            Ok(k) => base + planned[k].in_line as u64,
+                            Err(_) => return Err(not_an_instruction(offset, target)),
                         }
-                        HoleValue::Next => Some(instruction_address(i + 1)),
-                        HoleValue::Branch => {
-                            let target = offset as i64 + read_field(bytecode, offset + v.branch_offset? as usize, 4, true)?;
-                            let index = instructions.binary_search_by_key(&target, |x| x.0 as i64).ok()?;
-                            Some(instruction_address(index))
-                        }
-                        HoleValue::Continuation(k) => {
-                            let p = first_piece[i] + 1 + k as usize;
-                            (p < first_piece[i + 1]).then(|| at(p))
-                        }
-                        HoleValue::SlowPathData => record_address(&pieces[p]),
-                        HoleValue::Data => data.get(pieces[p].stencil as usize).copied(),
-                        HoleValue::Shared(k) => shared.get(k as usize).copied(),
-                        HoleValue::External(k) => Some(external(k, HoleKind::Abs64)),
                     }
                 };
-                let explain = |value: HoleValue, p: usize| hole_error(tables, bytecode, offset, v, value, pieces[p].stencil);
-                for (p, &piece) in pieces.iter().enumerate().take(first_piece[i + 1]).skip(first_piece[i]) {
-                    let s: &StencilRecord = &tables.stencils[piece.stencil as usize];
-                    let out = &mut buf[piece.offset..piece.offset + piece.len];
-                    out.copy_from_slice(&s.code[..piece.len]);
-                    for h in s.holes.iter().take_while(|h| (h.offset as usize) < piece.len) {
-                        let value = match h.value {
-                            HoleValue::External(k) => external(k, h.kind),
-                            other => value_of(other, p).ok_or_else(|| explain(other, p))?,
-                        };
-                        patch_hole(out, h.offset as usize, h.kind, h.addend, value, at(p)).map_err(|e| e.in_stencil(s.name))?;
-                    }
-                    if let Some(r) = piece.record {
-                        for (k, &field) in s.slow_path_data.iter().enumerate() {
-                            let at = records_start + r + 8 * k;
-                            buf[at..at + 8].copy_from_slice(&value_of(field, p).ok_or_else(|| explain(field, p))?.to_le_bytes());
+                let bases: [u64; BASES] = [0, pc, next, branch, base + pos[0] as u64, base + pos[1] as u64, base + pos[2] as u64];
+                for f in t.rel32.iter() {
+                    let at = pos[f.area as usize] + f.at as usize;
+                    // `S + A - P`, in range for a `rel32`.
+                    let rel = bases[f.base as usize].wrapping_add(f.off).wrapping_sub(base + at as u64) as i64;
+                    let Ok(rel) = i32::try_from(rel) else { return Err(rel32_out_of_range(offset, rel)) };
+                    buf[at..at + 4].copy_from_slice(&rel.to_le_bytes());
+                }
+                for f in t.abs64.iter() {
+                    let at = pos[f.area as usize] + f.at as usize;
+                    buf[at..at + 8].copy_from_slice(&bases[f.base as usize].wrapping_add(f.off).to_le_bytes());
+                }
+                for f in t.slots.iter() {
+                    let at = pos[f.area as usize] + f.at as usize;
+                    let field = offset + f.field as usize;
+                    // In bounds: pass 1 checked the instruction, the template the field.
+                    let raw = u16::from_le_bytes([bytecode[field], bytecode[field + 1]]);
+                    let value = f.add + f.scale * i64::from(raw);
+                    buf[at..at + 4].copy_from_slice(&(value as u32).to_le_bytes());
+                }
+                for f in t.other.iter() {
+                    let value = match f.source {
+                        Source::Pc => pc,
+                        Source::Operand { offset: at, width, signed, encoding } => {
+                            // In bounds: pass 1 checked the instruction, the template the field.
+                            let raw = read_field(bytecode, offset + at as usize, width, signed).ok_or_else(|| truncated(offset))?;
+                            encoding.encode(raw, pc)
+                        }
+                        Source::Next => next,
+                        Source::Branch => branch,
+                        Source::Own { area, offset: at } => base + (pos[area as usize] + at as usize) as u64,
+                        Source::Fixed(value) => value,
+                    };
+                    let at = pos[f.area as usize] + f.at as usize;
+                    match f.write {
+                        Write::Field => buf[at..at + 8].copy_from_slice(&value.to_le_bytes()),
+                        Write::Hole(kind) => {
+                            patch_hole(buf, at, kind, f.addend, value, base).map_err(|e| e.in_stencil(tables.variants[ins.opcode as usize].name))?
                         }
                     }
                 }
-                let start = at(first_piece[i]);
-                let cold = || pieces[first_piece[i]..first_piece[i + 1]].iter().filter(|p| p.offset >= size);
                 compiled.push(CompiledInstruction {
-                    bytecode_offset: offset as u32,
-                    opcode,
-                    address: start,
-                    size: (instruction_address(i + 1) - start) as u32,
-                    cold_address: cold().next().map_or(0, |p| base + p.offset as u64),
-                    cold_size: cold().map(|p| p.len as u32).sum(),
+                    bytecode_offset: ins.offset,
+                    opcode: ins.opcode,
+                    address: base + pos[0] as u64,
+                    size: t.in_line.len() as u32,
+                    cold_address: if t.cold.is_empty() { 0 } else { base + pos[1] as u64 },
+                    cold_size: t.cold.len() as u32,
                 });
             }
             buf[size..size + TRAP.len()].copy_from_slice(&TRAP);
@@ -379,6 +368,37 @@ impl BaselineJit {
         );
         Ok(CompiledCode { entry: base, code_size, slow_path_data: base + records_start as u64, slow_path_data_size: records_size, instructions })
     }
+}
+
+/// One instruction of the function being compiled, after pass 1: its template and where its
+/// in-line code, its out-of-line code (from the cold area's start) and its SlowPathData records
+/// (from the records' start) go.
+struct Planned<'t> {
+    offset: u32,
+    opcode: u16,
+    template: &'t Template,
+    in_line: usize,
+    cold: usize,
+    record: usize,
+}
+
+// The compile loop's errors, built out of line.
+#[cold]
+#[inline(never)]
+fn not_an_instruction(offset: usize, target: i64) -> JitError {
+    JitError::Bytecode { offset, problem: format!("branch to {target}, which is not an instruction") }
+}
+
+#[cold]
+#[inline(never)]
+fn rel32_out_of_range(offset: usize, rel: i64) -> JitError {
+    JitError::Bytecode { offset, problem: format!("a rel32 hole cannot reach {rel:+#x} bytes away") }
+}
+
+#[cold]
+#[inline(never)]
+fn truncated(offset: usize) -> JitError {
+    JitError::Bytecode { offset, problem: "an operand runs past the bytecode's end".into() }
 }
 
 impl BaselineJit {
@@ -431,33 +451,6 @@ fn piece_addresses(tables: &'static StencilTables, v: &'static VariantRecord, in
             a
         })
         .collect()
-}
-
-/// Why a hole of `value` in `stencil` has no value for the instruction at `offset` (the cold
-/// side of the compile loop's `value_of`).
-#[cold]
-#[inline(never)]
-fn hole_error(tables: &StencilTables, bytecode: &[u8], offset: usize, v: &VariantRecord, value: HoleValue, stencil: u16) -> JitError {
-    let field = |at: Option<u32>, width: u8, what: &str| match at {
-        None => format!("{} has no {what}", v.name),
-        Some(o) => match read_field(bytecode, offset + o as usize, width, true) {
-            None => format!("the {what} of {} is truncated", v.name),
-            Some(d) if what == "branch" => format!("branch to {}, which is not an instruction", offset as i64 + d),
-            Some(_) => format!("the {what} of {} has no value", v.name),
-        },
-    };
-    let problem = match value {
-        HoleValue::Output => field(v.output_offset, 2, "output"),
-        HoleValue::Operand(k) => match v.operands.get(k as usize) {
-            None => format!("{} has no operand {k}", v.name),
-            Some(op) => format!("operand {k} of {} is truncated (width {})", v.name, op.width),
-        },
-        HoleValue::Branch => field(v.branch_offset, 4, "branch"),
-        HoleValue::Continuation(k) => format!("{} has no continuation {k}", v.name),
-        HoleValue::SlowPathData => format!("{} has no SlowPathData", tables.stencils[stencil as usize].name),
-        other => format!("no value for a {other:?} hole of {}", tables.stencils[stencil as usize].name),
-    };
-    JitError::Bytecode { offset, problem }
 }
 
 /// The value of an instruction constant (its address, output slot or an operand) of the

@@ -15,6 +15,7 @@
 
 mod compile;
 mod tables;
+mod template;
 
 pub use compile::{BaselineJit, CompiledCode, CompiledInstruction, JitError, JitStats, VerifyError};
 pub use tables::{HoleRecord, HoleValue, OperandRecord, StencilRecord, StencilTables, VariantRecord};

@@ -61,6 +61,8 @@ pub struct CodeCache {
     populated: usize,
     /// Bytes of data emitted, from `base + limit` down.
     data_bottom: usize,
+    /// Time spent populating pages ([`CodeCache::populate_seconds`]).
+    populate_seconds: f64,
 }
 
 fn os_error() -> String {
@@ -97,7 +99,7 @@ impl CodeCache {
             return Err(e);
         };
         tracing::debug!(base = ?base, limit, "code cache mapped");
-        Ok(Self { base, write_view, limit, page, code_top: 0, populated: 0, data_bottom: limit })
+        Ok(Self { base, write_view, limit, page, code_top: 0, populated: 0, data_bottom: limit, populate_seconds: 0.0 })
     }
 
     /// The address of the cache's first byte.
@@ -112,6 +114,13 @@ impl CodeCache {
     /// Bytes handed out (code and data).
     pub fn used(&self) -> usize {
         self.code_top + (self.limit - self.data_bottom)
+    }
+
+    /// Seconds spent so far making fresh pages ready (the kernel allocating and clearing them,
+    /// in both views): part of every emit that crosses into a new chunk, and, on a machine
+    /// where fresh memory is slow to get, a large part of a JIT's compile time.
+    pub fn populate_seconds(&self) -> f64 {
+        self.populate_seconds
     }
 
     /// Whether every byte of the cache is within `rel32` reach of `address`.
@@ -181,12 +190,14 @@ impl CodeCache {
             return;
         }
         let len = to - self.populated;
+        let start = std::time::Instant::now();
         // SAFETY: a range of our own two views; populating has no other effect.
         unsafe {
             libc::madvise(self.write_view.as_ptr().add(self.populated).cast(), len, libc::MADV_POPULATE_WRITE);
             libc::madvise(self.base.as_ptr().add(self.populated).cast(), len, libc::MADV_POPULATE_READ);
         }
         self.populated = to;
+        self.populate_seconds += start.elapsed().as_secs_f64();
     }
 
     /// Lets `fill` write `[offset, offset+len)` through the write view; data (`after` is
