@@ -67,8 +67,9 @@ impl<'ctx> Pass<LlvmModule<'ctx>> for BaselineAotSlowPaths {
                 collect_fields(*f, &mut fields).map_err(|e| PassError::invalid_input(format!("{}: {e}", f.get_name().to_string_lossy())))?;
             }
             let layout: Vec<String> = fields.into_iter().collect();
+            let siblings: Vec<Value> = slows.iter().map(|f| Value(f.as_value_ref())).collect();
             for f in slows {
-                rewrite(*f, &layout, &builder).map_err(|e| PassError::invalid_input(format!("{}: {e}", f.get_name().to_string_lossy())))?;
+                rewrite(*f, &layout, &siblings, &builder).map_err(|e| PassError::invalid_input(format!("{}: {e}", f.get_name().to_string_lossy())))?;
                 place_once(*f);
             }
             let stencil = module.get_function(owner).expect("looked up above");
@@ -137,10 +138,19 @@ fn collect_fields(f: FunctionValue<'_>, out: &mut BTreeSet<String>) -> Result<()
 
 /// Replaces every use of a layout symbol in `f` by a load of its field from the record whose
 /// address arrives in the `pc` slot.
-fn rewrite(f: FunctionValue<'_>, layout: &[String], builder: &Builder) -> Result<(), String> {
+///
+/// The record's address may go on, in the `pc` slot, to another slow path of the same stencil
+/// (`siblings`): a slow path whose region reached the fast path's tail call of another one
+/// (hot-cold-split copies shared blocks). The record is the same, its layout the union of
+/// every slow path's fields. Any other use of the `pc` slot is an error.
+fn rewrite(f: FunctionValue<'_>, layout: &[String], siblings: &[Value], builder: &Builder) -> Result<(), String> {
     let fv = Value(f.as_value_ref());
     let record = fv.param(param::PC);
-    if !record.users().is_empty() {
+    let passes_record_on = |u: &Value| {
+        u.callee().is_some_and(|c| siblings.contains(&c))
+            && u.operands().iter().enumerate().all(|(i, o)| *o != record || i == param::PC as usize)
+    };
+    if !record.users().iter().all(passes_record_on) {
         return Err("reads the pc argument slot, which carries its SlowPathData record".into());
     }
     let blocks = fv.blocks();

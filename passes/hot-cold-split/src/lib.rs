@@ -187,6 +187,11 @@ fn calls_slow_path(b: Block) -> bool {
     })
 }
 
+/// Whether `i` is a call of `llvm.lifetime.start` or `llvm.lifetime.end`.
+fn is_lifetime_marker(i: Value) -> bool {
+    i.callee().and_then(|c| c.global_name()).is_some_and(|n| n.starts_with("llvm.lifetime."))
+}
+
 /// How a live value crosses into the slow path.
 enum LiveIn {
     /// In a scratch argument slot, as an `i64`.
@@ -262,10 +267,18 @@ fn outline<'ctx>(
         return Err(Kept::TooManyLiveValues(passed, available));
     }
     let mut spilled = 0;
+    // Lifetime markers of slow-path stack slots that LLVM hoisted into the fast path (a
+    // `lifetime.start` moved up to the entry, above the branch into the slow path): they are
+    // the fast path's only use of the slot, and dropping one only makes the slot live longer,
+    // so they go once the outlining is certain.
+    let mut hoisted_markers = Vec::new();
     for v in live {
         if v.is_alloca() {
-            if v.users().iter().any(|u| !in_region.contains(&u.parent())) {
-                return Err(Kept::SharedStackSlot);
+            for u in v.users().into_iter().filter(|u| !in_region.contains(&u.parent())) {
+                if !is_lifetime_marker(u) {
+                    return Err(Kept::SharedStackSlot);
+                }
+                hoisted_markers.push(u);
             }
             crossing.push(LiveIn::Alloca(v));
         } else {
@@ -280,6 +293,10 @@ fn outline<'ctx>(
                 }
             }
         }
+    }
+
+    for m in hoisted_markers {
+        m.erase();
     }
 
     // The slow-path function: the handler's signature, convention and attributes.
