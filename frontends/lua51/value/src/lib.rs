@@ -452,6 +452,9 @@ impl TableObject {
     // the semantics' bitcode (built alone) would call it and the generics it instantiates.
     #[inline(always)]
     fn index_handler_miss(&self, index_event: TValue, key: u32) -> TValue {
+        // A slow path in generated code (the metatable's shape changed since the last fill):
+        // in line, this probe was twice in every baseline JIT copy of GetMethod.
+        deegen_api::cold_path();
         let (state, value) = match self.string_slot_state_or_absent(index_event) {
             Some(ABSENT_STATE) => (Some(INDEX_ABSENT), TValue::NIL),
             Some(state) => {
