@@ -21,10 +21,12 @@
 
 mod check;
 mod extract;
+mod fallthrough;
 mod patch;
 
 pub use check::{check_holes, disassemble, disassemble_code, CheckError};
 pub use extract::{extract_stencils, ExtractError};
+pub use fallthrough::invert_final_branch;
 pub use patch::{patch_hole, PatchError};
 
 /// How a hole's bytes are computed from its value (ELF x86-64 relocation kinds).

@@ -69,7 +69,8 @@ impl<'ctx> Pass<LlvmModule<'ctx>> for BaselineAotSlowPaths {
             let layout: Vec<String> = fields.into_iter().collect();
             let siblings: Vec<Value> = slows.iter().map(|f| Value(f.as_value_ref())).collect();
             for f in slows {
-                rewrite(*f, &layout, &siblings, &builder).map_err(|e| PassError::invalid_input(format!("{}: {e}", f.get_name().to_string_lossy())))?;
+                rewrite(*f, &layout, &siblings, &builder)
+                    .map_err(|e| PassError::invalid_input(format!("{}: {e}", f.get_name().to_string_lossy())))?;
                 place_once(*f);
             }
             let stencil = module.get_function(owner).expect("looked up above");
@@ -147,8 +148,7 @@ fn rewrite(f: FunctionValue<'_>, layout: &[String], siblings: &[Value], builder:
     let fv = Value(f.as_value_ref());
     let record = fv.param(param::PC);
     let passes_record_on = |u: &Value| {
-        u.callee().is_some_and(|c| siblings.contains(&c))
-            && u.operands().iter().enumerate().all(|(i, o)| *o != record || i == param::PC as usize)
+        u.callee().is_some_and(|c| siblings.contains(&c)) && u.operands().iter().enumerate().all(|(i, o)| *o != record || i == param::PC as usize)
     };
     if !record.users().iter().all(passes_record_on) {
         return Err("reads the pc argument slot, which carries its SlowPathData record".into());

@@ -73,7 +73,11 @@ pub fn generate_baseline_jit(
     write_atomically(&assembly, &emit(&unit.module, FileType::Assembly).map_err(GenerateError::Llvm)?)?;
 
     let names: Vec<&str> = functions.iter().map(|(n, _)| n.as_str()).collect();
-    let stencils = extract_stencils(&object_bytes, &names).map_err(|e| GenerateError::Llvm(e.to_string()))?;
+    let mut stencils = extract_stencils(&object_bytes, &names).map_err(|e| GenerateError::Llvm(e.to_string()))?;
+    // `jcc <next>; jmp <branch>` endings become `j!cc <branch>; jmp <next>`, whose final jump
+    // the JIT drops when the next instruction follows.
+    let inverted = stencils.iter_mut().map(|s| deegen_stencil::invert_final_branch(s, rc::NEXT)).filter(|&done| done).count();
+    tracing::debug!(inverted, "stencils whose final branch was inverted to fall through");
     let kinds: HashMap<&str, Option<&str>> = functions.iter().map(|(n, k)| (n.as_str(), k.as_deref())).collect();
     let tables = Tables::build(&variants, &stencils, &kinds, &layouts)?;
     let tables_rs = out_dir.join("baseline_stencils.rs");
