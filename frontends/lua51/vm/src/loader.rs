@@ -31,7 +31,7 @@ impl LuaState {
     pub(crate) fn load_text(&mut self, source: &[u8], source_name: &[u8], skip_shebang: bool) -> Result<TValue, Vec<u8>> {
         let options = self.parse_options(skip_shebang);
         let chunk = lua51_syntax::parse_chunk_with(source, syntax_chunk_id(source_name), &options).map_err(|e| e.to_bytes())?;
-        self.compile_parsed(&chunk, source_name)
+        self.compile_parsed(chunk, source_name)
     }
 
     /// How a chunk loaded now is parsed: its nesting limit counts from the native calls under
@@ -42,7 +42,7 @@ impl LuaState {
 
     /// Compiles a parsed chunk into a function (the end of [`Self::load_text`], also reached
     /// by `load` with a reader, which parses as it reads).
-    pub(crate) fn compile_parsed(&mut self, chunk: &lua51_syntax::Chunk, source_name: &[u8]) -> Result<TValue, Vec<u8>> {
+    pub(crate) fn compile_parsed(&mut self, chunk: lua51_syntax::Chunk, source_name: &[u8]) -> Result<TValue, Vec<u8>> {
         let source_name = String::from_utf8_lossy(source_name);
         let f = compile_chunk(self, chunk, &lua51_syntax::chunk_id(&source_name)).map_err(|e| e.message.into_bytes())?;
         // SAFETY: the chunk's prototype was just built; nothing else refers to it yet.

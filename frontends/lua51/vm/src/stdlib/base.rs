@@ -461,7 +461,7 @@ native!(LOAD, "load", |c| {
         return failed(c, e);
     }
     let loaded = match parsed {
-        Ok(chunk) => c.st.compile_parsed(&chunk, &name),
+        Ok(chunk) => c.st.compile_parsed(chunk, &name),
         Err(e) => Err(e.to_bytes()),
     };
     load_result(c, loaded)
