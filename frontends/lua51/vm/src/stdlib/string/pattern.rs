@@ -26,11 +26,15 @@ pub struct Matcher<'a> {
     /// (start, length or `CAP_*`) of captures `0..level`; the rest is never read, so it is
     /// left uninitialised (zeroing it was a `memset` per `find`/`match`/`gsub` call).
     capture: [MaybeUninit<(usize, isize)>; MAX_CAPTURES],
+    /// [`Matcher::next_candidate`]'s leading class, computed at its first call: the pattern
+    /// position it was asked for, and the class's byte set when the pattern must begin with one
+    /// of its bytes.
+    lead: Option<(usize, Option<ByteSet>)>,
 }
 
 type MResult<T> = Result<T, String>;
 
-/// The C locale's character classes of every byte, one bit per class letter (`CLASS_BITS`), so
+/// The C locale's character classes of every byte, one bit per class letter (`CLASS_LETTERS`), so
 /// that testing a class is a table load and a mask: the matcher tests one per subject byte it
 /// scans, and a chain of compares per test was most of a `gmatch` loop's time.
 const CTYPE: [u16; 256] = {
@@ -160,7 +164,7 @@ fn class_matches(c: u8, class: u8) -> bool {
 
 impl<'a> Matcher<'a> {
     pub fn new(src: &'a [u8], pat: &'a [u8]) -> Self {
-        Matcher { src, pat, level: 0, capture: [MaybeUninit::uninit(); MAX_CAPTURES] }
+        Matcher { src, pat, level: 0, capture: [MaybeUninit::uninit(); MAX_CAPTURES], lead: None }
     }
 
     /// Capture `l` (below `level`: written by `start_capture`).
@@ -493,9 +497,17 @@ impl<'a> Matcher<'a> {
     /// whose byte is not in it are skipped here, in a tight loop, instead of each running the
     /// matcher (a `%d+` scan of a text tested every byte through `do_match`). Any other
     /// pattern may start anywhere: `s` itself.
-    pub fn next_candidate(&self, mut s: usize, p: usize) -> usize {
-        let Some(ep) = self.leading_class(p) else { return s };
-        let set = self.byte_set(p, ep);
+    pub fn next_candidate(&mut self, mut s: usize, p: usize) -> usize {
+        let set = match self.lead {
+            Some((at, set)) if at == p => set,
+            _ => {
+                // Once per matcher, not per skip (a `gsub` skips after every failed position).
+                let set = self.leading_class(p).map(|ep| self.byte_set(p, ep));
+                self.lead = Some((p, set));
+                set
+            }
+        };
+        let Some(set) = set else { return s };
         while s < self.src.len() && !set.has(self.src[s]) {
             s += 1;
         }
