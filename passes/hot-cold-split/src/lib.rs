@@ -110,18 +110,19 @@ fn split_function<'ctx>(module: &inkwell::module::Module<'ctx>, f: FunctionValue
     let stated = split_at_cold_path_markers(fv, builder);
     let blocks = fv.blocks();
     let Some(&entry) = blocks.first() else { return (0, 0) };
-    if entry.needs_frame() {
-        return (0, 0);
-    }
-    // The hot part: what the entry reaches without passing a frame-needing call or an edge
-    // marked cold (type hints: `type-hint-slow-paths`).
+    // A handler whose first block already calls the runtime (Concat) has its frame whatever
+    // happens: its calls stay, and only what is marked cold (a metamethod call, stated with
+    // `cold_path()`) leaves, which in a baseline JIT stencil is most of its bytes.
+    let framed = entry.needs_frame();
+    // The hot part: what the entry reaches without passing a frame-needing call (unless the
+    // entry has one) or an edge marked cold (type hints: `type-hint-slow-paths`).
     let mut hot: HashSet<Block> = HashSet::from([entry]);
     let mut work = vec![entry];
     let mut entries: Vec<Block> = Vec::new();
     while let Some(b) = work.pop() {
         let cold = b.cold_successors();
         for s in b.successors() {
-            if s.needs_frame() || cold.contains(&s) || stated.contains(&s) {
+            if (!framed && s.needs_frame()) || cold.contains(&s) || stated.contains(&s) {
                 if !entries.contains(&s) {
                     entries.push(s);
                 }

@@ -112,7 +112,9 @@ fn lower_cold_path_markers(module: &inkwell::module::Module<'_>) -> Result<usize
                     if successors.len() == 2 && successors[0] != successors[1] {
                         let index = successors.iter().position(|s| *s == b).expect("a predecessor") as u64;
                         // SAFETY: `t` is an instruction of this module.
-                        mark_cold_successor(&ctx, unsafe { InstructionValue::new(t.0) }, index)?;
+                        let br = unsafe { InstructionValue::new(t.0) };
+                        mark_cold_successor(&ctx, br, index)?;
+                        weigh_cold_successor(&ctx, br, index)?;
                         marked += 1;
                     } else if successors.len() == 1 && depth < 4 {
                         work.push((p, depth + 1));
@@ -138,6 +140,22 @@ fn lower_cold_path_markers(module: &inkwell::module::Module<'_>) -> Result<usize
         tracing::debug!(markers = count, "slow paths stated by the semantics");
     }
     Ok(count)
+}
+
+/// Branch weights of a stated slow path's edge against the other (`!prof`): what the
+/// optimizer keeps when it folds the branch into another (SimplifyCFG turns `if kind == A {..}
+/// cold_path(); if kind == B {..}` into one `switch`, dropping `!deegen.cold_edge`), and what
+/// `hot-cold-split` also reads (an edge at most 1/1000 of its branch's weight is cold), so the
+/// stated slow path still leaves the handler. LLVM lays the cold side out last too.
+const STATED_WEIGHTS: (u64, u64) = (1, 4000);
+
+/// Gives successor `index` of the two-way `br` the cold weight and the other the hot one.
+fn weigh_cold_successor<'ctx>(ctx: &ContextRef<'ctx>, br: InstructionValue<'ctx>, index: u64) -> Result<(), String> {
+    let (cold, hot) = STATED_WEIGHTS;
+    let weight = |w: u64| ctx.i32_type().const_int(w, false).into();
+    let weights = if index == 0 { [weight(cold), weight(hot)] } else { [weight(hot), weight(cold)] };
+    let node = ctx.metadata_node(&[ctx.metadata_string("branch_weights").into(), weights[0], weights[1]]);
+    br.set_metadata(node, ctx.get_kind_id("prof")).map_err(|e| e.to_string())
 }
 
 /// Marks successor `index` of `br` as a slow-path edge.

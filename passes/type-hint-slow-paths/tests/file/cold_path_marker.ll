@@ -1,13 +1,15 @@
 ; A slow path the semantics state with `deegen_api::cold_path()`: every edge into the
 ; marker's block is marked cold, also through a block that only passes control on, and the
 ; marker's call is gone. A branch that may still reach the fast path (%hit's false edge goes to
-; another check) is not marked. No type lattice is needed for it.
+; another check) is not marked. Each marked edge also gets branch weights (1 against 4000),
+; which survive the optimizer folding the branch into a `switch` where `!deegen.cold_edge` does
+; not. No type lattice is needed for it.
 ; RUN: deegen-opt --passes=type-hint-slow-paths %s | FileCheck %s
 
 ; CHECK-LABEL: define void @ic_miss(
 ; CHECK: br i1 %hit, label %effect, label %check_valid{{$}}
-; CHECK: br i1 %valid, label %effect, label %miss, !deegen.cold_edge ![[SECOND:[0-9]+]]
-; CHECK: br i1 %other, label %forward, label %done, !deegen.cold_edge ![[FIRST:[0-9]+]]
+; CHECK: br i1 %valid, label %effect, label %miss, !prof ![[SECOND_W:[0-9]+]], !deegen.cold_edge ![[SECOND:[0-9]+]]
+; CHECK: br i1 %other, label %forward, label %done, !prof ![[FIRST_W:[0-9]+]], !deegen.cold_edge ![[FIRST:[0-9]+]]
 ; CHECK-LABEL: define void @metamethod_continuation(
 ; CHECK-NEXT: entry:
 ; CHECK-NEXT:   load i64
@@ -15,6 +17,8 @@
 ; CHECK-NOT: __deegen_api_cold_path
 ; CHECK-DAG: ![[SECOND]] = !{i32 1}
 ; CHECK-DAG: ![[FIRST]] = !{i32 0}
+; CHECK-DAG: ![[SECOND_W]] = !{!"branch_weights", i32 4000, i32 1}
+; CHECK-DAG: ![[FIRST_W]] = !{!"branch_weights", i32 1, i32 4000}
 target triple = "x86_64-unknown-linux-gnu"
 
 declare void @__deegen_api_cold_path()
