@@ -264,7 +264,10 @@ impl BaselineJit {
                 read_field(bytecode, offset, 2, false).ok_or_else(|| JitError::Bytecode { offset, problem: "truncated opcode".into() })? as usize;
             let v = tables.variants.get(opcode).ok_or_else(|| JitError::Bytecode { offset, problem: format!("unknown opcode {opcode}") })?;
             let length = v.length as usize;
-            if length < 2 || offset + length > bytecode.len() {
+            if length < 2 {
+                return Err(JitError::Bytecode { offset, problem: format!("{} has a length of {length} bytes, shorter than its opcode", v.name) });
+            }
+            if offset + length > bytecode.len() {
                 return Err(JitError::Bytecode { offset, problem: format!("{} ({length} bytes) runs past the bytecode's end", v.name) });
             }
             let template = match &templates[opcode] {
