@@ -646,7 +646,7 @@ fn get_method_fast(obj: TValue, name: TValue, receiver_cache: *mut u8, method_ca
         ChainStep::Next(next) => next,
     };
     // Deeper chains (a subclass's instance, a method inherited twice) are a slow path: in
-    // line, the unrolled walk was most of GetMethod's 2.6 KB in every baseline JIT copy.
+    // line, the unrolled walk was 0.7 KB of GetMethod's 2.6 KB in every baseline JIT copy.
     api::cold_path();
     let mut depth = 1;
     while depth < INLINE_INDEX_CHAIN {
