@@ -13,10 +13,10 @@
 //! }, |slot| table.slots[slot])
 //! ```
 //!
-//! **Interpreter lowering** (this module): a monomorphic cache in the instruction's `ic`
-//! operand ([`OperandKind::InlineCache`](../../deegen_bytecode_spec/enum.OperandKind.html) of
-//! 8 bytes: key, then state), compared on every execution; a miss runs the body and overwrites
-//! the entry. The key [`IMPOSSIBLE_KEY`] (0) is one no entry ever has, and the bytecode builder
+//! **Interpreter lowering** (this module): a cache of one to four entries in the instruction's
+//! `ic` operand ([`OperandKind::InlineCache`](../../deegen_bytecode_spec/enum.OperandKind.html)
+//! of 8 bytes per entry: key, then state), the first compared on every execution, the others
+//! on its miss; a miss of all runs the body and makes its state the first entry. The key [`IMPOSSIBLE_KEY`] (0) is one no entry ever has, and the bytecode builder
 //! zero-fills the operand, so an empty cache needs no valid bit: it simply never matches.
 //! [`UNCACHEABLE_KEY`] is a key the language gives objects it never caches for (the body must
 //! answer `Done` for it), so the key space can run out without a stale hit.
@@ -49,31 +49,92 @@ pub enum IcBody<R> {
     Done(R),
 }
 
-/// One instruction's monomorphic inline cache (8 bytes of its bytecode, any alignment).
+/// One instruction's inline cache of `WAYS` entries (`8 * WAYS` bytes of its bytecode, any
+/// alignment), each a key and a state. The first entry is compared in line; the others only
+/// after it misses, on the slow path, so a site that sees one hidden class pays for one
+/// compare and a site that sees a few (instances of sibling classes reaching one method) stops
+/// running the body at every execution. A fill moves the entries down one place and writes
+/// the first; a hit of another entry moves it to the first place the same way, so the entry in
+/// line is the one that hit last (and, fused, of the kind the opcode is quickened for): a rare
+/// second class does not leave the common one on the slow path.
 #[derive(Clone, Copy)]
-pub struct InlineCache {
+pub struct InlineCache<const WAYS: usize = 1> {
     entry: *mut u32,
 }
 
-impl InlineCache {
-    /// The cache in an instruction's 8-byte `ic` operand.
+impl<const WAYS: usize> InlineCache<WAYS> {
+    /// The cache in an instruction's `8 * WAYS`-byte `ic` operand.
     ///
     /// # Safety
-    /// `operand` must point at the 8 writable bytes of an `ic` operand, zero-filled when the
-    /// bytecode was built and written only through this type.
+    /// `operand` must point at the `8 * WAYS` writable bytes of an `ic` operand, zero-filled
+    /// when the bytecode was built and written only through this type with the same `WAYS`.
     #[inline(always)]
     pub unsafe fn at(operand: *mut u8) -> Self {
+        const { assert!(WAYS >= 1 && WAYS <= 4, "an inline cache has 1 to 4 entries") };
         InlineCache { entry: operand as *mut u32 }
     }
 
-    /// The cached key and state.
+    /// Entry `way`'s key and state.
     #[inline(always)]
-    fn load(self) -> (u32, u32) {
-        // SAFETY: 8 bytes per `at`'s contract.
-        unsafe { (self.entry.read_unaligned(), self.entry.add(1).read_unaligned()) }
+    fn load(self, way: usize) -> (u32, u32) {
+        // SAFETY: `way < WAYS`, and `8 * WAYS` bytes per `at`'s contract.
+        unsafe { (self.entry.add(2 * way).read_unaligned(), self.entry.add(2 * way + 1).read_unaligned()) }
     }
 
-    /// Runs the cache: `effect(state)` when the entry's key is `key`; otherwise `body()`, whose
+    /// Makes `(key, state)` the first entry, moving entries `0..from` one place down: a
+    /// fill (`from` the last entry, which is dropped) or the promotion of entry `from`, so an
+    /// entry that keeps hitting returns to the compare in line.
+    #[inline(always)]
+    fn move_to_front(self, from: usize, key: u32, state: u32) {
+        // SAFETY: as in `load`; entries are written only here.
+        unsafe {
+            let mut way = from;
+            while way > 0 {
+                // Whole entries, as 8 bytes: a `u32` load of the first key here would be the
+                // one the fast path made, kept alive (in a register, spilled) for this.
+                let entries = self.entry as *mut u64;
+                entries.add(way).write_unaligned(entries.add(way - 1).read_unaligned());
+                way -= 1;
+            }
+            self.entry.write_unaligned(key);
+            self.entry.add(1).write_unaligned(state);
+        }
+    }
+
+    /// The first entry after the first that holds `key` and passes `valid`: its place and
+    /// state. Slow path only: the caller has marked it cold.
+    #[inline(always)]
+    fn probe_others(self, key: u32, valid: &impl Fn(u32) -> bool) -> Option<(usize, u32)> {
+        let mut way = 1;
+        while way < WAYS {
+            let (cached_key, state) = self.load(way);
+            if cached_key == key && valid(state) {
+                return Some((way, state));
+            }
+            way += 1;
+        }
+        None
+    }
+
+    /// A miss of the first entry, on the slow path: another entry that holds `key` (promoted
+    /// to the first), or `body()`, whose `Cache(state)` becomes the first entry. `Ok(state)` is
+    /// what the first entry now holds; `Err` the answer to return without one (an uncacheable
+    /// state already run through `effect`, or the body's `Done`).
+    #[inline(always)]
+    fn refill<R>(self, key: u32, valid: &impl Fn(u32) -> bool, body: impl FnOnce() -> IcBody<R>, uncached: impl FnOnce(u32) -> R) -> Result<u32, R> {
+        let (from, state) = match self.probe_others(key, valid) {
+            Some(found) => found,
+            None => match body() {
+                IcBody::Cache(state) if key != UNCACHEABLE_KEY && key != IMPOSSIBLE_KEY => (WAYS - 1, state),
+                IcBody::Cache(state) => return Err(uncached(state)),
+                IcBody::Done(r) => return Err(r),
+            },
+        };
+        self.move_to_front(from, key, state);
+        Ok(state)
+    }
+
+    /// Runs the cache: `effect(state)` when an entry's key is `key`; otherwise `body()`, whose
     /// `Cache(state)` is stored under `key` (unless `key` is [`UNCACHEABLE_KEY`] or
     /// [`IMPOSSIBLE_KEY`]) and then goes through `effect`.
     #[inline(always)]
@@ -84,12 +145,12 @@ impl InlineCache {
     /// Like [`InlineCache::run`] for an instruction whose operands other than the key vary
     /// (`t[k]` with a varying `k`): `valid(state)` confirms a hit before the effect runs.
     #[inline(always)]
-    pub fn run_checked<R>(self, key: u32, valid: impl FnOnce(u32) -> bool, body: impl FnOnce() -> IcBody<R>, effect: impl Fn(u32) -> R) -> R {
-        let (cached_key, state) = self.load();
+    pub fn run_checked<R>(self, key: u32, valid: impl Fn(u32) -> bool, body: impl FnOnce() -> IcBody<R>, effect: impl Fn(u32) -> R) -> R {
+        let (cached_key, state) = self.load(0);
         if cached_key == key && valid(state) {
             return effect(state);
         }
-        self.miss(key, body, effect)
+        self.miss(key, &valid, body, effect)
     }
 
     /// Like [`InlineCache::run`], with a cheap answer tried on a miss before the miss becomes
@@ -99,41 +160,33 @@ impl InlineCache {
     /// classes before it must not take the slow path at every call).
     #[inline(always)]
     pub fn run_or_quick<R>(self, key: u32, quick: impl FnOnce() -> Option<R>, body: impl FnOnce() -> IcBody<R>, effect: impl Fn(u32) -> R) -> R {
-        let (cached_key, state) = self.load();
+        let (cached_key, state) = self.load(0);
         if cached_key == key {
             return effect(state);
         }
         if let Some(r) = quick() {
             return r;
         }
-        self.miss(key, body, effect)
+        self.miss(key, &|_| true, body, effect)
     }
 
-    /// A miss: `body()`, whose `Cache(state)` is stored under `key` and goes through `effect`.
+    /// A miss of the first entry: the other entries, then the body (see [`InlineCache::refill`]).
     #[inline(always)]
-    fn miss<R>(self, key: u32, body: impl FnOnce() -> IcBody<R>, effect: impl Fn(u32) -> R) -> R {
-        // A miss is the slow path: `hot-cold-split` moves the body out of the fast path (and,
-        // in the baseline JIT, out of every copy of the stencil).
+    fn miss<R>(self, key: u32, valid: &impl Fn(u32) -> bool, body: impl FnOnce() -> IcBody<R>, effect: impl Fn(u32) -> R) -> R {
+        // A miss is the slow path: `hot-cold-split` moves the other entries' compares and the
+        // body out of the fast path (and, in the baseline JIT, out of every copy of the stencil).
         crate::cold_path();
-        match body() {
-            IcBody::Cache(state) => {
-                if key != UNCACHEABLE_KEY && key != IMPOSSIBLE_KEY {
-                    // SAFETY: as in `load`.
-                    unsafe {
-                        self.entry.write_unaligned(key);
-                        self.entry.add(1).write_unaligned(state);
-                    }
-                }
-                effect(state)
-            }
-            IcBody::Done(r) => r,
+        match self.refill(key, valid, body, &effect) {
+            Ok(state) => effect(state),
+            Err(r) => r,
         }
     }
 
     /// [`InlineCache::run`] for a cache fused into the opcode: `kind_of(state)` (below `KINDS`)
     /// is the specialisation of `effect` a state needs, passed to it as its second argument. In
-    /// a quickened variant a hit passes the variant's kind as a constant; a fill quickens the
-    /// instruction to the variant of the new state's kind.
+    /// a quickened variant a hit of the first entry passes the variant's kind as a constant;
+    /// whatever writes the first entry (a fill, or the promotion of another entry that hit)
+    /// quickens the instruction to that state's kind.
     ///
     /// Only for semantics compiled by the generator (its markers have no native definition),
     /// and at most once per execution of a bytecode.
@@ -153,32 +206,27 @@ impl InlineCache {
     pub fn run_checked_fused<R, const KINDS: u32>(
         self,
         key: u32,
-        valid: impl FnOnce(u32) -> bool,
+        valid: impl Fn(u32) -> bool,
         kind_of: impl Fn(u32) -> u32,
         body: impl FnOnce() -> IcBody<R>,
         effect: impl Fn(u32, u32) -> R,
     ) -> R {
-        let (cached_key, state) = self.load();
+        let (cached_key, state) = self.load(0);
         if cached_key == key && valid(state) {
             // SAFETY: a marker the generator lowers (the kind of the opcode, or `computed`).
             let kind = unsafe { crate::markers::__deegen_api_ic_fused_kind(kind_of(state), KINDS) };
             return effect(state, kind);
         }
         crate::cold_path();
-        match body() {
-            IcBody::Cache(state) => {
+        match self.refill(key, &valid, body, |state| effect(state, kind_of(state))) {
+            Ok(state) => {
                 let kind = kind_of(state);
-                if key != UNCACHEABLE_KEY && key != IMPOSSIBLE_KEY {
-                    // SAFETY: as in `load`; the quicken marker rewrites this instruction's opcode.
-                    unsafe {
-                        self.entry.write_unaligned(key);
-                        self.entry.add(1).write_unaligned(state);
-                        crate::markers::__deegen_api_ic_quicken(kind, KINDS);
-                    }
-                }
+                // SAFETY: the quicken marker rewrites this instruction's opcode to the kind of
+                // the first entry, which `refill` just wrote.
+                unsafe { crate::markers::__deegen_api_ic_quicken(kind, KINDS) };
                 effect(state, kind)
             }
-            IcBody::Done(r) => r,
+            Err(r) => r,
         }
     }
 }
@@ -203,4 +251,98 @@ pub mod symbols {
     pub const FUSED_KIND: &str = "__deegen_api_ic_fused_kind";
     /// `fn(kind: u32, kinds: u32)`: the cache now holds a state of `kind`.
     pub const QUICKEN: &str = "__deegen_api_ic_quicken";
+}
+
+#[cfg(test)]
+mod tests {
+    extern crate std;
+    use super::*;
+    use core::cell::Cell;
+    use std::vec::Vec;
+
+    /// A body that caches `state` and counts its runs.
+    fn caching(runs: &Cell<u32>, state: u32) -> impl FnOnce() -> IcBody<u32> + '_ {
+        move || {
+            runs.set(runs.get() + 1);
+            IcBody::Cache(state)
+        }
+    }
+
+    fn entries<const N: usize>(bytes: &[u8; N]) -> Vec<(u32, u32)> {
+        bytes.chunks(8).map(|c| (u32::from_le_bytes(c[..4].try_into().unwrap()), u32::from_le_bytes(c[4..].try_into().unwrap()))).collect()
+    }
+
+    #[test]
+    fn one_entry_refills_on_every_new_key() {
+        let mut bytes = [0u8; 8];
+        let ic = unsafe { InlineCache::<1>::at(bytes.as_mut_ptr()) };
+        let runs = Cell::new(0);
+        for (key, expect_runs) in [(7, 1), (7, 1), (9, 2), (7, 3), (7, 3)] {
+            assert_eq!(ic.run(key, caching(&runs, key * 10), |s| s + 1), key * 10 + 1);
+            assert_eq!(runs.get(), expect_runs, "key {key}");
+        }
+        assert_eq!(entries(&bytes), [(7, 70)]);
+    }
+
+    #[test]
+    fn two_entries_serve_two_keys_and_promote_the_one_that_hit() {
+        let mut bytes = [0u8; 16];
+        let ic = unsafe { InlineCache::<2>::at(bytes.as_mut_ptr()) };
+        let runs = Cell::new(0);
+        ic.run(7, caching(&runs, 70), |s| s);
+        ic.run(9, caching(&runs, 90), |s| s);
+        assert_eq!(entries(&bytes), [(9, 90), (7, 70)], "a fill goes first, the older entry moves down");
+        // 7 hits the second entry: no body, and it becomes the entry compared in line.
+        assert_eq!(ic.run(7, caching(&runs, 0), |s| s), 70);
+        assert_eq!(runs.get(), 2);
+        assert_eq!(entries(&bytes), [(7, 70), (9, 90)]);
+        // A third key drops the entry that hit least recently.
+        ic.run(5, caching(&runs, 50), |s| s);
+        assert_eq!(entries(&bytes), [(5, 50), (7, 70)]);
+        assert_eq!(runs.get(), 3);
+    }
+
+    #[test]
+    fn uncacheable_keys_never_fill() {
+        let mut bytes = [0u8; 16];
+        let ic = unsafe { InlineCache::<2>::at(bytes.as_mut_ptr()) };
+        let runs = Cell::new(0);
+        for key in [UNCACHEABLE_KEY, UNCACHEABLE_KEY] {
+            assert_eq!(ic.run(key, caching(&runs, 4), |s| s + 1), 5, "the effect still runs on the body's state");
+        }
+        assert_eq!(runs.get(), 2);
+        assert_eq!(bytes, [0; 16]);
+        // An empty cache (key 0 everywhere) matches no real key.
+        assert_eq!(ic.run(3, || IcBody::Done(11), |s| s), 11);
+        assert_eq!(bytes, [0; 16]);
+    }
+
+    #[test]
+    fn checked_hits_need_a_valid_state_in_every_entry() {
+        let mut bytes = [0u8; 16];
+        let ic = unsafe { InlineCache::<2>::at(bytes.as_mut_ptr()) };
+        let runs = Cell::new(0);
+        ic.run(7, caching(&runs, 70), |s| s);
+        ic.run(9, caching(&runs, 90), |s| s);
+        // Key 7 is in the second entry, but its state does not fit this execution: the body
+        // runs and its state goes first.
+        assert_eq!(ic.run_checked(7, |s| s != 70, caching(&runs, 71), |s| s), 71);
+        assert_eq!(runs.get(), 3);
+        assert_eq!(entries(&bytes), [(7, 71), (9, 90)]);
+        assert_eq!(ic.run_checked(9, |s| s == 90, caching(&runs, 0), |s| s), 90);
+        assert_eq!(runs.get(), 3);
+    }
+
+    #[test]
+    fn a_quick_answer_ends_a_miss_without_the_other_entries() {
+        let mut bytes = [0u8; 16];
+        let ic = unsafe { InlineCache::<2>::at(bytes.as_mut_ptr()) };
+        let runs = Cell::new(0);
+        ic.run(7, caching(&runs, 70), |s| s);
+        assert_eq!(ic.run_or_quick(9, || Some(1), caching(&runs, 90), |s| s), 1);
+        assert_eq!(ic.run_or_quick(9, || None, caching(&runs, 90), |s| s), 90);
+        assert_eq!(ic.run_or_quick(7, || None, caching(&runs, 0), |s| s), 70);
+        assert_eq!(runs.get(), 2);
+        assert_eq!(entries(&bytes), [(7, 70), (9, 90)]);
+    }
 }

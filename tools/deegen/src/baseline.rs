@@ -157,7 +157,10 @@ impl<'a> Tables<'a> {
             let operands = runtime_constant_operands(v)
                 .map(|(op, enc)| {
                     let signed = matches!(op.access, deegen_bytecode_spec::OperandAccess::Literal { signed: true });
-                    (op.offset, op.width as u8, signed, format!("OperandEncoding::{enc:?}"))
+                    // An inline cache is not read: the stencil gets its address (its bytes, up
+                    // to 16 of them, are the semantics' to read).
+                    let width = if matches!(enc, rc::OperandEncoding::Address { .. }) { 0 } else { op.width as u8 };
+                    (op.offset, width, signed, format!("OperandEncoding::{enc:?}"))
                 })
                 .collect();
             variant_out.push(VariantOut {

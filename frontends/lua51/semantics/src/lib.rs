@@ -16,8 +16,8 @@ use deegen_api as api;
 use deegen_api::{CodeBlock, InterpContext, FRAME_HEADER_SLOTS};
 use lua51_value::abi::{ArithOp, ForError};
 use lua51_value::{
-    method_receiver_cached, string_slot_cached_fused, GcHeader, LuaContext, NotATable, ObjKind, ReceiverLookup, RtResult, TValue, MULTRET, NIL_BITS,
-    RT_CALL, RT_CALL_NEGATED, RT_VALUE,
+    method_receiver_cached, string_slot_cached_fused, FieldLookup, GcHeader, LuaContext, ObjKind, ReceiverLookup, RtResult, TValue, FIELD_IC_WAYS,
+    MULTRET, NIL_BITS, RT_CALL, RT_CALL_NEGATED, RT_VALUE,
 };
 
 extern "C" {
@@ -418,7 +418,7 @@ pub fn lua_for_loop(base: *mut u64, direction: u64) -> ! {
 
 #[no_mangle]
 pub fn lua_get_global(name: u64, slot_cache: *mut u8) -> ! {
-    if let Some(v) = get_string_fast(TValue(current_env()), TValue(name), slot_cache) {
+    if let Some(v) = get_string_fast::<1>(TValue(current_env()), TValue(name), slot_cache) {
         api::ret(v)
     }
     let r = unsafe { lua_rt_index(ctx(), current_env(), name, api::stack_base(), api::code_block()) };
@@ -435,7 +435,7 @@ pub fn lua_get_global_mm_continuation(_name: u64, _slot_cache: *mut u8) -> ! {
 
 #[no_mangle]
 pub fn lua_set_global(name: u64, value: u64, slot_cache: *mut u8) -> ! {
-    if set_string_fast(TValue(current_env()), TValue(name), value, slot_cache) {
+    if set_string_fast::<1>(TValue(current_env()), TValue(name), value, slot_cache) {
         api::fallthrough()
     }
     let r = unsafe { lua_rt_newindex(ctx(), current_env(), name, value, api::stack_base(), api::code_block()) };
@@ -613,7 +613,7 @@ fn get_method_fast(obj: TValue, name: TValue, receiver_cache: *mut u8, method_ca
     let shared = unsafe { &*(*ctx()).shared };
     let mut current;
     if obj.is_table() {
-        // SAFETY: a table; the receiver cache is the instruction's 8 inline-cache bytes.
+        // SAFETY: a table; the receiver cache is the instruction's `ic` operand of FIELD_IC_WAYS entries.
         if let ReceiverLookup::Slot(slot) = unsafe { method_receiver_cached(obj, name, receiver_cache) } {
             let value = unsafe { *slot };
             if !value.is_nil() {
@@ -888,23 +888,23 @@ pub fn lua_set_table(table: u64, key: u64, value: u64) -> ! {
 /// the table may have a metatable): the raw value, or nil where the table has no metatable;
 /// `None` for what needs the runtime.
 #[inline(always)]
-fn get_string_fast(table: TValue, name: TValue, slot_cache: *mut u8) -> Option<u64> {
+fn get_string_fast<const WAYS: usize>(table: TValue, name: TValue, slot_cache: *mut u8) -> Option<u64> {
     if !table.is_heap() {
         return None;
     }
-    // SAFETY: the cache is the instruction's 8 inline-cache bytes; names are interned strings.
+    // SAFETY: the cache is the instruction's `ic` operand of WAYS entries; names are interned strings.
     // A hit proves a table (the key is in every object's header), so the kind is tested on a
     // miss only.
-    match unsafe { string_slot_cached_fused(table, name, slot_cache) } {
-        Ok(Some(found)) => {
+    match unsafe { string_slot_cached_fused::<WAYS, false>(table, name, slot_cache) } {
+        FieldLookup::Present(found) => {
             let value = unsafe { *found.slot };
             if !value.is_nil() || !found.may_have_metatable || unsafe { (*table.as_table()).metatable.is_null() } {
                 return Some(value.raw());
             }
             None
         }
-        Ok(None) => unsafe { (*table.as_table()).metatable.is_null() }.then_some(NIL_BITS),
-        Err(NotATable) => None,
+        FieldLookup::Absent { may_have_metatable } => (!may_have_metatable || unsafe { (*table.as_table()).metatable.is_null() }).then_some(NIL_BITS),
+        FieldLookup::NotATable => None,
     }
 }
 
@@ -912,31 +912,34 @@ fn get_string_fast(table: TValue, name: TValue, slot_cache: *mut u8) -> Option<u
 /// (fused) inline cache, or as a new key along the shape's last transition; other new keys, and
 /// nil values under a metatable, need the runtime.
 #[inline(always)]
-fn set_string_fast(table: TValue, name: TValue, value: u64, slot_cache: *mut u8) -> bool {
+fn set_string_fast<const WAYS: usize>(table: TValue, name: TValue, value: u64, slot_cache: *mut u8) -> bool {
     if !table.is_heap() {
         return false;
     }
     // SAFETY: as in `get_string_fast`.
-    let found = unsafe { string_slot_cached_fused(table, name, slot_cache) };
-    let Ok(found) = found else { return false };
-    let Some(found) = found else {
-        // A new key: where no `__newindex` is to be asked (no metatable, or one without it),
-        // the shape's last transition may add it here.
-        let t = unsafe { &mut *table.as_table() };
-        if TValue(value).is_nil() {
-            return false;
-        }
-        if !t.metatable.is_null() {
-            let shared = unsafe { &*(*ctx()).shared };
-            if !unsafe { &*t.metatable }.raw_get_str(shared.newindex_event).is_nil() {
+    let found = match unsafe { string_slot_cached_fused::<WAYS, true>(table, name, slot_cache) } {
+        FieldLookup::Present(found) => found,
+        FieldLookup::NotATable => return false,
+        FieldLookup::Absent { may_have_metatable } => {
+            // A new key (a field of an object under construction: the cache remembers that
+            // its shape lacks the key): where no `__newindex` is to be asked (no metatable, or
+            // one without it), the shape's last transition may add it here.
+            let t = unsafe { &mut *table.as_table() };
+            if TValue(value).is_nil() {
                 return false;
             }
+            if may_have_metatable && !t.metatable.is_null() {
+                let shared = unsafe { &*(*ctx()).shared };
+                if !unsafe { &*t.metatable }.lacks_string(shared.newindex_event) {
+                    return false;
+                }
+            }
+            if !t.add_string_fast(name, TValue(value)) {
+                return false;
+            }
+            write_barrier(&mut t.header);
+            return true;
         }
-        if !t.add_string_fast(name, TValue(value)) {
-            return false;
-        }
-        write_barrier(&mut t.header);
-        return true;
     };
     let slot = unsafe { &mut *found.slot };
     if slot.is_nil() && found.may_have_metatable && unsafe { !(*table.as_table()).metatable.is_null() } {
@@ -950,7 +953,7 @@ fn set_string_fast(table: TValue, name: TValue, value: u64, slot_cache: *mut u8)
 /// `t.name` for a constant string `name`.
 #[no_mangle]
 pub fn lua_get_field(table: u64, name: u64, slot_cache: *mut u8) -> ! {
-    if let Some(v) = get_string_fast(TValue(table), TValue(name), slot_cache) {
+    if let Some(v) = get_string_fast::<FIELD_IC_WAYS>(TValue(table), TValue(name), slot_cache) {
         api::ret(v)
     }
     // A slow path, if a common one: kept in line, the walk made every GetField stencil a
@@ -975,7 +978,7 @@ pub fn lua_get_field_mm_continuation(_table: u64, _name: u64, _slot_cache: *mut 
 /// `t.name = value` for a constant string `name`.
 #[no_mangle]
 pub fn lua_set_field(table: u64, name: u64, value: u64, slot_cache: *mut u8) -> ! {
-    if set_string_fast(TValue(table), TValue(name), value, slot_cache) {
+    if set_string_fast::<FIELD_IC_WAYS>(TValue(table), TValue(name), value, slot_cache) {
         api::fallthrough()
     }
     let r = unsafe { lua_rt_newindex(ctx(), table, name, value, api::stack_base(), api::code_block()) };

@@ -63,6 +63,17 @@ const SLOT_CACHE: OperandKind = OperandKind::InlineCache { bytes: 8 };
 /// `lua51_value::string_slot_cached_fused`).
 const FUSED_SLOT_CACHE: OperandKind = OperandKind::FusedInlineCache { bytes: 8, kinds: lua51_value::TABLE_IC_KINDS as u8 };
 
+/// [`FUSED_SLOT_CACHE`] with [`lua51_value::FIELD_IC_WAYS`] entries (GetField, SetField): a field
+/// site sees as many hidden classes as the classes whose instances reach it (a base class's
+/// method on its subclasses' objects), and one entry made every second access a miss.
+/// Globals live in one table: one entry is enough there.
+const FUSED_FIELD_CACHE: OperandKind =
+    OperandKind::FusedInlineCache { bytes: 8 * lua51_value::FIELD_IC_WAYS as u8, kinds: lua51_value::TABLE_IC_KINDS as u8 };
+
+/// GetMethod's receiver cache (where the instance keeps the name, or that it lacks it), with
+/// [`lua51_value::FIELD_IC_WAYS`] entries for the same reason as [`FUSED_FIELD_CACHE`].
+const RECEIVER_CACHE: OperandKind = OperandKind::InlineCache { bytes: 8 * lua51_value::FIELD_IC_WAYS as u8 };
+
 const S: OperandAccess = OperandAccess::Slot;
 const C: OperandAccess = OperandAccess::Constant;
 
@@ -287,21 +298,21 @@ pub fn bytecodes() -> Vec<BytecodeSpec> {
         // the array and number paths (and the registers they need).
         BytecodeSpec {
             name: "GetField",
-            operands: vec![op("table", Slot).hinted(TABLE), op("name", Constant), op("slot", FUSED_SLOT_CACHE)],
+            operands: vec![op("table", Slot).hinted(TABLE), op("name", Constant), op("slot", FUSED_FIELD_CACHE)],
             result: Value,
             semantics: "lua_get_field",
             variants: vec![],
         },
         BytecodeSpec {
             name: "SetField",
-            operands: vec![op("table", Slot).hinted(TABLE), op("name", Constant), op("value", SlotOrConstant), op("slot", FUSED_SLOT_CACHE)],
+            operands: vec![op("table", Slot).hinted(TABLE), op("name", Constant), op("value", SlotOrConstant), op("slot", FUSED_FIELD_CACHE)],
             result: None,
             semantics: "lua_set_field",
             variants: vec![],
         },
         BytecodeSpec {
             name: "GetMethod",
-            operands: vec![op("object", Slot), op("name", Constant), op("frame", SlotRef), op("receiver", SLOT_CACHE), op("method", SLOT_CACHE)],
+            operands: vec![op("object", Slot), op("name", Constant), op("frame", SlotRef), op("receiver", RECEIVER_CACHE), op("method", SLOT_CACHE)],
             result: None,
             semantics: "lua_get_method",
             variants: vec![],

@@ -360,6 +360,18 @@ impl TableObject {
         }
     }
 
+    /// Whether the raw value of interned string `key` is nil. A shaped table's key filter
+    /// answers most absent keys in one test: a metatable's `__newindex`, asked for every field
+    /// a constructor adds to an instance.
+    #[inline(always)]
+    pub fn lacks_string(&self, key: TValue) -> bool {
+        // SAFETY: a shaped table's shape is alive.
+        if !self.shape.is_null() && unsafe { (*self.shape).filter } & Shape::filter_bit(key) == 0 {
+            return true;
+        }
+        self.raw_get_str(key).is_nil()
+    }
+
     /// Raw get of an interned string key; nil when absent.
     #[inline(always)]
     pub fn raw_get_str(&self, key: TValue) -> TValue {
@@ -372,7 +384,8 @@ impl TableObject {
     /// or in a dictionary's hash part) and caches where it was found.
     ///
     /// # Safety
-    /// `cache` must be an instruction's 8-byte `ic` operand; `key` must be an interned string.
+    /// `cache` must be an instruction's 8-byte (one-entry) `ic` operand; `key` must be an
+    /// interned string.
     #[inline(always)]
     pub unsafe fn string_slot_cached(&self, key: TValue, cache: *mut u8) -> Option<*mut TValue> {
         // SAFETY: a table is a heap value (so the answer is never `NotATable`).
@@ -387,7 +400,7 @@ impl TableObject {
     /// As for [`TableObject::string_slot_cached`].
     #[inline(always)]
     pub unsafe fn string_slot_cached_or_filtered(&self, key: TValue, cache: *mut u8) -> Option<*mut TValue> {
-        let ic = unsafe { deegen_api::ic::InlineCache::at(cache) };
+        let ic = unsafe { deegen_api::ic::InlineCache::<1>::at(cache) };
         let v = TValue::from_ptr(self);
         let quick = || (!self.shape.is_null() && unsafe { (*self.shape).filter } & Shape::filter_bit(key) == 0).then_some(None);
         let body = || match unsafe { string_slot_ic_body(v, key) } {
@@ -582,9 +595,15 @@ pub const IC_KEY_OUT_OF_LINE: u32 = 2;
 pub const IC_KEY_ID_SHIFT: u32 = 2;
 /// The largest id a key can hold.
 pub const MAX_IC_ID: u32 = (u32::MAX >> IC_KEY_ID_SHIFT) - 1;
-/// The kinds of the fused table cache's effect: the two key bits, which every state repeats in
-/// its low bits (`state = index << IC_KEY_ID_SHIFT | kind`).
-pub const TABLE_IC_KINDS: u32 = 4;
+/// The kinds of the fused table cache's effect ([`table_ic_kind`]): the two key bits, which every
+/// state repeats in its low bits (`state = index << IC_KEY_ID_SHIFT | bits`), and whether the
+/// key is absent ([`TABLE_IC_ABSENT`]).
+pub const TABLE_IC_KINDS: u32 = 8;
+/// Kind bit of the fused table cache: the key is absent from the (shaped) table.
+pub const TABLE_IC_ABSENT: u32 = 4;
+/// Entries of a field access's inline cache (GetField, SetField, GetMethod's receiver cache):
+/// the hidden classes one site serves without running the cache's body.
+pub const FIELD_IC_WAYS: usize = 2;
 
 /// A table's inline-cache key (see [`TableObject::ic_key`]): the uncacheable key for an id out of
 /// range.
@@ -619,7 +638,7 @@ pub struct NotATable;
 pub unsafe fn string_slot_cached_in(v: TValue, key: TValue, cache: *mut u8) -> Result<Option<*mut TValue>, NotATable> {
     let ic_key = unsafe { (*v.as_ptr::<GcHeader>()).ic_key };
     let t = v.as_table();
-    let ic = unsafe { deegen_api::ic::InlineCache::at(cache) };
+    let ic = unsafe { deegen_api::ic::InlineCache::<1>::at(cache) };
     let body = || unsafe { string_slot_ic_body(v, key) };
     // `slots` addresses inline and out-of-line slots alike: no need for the kind here.
     // SAFETY: a hit means `v` is a table of this key, whose `slots` holds the state's index.
@@ -641,13 +660,14 @@ pub enum ReceiverLookup {
 /// methods, and their shape says so), so the usual case goes to the metatable after one compare.
 ///
 /// # Safety
-/// `v` must be a table; `key` an interned string; `cache` an instruction's 8-byte `ic` operand.
+/// `v` must be a table; `key` an interned string; `cache` an instruction's `ic` operand of
+/// [`FIELD_IC_WAYS`] entries.
 #[inline(always)]
 pub unsafe fn method_receiver_cached(v: TValue, key: TValue, cache: *mut u8) -> ReceiverLookup {
     use deegen_api::ic::IcBody;
     let t = v.as_table();
     let ic_key = unsafe { (*t).header.ic_key };
-    let ic = unsafe { deegen_api::ic::InlineCache::at(cache) };
+    let ic = unsafe { deegen_api::ic::InlineCache::<FIELD_IC_WAYS>::at(cache) };
     ic.run(
         ic_key,
         || match unsafe { &*t }.string_slot_state_or_absent(key) {
@@ -678,20 +698,55 @@ unsafe fn string_slot_ic_body(v: TValue, key: TValue) -> deegen_api::ic::IcBody<
     }
 }
 
+/// What a field lookup through the fused table cache found ([`string_slot_cached_fused`]).
+#[derive(Debug, Clone, Copy)]
+pub enum FieldLookup {
+    /// The key's slot (its value may be nil).
+    Present(FoundSlot),
+    /// The table lacks the key; `may_have_metatable` false proves it has no metatable (a
+    /// constant in a quickened handler).
+    Absent { may_have_metatable: bool },
+    /// Not a table.
+    NotATable,
+}
+
+/// The index part of the fused table cache's state for a key absent from a shaped table (no
+/// slot has it: slot indices stay far below).
+const ABSENT_INDEX: u32 = u32::MAX >> IC_KEY_ID_SHIFT;
+
+/// The fused table cache's kind of `state`: the state's two key bits (where the slots live,
+/// whether there may be a metatable), plus [`TABLE_IC_ABSENT`] for an absent key. One compare
+/// where the kind is not a constant (the baseline JIT's stencils).
+#[inline(always)]
+pub fn table_ic_kind(state: u32) -> u32 {
+    state & (IC_KEY_OUT_OF_LINE | IC_KEY_HAS_METATABLE) | if state >= ABSENT_INDEX << IC_KEY_ID_SHIFT { TABLE_IC_ABSENT } else { 0 }
+}
+
 /// [`string_slot_cached_in`] for a bytecode whose cache is fused into its opcode
 /// (`OperandKind::FusedInlineCache` of [`TABLE_IC_KINDS`] kinds): the effect is specialised on the
-/// state's kind, so a quickened handler reads an inline slot straight off the object (no load
-/// of `slots`) and knows whether the table may have a metatable. Only for the generated
-/// interpreter (it runs `InlineCache::run_fused`).
+/// state's kind ([`table_ic_kind`]), so a quickened handler reads an inline slot straight off
+/// the object (no load of `slots`) and knows whether the table may have a metatable. Only for
+/// the generated interpreter (it runs `InlineCache::run_fused`). `WAYS` is the cache's entries
+/// (1 for globals, [`FIELD_IC_WAYS`] for fields).
+///
+/// With `CACHE_ABSENT`, a key absent from a shaped table is cached too (the shape fixes the
+/// keys, so a table of the same key lacks it as well): for stores, so that adding a field to
+/// a new object (construction) hits the cache and adds in line instead of running the body at
+/// every execution. Reads do not cache absence: a list's last node lacks `next`, and its entry
+/// would take turns with the other nodes' at every walk.
 ///
 /// # Safety
-/// As for [`string_slot_cached_in`].
+/// As for [`string_slot_cached_in`], with `cache` of `WAYS` entries.
 #[inline(always)]
-pub unsafe fn string_slot_cached_fused(v: TValue, key: TValue, cache: *mut u8) -> Result<Option<FoundSlot>, NotATable> {
+pub unsafe fn string_slot_cached_fused<const WAYS: usize, const CACHE_ABSENT: bool>(v: TValue, key: TValue, cache: *mut u8) -> FieldLookup {
     let ic_key = unsafe { (*v.as_ptr::<GcHeader>()).ic_key };
     let t = v.as_table();
-    let ic = unsafe { deegen_api::ic::InlineCache::at(cache) };
+    let ic = unsafe { deegen_api::ic::InlineCache::<WAYS>::at(cache) };
     let effect = |state: u32, kind: u32| {
+        let may_have_metatable = kind & IC_KEY_HAS_METATABLE != 0;
+        if kind & TABLE_IC_ABSENT != 0 {
+            return FieldLookup::Absent { may_have_metatable };
+        }
         let index = (state >> IC_KEY_ID_SHIFT) as usize;
         // SAFETY: a hit (or a fill) means `v` is a table of this key: its slots live where the
         // kind says, and `index` is within them.
@@ -704,14 +759,24 @@ pub unsafe fn string_slot_cached_fused(v: TValue, key: TValue, cache: *mut u8) -
                 (t.add(1) as *mut TValue).add(index)
             }
         };
-        Ok(Some(FoundSlot { slot, may_have_metatable: kind & IC_KEY_HAS_METATABLE != 0 }))
+        FieldLookup::Present(FoundSlot { slot, may_have_metatable })
     };
-    ic.run_fused::<_, TABLE_IC_KINDS>(
-        ic_key,
-        |state| state & (IC_KEY_OUT_OF_LINE | IC_KEY_HAS_METATABLE),
-        || unsafe { string_slot_ic_body(v, key) },
-        effect,
-    )
+    let body = || {
+        use deegen_api::ic::IcBody;
+        if !v.heap_is_table() {
+            return IcBody::Done(FieldLookup::NotATable);
+        }
+        let table = unsafe { &*t };
+        match table.string_slot_body(key) {
+            IcBody::Cache(state) => IcBody::Cache(state),
+            IcBody::Done(_) if CACHE_ABSENT && !table.shape.is_null() => {
+                IcBody::Cache(ABSENT_INDEX << IC_KEY_ID_SHIFT | (table.header.ic_key & (IC_KEY_OUT_OF_LINE | IC_KEY_HAS_METATABLE)))
+            }
+            // A dictionary may gain the key under the same `ic_key`: absence is not cached.
+            IcBody::Done(_) => IcBody::Done(FieldLookup::Absent { may_have_metatable: !table.metatable.is_null() }),
+        }
+    };
+    ic.run_fused::<_, TABLE_IC_KINDS>(ic_key, table_ic_kind, body, effect)
 }
 
 /// The hash part's hash of a (normalised) key: strings carry theirs, others mix their bits.

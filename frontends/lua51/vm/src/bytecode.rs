@@ -184,12 +184,21 @@ pub fn disassemble(code: &[u8], describe_constant: &dyn Fn(u16) -> String) -> St
                 parts.push(format!("{}={value}", o.name));
                 continue;
             }
+            if o.access == OperandAccess::InlineCache {
+                // One hexadecimal word per entry (a key and a state), however many entries.
+                let start = pc + o.offset as usize;
+                let bytes = &code[start..(start + o.width as usize).min(code.len())];
+                let words: Vec<String> =
+                    bytes.chunks(8).map(|c| format!("{:#x}", c.iter().rev().fold(0u64, |a, &b| a << 8 | u64::from(b)))).collect();
+                parts.push(format!("{}=ic:{}", o.name, words.join(",")));
+                continue;
+            }
             let raw = read_operand(code, pc + o.offset as usize, o.width, matches!(o.access, OperandAccess::Literal { signed: true }));
             parts.push(match o.access {
                 OperandAccess::Slot | OperandAccess::SlotRef => format!("{}=r{raw}", o.name),
                 OperandAccess::Constant => format!("{}={}", o.name, describe_constant(raw as u16)),
                 OperandAccess::Literal { .. } => format!("{}={raw}", o.name),
-                OperandAccess::InlineCache => format!("{}=ic:{raw:#x}", o.name),
+                OperandAccess::InlineCache => unreachable!("printed above"),
             });
         }
         if let Some(o) = v.output_offset {
