@@ -369,6 +369,8 @@ impl TableObject {
         if !self.shape.is_null() && unsafe { (*self.shape).filter } & Shape::filter_bit(key) == 0 {
             return true;
         }
+        // A slow path in generated code: the probe is most of a store stencil's size.
+        deegen_api::cold_path();
         self.raw_get_str(key).is_nil()
     }
 
