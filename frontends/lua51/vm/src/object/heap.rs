@@ -46,20 +46,31 @@ fn size_class(size: usize) -> usize {
 }
 
 impl SmallPool {
-    /// `size` zeroed bytes, 16-aligned; null when the system is out of memory.
+    /// A cell of `size` class off its free list (its contents stale), or null when the list is
+    /// empty. In line: the allocation fast path is this and nothing more.
+    #[inline(always)]
+    fn pop_free(&mut self, size: usize) -> *mut u8 {
+        let class = size_class(size);
+        let head = self.free[class];
+        if !head.is_null() {
+            // SAFETY: a cell on the free list is `(class + 1) * GRANULE` bytes the pool owns
+            // and nothing refers to; its first word links the list.
+            self.free[class] = unsafe { (*head).next };
+        }
+        head as *mut u8
+    }
+
+    /// `size` bytes (zeroed if `zeroed`), 16-aligned; null when the system is out of memory.
     fn alloc(&mut self, size: usize, zeroed: bool) -> *mut u8 {
         let class = size_class(size);
         let rounded = (class + 1) * GRANULE;
-        let head = self.free[class];
-        if !head.is_null() {
-            // SAFETY: cells on a free list are `rounded` bytes the pool owns.
-            unsafe {
-                self.free[class] = (*head).next;
-                if zeroed {
-                    std::ptr::write_bytes(head as *mut u8, 0, rounded);
-                }
+        let cell = self.pop_free(size);
+        if !cell.is_null() {
+            if zeroed {
+                // SAFETY: the cell is `rounded` bytes the pool owns.
+                unsafe { std::ptr::write_bytes(cell, 0, rounded) };
             }
-            return head as *mut u8;
+            return cell;
         }
         if (self.bump_end as usize) - (self.bump as usize) < rounded {
             let layout = Layout::from_size_align(CHUNK_BYTES, GRANULE).expect("chunk layout");
@@ -236,17 +247,12 @@ impl Heap {
         // The usual case in line: a small cell off its free list, room in the object list,
         // without the general path's call (binarytrees: about 5 instructions per table).
         if size <= SMALL_MAX && kind != ObjKind::Userdata && self.objects.len() < self.objects.capacity() {
-            let class = size_class(size);
-            let head = self.small.free[class];
-            if !head.is_null() {
-                // SAFETY: a cell on the free list is `(class + 1) * GRANULE` bytes the pool
-                // owns and nothing refers to; the object list has room (checked above).
-                unsafe {
-                    self.small.free[class] = (*head).next;
-                    let p = head as *mut GcHeader;
-                    self.init_cell(p, kind, size);
-                    return Ok(p);
-                }
+            let cell = self.small.pop_free(size) as *mut GcHeader;
+            if !cell.is_null() {
+                // SAFETY: a free cell of at least `size` bytes; the object list has room
+                // (checked above).
+                unsafe { self.init_cell(cell, kind, size) };
+                return Ok(cell);
             }
         }
         self.alloc_cell(size, kind, false)
