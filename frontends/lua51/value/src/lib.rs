@@ -746,7 +746,7 @@ pub unsafe fn string_slot_cached_fused<const WAYS: usize, const CACHE_ABSENT: bo
     let ic = unsafe { deegen_api::ic::InlineCache::<WAYS>::at(cache) };
     let effect = |state: u32, kind: u32| {
         let may_have_metatable = kind & IC_KEY_HAS_METATABLE != 0;
-        if kind & TABLE_IC_ABSENT != 0 {
+        if CACHE_ABSENT && kind & TABLE_IC_ABSENT != 0 {
             return FieldLookup::Absent { may_have_metatable };
         }
         let index = (state >> IC_KEY_ID_SHIFT) as usize;
@@ -778,7 +778,10 @@ pub unsafe fn string_slot_cached_fused<const WAYS: usize, const CACHE_ABSENT: bo
             IcBody::Done(_) => IcBody::Done(FieldLookup::Absent { may_have_metatable: !table.metatable.is_null() }),
         }
     };
-    ic.run_fused::<_, TABLE_IC_KINDS>(ic_key, table_ic_kind, body, effect)
+    // Without cached absence no state is absent: the kind is the key bits alone, without the
+    // compare where the kind is not a constant (the baseline JIT's GetField).
+    let kind_of = |state: u32| if CACHE_ABSENT { table_ic_kind(state) } else { state & (IC_KEY_OUT_OF_LINE | IC_KEY_HAS_METATABLE) };
+    ic.run_fused::<_, TABLE_IC_KINDS>(ic_key, kind_of, body, effect)
 }
 
 /// The hash part's hash of a (normalised) key: strings carry theirs, others mix their bits.
