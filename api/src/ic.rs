@@ -26,14 +26,16 @@
 //! carries (say, where a property lives and whether the object may have a metatable), and the
 //! bytecode declares its cache `OperandKind::FusedInlineCache { kinds }`. The generator
 //! (`interp-ic-quickening`) gives every variant one quickened variant per kind, in which a hit
-//! runs the effect with the kind a constant, so the effect's tests of it fold away; every fill
-//! rewrites the instruction's opcode to the variant of the kind just cached (dynamic
-//! quickening). A fused cache runs once per execution, never in a loop: a hit must find the kind
-//! the opcode was quickened for.
+//! runs the effect with the kind a constant, so the effect's tests of it fold away; every write
+//! of the first entry (a fill, or the promotion of another entry that hit) rewrites the
+//! instruction's opcode to the variant of that entry's kind (dynamic quickening). A fused cache
+//! runs once per execution, never in a loop: a hit of the first entry must find the kind the
+//! opcode was quickened for (a hit of another entry computes its kind, on the slow path).
 //!
-//! The baseline JIT will lower the same three parts differently (a polymorphic chain of
-//! patched stubs with the state as constants), which is why semantics state them apart instead
-//! of writing the cache by hand.
+//! The baseline JIT runs the same code today (its stencils read the cache in the bytecode); it
+//! is to lower the same three parts differently (a polymorphic chain of patched stubs with the
+//! state as constants), which is why semantics state them apart instead of writing the cache
+//! by hand.
 
 /// A key no cache entry ever has: a zero-filled cache is empty.
 pub const IMPOSSIBLE_KEY: u32 = 0;
