@@ -16,8 +16,9 @@
 //! **Interpreter lowering** (this module): a cache of one to four entries in the instruction's
 //! `ic` operand ([`OperandKind::InlineCache`](../../deegen_bytecode_spec/enum.OperandKind.html)
 //! of 8 bytes per entry: key, then state), the first compared on every execution, the others
-//! on its miss; a miss of all runs the body and makes its state the first entry. The key [`IMPOSSIBLE_KEY`] (0) is one no entry ever has, and the bytecode builder
-//! zero-fills the operand, so an empty cache needs no valid bit: it simply never matches.
+//! on its miss; a miss of all runs the body and makes its state the first entry. The key
+//! [`IMPOSSIBLE_KEY`] (0) is one no entry ever has, and the bytecode builder zero-fills the
+//! operand, so an empty cache needs no valid bit: it simply never matches.
 //! [`UNCACHEABLE_KEY`] is a key the language gives objects it never caches for (the body must
 //! answer `Done` for it), so the key space can run out without a stale hit.
 //!

@@ -733,9 +733,9 @@ pub fn table_ic_kind(state: u32) -> u32 {
 ///
 /// With `CACHE_ABSENT`, a key absent from a shaped table is cached too (the shape fixes the
 /// keys, so a table of the same key lacks it as well): for stores, so that adding a field to
-/// a new object (construction) hits the cache and adds in line instead of running the body at
-/// every execution. Reads do not cache absence: a list's last node lacks `next`, and its entry
-/// would take turns with the other nodes' at every walk.
+/// a new object (construction) hits the cache and goes to the add without the body's lookup.
+/// Reads do not cache absence: a list's last node lacks `next`, and its entry would take turns
+/// with the other nodes' at every walk.
 ///
 /// # Safety
 /// As for [`string_slot_cached_in`], with `cache` of `WAYS` entries.

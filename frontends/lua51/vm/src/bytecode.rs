@@ -187,7 +187,7 @@ pub fn disassemble(code: &[u8], describe_constant: &dyn Fn(u16) -> String) -> St
             if o.access == OperandAccess::InlineCache {
                 // One hexadecimal word per entry (a key and a state), however many entries.
                 let start = pc + o.offset as usize;
-                let bytes = &code[start..(start + o.width as usize).min(code.len())];
+                let bytes = code.get(start..(start + o.width as usize).min(code.len())).unwrap_or(&[]);
                 let words: Vec<String> =
                     bytes.chunks(8).map(|c| format!("{:#x}", c.iter().rev().fold(0u64, |a, &b| a << 8 | u64::from(b)))).collect();
                 parts.push(format!("{}=ic:{}", o.name, words.join(",")));
