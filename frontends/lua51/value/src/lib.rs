@@ -365,13 +365,20 @@ impl TableObject {
     /// a constructor adds to an instance.
     #[inline(always)]
     pub fn lacks_string(&self, key: TValue) -> bool {
-        // SAFETY: a shaped table's shape is alive.
-        if !self.shape.is_null() && unsafe { (*self.shape).filter } & Shape::filter_bit(key) == 0 {
+        if self.filter_excludes(key) {
             return true;
         }
         // A slow path in generated code: the probe is most of a store stencil's size.
         deegen_api::cold_path();
         self.raw_get_str(key).is_nil()
+    }
+
+    /// Whether the shape's key filter proves interned string `key` absent (false for a
+    /// dictionary, and for a key the filter cannot rule out).
+    #[inline(always)]
+    pub fn filter_excludes(&self, key: TValue) -> bool {
+        // SAFETY: a shaped table's shape is alive.
+        !self.shape.is_null() && unsafe { (*self.shape).filter } & Shape::filter_bit(key) == 0
     }
 
     /// Raw get of an interned string key; nil when absent.
@@ -404,7 +411,7 @@ impl TableObject {
     pub unsafe fn string_slot_cached_or_filtered(&self, key: TValue, cache: *mut u8) -> Option<*mut TValue> {
         let ic = unsafe { deegen_api::ic::InlineCache::<1>::at(cache) };
         let v = TValue::from_ptr(self);
-        let quick = || (!self.shape.is_null() && unsafe { (*self.shape).filter } & Shape::filter_bit(key) == 0).then_some(None);
+        let quick = || self.filter_excludes(key).then_some(None);
         let body = || match unsafe { string_slot_ic_body(v, key) } {
             deegen_api::ic::IcBody::Cache(state) => deegen_api::ic::IcBody::Cache(state),
             deegen_api::ic::IcBody::Done(r) => deegen_api::ic::IcBody::Done(r.ok().flatten().map(|f| f.slot)),
