@@ -217,6 +217,26 @@ pub fn __deegen_api_cold_path() {}
 /// Name of the [`cold_path`] marker.
 pub const COLD_PATH_MARKER: &str = "__deegen_api_cold_path";
 
+/// States that the code after this point is a slow path *in JIT code* only: a baseline JIT
+/// stencil moves it out of line (as [`cold_path`] does), an interpreter handler keeps it in
+/// line. For a path that is common enough to be worth its bytes in the interpreter, whose
+/// handler exists once, but not in the JIT, which copies a stencil for every instruction
+/// (the hash-part lookup of a by-value table access, the add of a new key along a shape
+/// transition). `type-hint-slow-paths` decides by the kind of function the marker was inlined
+/// into.
+#[inline(always)]
+pub fn jit_cold_path() {
+    __deegen_api_jit_cold_path()
+}
+
+/// The marker behind [`jit_cold_path`]: a native no-op, as [`__deegen_api_cold_path`].
+#[no_mangle]
+#[inline(never)]
+pub fn __deegen_api_jit_cold_path() {}
+
+/// Name of the [`jit_cold_path`] marker.
+pub const JIT_COLD_PATH_MARKER: &str = "__deegen_api_jit_cold_path";
+
 /// Stores `value` to the bytecode's output slot and continues with the next bytecode.
 #[inline(always)]
 pub fn ret(value: u64) -> ! {

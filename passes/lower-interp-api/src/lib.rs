@@ -256,6 +256,12 @@ impl<'a, 'ctx> Lowerer<'a, 'ctx> {
                     ib.tail_call(TailTarget::Pointer(cont), &state, poison.into(), poison.into(), [Some(values_i.into()), Some(count), None, None])
                 })())?;
             }
+            // A slow-path statement `type-hint-slow-paths` did not act on (it is an
+            // optimisation, which `--opt-bisect-limit` may skip): a hint, no code.
+            "cold_path" | "jit_cold_path" => {
+                inst.erase_from_basic_block();
+                return Ok(());
+            }
             _ => return Err(self.fail(format!("unknown API marker '{marker}'"))),
         }
         erase_from(inst);

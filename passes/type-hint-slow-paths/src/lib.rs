@@ -5,8 +5,8 @@ use std::collections::HashMap;
 use deegen_bytecode_spec::TypeMask;
 use deegen_llvm_ir::raw::Value;
 use deegen_llvm_ir::{
-    defined_functions, read_type_lattice, type_names_mask, Checkers, ControlFlow, LlvmModule, LlvmPhase, COLD_EDGE_METADATA, COLD_SPLIT_MARKER,
-    HINT_METADATA,
+    defined_functions, function_attr, handler_kind, read_type_lattice, type_names_mask, Checkers, ControlFlow, LlvmModule, LlvmPhase,
+    COLD_EDGE_METADATA, COLD_SPLIT_MARKER, HANDLER_KIND_ATTR, HINT_METADATA,
 };
 use deegen_pass::{AnalysisManager, Pass, PassDescriptor, PassError, PassParams, PipelineError, PreservedAnalyses, RegisteredPass};
 use inkwell::context::ContextRef;
@@ -15,7 +15,7 @@ use inkwell::values::{AsValueRef, InstructionOpcode, InstructionValue};
 /// The pass's one declaration (name, description, parameters, phases).
 pub static DESCRIPTOR: PassDescriptor<LlvmPhase> = PassDescriptor {
     name: "type-hint-slow-paths",
-    description: "type-based and stated slow paths: on branches over type checks of hinted operands (!deegen.hint), the edge the hinted types do not take, and every edge into a deegen_api::cold_path() marker, are marked cold (!deegen.cold_edge) for hot-cold-split",
+    description: "type-based and stated slow paths: on branches over type checks of hinted operands (!deegen.hint), the edge the hinted types do not take, and every edge into a deegen_api::cold_path() marker (jit_cold_path() in a stencil), are marked cold (!deegen.cold_edge) for hot-cold-split",
     params: "",
     required: false,
     runs_in: &[LlvmPhase::Handlers],
@@ -88,20 +88,38 @@ impl RegisteredPass<LlvmModule<'_>> for TypeHintSlowPaths {
     }
 }
 
-/// Slow paths the semantics state (`deegen_api::cold_path()`): every edge into a marker's
-/// block is marked cold (through blocks that only pass control on, up to a few levels), and
-/// the marker's call is erased. Returns how many markers there were.
+/// Slow paths the semantics state (`deegen_api::cold_path()`, and `jit_cold_path()` in a
+/// baseline JIT stencil): every edge into a marker's block is marked cold (through blocks that
+/// only pass control on, up to a few levels), and the marker's call is erased, or becomes the
+/// split directive of `hot-cold-split` where no edge was marked, and always for
+/// `jit_cold_path()`. A `jit_cold_path()` in any other function (an interpreter handler) is
+/// only erased. Returns how many markers there were.
 fn lower_cold_path_markers(module: &inkwell::module::Module<'_>) -> Result<usize, String> {
-    let Some(marker) = module.get_function(deegen_api::COLD_PATH_MARKER) else { return Ok(0) };
+    let marker = module.get_function(deegen_api::COLD_PATH_MARKER);
+    let jit_marker = module.get_function(deegen_api::JIT_COLD_PATH_MARKER);
+    if marker.is_none() && jit_marker.is_none() {
+        return Ok(0);
+    }
     let ctx = module.get_context();
     let mut count = 0;
     for f in defined_functions(module) {
         let fv = Value(f.as_value_ref());
+        let in_jit_code = function_attr(f, HANDLER_KIND_ATTR).is_some_and(|k| handler_kind::is_stencil(&k));
         for call in deegen_llvm_ir::calls_in(f) {
-            if call.get_called_fn_value() != Some(marker) {
+            let callee = call.get_called_fn_value();
+            let stated = if callee.is_some() && callee == marker {
+                true
+            } else if callee.is_some() && callee == jit_marker {
+                in_jit_code
+            } else {
+                continue;
+            };
+            let inst = deegen_llvm_ir::call_instruction(call);
+            if !stated {
+                inst.erase_from_basic_block();
+                count += 1;
                 continue;
             }
-            let inst = deegen_llvm_ir::call_instruction(call);
             let marker_block = Value(inst.as_value_ref()).parent();
             let mut marked = 0;
             let mut work = vec![(marker_block, 0)];
@@ -121,10 +139,14 @@ fn lower_cold_path_markers(module: &inkwell::module::Module<'_>) -> Result<usize
                     }
                 }
             }
-            if marked == 0 {
-                // Nothing branches into the marker (a continuation only a metamethod returns
-                // to is a slow path from its start): `hot-cold-split` splits there, after the
-                // optimizer, which would merge a block split here back into its predecessor.
+            // Nothing branches into the marker (a continuation only a metamethod returns to
+            // is a slow path from its start): `hot-cold-split` splits there, after the
+            // optimizer, which would merge a block split here back into its predecessor. A
+            // stencil's `jit_cold_path()` is split there too, marked edges or not: the
+            // optimizer threads branches past a marked edge (an array part's miss straight
+            // into the probe of other keys), and a stencil's bytes are what the JIT copies.
+            let jit_split = in_jit_code && callee == jit_marker;
+            if marked == 0 || jit_split {
                 let split = module.get_function(COLD_SPLIT_MARKER).unwrap_or_else(|| {
                     module.add_function(COLD_SPLIT_MARKER, ctx.void_type().fn_type(&[], false), Some(inkwell::module::Linkage::External))
                 });

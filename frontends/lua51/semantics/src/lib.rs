@@ -191,7 +191,9 @@ pub fn lua_len(src: u64) -> ! {
     // A table's length ignores metatables in 5.1; an array full to its end needs no search.
     if v.is_table() {
         if let Some(n) = unsafe { &*v.as_table() }.length_fast() {
-            api::ret(num(n as f64))
+            // Through i64 (a length fits): one `cvtsi2sd`, where an unsigned conversion is
+            // six instructions and a constant pool.
+            api::ret(num(n as i64 as f64))
         }
     }
     let mut out = 0u64;
@@ -276,6 +278,9 @@ fn compare_slow(r: RtResult, negate: bool) -> ! {
 /// Takes the branch when a comparison metamethod returned a truthy value.
 #[no_mangle]
 pub fn lua_branch_if_mm_truthy(_lhs: u64, _rhs: u64) -> ! {
+    // A comparison metamethod is rare, and JIT code copies both continuations at every
+    // comparison: there they are out of line (a record and a jump each, not a branch pair).
+    api::jit_cold_path();
     runtime_call_returned();
     branch_if(!TValue(first_result()).is_falsy())
 }
@@ -283,6 +288,7 @@ pub fn lua_branch_if_mm_truthy(_lhs: u64, _rhs: u64) -> ! {
 /// Takes the branch when a comparison metamethod returned a falsy value.
 #[no_mangle]
 pub fn lua_branch_if_mm_falsy(_lhs: u64, _rhs: u64) -> ! {
+    api::jit_cold_path();
     runtime_call_returned();
     branch_if(TValue(first_result()).is_falsy())
 }
@@ -571,6 +577,13 @@ pub fn lua_new_table(array: u64, hash: u64) -> ! {
 /// metatable could supply it. `None` sends the access to the runtime (`__index`, non-tables).
 /// Straight-line on purpose: a loop here made LLVM hoist every key kind's hashing and
 /// spill the pinned registers.
+///
+/// The probes of the hash part stay in line in JIT code too, although they are most of the
+/// stencil's 551 bytes: out of line (`jit_cold_path()`, here and in `raw_set_fast`) the
+/// baseline JIT executed 9.4% more instructions on sieve and 4.9% more on permute (numbers in
+/// the hash part: a table filled from 2, or from 0), 6.8% more on knucleotide (a table of
+/// counts by string). A probe outside the stencil that costs less than an AOT slow path's
+/// entry and exit (a shared helper, an inline cache stub) is what would make it small.
 #[inline(always)]
 fn get_fast(table: TValue, key: TValue) -> Option<u64> {
     if !table.is_table() {
@@ -930,10 +943,11 @@ fn set_string_fast<const WAYS: usize>(table: TValue, name: TValue, value: u64, s
         FieldLookup::Absent { may_have_metatable } => {
             // A new key (a field of an object under construction: the cache remembers that
             // its shape lacks the key): where no `__newindex` is to be asked (no metatable, or
-            // one without it), the shape's last transition may add it here. A slow path: in
-            // line, the add was about 220 bytes of every SetField stencil (10% more code per
-            // bytecode in the baseline JIT) for 2-4% fewer instructions on raytracer.
-            api::cold_path();
+            // one without it), the shape's last transition may add it here. A slow path in JIT
+            // code only: in line, the add was about 220 bytes of every SetField stencil (10%
+            // more code per bytecode) for 2-4% fewer instructions on raytracer; the
+            // interpreter's one handler keeps it.
+            api::jit_cold_path();
             let t = unsafe { &mut *table.as_table() };
             if TValue(value).is_nil() {
                 return false;
