@@ -3,7 +3,7 @@
 use std::collections::HashSet;
 
 use deegen_llvm_ir::{
-    defined_functions, function_attr, handler_type, param, set_function_attr, LlvmModule, LlvmPhase, COLD_SPLIT_MARKER, GHC_CALLING_CONV,
+    defined_functions, function_attr, handler_type, param, set_function_attr, FunctionCfg, LlvmModule, LlvmPhase, COLD_SPLIT_MARKER, GHC_CALLING_CONV,
 };
 use deegen_pass::{AnalysisManager, Pass, PassDescriptor, PassError, PassParams, PipelineError, PreservedAnalyses, RegisteredPass};
 use inkwell::attributes::AttributeLoc;
@@ -161,15 +161,52 @@ fn split_function<'ctx>(module: &inkwell::module::Module<'ctx>, f: FunctionValue
 /// continuation only a metamethod returns to): each block is split after its marker, the
 /// marker erased, and the new blocks returned as slow-path entries.
 fn split_at_cold_path_markers(fv: Value, builder: &Builder) -> Vec<Block> {
-    let mut stated = Vec::new();
+    let mut splits = Vec::new();
     for b in fv.blocks() {
         let marker = b.instructions().into_iter().find(|i| i.callee().and_then(|c| c.global_name()).as_deref() == Some(COLD_SPLIT_MARKER));
         if let Some(m) = marker {
-            stated.push(b.split_after(m, "stated_cold", builder));
+            splits.push((b, b.split_after(m, "stated_cold", builder)));
             m.erase();
         }
     }
-    stated
+    if !splits.is_empty() {
+        let cfg = FunctionCfg::of(fv);
+        for &(b, rest) in &splits {
+            sink_into_slow_path(b, rest, &cfg, builder);
+        }
+    }
+    splits.into_iter().map(|(_, rest)| rest).collect()
+}
+
+/// Moves the computations at the end of `b` (before a stated split) whose every use lies in
+/// the slow path `rest` begins (blocks `rest` dominates) into `rest`, so the slow path computes
+/// them instead of the fast path computing them and passing them on. The marker is an opaque
+/// call to the optimizer, which therefore left them above it: a return continuation restores
+/// its caller's frame and code block (five loads and masks, 23 bytes of every continuation
+/// stencil) before a metamethod-only continuation's slow path even starts. Only what follows
+/// the last instruction of `b` that writes memory or calls moves (a load is not moved past a
+/// store).
+fn sink_into_slow_path(b: Block, rest: Block, cfg: &FunctionCfg, builder: &Builder) {
+    let instructions = b.instructions();
+    let Some((_, body)) = instructions.split_last() else { return };
+    let mut moved: HashSet<Value> = HashSet::new();
+    let mut order = Vec::new();
+    for &i in body.iter().rev() {
+        if i.is_phi() || i.is_alloca() || i.may_write(&|_| false) {
+            break;
+        }
+        let only_slow = i.users().into_iter().all(|u| moved.contains(&u) || (!u.is_phi() && cfg.dominates(rest, u.parent())));
+        if only_slow {
+            moved.insert(i);
+            order.push(i);
+        }
+    }
+    // `order` runs backwards: each goes in front of the one moved before it.
+    for i in order {
+        let Some(&first) = rest.instructions().first() else { return };
+        builder.position_before(first);
+        builder.insert_moved(i);
+    }
 }
 
 /// Byte offset of spill slot `index` from the context.
