@@ -771,7 +771,7 @@ fn raw_set_fast(table: TValue, key: TValue, value: u64) -> bool {
         write_barrier(&mut t.header);
         return true;
     }
-    if key.is_double() && append_in_place(t, key.as_f64(), TValue(value)) {
+    if key.is_double() && append_in_place(t, |len| key.as_f64() == (len + 1) as i64 as f64, TValue(value)) {
         return true;
     }
     let slot = if key.is_string() {
@@ -801,11 +801,14 @@ fn raw_set_fast(table: TValue, key: TValue, value: u64) -> bool {
 /// `t[#t + 1] = v` where the runtime would do no more than push (`Table::set`'s append): the
 /// key right after an array part that is full to its end and has room, no hash part (which
 /// could hold the key, or the keys after it that an append moves into the array), no
-/// metatable (a new key would consult `__newindex`), a value that is not nil.
+/// metatable (a new key would consult `__newindex`), a value that is not nil. `is_next(len)`
+/// says whether the key is `len + 1`, compared in the key's own type: an integer index needs
+/// no conversion, and a length converted through `i64` is one `cvtsi2sd` where an unsigned
+/// conversion is five instructions and a constant pool in every stencil that appends.
 #[inline(always)]
-fn append_in_place(t: &mut lua51_value::TableObject, key: f64, value: TValue) -> bool {
+fn append_in_place(t: &mut lua51_value::TableObject, is_next: impl FnOnce(usize) -> bool, value: TValue) -> bool {
     let len = t.array_len;
-    if len >= t.array_cap || t.used != 0 || !t.metatable.is_null() || value.is_nil() || key != (len + 1) as f64 {
+    if len >= t.array_cap || t.used != 0 || !t.metatable.is_null() || value.is_nil() || !is_next(len) {
         return false;
     }
     if len > 0 && unsafe { (*t.array.add(len - 1)).is_nil() } {
@@ -878,7 +881,7 @@ pub fn lua_set_table_int(table: u64, index: u64, value: u64) -> ! {
                 write_barrier(&mut tt.header);
                 api::fallthrough()
             }
-        } else if append_in_place(tt, index as f64, TValue(value)) {
+        } else if append_in_place(tt, |len| index == len as u64 + 1, TValue(value)) {
             api::fallthrough()
         }
     }
