@@ -219,11 +219,10 @@ pub const COLD_PATH_MARKER: &str = "__deegen_api_cold_path";
 
 /// States that the code after this point is a slow path *in JIT code* only: a baseline JIT
 /// stencil moves it out of line (as [`cold_path`] does), an interpreter handler keeps it in
-/// line. For a path that is common enough to be worth its bytes in the interpreter, whose
-/// handler exists once, but not in the JIT, which copies a stencil for every instruction
-/// (the hash-part lookup of a by-value table access, the add of a new key along a shape
-/// transition). `type-hint-slow-paths` decides by the kind of function the marker was inlined
-/// into.
+/// line. For a path that is worth its bytes in the interpreter, whose handler exists once,
+/// but not in the JIT, which copies a stencil for every instruction (the add of a new key
+/// along a shape transition; a comparison metamethod's continuations). `type-hint-slow-paths`
+/// decides by the kind of function the marker was inlined into.
 #[inline(always)]
 pub fn jit_cold_path() {
     __deegen_api_jit_cold_path()

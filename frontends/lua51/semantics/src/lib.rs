@@ -192,7 +192,7 @@ pub fn lua_len(src: u64) -> ! {
     if v.is_table() {
         if let Some(n) = unsafe { &*v.as_table() }.length_fast() {
             // Through i64 (a length fits): one `cvtsi2sd`, where an unsigned conversion is
-            // six instructions and a constant pool.
+            // five instructions and a constant pool.
             api::ret(num(n as i64 as f64))
         }
     }
