@@ -438,7 +438,7 @@ impl TableObject {
     #[inline(always)]
     fn string_slot_body(&self, key: TValue) -> deegen_api::ic::IcBody<Option<FoundSlot>> {
         use deegen_api::ic::IcBody;
-        let kind = self.header.ic_key & (IC_KEY_OUT_OF_LINE | IC_KEY_HAS_METATABLE);
+        let kind = self.header.ic_key & IC_KEY_BITS;
         let index = if !self.shape.is_null() {
             unsafe { &*self.shape }.find(key)
         } else {
@@ -522,7 +522,7 @@ impl TableObject {
         let next = shape.last_transition;
         unsafe {
             self.slots.add(shape.len as usize).write(value);
-            let bits = self.header.ic_key & (IC_KEY_OUT_OF_LINE | IC_KEY_HAS_METATABLE);
+            let bits = self.header.ic_key & IC_KEY_BITS;
             self.header.ic_key = table_ic_key((*next).id, bits & IC_KEY_OUT_OF_LINE != 0, bits & IC_KEY_HAS_METATABLE != 0);
         }
         self.shape = next;
@@ -600,6 +600,8 @@ pub const IC_KEY_HAS_METATABLE: u32 = 1;
 /// Key bit: the named slots are out of the object (a block of their own, or a dictionary's
 /// hash part); clear when `slots` points at the inline slots right after the [`TableObject`].
 pub const IC_KEY_OUT_OF_LINE: u32 = 2;
+/// Both key bits: what a fused table cache's kind is made of.
+pub const IC_KEY_BITS: u32 = IC_KEY_OUT_OF_LINE | IC_KEY_HAS_METATABLE;
 /// The shape's or dictionary's id sits above the two bits.
 pub const IC_KEY_ID_SHIFT: u32 = 2;
 /// The largest id a key can hold.
@@ -728,7 +730,7 @@ const ABSENT_INDEX: u32 = u32::MAX >> IC_KEY_ID_SHIFT;
 /// where the kind is not a constant (the baseline JIT's stencils).
 #[inline(always)]
 pub fn table_ic_kind(state: u32) -> u32 {
-    state & (IC_KEY_OUT_OF_LINE | IC_KEY_HAS_METATABLE) | if state >= ABSENT_INDEX << IC_KEY_ID_SHIFT { TABLE_IC_ABSENT } else { 0 }
+    state & IC_KEY_BITS | if state >= ABSENT_INDEX << IC_KEY_ID_SHIFT { TABLE_IC_ABSENT } else { 0 }
 }
 
 /// [`string_slot_cached_in`] for a bytecode whose cache is fused into its opcode
@@ -779,7 +781,7 @@ pub unsafe fn string_slot_cached_fused<const WAYS: usize, const CACHE_ABSENT: bo
         match table.string_slot_body(key) {
             IcBody::Cache(state) => IcBody::Cache(state),
             IcBody::Done(_) if CACHE_ABSENT && !table.shape.is_null() => {
-                IcBody::Cache(ABSENT_INDEX << IC_KEY_ID_SHIFT | (table.header.ic_key & (IC_KEY_OUT_OF_LINE | IC_KEY_HAS_METATABLE)))
+                IcBody::Cache(ABSENT_INDEX << IC_KEY_ID_SHIFT | (table.header.ic_key & IC_KEY_BITS))
             }
             // A dictionary may gain the key under the same `ic_key`: absence is not cached.
             IcBody::Done(_) => IcBody::Done(FieldLookup::Absent { may_have_metatable: !table.metatable.is_null() }),
@@ -787,7 +789,7 @@ pub unsafe fn string_slot_cached_fused<const WAYS: usize, const CACHE_ABSENT: bo
     };
     // Without cached absence no state is absent: the kind is the key bits alone, without the
     // compare where the kind is not a constant (the baseline JIT's GetField).
-    let kind_of = |state: u32| if CACHE_ABSENT { table_ic_kind(state) } else { state & (IC_KEY_OUT_OF_LINE | IC_KEY_HAS_METATABLE) };
+    let kind_of = |state: u32| if CACHE_ABSENT { table_ic_kind(state) } else { state & IC_KEY_BITS };
     ic.run_fused::<_, TABLE_IC_KINDS>(ic_key, kind_of, body, effect)
 }
 
