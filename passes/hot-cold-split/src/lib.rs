@@ -202,10 +202,11 @@ fn sink_into_slow_path(b: Block, rest: Block, cfg: &FunctionCfg, builder: &Build
         }
     }
     // `order` runs backwards: each goes in front of the one moved before it.
+    let Some(mut first) = rest.instructions().first().copied() else { return };
     for i in order {
-        let Some(&first) = rest.instructions().first() else { return };
         builder.position_before(first);
         builder.insert_moved(i);
+        first = i;
     }
 }
 

@@ -107,15 +107,12 @@ fn lower_cold_path_markers(module: &inkwell::module::Module<'_>) -> Result<usize
         let in_jit_code = function_attr(f, HANDLER_KIND_ATTR).is_some_and(|k| handler_kind::is_stencil(&k));
         for call in deegen_llvm_ir::calls_in(f) {
             let callee = call.get_called_fn_value();
-            let stated = if callee.is_some() && callee == marker {
-                true
-            } else if callee.is_some() && callee == jit_marker {
-                in_jit_code
-            } else {
+            let jit_only = callee.is_some() && callee == jit_marker;
+            if callee.is_none() || (callee != marker && !jit_only) {
                 continue;
-            };
+            }
             let inst = deegen_llvm_ir::call_instruction(call);
-            if !stated {
+            if jit_only && !in_jit_code {
                 inst.erase_from_basic_block();
                 count += 1;
                 continue;
@@ -145,8 +142,7 @@ fn lower_cold_path_markers(module: &inkwell::module::Module<'_>) -> Result<usize
             // stencil's `jit_cold_path()` is split there too, marked edges or not: the
             // optimizer threads branches past a marked edge (an array part's miss straight
             // into the probe of other keys), and a stencil's bytes are what the JIT copies.
-            let jit_split = in_jit_code && callee == jit_marker;
-            if marked == 0 || jit_split {
+            if marked == 0 || jit_only {
                 let split = module.get_function(COLD_SPLIT_MARKER).unwrap_or_else(|| {
                     module.add_function(COLD_SPLIT_MARKER, ctx.void_type().fn_type(&[], false), Some(inkwell::module::Linkage::External))
                 });
