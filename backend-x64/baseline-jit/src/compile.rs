@@ -410,7 +410,7 @@ impl BaselineJit {
     /// names the instruction and, through this, the continuation.
     pub fn continuation_index(&self, ins: &CompiledInstruction, address: u64) -> Option<usize> {
         let v = self.tables.variants.get(ins.opcode as usize)?;
-        piece_addresses(self.tables, v, ins).into_iter().skip(1).position(|a| a == address)
+        piece_addresses(self.tables, v, ins).into_iter().skip(1).take(v.continuations.len()).position(|a| a == address)
     }
 }
 
@@ -422,31 +422,50 @@ pub struct PiecePlan {
     pub len: usize,
     /// In the function's cold area rather than in line.
     pub out_of_line: bool,
+    /// For a stencil's cold part: the piece it belongs to (whose SlowPathData record it uses).
+    pub owner: Option<usize>,
+    /// For a stencil with a cold part: the piece that is.
+    pub cold_part: Option<usize>,
 }
 
-/// An instruction's pieces, in order: the main stencil, then each return continuation.
+/// An instruction's pieces, in order: the main stencil, then each return continuation, then
+/// the cold part of each of those that has one.
 ///
 /// When the main stencil ends with `jmp <next>`, its continuations (a metamethod's return
 /// into Add, GetField...: rarely run) go out of line, so the main stencil is the last piece
 /// in line and its jump is dropped: the fast path falls through into the next instruction.
 /// Otherwise (a call, which leaves by an indirect jump anyway) they stay in line, and the last
-/// one falls through instead. Out-of-line pieces keep their jumps.
-pub fn plan_pieces(tables: &'static StencilTables, v: &'static VariantRecord) -> impl Iterator<Item = PiecePlan> {
+/// one falls through instead. Out-of-line pieces keep their jumps. Cold parts are always out
+/// of line.
+pub fn plan_pieces(tables: &'static StencilTables, v: &'static VariantRecord) -> Vec<PiecePlan> {
     let main = &tables.stencils[v.main as usize];
     let out_of_line = main.ends_with_jump_to_next && !v.continuations.is_empty();
     let count = 1 + v.continuations.len();
     let last_in_line = if out_of_line { 0 } else { count - 1 };
-    std::iter::once(v.main).chain(v.continuations.iter().copied()).enumerate().map(move |(j, id)| {
-        let s = &tables.stencils[id as usize];
-        let len = if j == last_in_line && s.ends_with_jump_to_next { s.code.len() - 5 } else { s.code.len() };
-        PiecePlan { stencil: id, len, out_of_line: j > 0 && out_of_line }
-    })
+    let mut pieces: Vec<PiecePlan> = std::iter::once(v.main)
+        .chain(v.continuations.iter().copied())
+        .enumerate()
+        .map(|(j, id)| {
+            let s = &tables.stencils[id as usize];
+            let len = if j == last_in_line && s.ends_with_jump_to_next { s.code.len() - 5 } else { s.code.len() };
+            PiecePlan { stencil: id, len, out_of_line: j > 0 && out_of_line, owner: None, cold_part: None }
+        })
+        .collect();
+    for j in 0..count {
+        if let Some(cold) = tables.stencils[pieces[j].stencil as usize].cold_part {
+            pieces[j].cold_part = Some(pieces.len());
+            let len = tables.stencils[cold as usize].code.len();
+            pieces.push(PiecePlan { stencil: cold, len, out_of_line: true, owner: Some(j), cold_part: None });
+        }
+    }
+    pieces
 }
 
 /// The address of each piece of the compiled instruction `ins` ([`plan_pieces`] order).
 fn piece_addresses(tables: &'static StencilTables, v: &'static VariantRecord, ins: &CompiledInstruction) -> Vec<u64> {
     let (mut in_line, mut cold) = (ins.address, ins.cold_address);
     plan_pieces(tables, v)
+        .into_iter()
         .map(|p| {
             let at = if p.out_of_line { &mut cold } else { &mut in_line };
             let a = *at;
@@ -561,10 +580,12 @@ impl BaselineJit {
             })?;
             let fail = |problem: String| VerifyError { offset: ins.bytecode_offset, variant: v.name, problem };
             let next = code.instructions.get(i + 1).map_or(end, |n| n.address);
-            let pieces: Vec<(u16, usize)> = plan_pieces(tables, v).map(|p| (p.stencil, p.len)).collect();
+            let plans = plan_pieces(tables, v);
             let starts = piece_addresses(tables, v, ins);
-            let in_line: u64 = plan_pieces(tables, v).filter(|p| !p.out_of_line).map(|p| p.len as u64).sum();
-            let cold: u64 = plan_pieces(tables, v).filter(|p| p.out_of_line).map(|p| p.len as u64).sum();
+            let in_line: u64 = plans.iter().filter(|p| !p.out_of_line).map(|p| p.len as u64).sum();
+            let cold: u64 = plans.iter().filter(|p| p.out_of_line).map(|p| p.len as u64).sum();
+            // Each piece's SlowPathData record (a cold part uses its owner's).
+            let mut records: Vec<Option<u64>> = Vec::with_capacity(plans.len());
             if ins.address + in_line != next {
                 return Err(fail(format!("its pieces end at {:#x}, the next instruction starts at {next:#x}", ins.address + in_line)));
             }
@@ -575,7 +596,8 @@ impl BaselineJit {
                 )));
             }
             next_cold += cold;
-            for (j, &(id, len)) in pieces.iter().enumerate() {
+            for (j, plan) in plans.iter().enumerate() {
+                let (id, len) = (plan.stencil, plan.len);
                 let s = &tables.stencils[id as usize];
                 // SAFETY: the code lives in the cache, which is never unmapped while the JIT lives.
                 let emitted = unsafe { std::slice::from_raw_parts(starts[j] as *const u8, len) };
@@ -603,7 +625,11 @@ impl BaselineJit {
                         .collect(),
                 };
                 check_holes(&as_stencil, emitted, starts[j]).map_err(|e| fail(e.to_string()))?;
-                let record = (!s.slow_path_data.is_empty()).then_some(next_record);
+                let record = match plan.owner {
+                    Some(o) => records[o],
+                    None => (!s.slow_path_data.is_empty()).then_some(next_record),
+                };
+                records.push(record);
                 next_record += 8 * s.slow_path_data.len() as u64;
                 if next_record > code.slow_path_data + code.slow_path_data_size as u64 {
                     return Err(fail(format!("the SlowPathData of {} runs past the records' end", s.name)));
@@ -621,6 +647,8 @@ impl BaselineJit {
                         }
                         HoleValue::Continuation(k) => *starts.get(1 + k as usize).ok_or_else(|| fail(format!("no continuation {k}")))?,
                         HoleValue::SlowPathData => record.ok_or_else(|| fail(format!("{} has a SlowPathData hole and no record", s.name)))?,
+                        HoleValue::ColdPart => starts[plan.cold_part.ok_or_else(|| fail(format!("{} has no cold part", s.name)))?],
+                        HoleValue::HotPart => starts[plan.owner.ok_or_else(|| fail(format!("{} is not a cold part", s.name)))?],
                         _ => return Ok(None),
                     }))
                 };

@@ -39,6 +39,10 @@ pub struct StencilRecord {
     /// holding what a hole of that value would): what its AOT slow paths read of the
     /// instruction. Empty when it has none; then no [`HoleValue::SlowPathData`] hole either.
     pub slow_path_data: &'static [HoleValue],
+    /// Its cold part (the blocks LLVM's machine function splitter moved out of the fast path:
+    /// the jumps into its AOT slow paths), a stencil of its own that the JIT places in the
+    /// function's cold area and that uses this stencil's SlowPathData record.
+    pub cold_part: Option<u16>,
 }
 
 /// One hole of a stencil.
@@ -75,6 +79,10 @@ pub enum HoleValue {
     Shared(u16),
     /// An external symbol ([`StencilTables::externals`]).
     External(u16),
+    /// In a stencil with a cold part: the address of this copy's cold part.
+    ColdPart,
+    /// In a cold part: the address of the copy of the stencil it belongs to.
+    HotPart,
 }
 
 /// What the JIT needs of one opcode.

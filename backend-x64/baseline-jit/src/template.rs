@@ -156,7 +156,8 @@ fn build(tables: &'static StencilTables, v: &'static VariantRecord, placed: &Pla
     let mut fills = Vec::new();
     // Where each piece starts: continuation `k` is piece `k + 1`.
     let mut starts = Vec::new();
-    for plan in plan_pieces(tables, v) {
+    let plans = plan_pieces(tables, v);
+    for plan in &plans {
         let area = if plan.out_of_line { Area::Cold } else { Area::InLine };
         let out = if plan.out_of_line { &mut cold } else { &mut in_line };
         starts.push((area, out.len() as u32));
@@ -171,7 +172,11 @@ fn build(tables: &'static StencilTables, v: &'static VariantRecord, placed: &Pla
     };
     // Where the value of `value` comes from in piece `p` (whose record, if any, is `record`);
     // `None` for a value that does not depend on the instruction, computed by `fixed`.
-    let source = |value: HoleValue, record: Option<u32>| -> Result<Option<Source>, String> {
+    let source = |value: HoleValue, p: usize, record: Option<u32>| -> Result<Option<Source>, String> {
+        let own = |piece: Option<usize>, what: &str| -> Result<Source, String> {
+            let (area, offset) = piece.map(|q| starts[q]).ok_or_else(|| format!("a piece of {} has a {what} hole and no {what}", v.name))?;
+            Ok(Source::Own { area, offset })
+        };
         Ok(Some(match value {
             HoleValue::Pc => Source::Pc,
             HoleValue::Output => {
@@ -198,6 +203,8 @@ fn build(tables: &'static StencilTables, v: &'static VariantRecord, placed: &Pla
             HoleValue::SlowPathData => {
                 Source::Own { area: Area::Records, offset: record.ok_or_else(|| format!("{} has a SlowPathData hole and no record", v.name))? }
             }
+            HoleValue::ColdPart => own(plans[p].cold_part, "cold part")?,
+            HoleValue::HotPart => own(plans[p].owner, "hot part")?,
             HoleValue::Data | HoleValue::Shared(_) | HoleValue::External(_) => return Ok(None),
         }))
     };
@@ -213,16 +220,22 @@ fn build(tables: &'static StencilTables, v: &'static VariantRecord, placed: &Pla
             _ => Err(missing()),
         }
     };
-    for (p, plan) in plan_pieces(tables, v).enumerate() {
+    // Each piece's SlowPathData record (a cold part uses its owner's).
+    let mut piece_records: Vec<Option<u32>> = Vec::with_capacity(plans.len());
+    for (p, plan) in plans.iter().enumerate() {
         let s = &tables.stencils[plan.stencil as usize];
-        let record = (!s.slow_path_data.is_empty()).then_some(records);
+        let record = match plan.owner {
+            Some(o) => piece_records[o],
+            None => (!s.slow_path_data.is_empty()).then_some(records),
+        };
+        piece_records.push(record);
         let (area, start) = starts[p];
         for h in s.holes.iter().take_while(|h| (h.offset as usize) < plan.len) {
             if h.offset as usize + h.kind.width() > plan.len {
                 return Err(format!("a hole of {} at {} runs past the code copied", s.name, h.offset));
             }
             let at = start + h.offset;
-            match source(h.value, record)? {
+            match source(h.value, p, record)? {
                 Some(source) => fills.push(Fill { area, at, write: Write::Hole(h.kind), addend: h.addend, source }),
                 None if h.kind == HoleKind::PcRel32 => {
                     let value = fixed(h.value, plan.stencil, h.kind)?;
@@ -236,10 +249,10 @@ fn build(tables: &'static StencilTables, v: &'static VariantRecord, placed: &Pla
                 }
             }
         }
-        if let Some(r) = record {
+        if let Some(r) = record.filter(|_| plan.owner.is_none()) {
             for (k, &value) in s.slow_path_data.iter().enumerate() {
                 let at = r + 8 * k as u32;
-                let source = match source(value, record)? {
+                let source = match source(value, p, record)? {
                     Some(source) => source,
                     None => Source::Fixed(fixed(value, plan.stencil, HoleKind::Abs64)?),
                 };

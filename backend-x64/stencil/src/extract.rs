@@ -26,16 +26,103 @@ fn object_error(e: object::Error) -> ExtractError {
     ExtractError::Object(e.to_string())
 }
 
-/// Extracts the stencils of `functions` from the ELF object `bytes`, in the order given.
+/// Extracts the stencils of `functions` from the ELF object `bytes`, in the order given. A
+/// function LLVM's machine function splitter split (its cold blocks in `.text.split.<name>`)
+/// gives two stencils: its hot part, then its cold part, named `<name>`[`COLD_PART_SUFFIX`].
+/// A branch between the two is a hole naming the other part (see [`cold_part_of`]).
 pub fn extract_stencils(bytes: &[u8], functions: &[&str]) -> Result<Vec<Stencil>, ExtractError> {
     let file = object::File::parse(bytes).map_err(object_error)?;
-    functions.iter().map(|f| extract_one(&file, f)).collect()
+    let mut out = Vec::with_capacity(functions.len());
+    for f in functions {
+        let cold_name = format!("{f}{COLD_PART_SUFFIX}");
+        match (file.section_by_name(&format!(".text.{f}")), file.section_by_name(&format!(".text.split.{f}"))) {
+            (Some(hot), None) => out.push(extract_part(&file, &hot, 0..hot.size(), f, None)?),
+            (Some(hot), Some(cold)) => {
+                out.push(extract_part(&file, &hot, 0..hot.size(), f, Some((cold.index(), &cold_name)))?);
+                out.push(extract_part(&file, &cold, 0..cold.size(), &cold_name, Some((hot.index(), f)))?);
+            }
+            (None, None) => out.push(extract_shared_section(&file, f)?),
+            (None, Some(_)) => return Err(ExtractError::MissingFunction((*f).to_owned())),
+        }
+    }
+    Ok(out)
 }
 
-fn extract_one(file: &object::File<'_>, function: &str) -> Result<Stencil, ExtractError> {
-    let section_name = format!(".text.{function}");
-    let section = file.section_by_name(&section_name).ok_or_else(|| ExtractError::MissingFunction(function.to_owned()))?;
-    let code = section.data().map_err(object_error)?.to_vec();
+/// A function without a section of its own (one given a profile for the machine function
+/// splitter, which then found nothing to split, lands in `.text`): its symbol's range of its
+/// section. References inside a section need no relocation, so the code must not have any but
+/// to itself: every branch or RIP-relative operand that is not a hole stays within it.
+fn extract_shared_section(file: &object::File<'_>, function: &str) -> Result<Stencil, ExtractError> {
+    let missing = || ExtractError::MissingFunction(function.to_owned());
+    let symbol = file.symbols().find(|s| s.name() == Ok(function) && s.kind() == SymbolKind::Text).ok_or_else(missing)?;
+    let index = symbol.section_index().ok_or_else(missing)?;
+    let section = file.section_by_index(index).map_err(object_error)?;
+    let start = symbol.address() - section.address();
+    let stencil = extract_part(file, &section, start..start + symbol.size(), function, None)?;
+    let holes: Vec<usize> = stencil.holes.iter().map(|h| h.offset).collect();
+    if let Some((offset, what)) = outside_reference(&stencil.code, &holes) {
+        return Err(ExtractError::BadRelocation {
+            stencil: function.to_owned(),
+            offset: offset as u64,
+            problem: format!("has {what} out of the function with no relocation (it shares its section)"),
+        });
+    }
+    Ok(stencil)
+}
+
+/// The first instruction of `code` that reaches outside it without a hole (a branch, or a
+/// RIP-relative operand, whose displacement is not at one of `hole_offsets`), and what it is.
+fn outside_reference(code: &[u8], hole_offsets: &[usize]) -> Option<(usize, &'static str)> {
+    use iced_x86::{Decoder, DecoderOptions, FlowControl};
+    let mut decoder = Decoder::with_ip(64, code, 0, DecoderOptions::NONE);
+    while decoder.can_decode() {
+        let at = decoder.position();
+        let i = decoder.decode();
+        let offsets = decoder.get_constant_offsets(&i);
+        let covered = |field: usize| hole_offsets.contains(&field);
+        if i.is_ip_rel_memory_operand() {
+            if !offsets.has_displacement() || !covered(at + offsets.displacement_offset()) {
+                return Some((at, "a RIP-relative operand"));
+            }
+        } else if matches!(i.flow_control(), FlowControl::UnconditionalBranch | FlowControl::ConditionalBranch | FlowControl::Call)
+            && (i.is_jmp_short_or_near() || i.is_jcc_short_or_near() || i.is_call_near())
+        {
+            // The displacement is the instruction's last field: rel32 in the long forms, rel8.
+            let field = at + i.len() - if i.len() >= 5 { 4 } else { 1 };
+            if i.near_branch_target() > code.len() as u64 && !covered(field) {
+                return Some((at, "a branch"));
+            }
+        }
+    }
+    None
+}
+
+/// The suffix of a stencil's cold part (what LLVM names the symbol of a split function's cold
+/// blocks).
+pub const COLD_PART_SUFFIX: &str = ".cold";
+
+/// The stencil whose cold part `name` is, if it is one.
+pub fn cold_part_of(name: &str) -> Option<&str> {
+    name.strip_suffix(COLD_PART_SUFFIX)
+}
+
+/// Extracts the code of `section` as the stencil `name`. `partner` is the other part of a
+/// split function (its section and stencil name): a relocation into it becomes a hole naming
+/// that stencil, the addend made relative to its start.
+fn extract_part(
+    file: &object::File<'_>,
+    section: &object::Section<'_, '_>,
+    range: std::ops::Range<u64>,
+    function: &str,
+    partner: Option<(SectionIndex, &str)>,
+) -> Result<Stencil, ExtractError> {
+    let bytes = section.data().map_err(object_error)?;
+    let code = usize::try_from(range.start)
+        .ok()
+        .zip(usize::try_from(range.end).ok())
+        .and_then(|(a, b)| bytes.get(a..b))
+        .ok_or_else(|| ExtractError::Object(format!("function '{function}' lies outside its section")))?
+        .to_vec();
     let bad = |offset: u64, problem: String| ExtractError::BadRelocation { stencil: function.to_owned(), offset, problem };
 
     // Read-only sections the code refers to, laid out one after the other in `data`.
@@ -44,6 +131,10 @@ fn extract_one(file: &object::File<'_>, function: &str) -> Result<Stencil, Extra
     let mut data_base: HashMap<SectionIndex, u64> = HashMap::new();
     let mut holes = Vec::new();
     for (offset, reloc) in section.relocations() {
+        if !range.contains(&offset) {
+            continue;
+        }
+        let offset = offset - range.start;
         let RelocationFlags::Elf { r_type } = reloc.flags() else {
             return Err(bad(offset, "is not an ELF relocation".into()));
         };
@@ -63,6 +154,13 @@ fn extract_one(file: &object::File<'_>, function: &str) -> Result<Stencil, Extra
         let mut addend = reloc.addend();
         let target = match symbol.section() {
             SymbolSection::Undefined => HoleTarget::Symbol(symbol.name().map_err(object_error)?.to_owned()),
+            SymbolSection::Section(target_index) if partner.is_some_and(|(p, _)| p == target_index) => {
+                let (p, name) = partner.expect("matched above");
+                let start = file.section_by_index(p).map_err(object_error)?.address();
+                // A section symbol has value 0; a label (the cold part's symbol) its offset.
+                addend += (symbol.address() - start) as i64;
+                HoleTarget::Symbol(name.to_owned())
+            }
             SymbolSection::Section(target_index) => {
                 let target_section = file.section_by_index(target_index).map_err(object_error)?;
                 let target_name = target_section.name().map_err(object_error)?.to_owned();

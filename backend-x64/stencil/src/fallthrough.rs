@@ -18,9 +18,10 @@ const JMP: usize = 5;
 
 /// Rewrites `stencil` when it ends with `jcc <next>; jmp <other>` (both `rel32` holes, `next`
 /// the symbol of the next instruction's code) into `j!cc <other>; jmp <next>`. Returns whether
-/// it did. Left alone when any branch inside the stencil lands on the final `jmp`: that entry
-/// would then go to `next` instead of `other`.
-pub fn invert_final_branch(stencil: &mut Stencil, next: &str) -> bool {
+/// it did. Left alone when any branch inside the stencil, or from outside it at one of the
+/// offsets `entries` (its cold part's jumps back), lands on the final `jmp`: that entry would
+/// then go to `next` instead of `other`.
+pub fn invert_final_branch(stencil: &mut Stencil, next: &str, entries: &[usize]) -> bool {
     let len = stencil.code.len();
     if len < JCC + JMP {
         return false;
@@ -36,7 +37,7 @@ pub fn invert_final_branch(stencil: &mut Stencil, next: &str) -> bool {
     if !is_next(&stencil.holes[to_next].target) || is_next(&stencil.holes[to_other].target) {
         return false;
     }
-    if lands_on(&stencil.code, &stencil.holes.iter().map(|h| h.offset).collect::<Vec<_>>(), jmp) {
+    if entries.contains(&jmp) || lands_on(&stencil.code, &stencil.holes.iter().map(|h| h.offset).collect::<Vec<_>>(), jmp) {
         return false;
     }
     stencil.code[jcc + 1] ^= 1;
@@ -92,12 +93,12 @@ mod tests {
     #[test]
     fn the_final_pair_is_inverted() {
         let mut s = compare(Vec::new());
-        assert!(invert_final_branch(&mut s, "next"));
+        assert!(invert_final_branch(&mut s, "next", &[]));
         assert_eq!(&s.code[3..5], &[0x0f, 0x86], "ja becomes jbe");
         assert_eq!(s.holes[0].target, HoleTarget::Symbol("branch".into()));
         assert_eq!(s.holes[1].target, HoleTarget::Symbol("next".into()));
         // Once is enough: the stencil now ends with its jump to the next instruction.
-        assert!(!invert_final_branch(&mut s, "next"));
+        assert!(!invert_final_branch(&mut s, "next", &[]));
     }
 
     /// A branch inside the stencil to the final `jmp` keeps the stencil as it is.
@@ -106,11 +107,16 @@ mod tests {
         // `je +9` over the compare and the `ja`, onto the `jmp`.
         let mut s = compare(vec![0x74, 0x09]);
         let before = s.clone();
-        assert!(!invert_final_branch(&mut s, "next"));
+        assert!(!invert_final_branch(&mut s, "next", &[]));
         assert_eq!(s, before);
         // A branch elsewhere (onto the compare) does not.
         let mut s = compare(vec![0x74, 0x00]);
-        assert!(invert_final_branch(&mut s, "next"));
+        assert!(invert_final_branch(&mut s, "next", &[]));
+        // Nor does a jump from the cold part onto the `ja`; one onto the `jmp` does.
+        let mut s = compare(Vec::new());
+        assert!(invert_final_branch(&mut s, "next", &[3]));
+        let mut s = compare(Vec::new());
+        assert!(!invert_final_branch(&mut s, "next", &[9]));
     }
 
     #[test]
@@ -120,14 +126,14 @@ mod tests {
         s.holes[0].target = HoleTarget::Symbol("branch".into());
         s.holes[1].target = HoleTarget::Symbol("next".into());
         let before = s.clone();
-        assert!(!invert_final_branch(&mut s, "next"));
+        assert!(!invert_final_branch(&mut s, "next", &[]));
         assert_eq!(s, before);
         // No conditional jump before the final one.
         let mut s = compare(Vec::new());
         s.code[3] = 0x90;
-        assert!(!invert_final_branch(&mut s, "next"));
+        assert!(!invert_final_branch(&mut s, "next", &[]));
         // Too short.
         let mut s = Stencil { code: vec![0xe9, 0, 0, 0, 0], holes: vec![hole(1, "next")], ..compare(Vec::new()) };
-        assert!(!invert_final_branch(&mut s, "next"));
+        assert!(!invert_final_branch(&mut s, "next", &[]));
     }
 }

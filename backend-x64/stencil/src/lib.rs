@@ -25,7 +25,7 @@ mod fallthrough;
 mod patch;
 
 pub use check::{check_holes, disassemble, disassemble_code, CheckError};
-pub use extract::{extract_stencils, ExtractError};
+pub use extract::{cold_part_of, extract_stencils, ExtractError, COLD_PART_SUFFIX};
 pub use fallthrough::invert_final_branch;
 pub use patch::{patch_hole, PatchError};
 

@@ -180,3 +180,58 @@ define i64 @load_it() section ".text.load_it" {
 fn disassembly_names_every_hole() {
     insta::assert_snapshot!(disassemble(&add_one()));
 }
+
+/// A function with a profile whose cold block LLVM's machine function splitter moves out
+/// (what `baseline-cold-split` makes of a stencil): two stencils, the hot part's branch into
+/// the cold part a hole naming it, and a function the splitter found nothing in, which lands
+/// in the shared `.text`, still extracted by its symbol.
+#[test]
+fn a_split_function_gives_a_cold_part() {
+    const SPLIT: &str = r#"
+declare ghccc void @__deegen_fallthrough(ptr, ptr)
+declare ghccc void @__deegen_slow_path(ptr, ptr)
+
+define ghccc void @get(ptr %base, ptr %pc) !prof !0 {
+entry:
+  %v = load i64, ptr %base
+  %c = icmp ult i64 %v, 100
+  br i1 %c, label %fast, label %cold, !prof !1
+fast:
+  store i64 1, ptr %base
+  musttail call ghccc void @__deegen_fallthrough(ptr %base, ptr %pc)
+  ret void
+cold:
+  %w = mul i64 %v, 3
+  store i64 %w, ptr %pc
+  musttail call ghccc void @__deegen_slow_path(ptr %base, ptr %pc)
+  ret void
+}
+
+define ghccc void @nothing_cold(ptr %base, ptr %pc) !prof !0 {
+  store i64 1, ptr %base
+  musttail call ghccc void @__deegen_fallthrough(ptr %base, ptr %pc)
+  ret void
+}
+
+!0 = !{!"function_entry_count", i64 1073741824}
+!1 = !{!"branch_weights", i32 1048576, i32 0}
+"#;
+    let context = Context::create();
+    let module = deegen_llvm_ir::parse_module(&context, SPLIT.as_bytes(), "split").unwrap();
+    module.set_triple(&TargetTriple::create(deegen_llvm_ir::TARGET_TRIPLE));
+    let object = deegen_llvm_ir::emit(&module, FileType::Object).unwrap();
+    let stencils = extract_stencils(&object, &["get", "nothing_cold"]).unwrap();
+    let names: Vec<&str> = stencils.iter().map(|s| s.name.as_str()).collect();
+    assert_eq!(names, ["get", "get.cold", "nothing_cold"]);
+    assert_eq!(deegen_stencil::cold_part_of("get.cold"), Some("get"));
+    let (hot, cold) = (&stencils[0], &stencils[1]);
+    let to_cold: Vec<_> = hot.holes.iter().filter(|h| h.target == HoleTarget::Symbol("get.cold".into())).collect();
+    assert_eq!(to_cold.len(), 1, "{}", disassemble(hot));
+    assert_eq!((to_cold[0].kind, to_cold[0].addend), (HoleKind::PcRel32, -4), "the branch lands on the cold part's start");
+    // The hot part ends with its jump to the next instruction; the slow path is in the cold part.
+    let last = hot.holes.last().unwrap();
+    assert_eq!((last.offset, &last.target), (hot.code.len() - 4, &HoleTarget::Symbol("__deegen_fallthrough".into())));
+    assert!(cold.holes.iter().any(|h| h.target == HoleTarget::Symbol("__deegen_slow_path".into())), "{}", disassemble(cold));
+    assert!(decode_all(&cold.code, 0).iter().any(|i| i.mnemonic() == Mnemonic::Imul || i.mnemonic() == Mnemonic::Lea), "{}", disassemble(cold));
+    assert!(stencils[2].holes.iter().any(|h| h.target == HoleTarget::Symbol("__deegen_fallthrough".into())));
+}

@@ -418,10 +418,24 @@ pub fn target_machine(opt: OptimizationLevel) -> Result<TargetMachine, String> {
 /// instructions and so looked cheap enough to compute both: seven uops and a dependency chain
 /// in place of two predictable branches, which made the baseline JIT slower than the
 /// interpreter on arithmetic loops.
+///
+/// `-enable-split-machine-functions`: functions with a profile (`!prof function_entry_count`) have
+/// the blocks it says never run moved into a cold section (`.text.split.<name>`). Only the
+/// stencils `baseline-cold-split` gives a synthesized profile have one: the semantics are
+/// compiled without profile data, so the interpreter is unaffected. `-mfs-count-threshold=1024`:
+/// a block is cold below a count of 1024 of that profile's 2^30 entries. A successor the
+/// profile gives weight 0 is not quite count 0 (block frequencies have a floor), and a slow
+/// path reached from the entry block (GetField's table check) stayed in line with the default
+/// threshold of 1.
 fn set_code_generator_options() {
     static ONCE: std::sync::Once = std::sync::Once::new();
     ONCE.call_once(|| {
-        let args = [c"deegen".as_ptr(), c"-x86-br-merging-base-cost=-1".as_ptr()];
+        let args = [
+            c"deegen".as_ptr(),
+            c"-x86-br-merging-base-cost=-1".as_ptr(),
+            c"-enable-split-machine-functions".as_ptr(),
+            c"-mfs-count-threshold=1024".as_ptr(),
+        ];
         // SAFETY: NUL-terminated strings that outlive the call; LLVM copies what it keeps.
         unsafe { inkwell::llvm_sys::support::LLVMParseCommandLineOptions(args.len() as i32, args.as_ptr(), c"".as_ptr()) };
     });

@@ -220,6 +220,11 @@ impl Value {
     }
 
     /// Whether this is a constant expression.
+    /// A constant (a literal, a global's address, a constant expression).
+    pub fn is_constant(self) -> bool {
+        unsafe { LLVMIsConstant(self.0) != 0 }
+    }
+
     pub fn is_constant_expr(self) -> bool {
         !unsafe { LLVMIsAConstantExpr(self.0) }.is_null()
     }
@@ -467,21 +472,25 @@ impl Block {
                 cold.extend(successors.get(index).copied());
             }
         }
-        if let Some(ops) = metadata_operands(t, "prof") {
-            // `!{!"branch_weights", [!"expected",] i32 w0, i32 w1, ...}`, one per successor.
-            let weights: Vec<u64> =
-                ops.iter().filter(|&&op| !unsafe { LLVMIsAConstantInt(op) }.is_null()).map(|&op| unsafe { LLVMConstIntGetZExtValue(op) }).collect();
-            let is_weights = ops.first().is_some_and(|&op| md_string(op).as_deref() == Some("branch_weights"));
-            if is_weights && weights.len() == successors.len() {
-                let total: u64 = weights.iter().sum();
-                for (s, w) in successors.iter().zip(&weights) {
-                    if w.saturating_mul(COLD_WEIGHT_RATIO) <= total && !cold.contains(s) {
-                        cold.push(*s);
-                    }
+        if let Some(weights) = self.branch_weights().filter(|w| w.len() == successors.len()) {
+            let total: u64 = weights.iter().sum();
+            for (s, w) in successors.iter().zip(&weights) {
+                if w.saturating_mul(COLD_WEIGHT_RATIO) <= total && !cold.contains(s) {
+                    cold.push(*s);
                 }
             }
         }
         cold
+    }
+
+    /// The terminator's `!prof` branch weights (`!{!"branch_weights", [!"expected",] i32 w0,
+    /// i32 w1, ...}`, one per successor), if it has them.
+    pub fn branch_weights(self) -> Option<Vec<u64>> {
+        let ops = metadata_operands(self.terminator()?, "prof")?;
+        if ops.first().is_none_or(|&op| md_string(op).as_deref() != Some("branch_weights")) {
+            return None;
+        }
+        Some(ops.iter().filter(|&&op| !unsafe { LLVMIsAConstantInt(op) }.is_null()).map(|&op| unsafe { LLVMConstIntGetZExtValue(op) }).collect())
     }
 
     /// Removes the terminator's [`COLD_EDGE_METADATA`](crate::COLD_EDGE_METADATA).

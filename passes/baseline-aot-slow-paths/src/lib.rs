@@ -205,18 +205,16 @@ fn place_once(f: FunctionValue<'_>) {
 fn pass_record_address<'ctx>(module: &Module<'ctx>, stencil: FunctionValue<'ctx>, slows: &[FunctionValue<'ctx>]) -> Result<(), String> {
     let targets: Vec<Value> = slows.iter().map(|f| Value(f.as_value_ref())).collect();
     let builder = module.get_context().create_builder();
-    let blocks = Value(stencil.as_value_ref()).blocks();
-    let first = blocks.first().and_then(|b| b.instructions().first().copied()).ok_or("a stencil without a body")?;
-    // One `lea` at the top, kept there: each slow-path entry is then a bare tail call, which
-    // LLVM folds into the fast path's conditional jump (`jne slow`), so no stub sits after
-    // the fast path's final `jmp <next>` and the JIT can drop it (jump-to-fallthrough). The
-    // price is one `lea` on the fast path, against a stub and a taken jump.
-    // SAFETY: `first` is an instruction of this module.
-    builder.position_before(&unsafe { InstructionValue::new(first.0) });
-    let record = Value(near_runtime_constant(module, &builder, rc::SLOW_PATH_DATA, "spd", true).map_err(|e| e.to_string())?.as_value_ref());
-    for block in blocks {
+    // One `lea` right before each tail call, kept there (pinned): the fast path does not
+    // compute an address only its exits use, and `baseline-cold-split` moves each exit, `lea`
+    // and all, into the stencil's cold part.
+    for block in Value(stencil.as_value_ref()).blocks() {
         for inst in block.instructions() {
             if inst.callee().is_some_and(|c| targets.contains(&c)) {
+                // SAFETY: `inst` is an instruction of this module.
+                builder.position_before(&unsafe { InstructionValue::new(inst.0) });
+                let record =
+                    Value(near_runtime_constant(module, &builder, rc::SLOW_PATH_DATA, "spd", true).map_err(|e| e.to_string())?.as_value_ref());
                 inst.set_operand(param::PC, record);
             }
         }

@@ -44,5 +44,15 @@ fn every_pass_of_the_baseline_pipeline() {
             }
         }
     }
-    assert!(stencils[1].symbols().contains(&"__deegen_jit_branch"));
+    // Each stencil's jump into its AOT slow path is in its cold part (`baseline-cold-split`),
+    // after the stencil it belongs to.
+    let jump = stencils.iter().find(|s| s.name == "__deegen_jit_op_JumpIfLt_SS").unwrap();
+    assert!(jump.symbols().contains(&"__deegen_jit_branch"));
+    for name in names {
+        let cold = format!("{name}.cold");
+        let at = stencils.iter().position(|s| s.name == name).unwrap();
+        assert_eq!(stencils[at + 1].name, cold, "{name}'s cold part follows it");
+        assert!(stencils[at].symbols().contains(&cold.as_str()), "{name} branches into its cold part");
+        assert!(stencils[at + 1].symbols().iter().any(|s| s.starts_with(&format!("{name}__slow"))), "{cold} leaves for the slow path");
+    }
 }

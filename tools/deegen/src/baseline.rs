@@ -16,7 +16,7 @@ use deegen_bytecode_spec::{BytecodeSpec, Quickening, Variant};
 use deegen_llvm_ir::{defined_functions, emit, function_attr, handler_kind, read_variants, HANDLER_KIND_ATTR};
 use deegen_pass::{AnalysisManager, Instrumentation};
 use deegen_pass_baseline_aot_slow_paths::slow_path_data_layout;
-use deegen_stencil::{extract_stencils, HoleKind, HoleTarget, Stencil};
+use deegen_stencil::{cold_part_of, extract_stencils, HoleKind, HoleTarget, Stencil, COLD_PART_SUFFIX};
 use inkwell::context::Context;
 use inkwell::targets::FileType;
 
@@ -76,7 +76,23 @@ pub fn generate_baseline_jit(
     let mut stencils = extract_stencils(&object_bytes, &names).map_err(|e| GenerateError::Llvm(e.to_string()))?;
     // `jcc <next>; jmp <branch>` endings become `j!cc <branch>; jmp <next>`, whose final jump
     // the JIT drops when the next instruction follows.
-    let inverted = stencils.iter_mut().map(|s| deegen_stencil::invert_final_branch(s, rc::NEXT)).filter(|&done| done).count();
+    // A cold part's jumps back into its stencil are entries the inversion must keep.
+    let entries: HashMap<String, Vec<usize>> = stencils
+        .iter()
+        .filter_map(|s| {
+            let owner = cold_part_of(&s.name)?;
+            let to_owner = s.holes.iter().filter(|h| h.kind == HoleKind::PcRel32 && h.target == HoleTarget::Symbol(owner.to_owned()));
+            Some((owner.to_owned(), to_owner.map(|h| (h.addend + 4) as usize).collect()))
+        })
+        .collect();
+    let inverted = stencils
+        .iter_mut()
+        .map(|s| {
+            let entries = entries.get(&s.name).map(Vec::as_slice).unwrap_or_default();
+            deegen_stencil::invert_final_branch(s, rc::NEXT, entries)
+        })
+        .filter(|&done| done)
+        .count();
     tracing::debug!(inverted, "stencils whose final branch was inverted to fall through");
     let kinds: HashMap<&str, Option<&str>> = functions.iter().map(|(n, k)| (n.as_str(), k.as_deref())).collect();
     let tables = Tables::build(&variants, &stencils, &kinds, &layouts)?;
@@ -100,6 +116,7 @@ struct StencilOut<'a> {
     holes: Vec<HoleOut>,
     ends_with_jump_to_next: bool,
     slow_path_data: Vec<HoleValue>,
+    cold_part: Option<u16>,
 }
 
 struct VariantOut {
@@ -132,7 +149,11 @@ impl<'a> Tables<'a> {
         layouts: &HashMap<String, Vec<String>>,
     ) -> Result<Self, GenerateError> {
         let id: HashMap<&str, u16> = stencils.iter().enumerate().map(|(i, s)| (s.name.as_str(), i as u16)).collect();
-        let is_stencil = |name: &str| kinds.get(name).copied().flatten().is_some_and(handler_kind::is_stencil_entry);
+        // A cold part is copied with the stencil it belongs to.
+        let is_stencil = |name: &str| kinds.get(cold_part_of(name).unwrap_or(name)).copied().flatten().is_some_and(handler_kind::is_stencil_entry);
+        if let Some(s) = stencils.iter().find(|s| cold_part_of(&s.name).is_some() && !is_stencil(&s.name)) {
+            return Err(bad(&s.name, "is the cold part of a helper, which the JIT places once and does not split"));
+        }
         let shared: Vec<u16> = stencils.iter().filter(|s| !is_stencil(&s.name)).map(|s| id[s.name.as_str()]).collect();
         let shared_index: HashMap<&str, u16> = shared.iter().enumerate().map(|(k, &i)| (stencils[i as usize].name.as_str(), k as u16)).collect();
 
@@ -147,7 +168,8 @@ impl<'a> Tables<'a> {
             let main_name = deegen_pass_baseline_create_stencils::stencil_name(&base.name);
             let main = *id.get(main_name.as_str()).ok_or_else(|| bad(&main_name, "is missing from the object"))?;
             let prefix = format!("{main_name}__ret__");
-            let mut conts: Vec<&str> = stencils.iter().map(|s| s.name.as_str()).filter(|n| n.starts_with(&prefix) && is_stencil(n)).collect();
+            let mut conts: Vec<&str> =
+                stencils.iter().map(|s| s.name.as_str()).filter(|n| n.starts_with(&prefix) && is_stencil(n) && cold_part_of(n).is_none()).collect();
             conts.sort();
             let cont_names: Vec<String> = conts.iter().map(|n| n[prefix.len()..].to_owned()).collect();
             owner.insert(stencils[main as usize].name.as_str(), (base.opcode as usize, cont_names.clone()));
@@ -178,7 +200,9 @@ impl<'a> Tables<'a> {
         let mut external_index: BTreeMap<String, u16> = BTreeMap::new();
         let mut out = Vec::with_capacity(stencils.len());
         for s in stencils {
-            let context = owner.get(s.name.as_str()).map(|(opcode, conts)| (&variants[*opcode], conts));
+            let context = owner.get(cold_part_of(&s.name).unwrap_or(&s.name)).map(|(opcode, conts)| (&variants[*opcode], conts));
+            let cold_name = format!("{}{COLD_PART_SUFFIX}", s.name);
+            let cold_part = id.get(cold_name.as_str()).copied();
             let mut holes = Vec::with_capacity(s.holes.len());
             for h in &s.holes {
                 let value = match &h.target {
@@ -186,6 +210,10 @@ impl<'a> Tables<'a> {
                     HoleTarget::Symbol(name) => {
                         if let Some(value) = instruction_symbol(name, context).map_err(|m| bad(&s.name, m))? {
                             value
+                        } else if *name == cold_name {
+                            HoleValue::ColdPart
+                        } else if cold_part_of(&s.name) == Some(name.as_str()) {
+                            HoleValue::HotPart
                         } else if name.starts_with(rc::PREFIX) {
                             return Err(bad(&s.name, format!("unknown runtime constant '{name}'")));
                         } else if let Some(&k) = shared_index.get(name.as_str()) {
@@ -230,13 +258,20 @@ impl<'a> Tables<'a> {
                     Some(value) => slow_path_data.push(value),
                 }
             }
-            if slow_path_data.is_empty() == holes.iter().any(|h| h.value == HoleValue::SlowPathData) {
+            // A stencil's record serves its cold part too, whose holes may be the only ones.
+            let has_spd_hole = |s: &Stencil| s.holes.iter().any(|h| h.target == HoleTarget::Symbol(rc::SLOW_PATH_DATA.to_owned()));
+            let uses_record = has_spd_hole(s) || cold_part.is_some_and(|c| has_spd_hole(&stencils[c as usize]));
+            if cold_part_of(&s.name).is_some() {
+                if !slow_path_data.is_empty() {
+                    return Err(bad(&s.name, "a cold part has a SlowPathData layout of its own"));
+                }
+            } else if slow_path_data.is_empty() == uses_record {
                 return Err(bad(&s.name, "a SlowPathData hole needs a record and a record needs its hole"));
             }
             let ends_with_jump_to_next = s.code.len() >= 5
                 && s.code[s.code.len() - 5] == 0xe9
                 && holes.last().is_some_and(|h| h.value == HoleValue::Next && h.kind == HoleKind::PcRel32 && h.offset == s.code.len() - 4);
-            out.push(StencilOut { stencil: s, holes, ends_with_jump_to_next, slow_path_data });
+            out.push(StencilOut { stencil: s, holes, ends_with_jump_to_next, slow_path_data, cold_part });
         }
         Ok(Tables { stencils: out, variants: variant_out, shared, externals })
     }
@@ -256,12 +291,13 @@ impl<'a> Tables<'a> {
         for st in &self.stencils {
             let _ = writeln!(
                 s,
-                "    StencilRecord {{ name: \"{}\", code: &{:?}, data: &{:?}, data_align: {}, ends_with_jump_to_next: {}, slow_path_data: &[{}], holes: &[",
+                "    StencilRecord {{ name: \"{}\", code: &{:?}, data: &{:?}, data_align: {}, ends_with_jump_to_next: {}, cold_part: {:?}, slow_path_data: &[{}], holes: &[",
                 st.stencil.name,
                 st.stencil.code,
                 st.stencil.data,
                 st.stencil.data_align,
                 st.ends_with_jump_to_next,
+                st.cold_part,
                 st.slow_path_data.iter().map(|v| format!("HoleValue::{v:?}")).collect::<Vec<_>>().join(", ")
             );
             for h in &st.holes {

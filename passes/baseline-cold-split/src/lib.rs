@@ -1,0 +1,128 @@
+#![doc = include_str!("../README.md")]
+
+use std::collections::HashSet;
+
+use deegen_llvm_ir::raw::{Block, Value};
+use deegen_llvm_ir::{defined_functions, function_attr, handler_kind, LlvmModule, LlvmPhase, HANDLER_KIND_ATTR};
+use deegen_pass::{AnalysisManager, Pass, PassDescriptor, PassError, PassParams, PipelineError, PreservedAnalyses, RegisteredPass};
+use deegen_pass_hot_cold_split::SLOW_PATH_OF_ATTR;
+use inkwell::context::ContextRef;
+use inkwell::values::{AsValueRef, BasicMetadataValueEnum, FunctionValue, InstructionValue};
+
+/// The pass's one declaration (name, description, parameters, phases).
+pub static DESCRIPTOR: PassDescriptor<LlvmPhase> = PassDescriptor {
+    name: "baseline-cold-split",
+    description: "gives each stencil a synthesized profile in which its exits into AOT slow paths never run, so that llc's machine function splitter moves them into the stencil's cold part",
+    params: "",
+    required: false,
+    runs_in: &[LlvmPhase::Finalized],
+    produces: None,
+};
+
+/// The entry count of the synthesized profile: large against the splitter's threshold (a
+/// count of 1024, `deegen_llvm_ir::target_machine`), so a hot block's share stays above it and
+/// a cold block's (weight 0, which block frequencies round up to a small floor) below.
+pub const ENTRY_COUNT: u64 = 1 << 30;
+
+/// The weight a hot successor gets when its branch had no weights of its own.
+const HOT_WEIGHT: u64 = 1 << 20;
+
+#[derive(Debug, Default)]
+pub struct BaselineColdSplit;
+
+impl<'ctx> Pass<LlvmModule<'ctx>> for BaselineColdSplit {
+    fn run(&mut self, unit: &mut LlvmModule<'ctx>, _: &mut AnalysisManager<LlvmModule<'ctx>>) -> Result<PreservedAnalyses, PassError> {
+        let module = &unit.module;
+        let slow_paths: HashSet<Value> = defined_functions(module)
+            .into_iter()
+            .filter(|f| function_attr(*f, SLOW_PATH_OF_ATTR).is_some())
+            .map(|f| Value(f.as_value_ref()))
+            .collect();
+        let (mut stencils, mut edges) = (0usize, 0usize);
+        for f in defined_functions(module) {
+            if !function_attr(f, HANDLER_KIND_ATTR).is_some_and(|k| handler_kind::is_stencil(&k)) {
+                continue;
+            }
+            let cold = cold_blocks(f, &slow_paths);
+            if cold.is_empty() {
+                continue;
+            }
+            let _span = tracing::debug_span!("cold_split", stencil = %f.get_name().to_string_lossy()).entered();
+            let n = weigh_cold_edges(&module.get_context(), f, &cold).map_err(PassError::invalid_input)?;
+            give_entry_count(&module.get_context(), f);
+            tracing::debug!(cold_blocks = cold.len(), cold_edges = n, "synthesized profile");
+            stencils += 1;
+            edges += n;
+        }
+        tracing::debug!(stencils, cold_edges = edges, "stencils with a cold part");
+        Ok(if stencils == 0 { PreservedAnalyses::all() } else { PreservedAnalyses::none() })
+    }
+}
+
+impl RegisteredPass<LlvmModule<'_>> for BaselineColdSplit {
+    const DESCRIPTOR: &'static PassDescriptor<LlvmPhase> = &DESCRIPTOR;
+    fn from_params(params: &PassParams) -> Result<Self, PipelineError> {
+        params.expect_only(&[])?;
+        Ok(BaselineColdSplit)
+    }
+}
+
+/// The blocks of `f` that only lead to a tail call of one of its AOT slow paths: the blocks
+/// that call one, and those all of whose successors are cold. The entry never is.
+fn cold_blocks(f: FunctionValue<'_>, slow_paths: &HashSet<Value>) -> HashSet<Block> {
+    let blocks = Value(f.as_value_ref()).blocks();
+    let Some((&entry, rest)) = blocks.split_first() else { return HashSet::new() };
+    let exits_to_slow_path =
+        |b: Block| b.successors().is_empty() && b.instructions().iter().any(|i| i.callee().is_some_and(|c| slow_paths.contains(&c)));
+    let mut cold: HashSet<Block> = rest.iter().copied().filter(|&b| exits_to_slow_path(b)).collect();
+    loop {
+        let before = cold.len();
+        for &b in rest {
+            let succ = b.successors();
+            if !cold.contains(&b) && !succ.is_empty() && succ.iter().all(|s| cold.contains(s)) {
+                cold.insert(b);
+            }
+        }
+        if cold.len() == before {
+            break;
+        }
+    }
+    cold.remove(&entry);
+    cold
+}
+
+/// Gives every edge from a hot block into a cold one the weight 0 (`!prof` branch weights,
+/// one per successor), keeping the weights the hot successors had. Returns how many edges.
+fn weigh_cold_edges<'ctx>(ctx: &ContextRef<'ctx>, f: FunctionValue<'ctx>, cold: &HashSet<Block>) -> Result<usize, String> {
+    let mut count = 0;
+    for b in Value(f.as_value_ref()).blocks() {
+        if cold.contains(&b) {
+            continue;
+        }
+        let succ = b.successors();
+        let n_cold = succ.iter().filter(|s| cold.contains(s)).count();
+        if n_cold == 0 {
+            continue;
+        }
+        let t = b.terminator_value().ok_or("a block without a terminator")?;
+        let old = b.branch_weights().filter(|w| w.len() == succ.len());
+        let weights: Vec<u64> =
+            succ.iter().enumerate().map(|(i, s)| if cold.contains(s) { 0 } else { old.as_ref().map_or(HOT_WEIGHT, |w| w[i].max(1)) }).collect();
+        let mut ops: Vec<BasicMetadataValueEnum> = vec![ctx.metadata_string("branch_weights").into()];
+        ops.extend(weights.iter().map(|&w| BasicMetadataValueEnum::from(ctx.i32_type().const_int(w.min(u64::from(u32::MAX)), false))));
+        // SAFETY: `t` is an instruction of this module.
+        let inst = unsafe { InstructionValue::new(t.0) };
+        inst.set_metadata(ctx.metadata_node(&ops), ctx.get_kind_id("prof")).map_err(|e| e.to_string())?;
+        count += n_cold;
+    }
+    Ok(count)
+}
+
+/// The profile's entry count, which makes the weights counts; and no explicit section, which
+/// the machine function splitter requires (LLVM still gives the hot part `.text.<name>` and
+/// the cold part `.text.split.<name>`).
+fn give_entry_count<'ctx>(ctx: &ContextRef<'ctx>, f: FunctionValue<'ctx>) {
+    let node = ctx.metadata_node(&[ctx.metadata_string("function_entry_count").into(), ctx.i64_type().const_int(ENTRY_COUNT, false).into()]);
+    f.as_global_value().set_metadata(node, ctx.get_kind_id("prof"));
+    f.set_section(None);
+}
