@@ -350,6 +350,17 @@ impl<'a, 'ctx> InterpBuilder<'a, 'ctx> {
         Ok(b(self.builder.build_load(self.ctx().i64_type(), ptr, name))?.into_int_value())
     }
 
+    /// A load of a function's constant table, which never changes once the function exists
+    /// (`!invariant.load`): `hot-cold-split` may then load it again in a slow path instead of
+    /// the fast path loading it for the slow path's sake.
+    pub fn load_constant(&self, ptr: PointerValue<'ctx>, name: &str) -> BuildResult<IntValue<'ctx>> {
+        let v = self.load_i64(ptr, name)?;
+        let load = v.as_instruction().ok_or("a load that is not an instruction")?;
+        let ctx = self.ctx();
+        load.set_metadata(ctx.metadata_node(&[]), ctx.get_kind_id("invariant.load")).map_err(|e| e.to_string())?;
+        Ok(v)
+    }
+
     pub fn load_ptr(&self, ptr: PointerValue<'ctx>, name: &str) -> BuildResult<PointerValue<'ctx>> {
         Ok(b(self.builder.build_load(self.ctx().ptr_type(AddressSpace::default()), ptr, name))?.into_pointer_value())
     }
@@ -420,7 +431,7 @@ impl<'a, 'ctx> InterpBuilder<'a, 'ctx> {
                 // Constant i lives at cb - 8 * (i + 1).
                 let neg = b(self.builder.build_int_sub(self.i64(u64::MAX), raw, &format!("{}.negidx", op.name)))?;
                 let addr = self.slot_address(state.code_block, neg, &format!("{}.const", op.name))?;
-                self.load_i64(addr, &format!("{}.value", op.name))?
+                self.load_constant(addr, &format!("{}.value", op.name))?
             }
         };
         self.annotate_operand(value, op)?;
@@ -460,7 +471,7 @@ impl<'a, 'ctx> InterpBuilder<'a, 'ctx> {
             OperandEncoding::ConstantOffset => {
                 let offset = b(self.builder.build_int_sub(rc, self.i64(CONSTANT_BIAS), &format!("{}.offset", op.name)))?;
                 let addr = self.byte_offset(state.code_block, offset, &format!("{}.const", op.name))?;
-                self.load_i64(addr, &format!("{}.value", op.name))?
+                self.load_constant(addr, &format!("{}.value", op.name))?
             }
             OperandEncoding::Address { .. } => unreachable!("returned above"),
         };

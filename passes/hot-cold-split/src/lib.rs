@@ -147,6 +147,7 @@ fn split_function<'ctx>(module: &inkwell::module::Module<'ctx>, f: FunctionValue
     }
     if outlined > 0 {
         fv.delete_unreachable_blocks(builder);
+        erase_dead_pure(fv);
         fv.delete_unused_allocas();
     }
     // The marks did their work (a second run must not split the stubs they now lead to).
@@ -240,6 +241,86 @@ enum LiveIn {
     Spilled { value: Value, index: usize },
     /// A stack slot only the slow path uses: the slow path gets its own.
     Alloca(Value),
+    /// Computed again in the slow path from the pinned state (a constant of the instruction:
+    /// its load from the constant table, the arithmetic on a runtime constant), so the fast
+    /// path neither computes it for the slow path's sake nor keeps it in a register.
+    Recomputed(Value),
+}
+
+/// How deep a recomputed value's expression may be.
+const RECOMPUTE_DEPTH: u32 = 4;
+
+/// Whether `v` can be computed again anywhere in the handler from the handler's arguments
+/// `params` (adding those it reads to `used`): constants, arguments, and pure arithmetic,
+/// casts, address computations and `!invariant.load` loads of those, up to
+/// [`RECOMPUTE_DEPTH`] deep.
+fn recomputable(v: Value, params: &[Value], used: &mut HashSet<u32>, depth: u32) -> bool {
+    if let Some(i) = params.iter().position(|p| *p == v) {
+        used.insert(i as u32);
+        return true;
+    }
+    if !v.is_instruction() {
+        // A constant, a global or a constant expression.
+        return v.is_constant();
+    }
+    depth > 0 && is_pure(v) && v.operands().into_iter().all(|o| recomputable(o, params, used, depth - 1))
+}
+
+/// Whether the instruction `v` computes its value from its operands alone: arithmetic, casts,
+/// address computations, and loads of memory that never changes (`!invariant.load`).
+fn is_pure(v: Value) -> bool {
+    use inkwell::llvm_sys::LLVMOpcode as Op;
+    let Some(op) = v.opcode() else { return false };
+    matches!(
+        op,
+        Op::LLVMGetElementPtr
+            | Op::LLVMPtrToInt
+            | Op::LLVMIntToPtr
+            | Op::LLVMZExt
+            | Op::LLVMSExt
+            | Op::LLVMTrunc
+            | Op::LLVMBitCast
+            | Op::LLVMAdd
+            | Op::LLVMSub
+            | Op::LLVMAnd
+            | Op::LLVMOr
+            | Op::LLVMXor
+            | Op::LLVMShl
+            | Op::LLVMLShr
+            | Op::LLVMAShr
+    ) || (op == Op::LLVMLoad && v.has_metadata("invariant.load"))
+}
+
+/// Erases the pure instructions ([`is_pure`]) nothing uses any more: what the fast path
+/// computed only for slow paths that now compute it themselves.
+fn erase_dead_pure(fv: Value) {
+    loop {
+        let dead: Vec<Value> = fv.blocks().into_iter().flat_map(|b| b.instructions()).filter(|&i| is_pure(i) && i.users().is_empty()).collect();
+        if dead.is_empty() {
+            break;
+        }
+        for i in dead {
+            i.erase();
+        }
+    }
+}
+
+/// Inserts at the builder's position a copy of the expression `v` ([`recomputable`]), its
+/// operands first, reusing what `map` already has (the arguments, shared subexpressions).
+fn recompute(v: Value, map: &mut ValueMap, builder: &Builder) -> Value {
+    if let Some(m) = map.get(v) {
+        return m;
+    }
+    if !v.is_instruction() {
+        return v;
+    }
+    let operands: Vec<Value> = v.operands().into_iter().map(|o| recompute(o, map, builder)).collect();
+    let c = builder.insert_clone(v);
+    for (i, o) in operands.into_iter().enumerate() {
+        c.set_operand(i as u32, o);
+    }
+    map.values.insert(v, c);
+    c
 }
 
 /// Moves the slow path entered at `b` into a new function, leaving a tail call to it.
@@ -298,6 +379,10 @@ fn outline<'ctx>(
             }
         }
     }
+    // Values the slow path can compute itself need no slot (the arguments they read do).
+    let recomputed: Vec<Value> =
+        live.iter().copied().filter(|&v| !v.is_alloca() && recomputable(v, &params, &mut used_params, RECOMPUTE_DEPTH)).collect();
+    live.retain(|v| !recomputed.contains(v));
     let mut free = SCRATCH_SLOTS.iter().copied().filter(|s| !used_params.contains(s));
     let mut crossing = Vec::new();
     let passed = live.iter().filter(|v| !v.is_alloca()).count();
@@ -311,6 +396,7 @@ fn outline<'ctx>(
     // the fast path's only use of the slot, and dropping one only makes the slot live longer,
     // so they go once the outlining is certain.
     let mut hoisted_markers = Vec::new();
+    crossing.extend(recomputed.iter().map(|&v| LiveIn::Recomputed(v)));
     for v in live {
         if v.is_alloca() {
             for u in v.users().into_iter().filter(|u| !in_region.contains(&u.parent())) {
@@ -367,6 +453,13 @@ fn outline<'ctx>(
             LiveIn::Alloca(a) => {
                 map.values.insert(a, builder.insert_clone(a));
             }
+            LiveIn::Recomputed(_) => {}
+        }
+    }
+    // After the passed values: an expression may read one (a shared subexpression).
+    for c in &crossing {
+        if let LiveIn::Recomputed(v) = *c {
+            recompute(v, &mut map, builder);
         }
     }
     for &block in &region {
@@ -445,7 +538,7 @@ fn outline<'ctx>(
                 let v = builder.to_i64(in_stub(value));
                 builder.store_i64_at(params[param::CTX as usize], spill_offset(index), v);
             }
-            LiveIn::Alloca(_) => {}
+            LiveIn::Alloca(_) | LiveIn::Recomputed(_) => {}
         }
     }
     builder.musttail_ghc_call(handler_type(module.get_context()), Value(slow.as_global_value().as_pointer_value().as_value_ref()), &args);
