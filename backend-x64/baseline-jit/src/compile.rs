@@ -35,6 +35,9 @@ pub struct JitStats {
     pub functions: u64,
     pub bytecodes: u64,
     pub code_bytes: u64,
+    /// The part of `code_bytes` in the functions' cold areas (cold parts, out-of-line
+    /// continuations, the trap): what a fast path does not share its cache lines with.
+    pub cold_code_bytes: u64,
     /// The SlowPathData records written next to the code (not counted in `code_bytes`).
     pub slow_path_data_bytes: u64,
     pub compile_seconds: f64,
@@ -242,6 +245,8 @@ impl BaselineJit {
                 self.stats.functions += 1;
                 self.stats.bytecodes += code.instructions.len() as u64;
                 self.stats.code_bytes += code.code_size as u64;
+                let in_line = code.instructions.last().map_or(0, |l| l.address + u64::from(l.size) - code.entry);
+                self.stats.cold_code_bytes += code.code_size as u64 - in_line;
                 self.stats.slow_path_data_bytes += code.slow_path_data_size as u64;
             }
             Err(_) => self.stats.failures += 1,

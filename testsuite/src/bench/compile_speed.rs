@@ -36,6 +36,9 @@ pub struct CompileStats {
     pub functions: u64,
     pub bytecodes: u64,
     pub code_bytes: u64,
+    /// The part of `code_bytes` out of line, in the functions' cold areas (0 from an `ljr`
+    /// that does not report it).
+    pub cold_code_bytes: u64,
     pub compile_seconds: f64,
     /// The part of `compile_seconds` the code cache spent getting fresh pages from the kernel
     /// (0 from an `ljr` that does not report it).
@@ -56,6 +59,11 @@ impl CompileStats {
     pub fn bytes_per_bytecode(&self) -> f64 {
         self.code_bytes as f64 / self.bytecodes.max(1) as f64
     }
+
+    /// The in-line part of [`Self::bytes_per_bytecode`]: what the fast paths take.
+    pub fn in_line_bytes_per_bytecode(&self) -> f64 {
+        (self.code_bytes - self.cold_code_bytes.min(self.code_bytes)) as f64 / self.bytecodes.max(1) as f64
+    }
 }
 
 /// The number after `"key": ` in `json` (the flat object `--jit-stats` prints).
@@ -73,6 +81,7 @@ pub fn parse_stats(stderr: &str) -> Option<CompileStats> {
         functions: field(line, "functions")? as u64,
         bytecodes: field(line, "bytecodes")? as u64,
         code_bytes: field(line, "code_bytes")? as u64,
+        cold_code_bytes: field(line, "cold_code_bytes").unwrap_or(0.0) as u64,
         compile_seconds: field(line, "compile_seconds")?,
         memory_seconds: field(line, "memory_seconds").unwrap_or(0.0),
     })
@@ -114,7 +123,11 @@ mod tests {
         assert_eq!((s.functions, s.bytecodes, s.code_bytes), (3001, 81024, 12404543));
         assert!((s.bytecodes_per_second_without_memory() - 81024.0 / 0.02).abs() < 1.0);
         assert!((s.bytes_per_bytecode() - 153.1).abs() < 0.1);
+        assert_eq!(s.cold_code_bytes, 0, "an ljr that does not report it");
         assert!(parse_stats("no json").is_none());
+        let with_cold = stderr.replace("\"slow_path_data_bytes\"", "\"cold_code_bytes\": 4049843, \"slow_path_data_bytes\"");
+        let s = parse_stats(&with_cold).unwrap();
+        assert!((s.in_line_bytes_per_bytecode() - 103.1).abs() < 0.1, "{}", s.in_line_bytes_per_bytecode());
     }
 
     #[test]

@@ -661,11 +661,12 @@ fn run(st: &mut LuaState, argv: &[String]) -> bool {
         st.flush();
         let s = st.tiering.stats();
         eprintln!(
-            "{{\"tier\": \"{:?}\", \"functions\": {}, \"bytecodes\": {}, \"code_bytes\": {}, \"slow_path_data_bytes\": {}, \"compile_seconds\": {:.6}, \"memory_seconds\": {:.6}, \"failures\": {}, \"bytecodes_per_second\": {:.0}, \"code_bytes_per_bytecode\": {:.1}}}",
+            "{{\"tier\": \"{:?}\", \"functions\": {}, \"bytecodes\": {}, \"code_bytes\": {}, \"cold_code_bytes\": {}, \"slow_path_data_bytes\": {}, \"compile_seconds\": {:.6}, \"memory_seconds\": {:.6}, \"failures\": {}, \"bytecodes_per_second\": {:.0}, \"code_bytes_per_bytecode\": {:.1}}}",
             st.tiering.mode,
             s.functions,
             s.bytecodes,
             s.code_bytes,
+            s.cold_code_bytes,
             s.slow_path_data_bytes,
             s.compile_seconds,
             s.memory_seconds,
