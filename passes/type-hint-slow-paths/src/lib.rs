@@ -138,11 +138,13 @@ fn lower_cold_path_markers(module: &inkwell::module::Module<'_>) -> Result<usize
             }
             // Nothing branches into the marker (a continuation only a metamethod returns to
             // is a slow path from its start): `hot-cold-split` splits there, after the
-            // optimizer, which would merge a block split here back into its predecessor. A
-            // stencil's `jit_cold_path()` is split there too, marked edges or not: the
-            // optimizer threads branches past a marked edge (an array part's miss straight
-            // into the probe of other keys), and a stencil's bytes are what the JIT copies.
-            if marked == 0 || jit_only {
+            // optimizer, which would merge a block split here back into its predecessor. In a
+            // stencil every marker is split there too, marked edges or not: the optimizer
+            // threads branches past a marked edge (an array part's miss straight into the
+            // probe of other keys; GetMethod's method-cache miss, past its key filter, into
+            // the shape probe and the cache fill, twice), and a stencil's bytes are what the
+            // JIT copies.
+            if marked == 0 || in_jit_code {
                 let split = module.get_function(COLD_SPLIT_MARKER).unwrap_or_else(|| {
                     module.add_function(COLD_SPLIT_MARKER, ctx.void_type().fn_type(&[], false), Some(inkwell::module::Linkage::External))
                 });

@@ -3,7 +3,9 @@
 ; marker's call is gone. A branch that may still reach the fast path (%hit's false edge goes to
 ; another check) is not marked. Each marked edge also gets branch weights (1 against 4000),
 ; which survive the optimizer folding the branch into a `switch` where `!deegen.cold_edge` does
-; not. No type lattice is needed for it.
+; not. No type lattice is needed for it. In a baseline JIT stencil the call also stays, as
+; hot-cold-split's split directive: the optimizer may thread a branch past the marked edges
+; (GetMethod's method-cache miss went past its key filter into the shape probe, in line).
 ; RUN: deegen-opt --passes=type-hint-slow-paths %s | FileCheck %s
 
 ; CHECK-LABEL: define void @ic_miss(
@@ -14,6 +16,11 @@
 ; CHECK-NEXT: entry:
 ; CHECK-NEXT:   load i64
 ; CHECK-NEXT:   call void @__deegen_split_cold()
+; CHECK-NOT: __deegen_api_cold_path
+; CHECK-LABEL: define void @stencil_ic_miss(
+; CHECK: br i1 %valid, label %effect, label %miss, !prof ![[SECOND_W]], !deegen.cold_edge ![[SECOND]]
+; CHECK: miss:
+; CHECK-NEXT: call void @__deegen_split_cold()
 ; CHECK-NOT: __deegen_api_cold_path
 ; CHECK-DAG: ![[SECOND]] = !{i32 1}
 ; CHECK-DAG: ![[FIRST]] = !{i32 0}
@@ -57,6 +64,26 @@ entry:
   call void @body(ptr %p)
   ret void
 }
+
+define void @stencil_ic_miss(ptr %p, i32 %key, i32 %cached) #0 {
+entry:
+  %hit = icmp eq i32 %key, %cached
+  br i1 %hit, label %effect, label %check_valid
+
+check_valid:
+  %valid = icmp ne i32 %cached, 0
+  br i1 %valid, label %effect, label %miss
+
+effect:
+  ret void
+
+miss:
+  call void @__deegen_api_cold_path()
+  call void @body(ptr %p)
+  ret void
+}
+
+attributes #0 = { "deegen-handler"="stencil" }
 
 !deegen.phase = !{!0}
 !0 = !{!"handlers"}
