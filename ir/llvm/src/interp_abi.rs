@@ -378,8 +378,20 @@ impl<'a, 'ctx> InterpBuilder<'a, 'ctx> {
         b(self.builder.build_int_to_ptr(bits, self.ctx().ptr_type(AddressSpace::default()), name))
     }
 
-    /// Loads a `width`-byte integer at `pc + offset` and extends it to i64.
-    pub fn load_field(&self, pc: PointerValue<'ctx>, offset: u32, width: u32, signed: bool, name: &str) -> BuildResult<IntValue<'ctx>> {
+    /// Loads a `width`-byte integer at `pc + offset` and extends it to i64. An `immutable` field
+    /// (an operand, the output slot, a branch offset: everything but the opcode, which
+    /// quickening rewrites, and inline caches, which are not read this way) never changes once
+    /// the bytecode exists, and its load says so (`!invariant.load`): `hot-cold-split` may then
+    /// decode it again in a slow path instead of the fast path decoding it for the slow path.
+    pub fn load_field(
+        &self,
+        pc: PointerValue<'ctx>,
+        offset: u32,
+        width: u32,
+        signed: bool,
+        immutable: bool,
+        name: &str,
+    ) -> BuildResult<IntValue<'ctx>> {
         let ty = match width {
             1 => self.ctx().i8_type(),
             2 => self.ctx().i16_type(),
@@ -391,6 +403,10 @@ impl<'a, 'ctx> InterpBuilder<'a, 'ctx> {
         let load = b(self.builder.build_load(ty, addr, &format!("{name}.raw")))?;
         if let Some(inst) = inkwell::values::AnyValue::as_any_value_enum(&load).into_int_value().as_instruction() {
             inst.set_alignment(1).map_err(|e| e.to_string())?;
+            if immutable {
+                let ctx = self.ctx();
+                inst.set_metadata(ctx.metadata_node(&[]), ctx.get_kind_id("invariant.load")).map_err(|e| e.to_string())?;
+            }
         }
         let raw = load.into_int_value();
         if width == 8 {
@@ -418,7 +434,7 @@ impl<'a, 'ctx> InterpBuilder<'a, 'ctx> {
             return Ok(self.ctx().i64_type().const_int(v as u64, true).into());
         }
         let signed = matches!(op.access, OperandAccess::Literal { signed: true });
-        let raw = self.load_field(state.pc, op.offset, op.width, signed, &op.name)?;
+        let raw = self.load_field(state.pc, op.offset, op.width, signed, true, &op.name)?;
         let value = match op.access {
             OperandAccess::Literal { .. } => return Ok(raw.into()),
             OperandAccess::SlotRef => return Ok(self.slot_address(state.base, raw, &format!("{}.slot", op.name))?.into()),
@@ -498,7 +514,7 @@ impl<'a, 'ctx> InterpBuilder<'a, 'ctx> {
     pub fn output_slot(&self, state: &PinnedState<'ctx>, output_offset: u32) -> BuildResult<PointerValue<'ctx>> {
         match state.source {
             OperandSource::Bytecode => {
-                let idx = self.load_field(state.pc, output_offset, 2, false, "output")?;
+                let idx = self.load_field(state.pc, output_offset, 2, false, true, "output")?;
                 self.slot_address(state.base, idx, "output.slot")
             }
             OperandSource::RuntimeConstants => {
@@ -555,7 +571,7 @@ impl<'a, 'ctx> InterpBuilder<'a, 'ctx> {
     /// [`Self::dispatch`] through the table named `table`.
     pub fn dispatch_through(&self, table: &str, state: &PinnedState<'ctx>, pc: PointerValue<'ctx>) -> BuildResult<()> {
         let table = self.module.get_global(table).ok_or_else(|| format!("the module has no table '{table}': run interp-create-handlers first"))?;
-        let opcode = self.load_field(pc, 0, 2, false, "next.opcode")?;
+        let opcode = self.load_field(pc, 0, 2, false, false, "next.opcode")?;
         let slot = self.slot_address(table.as_pointer_value(), opcode, "next.handler.addr")?;
         let handler = self.load_ptr(slot, "next.handler")?;
         self.tail_call(TailTarget::Pointer(handler), state, pc.into(), state.code_block.into(), [None; 4])

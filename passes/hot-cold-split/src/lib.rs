@@ -247,8 +247,9 @@ enum LiveIn {
     Recomputed(Value),
 }
 
-/// How deep a recomputed value's expression may be.
-const RECOMPUTE_DEPTH: u32 = 4;
+/// How deep a recomputed value's expression may be: an interpreter's constant is six deep
+/// (its load, the address, the negated index, the extension, the operand's load and address).
+const RECOMPUTE_DEPTH: u32 = 6;
 
 /// Whether `v` can be computed again anywhere in the handler from the handler's arguments
 /// `params` (adding those it reads to `used`): constants, arguments, and pure arithmetic,

@@ -187,7 +187,7 @@ impl<'a, 'ctx> Lowerer<'a, 'ctx> {
                 let off =
                     self.variant("take_branch()")?.branch_offset.ok_or_else(|| self.fail("take_branch() in a bytecode that does not branch"))?;
                 e((|| {
-                    let d = ib.load_field(state.pc, off, 4, true, "branch.offset")?;
+                    let d = ib.load_field(state.pc, off, 4, true, true, "branch.offset")?;
                     let pc = ib.byte_offset(state.pc, d, "branch.target")?;
                     if self.module.get_function(TIER_UP_HOOK).is_some() {
                         let backward =
