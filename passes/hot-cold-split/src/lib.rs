@@ -381,8 +381,19 @@ fn outline<'ctx>(
         }
     }
     // Values the slow path can compute itself need no slot (the arguments they read do).
-    let recomputed: Vec<Value> =
-        live.iter().copied().filter(|&v| !v.is_alloca() && recomputable(v, &params, &mut used_params, RECOMPUTE_DEPTH)).collect();
+    // (The arguments an expression reads count only when all of it can be recomputed.)
+    let recomputed: Vec<Value> = live
+        .iter()
+        .copied()
+        .filter(|&v| {
+            let mut reads = HashSet::new();
+            let ok = !v.is_alloca() && recomputable(v, &params, &mut reads, RECOMPUTE_DEPTH);
+            if ok {
+                used_params.extend(reads);
+            }
+            ok
+        })
+        .collect();
     live.retain(|v| !recomputed.contains(v));
     let mut free = SCRATCH_SLOTS.iter().copied().filter(|s| !used_params.contains(s));
     let mut crossing = Vec::new();
