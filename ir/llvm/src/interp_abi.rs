@@ -355,10 +355,14 @@ impl<'a, 'ctx> InterpBuilder<'a, 'ctx> {
     /// the fast path loading it for the slow path's sake.
     pub fn load_constant(&self, ptr: PointerValue<'ctx>, name: &str) -> BuildResult<IntValue<'ctx>> {
         let v = self.load_i64(ptr, name)?;
-        let load = v.as_instruction().ok_or("a load that is not an instruction")?;
-        let ctx = self.ctx();
-        load.set_metadata(ctx.metadata_node(&[]), ctx.get_kind_id("invariant.load")).map_err(|e| e.to_string())?;
+        self.mark_invariant(v.as_instruction().ok_or("a load that is not an instruction")?)?;
         Ok(v)
+    }
+
+    /// Says of `load` that the memory it reads never changes (`!invariant.load`).
+    fn mark_invariant(&self, load: inkwell::values::InstructionValue<'ctx>) -> BuildResult<()> {
+        let ctx = self.ctx();
+        load.set_metadata(ctx.metadata_node(&[]), ctx.get_kind_id("invariant.load")).map_err(|e| e.to_string())
     }
 
     pub fn load_ptr(&self, ptr: PointerValue<'ctx>, name: &str) -> BuildResult<PointerValue<'ctx>> {
@@ -404,8 +408,7 @@ impl<'a, 'ctx> InterpBuilder<'a, 'ctx> {
         if let Some(inst) = inkwell::values::AnyValue::as_any_value_enum(&load).into_int_value().as_instruction() {
             inst.set_alignment(1).map_err(|e| e.to_string())?;
             if immutable {
-                let ctx = self.ctx();
-                inst.set_metadata(ctx.metadata_node(&[]), ctx.get_kind_id("invariant.load")).map_err(|e| e.to_string())?;
+                self.mark_invariant(inst)?;
             }
         }
         let raw = load.into_int_value();

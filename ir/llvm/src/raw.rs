@@ -219,12 +219,12 @@ impl Value {
         (!unsafe { LLVMIsAGlobalValue(self.0) }.is_null()).then(|| name_of(self.0))
     }
 
-    /// Whether this is a constant expression.
     /// A constant (a literal, a global's address, a constant expression).
     pub fn is_constant(self) -> bool {
         unsafe { LLVMIsConstant(self.0) != 0 }
     }
 
+    /// Whether this is a constant expression.
     pub fn is_constant_expr(self) -> bool {
         !unsafe { LLVMIsAConstantExpr(self.0) }.is_null()
     }

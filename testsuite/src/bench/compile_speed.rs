@@ -62,7 +62,7 @@ impl CompileStats {
 
     /// The in-line part of [`Self::bytes_per_bytecode`]: what the fast paths take.
     pub fn in_line_bytes_per_bytecode(&self) -> f64 {
-        (self.code_bytes - self.cold_code_bytes.min(self.code_bytes)) as f64 / self.bytecodes.max(1) as f64
+        self.code_bytes.saturating_sub(self.cold_code_bytes) as f64 / self.bytecodes.max(1) as f64
     }
 }
 
