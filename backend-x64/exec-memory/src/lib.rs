@@ -168,7 +168,11 @@ impl CodeCache {
     pub fn patch(&mut self, address: u64, bytes: &[u8]) -> Result<(), ExecMemoryError> {
         let offset = address.checked_sub(self.base()).map(|o| o as usize);
         match offset {
-            Some(o) if o + bytes.len() <= self.code_top => self.write(o, bytes.len(), Access::Execute, |buf, _| buf.copy_from_slice(bytes)),
+            Some(o) if o + bytes.len() <= self.code_top => {
+                self.write(o, bytes.len(), Access::Execute, |buf, _| buf.copy_from_slice(bytes))?;
+                discard_valgrind_translations(address, bytes.len());
+                Ok(())
+            }
             _ => Err(ExecMemoryError::NotOurs { address, len: bytes.len() }),
         }
     }
@@ -312,4 +316,29 @@ fn candidates(target: u64, len: u64, page: u64) -> Vec<u64> {
         hint = hint.saturating_sub(STEP);
     }
     out
+}
+
+/// Tells Valgrind, when the process runs under it, that the code at `address` changed
+/// (`VALGRIND_DISCARD_TRANSLATIONS`): the write went through the other view, which Valgrind
+/// cannot connect to the executable one, so it would keep running its translation of the old
+/// bytes (a patched inline cache would never be seen by `cachegrind`, which the project's
+/// instruction counts come from). Natively this is Valgrind's client-request preamble, four
+/// rotations of `rdi` by 128 bits in all and `xchg rbx, rbx`: no effect.
+#[inline(never)]
+fn discard_valgrind_translations(address: u64, len: usize) {
+    /// `VG_USERREQ__DISCARD_TRANSLATIONS` (valgrind.h).
+    const DISCARD_TRANSLATIONS: u64 = 0x1002;
+    let args: [u64; 6] = [DISCARD_TRANSLATIONS, address, len as u64, 0, 0, 0];
+    let mut result: u64 = 0;
+    // SAFETY: reads `args` only; natively the sequence leaves every register as it was (the
+    // flags aside, which the asm does not promise to keep).
+    unsafe {
+        std::arch::asm!(
+            "rol rdi, 3", "rol rdi, 13", "rol rdi, 61", "rol rdi, 51", "xchg rbx, rbx",
+            inout("rdx") result,
+            in("rax") args.as_ptr(),
+            options(nostack, readonly),
+        );
+    }
+    let _ = result;
 }
