@@ -33,10 +33,19 @@
 //! runs once per execution, never in a loop: a hit of the first entry must find the kind the
 //! opcode was quickened for (a hit of another entry computes its kind, on the slow path).
 //!
-//! The baseline JIT runs the same code today (its stencils read the cache in the bytecode); it
-//! is to lower the same three parts differently (a polymorphic chain of patched stubs with the
-//! state as constants), which is why semantics state them apart instead of writing the cache
+//! **Baseline JIT lowering of a fused cache** (the paper's section 7.3, polymorphic inline
+//! caching with patched stubs): the instruction's code in line is a 5-byte `jmp` (the
+//! self-modifying-code region) to the head of a chain of *IC stubs*, which ends at the
+//! instruction's generic code (the base variant's stencil, which runs the cache above in the
+//! bytecode). A stub is the quickened variant of one kind compiled with the first entry's key
+//! and state as runtime constants (`deegen_api::runtime_constants::IC_KEY`, `IC_STATE`): its
+//! hit is the effect alone, its miss a jump to the next stub. Every fill of the cache in the
+//! generic code calls the JIT ([`runtime_constants::IC_FILLED`]), which copies the stub of the
+//! filled kind, patches in the key, the state and the old chain head, and points the `jmp` at
+//! it. That is why semantics state the key, body and effect apart instead of writing the cache
 //! by hand.
+//!
+//! [`runtime_constants::IC_FILLED`]: crate::runtime_constants::IC_FILLED
 
 /// A key no cache entry ever has: a zero-filled cache is empty.
 pub const IMPOSSIBLE_KEY: u32 = 0;
@@ -214,11 +223,21 @@ impl<const WAYS: usize> InlineCache<WAYS> {
         body: impl FnOnce() -> IcBody<R>,
         effect: impl Fn(u32, u32) -> R,
     ) -> R {
-        let (cached_key, state) = self.load(0);
+        // SAFETY: markers the generator lowers: the first entry's key and state (loads of the
+        // cache in the interpreter and the generic stencil; an IC stub's constants).
+        let (cached_key, state) =
+            unsafe { (crate::markers::__deegen_api_ic_entry_key(self.entry), crate::markers::__deegen_api_ic_entry_state(self.entry)) };
         if cached_key == key && valid(state) {
             // SAFETY: a marker the generator lowers (the kind of the opcode, or `computed`).
             let kind = unsafe { crate::markers::__deegen_api_ic_fused_kind(kind_of(state), KINDS) };
             return effect(state, kind);
+        }
+        // SAFETY: markers the generator lowers. In a baseline JIT IC stub (one cached key and
+        // state burnt in as constants), a miss goes to the next stub of the site's chain, or
+        // to the instruction's generic code, which runs this cache in full; everywhere else
+        // `in_stub` is false.
+        if unsafe { crate::markers::__deegen_api_ic_in_stub() } != 0 {
+            unsafe { crate::markers::__deegen_api_ic_next() }
         }
         crate::cold_path();
         match self.refill(key, &valid, body, |state| effect(state, kind_of(state))) {
@@ -248,12 +267,21 @@ pub fn annotate_range(state: u32, lo: u32, hi: u32) -> u32 {
     state
 }
 
-/// Names of the fused-cache markers (`interp-ic-quickening` lowers them).
+/// Names of the fused-cache markers (`interp-ic-quickening` lowers them, `lower-interp-api`
+/// the stub's miss).
 pub mod symbols {
     /// `fn(computed: u32, kinds: u32) -> u32`: the kind of a hit's state.
     pub const FUSED_KIND: &str = "__deegen_api_ic_fused_kind";
     /// `fn(kind: u32, kinds: u32)`: the cache now holds a state of `kind`.
     pub const QUICKEN: &str = "__deegen_api_ic_quicken";
+    /// `fn(entry: *mut u32) -> u32`: the key of the cache's first entry.
+    pub const ENTRY_KEY: &str = "__deegen_api_ic_entry_key";
+    /// `fn(entry: *mut u32) -> u32`: the state of the cache's first entry.
+    pub const ENTRY_STATE: &str = "__deegen_api_ic_entry_state";
+    /// `fn() -> u32`: non-zero in a baseline JIT IC stub.
+    pub const IN_STUB: &str = "__deegen_api_ic_in_stub";
+    /// `fn() -> !`: an IC stub's miss (a jump to the next stub or the generic code).
+    pub const NEXT: &str = "__deegen_api_ic_next";
 }
 
 #[cfg(test)]

@@ -193,6 +193,10 @@ pub(crate) mod markers {
         pub fn __deegen_api_return_in(ctx: *mut u8, base: *mut u64, values: *mut u64, count: u64) -> !;
         pub fn __deegen_api_ic_fused_kind(computed: u32, kinds: u32) -> u32;
         pub fn __deegen_api_ic_quicken(kind: u32, kinds: u32);
+        pub fn __deegen_api_ic_entry_key(entry: *mut u32) -> u32;
+        pub fn __deegen_api_ic_entry_state(entry: *mut u32) -> u32;
+        pub fn __deegen_api_ic_in_stub() -> u32;
+        pub fn __deegen_api_ic_next() -> !;
     }
 }
 

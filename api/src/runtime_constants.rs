@@ -42,11 +42,31 @@ pub const CONTINUATION_PREFIX: &str = "__deegen_jit_cont_";
 /// (`lea`), so the record lives within `rel32` reach of the code, in the same code cache.
 pub const SLOW_PATH_DATA: &str = "__deegen_rc_slow_path_data";
 
+/// In an inline-cache stub (see `deegen_api::ic`): the cached key (a `u32`).
+pub const IC_KEY: &str = "__deegen_rc_ic_key";
+
+/// In an inline-cache stub: the cached state (a `u32`).
+pub const IC_STATE: &str = "__deegen_rc_ic_state";
+
+/// Where an inline-cache miss goes: in an IC stub, the next stub of the site's chain or the
+/// instruction's generic code; in the instruction's IC entry (the 5-byte `jmp` in line), the
+/// chain's head.
+pub const IC_NEXT: &str = "__deegen_jit_ic_next";
+
+/// The function the generic code of a baseline JIT instruction with a fused inline cache calls
+/// after each fill of the cache's first entry (`extern "C" fn(ctx: *mut InterpContext, pc:
+/// *const u8, kind: u32)`), with the instruction's address and the kind of the state it
+/// cached. The language's runtime defines it (it owns the JIT) and has the JIT add an IC stub
+/// for that entry to the instruction's chain.
+pub const IC_FILLED: &str = "__deegen_jit_ic_filled";
+
 /// Whether `name` is a value only an instruction has (its operands, its address, where its
 /// successors' code is): a hole in a stencil, a SlowPathData field in an AOT slow path, and
 /// never something a helper shared by every instruction may refer to.
 pub fn is_per_instruction(name: &str) -> bool {
-    [PC, OUTPUT, NEXT, BRANCH, SLOW_PATH_DATA].contains(&name) || name.starts_with(OPERAND_PREFIX) || name.starts_with(CONTINUATION_PREFIX)
+    [PC, OUTPUT, NEXT, BRANCH, SLOW_PATH_DATA, IC_KEY, IC_STATE, IC_NEXT].contains(&name)
+        || name.starts_with(OPERAND_PREFIX)
+        || name.starts_with(CONTINUATION_PREFIX)
 }
 
 /// Bias of a constant operand's symbol: the symbol holds `CONSTANT_BIAS - 8 * (index + 1)`

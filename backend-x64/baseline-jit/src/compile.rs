@@ -46,6 +46,57 @@ pub struct JitStats {
     pub memory_seconds: f64,
     /// Compilations that failed (the function stayed in the interpreter).
     pub failures: u64,
+    /// Inline-cache stubs made ([`BaselineJit::add_ic_stub`]) and their bytes (code and
+    /// SlowPathData records; not in `code_bytes`).
+    pub ic_stubs: u64,
+    pub ic_stub_bytes: u64,
+    /// Sites that saw more keys than [`MAX_IC_STUBS`] (their entries now jump to their
+    /// generic code), and the fills of their caches since.
+    pub ic_megamorphic_sites: u64,
+    pub ic_megamorphic_fills: u64,
+}
+
+/// Stubs per inline-cache site: a site that sees more keys is megamorphic, and its later keys
+/// are served by the generic code (whose cache in the bytecode still holds the last few).
+pub const MAX_IC_STUBS: usize = 4;
+
+/// An instruction with a fused inline cache in compiled code: its IC entry and chain.
+#[derive(Debug, Clone)]
+pub(crate) struct IcSite {
+    /// The opcode it was compiled as (its variant's tables name the stubs).
+    pub opcode: u16,
+    /// The IC entry (`jmp rel32`) and the instruction's out-of-line pieces.
+    pub entry: u64,
+    pub cold: u64,
+    /// The next instruction's code and the branch target's (0 when it does not branch).
+    pub next: u64,
+    pub branch: u64,
+    /// The chain: its head, and its stubs, oldest first.
+    pub head: u64,
+    pub stubs: Vec<IcStub>,
+    /// The site saw more keys than [`MAX_IC_STUBS`]: its entry jumps to its generic code
+    /// directly, past the stubs, which would only add their misses.
+    pub megamorphic: bool,
+}
+
+/// An inline-cache stub the JIT made, for its checker.
+#[derive(Debug, Clone, Copy)]
+pub struct IcStub {
+    /// The instruction it serves.
+    pub pc: u64,
+    pub stencil: u16,
+    pub address: u64,
+    /// Its cold part's address (0 when it has none) and its SlowPathData record's.
+    pub cold: u64,
+    pub record: u64,
+    pub key: u32,
+    pub state: u32,
+    /// Where its miss goes.
+    pub next_in_chain: u64,
+    /// Bytes of its code, of its cold part's, and of all it took (with its record).
+    pub code_size: u32,
+    pub cold_size: u32,
+    pub size: u32,
 }
 
 /// One instruction's code.
@@ -128,20 +179,23 @@ const TRAP: [u8; 2] = [0x0f, 0x0b];
 
 /// The baseline JIT of one language, with its code cache.
 pub struct BaselineJit {
-    tables: &'static StencilTables,
-    cache: CodeCache,
+    pub(crate) tables: &'static StencilTables,
+    pub(crate) cache: CodeCache,
     /// Address of each stencil's read-only data (0 when it has none).
-    data: Vec<u64>,
+    pub(crate) data: Vec<u64>,
     /// Address of each helper ([`StencilTables::shared`] order).
-    shared: Vec<u64>,
-    externals: Vec<u64>,
+    pub(crate) shared: Vec<u64>,
+    pub(crate) externals: Vec<u64>,
     /// What a `rel32` call or jump to each external reaches: the external itself, or, when it
     /// lies beyond `rel32` reach of the cache (a shared library's function, such as `pow`), a
     /// jump stub in the cache.
-    near_externals: Vec<u64>,
+    pub(crate) near_externals: Vec<u64>,
     /// Per opcode, what an instruction's compilation copies and patches, or why the variant
     /// cannot be compiled ([`crate::template`]).
     templates: Vec<Result<Template, String>>,
+    /// The instructions with a fused inline cache, by their address (the key the generic
+    /// code's fill reports them by).
+    pub(crate) ic_sites: std::collections::HashMap<u64, IcSite>,
     pub stats: JitStats,
 }
 
@@ -166,8 +220,17 @@ impl BaselineJit {
                 data[i] = address;
             }
         }
-        let mut jit =
-            BaselineJit { tables, cache, data, shared: Vec::new(), externals, near_externals, templates: Vec::new(), stats: JitStats::default() };
+        let mut jit = BaselineJit {
+            tables,
+            cache,
+            data,
+            shared: Vec::new(),
+            externals,
+            near_externals,
+            templates: Vec::new(),
+            ic_sites: std::collections::HashMap::new(),
+            stats: JitStats::default(),
+        };
         jit.place_shared()?;
         let placed = Placed { data: &jit.data, shared: &jit.shared, externals: &jit.externals, near_externals: &jit.near_externals };
         jit.templates = template::build_all(tables, &placed);
@@ -293,6 +356,7 @@ impl BaselineJit {
 
         // Pass 2: copy and patch.
         let pc_base = bytecode.as_ptr() as u64;
+        let mut sites = Vec::new();
         let (base, result) = self.cache.emit(records_start + records_size, 16, |buf, base| -> Result<Vec<CompiledInstruction>, JitError> {
             let mut compiled = Vec::with_capacity(planned.len());
             for ins in &planned {
@@ -355,6 +419,26 @@ impl BaselineJit {
                         }
                     }
                 }
+                if let Some(at) = t.ic_entry {
+                    let v = &tables.variants[ins.opcode as usize];
+                    let branch = match v.branch_offset {
+                        None => 0,
+                        Some(at) => {
+                            let target = offset as i64 + read_field(bytecode, offset + at as usize, 4, true).unwrap_or(-1);
+                            match planned.binary_search_by_key(&target, |x| i64::from(x.offset)) {
+                                Ok(k) => base + planned[k].in_line as u64,
+                                Err(_) => return Err(not_an_instruction(offset, target)),
+                            }
+                        }
+                    };
+                    let entry = base + (pos[0] + at as usize) as u64;
+                    // The chain is empty: the entry jumps to the generic code, piece 0.
+                    let generic = base + pos[1] as u64;
+                    sites.push((
+                        pc,
+                        IcSite { opcode: ins.opcode, entry, cold: generic, next, branch, head: generic, stubs: Vec::new(), megamorphic: false },
+                    ));
+                }
                 compiled.push(CompiledInstruction {
                     bytecode_offset: ins.offset,
                     opcode: ins.opcode,
@@ -368,6 +452,17 @@ impl BaselineJit {
             Ok(compiled)
         })?;
         let instructions = result?;
+        // A function compiled at the address of a freed one's bytecode replaces its sites.
+        let warm: Vec<(u64, u8)> = sites.iter().filter_map(|(pc, site)| Some((*pc, tables.variants[site.opcode as usize].ic?.kind?))).collect();
+        self.ic_sites.extend(sites);
+        // Caches the interpreter filled (their instructions quickened) get their first stub
+        // now: in JIT code a hit of the cache in the bytecode would not make one.
+        for (pc, kind) in warm {
+            // SAFETY: the instruction is in `bytecode`, alive during the compilation.
+            if let Err(e) = unsafe { self.add_ic_stub(pc, u32::from(kind)) } {
+                tracing::debug!(error = %e, "no inline-cache stub for a warm cache");
+            }
+        }
         tracing::debug!(
             bytecodes = instructions.len(),
             code_bytes = code_size,
@@ -442,18 +537,30 @@ pub struct PiecePlan {
 /// Otherwise (a call, which leaves by an indirect jump anyway) they stay in line, and the last
 /// one falls through instead. Out-of-line pieces keep their jumps. Cold parts are always out
 /// of line.
+///
+/// An instruction with a fused inline cache has one piece in line, last in the list: its IC
+/// entry (`jmp` to the chain of stubs, which ends at the main stencil); the main stencil, its
+/// continuations and their cold parts are all out of line, keeping their jumps.
 pub fn plan_pieces(tables: &'static StencilTables, v: &'static VariantRecord) -> Vec<PiecePlan> {
     let main = &tables.stencils[v.main as usize];
+    let ic_entry = v.ic.map(|ic| ic.entry);
     let out_of_line = main.ends_with_jump_to_next && !v.continuations.is_empty();
     let count = 1 + v.continuations.len();
-    let last_in_line = if out_of_line { 0 } else { count - 1 };
+    // No piece falls through when the IC entry is the code in line.
+    let last_in_line = if ic_entry.is_some() {
+        usize::MAX
+    } else if out_of_line {
+        0
+    } else {
+        count - 1
+    };
     let mut pieces: Vec<PiecePlan> = std::iter::once(v.main)
         .chain(v.continuations.iter().copied())
         .enumerate()
         .map(|(j, id)| {
             let s = &tables.stencils[id as usize];
             let len = if j == last_in_line && s.ends_with_jump_to_next { s.code.len() - 5 } else { s.code.len() };
-            PiecePlan { stencil: id, len, out_of_line: j > 0 && out_of_line, owner: None, cold_part: None }
+            PiecePlan { stencil: id, len, out_of_line: ic_entry.is_some() || (j > 0 && out_of_line), owner: None, cold_part: None }
         })
         .collect();
     for j in 0..count {
@@ -463,11 +570,15 @@ pub fn plan_pieces(tables: &'static StencilTables, v: &'static VariantRecord) ->
             pieces.push(PiecePlan { stencil: cold, len, out_of_line: true, owner: Some(j), cold_part: None });
         }
     }
+    if let Some(entry) = ic_entry {
+        let len = tables.stencils[entry as usize].code.len();
+        pieces.push(PiecePlan { stencil: entry, len, out_of_line: false, owner: None, cold_part: None });
+    }
     pieces
 }
 
 /// The address of each piece of the compiled instruction `ins` ([`plan_pieces`] order).
-fn piece_addresses(tables: &'static StencilTables, v: &'static VariantRecord, ins: &CompiledInstruction) -> Vec<u64> {
+pub(crate) fn piece_addresses(tables: &'static StencilTables, v: &'static VariantRecord, ins: &CompiledInstruction) -> Vec<u64> {
     let (mut in_line, mut cold) = (ins.address, ins.cold_address);
     plan_pieces(tables, v)
         .into_iter()
@@ -483,7 +594,7 @@ fn piece_addresses(tables: &'static StencilTables, v: &'static VariantRecord, in
 /// The value of an instruction constant (its address, output slot or an operand) of the
 /// instruction at `offset` in `bytecode`, whose address is `pc`: the checker's own reading,
 /// independent of the compile loop's.
-fn instruction_constant(bytecode: &[u8], pc: u64, offset: usize, v: &VariantRecord, value: HoleValue) -> Result<u64, String> {
+pub(crate) fn instruction_constant(bytecode: &[u8], pc: u64, offset: usize, v: &VariantRecord, value: HoleValue) -> Result<u64, String> {
     match value {
         HoleValue::Pc => Ok(pc),
         HoleValue::Output => {
@@ -562,7 +673,9 @@ impl BaselineJit {
     /// one immediate, displacement or branch field, and that every jump to the next
     /// instruction, a branch target, a continuation or a SlowPathData record lands where the
     /// bytecode says, and that every record field holds what the AOT slow path expects, each
-    /// computed again from the bytecode rather than taken from the compiler.
+    /// computed again from the bytecode rather than taken from the compiler. An instruction
+    /// with an inline cache must jump to its chain's head, and each stub is checked
+    /// ([`BaselineJit::verify_ic_stub`]).
     pub fn verify(&self, bytecode: &[u8], code: &CompiledCode) -> Result<(), VerifyError> {
         use deegen_stencil::{check_holes, Hole, HoleTarget, Stencil};
         let tables = self.tables;
@@ -654,6 +767,31 @@ impl BaselineJit {
                         HoleValue::SlowPathData => record.ok_or_else(|| fail(format!("{} has a SlowPathData hole and no record", s.name)))?,
                         HoleValue::ColdPart => starts[plan.cold_part.ok_or_else(|| fail(format!("{} has no cold part", s.name)))?],
                         HoleValue::HotPart => starts[plan.owner.ok_or_else(|| fail(format!("{} is not a cold part", s.name)))?],
+                        // The IC entry goes to its chain's head: a stub, or the generic code.
+                        HoleValue::IcNext if v.ic.is_some_and(|ic| ic.entry == id) => {
+                            let pc = pc_base + u64::from(ins.bytecode_offset);
+                            let site = self.ic_sites.get(&pc).ok_or_else(|| fail("an inline cache the JIT has no site for".into()))?;
+                            if site.entry != starts[j] || site.cold != starts[0] {
+                                return Err(fail(format!(
+                                    "its inline-cache site names the entry {:#x} and generic code {:#x}",
+                                    site.entry, site.cold
+                                )));
+                            }
+                            for stub in &site.stubs {
+                                self.verify_ic_stub(stub)?;
+                            }
+                            // Each stub's miss goes to the one made before it, the first's to
+                            // the generic code.
+                            let linked = site.stubs.first().is_none_or(|s| s.next_in_chain == starts[0])
+                                && site.stubs.windows(2).all(|w| w[1].next_in_chain == w[0].address);
+                            if !linked {
+                                return Err(fail("its chain of stubs is not linked from the newest to the generic code".into()));
+                            }
+                            site.head
+                        }
+                        HoleValue::IcNext | HoleValue::IcKey | HoleValue::IcState => {
+                            return Err(fail(format!("{} has an inline-cache stub's {value:?} hole", s.name)))
+                        }
                         _ => return Ok(None),
                     }))
                 };

@@ -14,8 +14,9 @@
 //! Language independent: everything about the bytecode format comes from the tables.
 
 mod compile;
+mod ic;
 mod tables;
 mod template;
 
-pub use compile::{BaselineJit, CompiledCode, CompiledInstruction, JitError, JitStats, VerifyError};
-pub use tables::{HoleRecord, HoleValue, OperandRecord, StencilRecord, StencilTables, VariantRecord};
+pub use compile::{BaselineJit, CompiledCode, CompiledInstruction, IcStub, JitError, JitStats, VerifyError, MAX_IC_STUBS};
+pub use tables::{HoleRecord, HoleValue, IcRecord, OperandRecord, StencilRecord, StencilTables, VariantRecord};

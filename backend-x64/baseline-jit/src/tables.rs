@@ -83,6 +83,13 @@ pub enum HoleValue {
     ColdPart,
     /// In a cold part: the address of the copy of the stencil it belongs to.
     HotPart,
+    /// In an inline-cache stub: the key it was made for.
+    IcKey,
+    /// In an inline-cache stub: the state cached under its key.
+    IcState,
+    /// Where an inline-cache miss goes: in a stub, the next stub of the chain (or the
+    /// instruction's generic code); in the instruction's IC entry, the chain's head.
+    IcNext,
 }
 
 /// What the JIT needs of one opcode.
@@ -101,6 +108,26 @@ pub struct VariantRecord {
     pub output_offset: Option<u32>,
     /// Offset of the branch displacement (`i32`, from the instruction's start).
     pub branch_offset: Option<u32>,
+    /// For a variant with a fused inline cache: its IC entry and stubs.
+    pub ic: Option<IcRecord>,
+}
+
+/// How the JIT lowers a variant's fused inline cache (see `deegen_api::ic`): the instruction's
+/// code in line is the IC entry, a `jmp` to the head of a chain of stubs that ends at its
+/// generic code (the main stencil, out of line).
+#[derive(Debug, Clone, Copy)]
+pub struct IcRecord {
+    /// The IC entry: `jmp rel32`, whose one hole is [`HoleValue::IcNext`].
+    pub entry: u16,
+    /// The stub stencil of each kind (the quickened variants' stencils).
+    pub stubs: &'static [u16],
+    /// Offset of the cache in the instruction: its first entry (key, then state, `u32`s) is
+    /// what a fill cached.
+    pub cache_offset: u32,
+    /// In a quickened variant: the kind of the state its first entry holds (the interpreter
+    /// quickened the instruction when it filled the cache), so that a function compiled after
+    /// the interpreter warmed its caches starts with a stub for each.
+    pub kind: Option<u8>,
 }
 
 /// Where an operand is in the instruction and how its runtime constant is encoded.

@@ -130,6 +130,8 @@ pub(crate) struct Template {
     /// Offset of the branch displacement in the instruction, when a fill needs the branch
     /// target (then the compile loop looks it up).
     pub branch: Option<u32>,
+    /// For a variant with a fused inline cache: the offset of its IC entry in line.
+    pub ic_entry: Option<u32>,
 }
 
 /// The addresses a template's constant holes refer to, as placed in the JIT's cache.
@@ -205,6 +207,11 @@ fn build(tables: &'static StencilTables, v: &'static VariantRecord, placed: &Pla
             }
             HoleValue::ColdPart => own(plans[p].cold_part, "cold part")?,
             HoleValue::HotPart => own(plans[p].owner, "hot part")?,
+            // The IC entry's first target: the generic code (the main stencil, piece 0).
+            HoleValue::IcNext if v.ic.is_some_and(|ic| ic.entry == plans[p].stencil) => own(Some(0), "generic code")?,
+            HoleValue::IcNext | HoleValue::IcKey | HoleValue::IcState => {
+                return Err(format!("a piece of {} has an inline-cache stub's {value:?} hole", v.name))
+            }
             HoleValue::Data | HoleValue::Shared(_) | HoleValue::External(_) => return Ok(None),
         }))
     };
@@ -262,6 +269,14 @@ fn build(tables: &'static StencilTables, v: &'static VariantRecord, placed: &Pla
         }
     }
     let branch = if fills.iter().any(|f| f.source == Source::Branch) { v.branch_offset } else { None };
+    let ic_entry = match v.ic {
+        Some(ic) => {
+            let p =
+                plans.iter().position(|p| p.stencil == ic.entry && !p.out_of_line).ok_or_else(|| format!("{} has no IC entry in line", v.name))?;
+            Some(starts[p].1)
+        }
+        None => None,
+    };
     let (mut rel32, mut abs64, mut slots, mut other) = (Vec::new(), Vec::new(), Vec::new(), Vec::new());
     for f in fills {
         if let Some(a) = as_address(&f) {
@@ -285,6 +300,7 @@ fn build(tables: &'static StencilTables, v: &'static VariantRecord, placed: &Pla
         slots: slots.into(),
         other: other.into(),
         branch,
+        ic_entry,
     })
 }
 

@@ -20,7 +20,7 @@ pub static DESCRIPTOR: PassDescriptor<LlvmPhase> = PassDescriptor {
     produces: Some(LlvmPhase::Handlers),
 };
 
-/// Name of the main stencil of `variant`.
+/// Name of the main stencil of `variant` (of a quickened variant: its IC stub).
 pub fn stencil_name(variant: &str) -> String {
     format!("{}{variant}", symbols::STENCIL_PREFIX)
 }
@@ -66,8 +66,13 @@ impl<'ctx> Pass<LlvmModule<'ctx>> for BaselineCreateStencils {
             }
         }
         let builder = HandlerBuilder::new(module);
-        for v in variants.iter().filter(|v| !matches!(v.quickening, Some(Quickening::Quickened { .. }))) {
+        for v in &variants {
             builder.main_component(v, &stencil_name(&v.name), handler_kind::STENCIL)?;
+            // A quickened variant's stencil is an IC stub: no continuations of its own (its
+            // calls return into its base's, which compute the kind).
+            if matches!(v.quickening, Some(Quickening::Quickened { .. })) {
+                continue;
+            }
             for k in continuations_of(module, &v.semantics) {
                 builder.continuation(
                     v,

@@ -1,6 +1,7 @@
 #![doc = include_str!("../README.md")]
 
-use deegen_api::ic::symbols::{FUSED_KIND, QUICKEN};
+use deegen_api::ic::symbols::{ENTRY_KEY, ENTRY_STATE, FUSED_KIND, IN_STUB, QUICKEN};
+use deegen_api::runtime_constants as rc;
 use deegen_bytecode_spec::{Quickening, Variant};
 use deegen_llvm_ir::raw::Value;
 use deegen_llvm_ir::*;
@@ -32,19 +33,24 @@ fn err(message: impl Into<String>) -> PassError {
 struct Markers<'ctx> {
     kinds: Vec<CallSiteValue<'ctx>>,
     quickens: Vec<CallSiteValue<'ctx>>,
+    /// The reads of the first entry's key and state, and the tests for an IC stub.
+    keys: Vec<CallSiteValue<'ctx>>,
+    states: Vec<CallSiteValue<'ctx>>,
+    in_stub: Vec<CallSiteValue<'ctx>>,
 }
 
 impl<'ctx> Markers<'ctx> {
     fn of(f: FunctionValue<'ctx>) -> Self {
         let calls = calls_in(f);
         let named = |n: &str| calls.iter().copied().filter(|c| callee_name(*c).as_deref() == Some(n)).collect::<Vec<_>>();
-        Markers { kinds: named(FUSED_KIND), quickens: named(QUICKEN) }
+        Markers { kinds: named(FUSED_KIND), quickens: named(QUICKEN), keys: named(ENTRY_KEY), states: named(ENTRY_STATE), in_stub: named(IN_STUB) }
     }
 
     fn is_empty(&self) -> bool {
-        self.kinds.is_empty() && self.quickens.is_empty()
+        self.kinds.is_empty() && self.quickens.is_empty() && self.keys.is_empty() && self.states.is_empty() && self.in_stub.is_empty()
     }
 
+    /// The markers that carry the number of kinds.
     fn all(&self) -> impl Iterator<Item = CallSiteValue<'ctx>> + '_ {
         self.kinds.iter().chain(&self.quickens).copied()
     }
@@ -145,11 +151,49 @@ fn lower<'ctx>(
     let b = ctx.create_builder();
     let e = |x: inkwell::builder::BuilderError| x.to_string();
 
-    // The kind of a hit: the opcode's in a quickened main component, computed elsewhere.
+    // A stencil of a quickened variant is an IC stub (`baseline-create-stencils` makes no
+    // other): the first entry is its constants, and its hit is its kind's.
+    let stub = handler_kind == handler_kind::STENCIL && matches!(variant.quickening, Some(Quickening::Quickened { .. }));
+    // The kind of a hit: the opcode's in a quickened main component or a stub, computed
+    // elsewhere.
     let constant_kind = match variant.quickening {
-        Some(Quickening::Quickened { kind, .. }) if handler_kind == handler_kind::BYTECODE => Some(kind),
+        Some(Quickening::Quickened { kind, .. }) if handler_kind == handler_kind::BYTECODE || stub => Some(kind),
         _ => None,
     };
+    let i32t = ctx.i32_type();
+    // The first entry: loads of the cache (`entry` is its address), or a stub's constants.
+    for (sites, symbol, offset) in [(&markers.keys, rc::IC_KEY, 0u64), (&markers.states, rc::IC_STATE, 4)] {
+        for &site in sites {
+            let inst = call_instruction(site);
+            b.position_before(&inst);
+            let value = if stub {
+                let address = runtime_constant_symbol(module, symbol);
+                let wide = b.build_ptr_to_int(address, ctx.i64_type(), "ic.const").map_err(e)?;
+                b.build_int_truncate(wide, i32t, "ic.const32").map_err(e)?
+            } else {
+                let entry = call_instruction(site)
+                    .get_operand(0)
+                    .and_then(|o| o.value())
+                    .filter(|v| v.is_pointer_value())
+                    .ok_or("a cache-entry marker takes the entry's address")?
+                    .into_pointer_value();
+                // SAFETY: an `i8` GEP within the cache's 8 bytes per entry.
+                let at = unsafe { b.build_gep(ctx.i8_type(), entry, &[ctx.i64_type().const_int(offset, false)], "ic.field") }.map_err(e)?;
+                let load = b.build_load(i32t, at, "ic.entry").map_err(e)?;
+                load.into_int_value().as_instruction().ok_or("a load is an instruction")?.set_alignment(1).map_err(|x| x.to_string())?;
+                load.into_int_value()
+            };
+            let result =
+                site.try_as_basic_value().basic().filter(|v| v.is_int_value()).ok_or("a cache-entry marker returns an i32")?.into_int_value();
+            result.replace_all_uses_with(value);
+            inst.erase_from_basic_block();
+        }
+    }
+    for &site in &markers.in_stub {
+        let result = site.try_as_basic_value().basic().filter(|v| v.is_int_value()).ok_or("the stub marker returns an i32")?.into_int_value();
+        result.replace_all_uses_with(i32t.const_int(u64::from(stub), false));
+        call_instruction(site).erase_from_basic_block();
+    }
     for &site in &markers.kinds {
         let inst = call_instruction(site);
         let with = match constant_kind {
@@ -172,6 +216,15 @@ fn lower<'ctx>(
         let opcode = b.build_int_add(kind16, ctx.i16_type().const_int(u64::from(first), false), "quicken.opcode").map_err(e)?;
         let store = b.build_store(pc, opcode).map_err(e)?;
         store.set_alignment(2).map_err(|x| x.to_string())?;
+        // The baseline JIT's generic code also tells the JIT, which adds a stub for the new
+        // first entry to the instruction's chain.
+        if handler_kind::is_stencil(handler_kind) && !stub {
+            let ptr = ctx.ptr_type(Default::default());
+            let hook = module
+                .get_function(rc::IC_FILLED)
+                .unwrap_or_else(|| module.add_function(rc::IC_FILLED, ctx.void_type().fn_type(&[ptr.into(), ptr.into(), i32t.into()], false), None));
+            b.build_call(hook, &[state.ctx.into(), pc.into(), kind.into()], "").map_err(e)?;
+        }
         inst.erase_from_basic_block();
     }
     Ok(())

@@ -41,6 +41,33 @@ fn quickened_hits_run_their_kind_and_every_fill_quickens() {
     insta::assert_snapshot!("quickened_kind_0", inline);
 }
 
+/// The baseline JIT's IC stub (the stencil of a quickened variant) compares with the
+/// runtime-constant key, runs its kind's effect with the runtime-constant state and, on a
+/// miss, only jumps on; the generic code (the base's stencil) reads the cache and reports
+/// each fill to the JIT; the interpreter's handler reads the cache and does not.
+#[test]
+fn stubs_take_the_entry_as_constants_and_the_generic_code_reports_fills() {
+    let context = Context::create();
+    let mut unit = deegen_pass_test_support::load_fixture(&context, env!("CARGO_MANIFEST_DIR"), "stub.ll");
+    run(&mut unit).unwrap();
+    let ir = unit.print();
+    for marker in ["@__deegen_api_ic_entry_key(", "@__deegen_api_ic_entry_state(", "@__deegen_api_ic_in_stub("] {
+        assert!(!ir.contains(&format!("call i32 {marker}")), "{marker} left\n{ir}");
+    }
+    let interp = function(&ir, "__deegen_interp_op_GetField");
+    let generic = function(&ir, "__deegen_jit_op_GetField");
+    let stub = function(&ir, "__deegen_jit_op_GetField_fused_ic_1");
+    for f in [interp, generic] {
+        assert!(f.contains("load i32, ptr %ic, align 1") && f.contains("@lookup") && !f.contains("@__deegen_api_ic_next"), "{f}");
+    }
+    assert!(!interp.contains("@__deegen_jit_ic_filled"), "{interp}");
+    assert!(generic.contains("call void @__deegen_jit_ic_filled(ptr %ctx"), "{generic}");
+    assert!(stub.contains("@__deegen_rc_ic_key") && stub.contains("@__deegen_rc_ic_state"), "{stub}");
+    assert!(!stub.contains("@lookup") && !stub.contains("store i16") && !stub.contains("@__deegen_jit_ic_filled"), "{stub}");
+    assert!(stub.contains("call void @__deegen_api_ic_next()"), "{stub}");
+    insta::assert_snapshot!("ic_stub_kind_1", stub);
+}
+
 #[test]
 fn a_module_without_fused_caches_is_left_alone() {
     let context = Context::create();

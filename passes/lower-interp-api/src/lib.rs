@@ -179,6 +179,9 @@ impl<'a, 'ctx> Lowerer<'a, 'ctx> {
                 e(next(v))?;
             }
             "fallthrough" => e(next(self.variant("fallthrough()")?))?,
+            // An IC stub's miss (`interp-ic-quickening` left it only in stubs).
+            "ic_next" if state.source == OperandSource::RuntimeConstants => e(ib.jump_to_code_symbol(&state, runtime_constants::IC_NEXT))?,
+            "ic_next" => return Err(self.fail("an inline-cache stub's miss outside a baseline JIT stencil")),
             "take_branch" if state.source == OperandSource::RuntimeConstants => {
                 self.variant("take_branch()")?.branch_offset.ok_or_else(|| self.fail("take_branch() in a bytecode that does not branch"))?;
                 e(ib.jump_to_code_symbol(&state, runtime_constants::BRANCH))?;

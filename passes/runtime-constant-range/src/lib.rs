@@ -72,6 +72,10 @@ fn range_of(name: &str, operands: &BTreeMap<String, SymbolRange>) -> Result<Symb
     if name == rc::OUTPUT {
         return Ok(SymbolRange::Below(8 << 16));
     }
+    // An inline-cache stub's key and state are `u32`s.
+    if name == rc::IC_KEY || name == rc::IC_STATE {
+        return Ok(SymbolRange::Below(1 << 32));
+    }
     if name.starts_with(rc::OPERAND_PREFIX) {
         return operands.get(name).copied().ok_or_else(|| format!("runtime constant '{name}' names an operand no variant has"));
     }
@@ -140,5 +144,6 @@ mod tests {
         assert!(range_of("__deegen_rc_mystery", &ops).is_err());
         assert!(range_of("__deegen_rc_op_a", &ops).is_err());
         assert_eq!(range_of(rc::PC, &ops), Ok(SymbolRange::Any64));
+        assert_eq!(range_of(rc::IC_STATE, &ops), Ok(SymbolRange::Below(1 << 32)));
     }
 }

@@ -553,6 +553,28 @@ fn jit_listing(st: &LuaState) -> String {
                 let cold = unsafe { std::slice::from_raw_parts(ins.cold_address as *const u8, ins.cold_size as usize) };
                 out.push_str(&deegen_stencil::disassemble_code(cold, ins.cold_address));
             }
+            // An inline cache's stubs, the chain's head first.
+            if let Some(jit) = st.tiering.jit() {
+                let pc = p.code.as_ptr() as u64 + u64::from(ins.bytecode_offset);
+                for stub in jit.ic_stubs(pc) {
+                    out.push_str(&format!(
+                        "       inline-cache stub {} (key {:#x}, state {:#x}), {} bytes with its record:\n",
+                        jit.stencil_name(stub.stencil),
+                        stub.key,
+                        stub.state,
+                        stub.size
+                    ));
+                    // SAFETY: stubs stay mapped while their function lives.
+                    let code = unsafe { std::slice::from_raw_parts(stub.address as *const u8, stub.code_size as usize) };
+                    out.push_str(&deegen_stencil::disassemble_code(code, stub.address));
+                    if stub.cold != 0 {
+                        out.push_str("         its cold part:\n");
+                        // SAFETY: as above.
+                        let cold = unsafe { std::slice::from_raw_parts(stub.cold as *const u8, stub.cold_size as usize) };
+                        out.push_str(&deegen_stencil::disassemble_code(cold, stub.cold));
+                    }
+                }
+            }
         }
         out.push('\n');
     }
@@ -580,6 +602,12 @@ fn perf_map_text(st: &LuaState) -> String {
             out.push_str(&format!("{:x} {:x} lua {place}\n", ins.address, ins.size));
             if ins.cold_size > 0 {
                 out.push_str(&format!("{:x} {:x} lua {place} out of line\n", ins.cold_address, ins.cold_size));
+            }
+            if let Some(jit) = st.tiering.jit() {
+                for stub in jit.ic_stubs(p.code.as_ptr() as u64 + u64::from(ins.bytecode_offset)) {
+                    let code = stub.code_size + stub.cold_size;
+                    out.push_str(&format!("{:x} {:x} lua {place} inline-cache stub {:#x}\n", stub.address, code, stub.key));
+                }
             }
         }
     }
@@ -661,7 +689,7 @@ fn run(st: &mut LuaState, argv: &[String]) -> bool {
         st.flush();
         let s = st.tiering.stats();
         eprintln!(
-            "{{\"tier\": \"{:?}\", \"functions\": {}, \"bytecodes\": {}, \"code_bytes\": {}, \"cold_code_bytes\": {}, \"slow_path_data_bytes\": {}, \"compile_seconds\": {:.6}, \"memory_seconds\": {:.6}, \"failures\": {}, \"bytecodes_per_second\": {:.0}, \"code_bytes_per_bytecode\": {:.1}}}",
+            "{{\"tier\": \"{:?}\", \"functions\": {}, \"bytecodes\": {}, \"code_bytes\": {}, \"cold_code_bytes\": {}, \"slow_path_data_bytes\": {}, \"compile_seconds\": {:.6}, \"memory_seconds\": {:.6}, \"failures\": {}, \"bytecodes_per_second\": {:.0}, \"code_bytes_per_bytecode\": {:.1}, \"ic_stubs\": {}, \"ic_stub_bytes\": {}, \"ic_megamorphic_sites\": {}, \"ic_megamorphic_fills\": {}}}",
             st.tiering.mode,
             s.functions,
             s.bytecodes,
@@ -673,6 +701,10 @@ fn run(st: &mut LuaState, argv: &[String]) -> bool {
             s.failures,
             if s.compile_seconds > 0.0 { s.bytecodes as f64 / s.compile_seconds } else { 0.0 },
             if s.bytecodes > 0 { s.code_bytes as f64 / s.bytecodes as f64 } else { 0.0 },
+            s.ic_stubs,
+            s.ic_stub_bytes,
+            s.ic_megamorphic_sites,
+            s.ic_megamorphic_fills,
         );
     }
     if show_stats {

@@ -70,8 +70,8 @@ fn a_full_code_cache_leaves_functions_in_the_interpreter() {
     let program =
         "local s = 0 for i = 1, 200 do local f = loadstring('local a = ... for j = 1, 3 do a = a + j end return a') s = s + f(i) end print(s)";
     let (expected, _) = reference(program);
-    // Room for the helpers (the AOT slow paths, about 65 KiB) and a few functions only.
-    let (stdout, stderr, status) = run(program, &["--tier=baseline", "--jit-cache-limit=98304", "--jit-stats"]);
+    // Room for the helpers (the AOT slow paths, about 100 KiB) and a few functions only.
+    let (stdout, stderr, status) = run(program, &["--tier=baseline", "--jit-cache-limit=131072", "--jit-stats"]);
     assert_eq!(status, Some(0), "{stderr}");
     assert_eq!(stdout, expected);
     let stats = stderr.lines().last().unwrap_or_default();
@@ -82,6 +82,46 @@ fn a_full_code_cache_leaves_functions_in_the_interpreter() {
     // A cache too small even for the JIT's own helpers: nothing is compiled, everything runs.
     let (stdout, stderr, status) = run(program, &["--tier=baseline", "--jit-cache-limit=0", "--jit-stats"]);
     assert_eq!((status, stdout.as_str()), (Some(0), expected.as_str()), "{stderr}");
+}
+
+/// Field and global accesses whose sites see one, a few and many hidden classes: the JIT's
+/// inline caches (chains of patched stubs, `deegen_baseline_jit::BaselineJit::add_ic_stub`)
+/// must answer as the interpreter does, for every kind of cached state (inline or
+/// out-of-line slots, with a metatable, an absent key cached for a store), past the
+/// megamorphic limit, and when a site that has stubs sees a value they were not made for.
+#[test]
+fn polymorphic_inline_caches() {
+    let program = "\
+        local function get(o) return o.x end \
+        local function set(o, v) o.x = v end \
+        local shapes = {} \
+        for i = 1, 9 do local o = {} for j = 1, i do o['f' .. j] = j end o.x = i * 10 shapes[i] = o end \
+        local s = 0 \
+        for r = 1, 3 do for i = 1, 9 do s = s + get(shapes[i]) end end \
+        for r = 1, 3 do for i = 1, 2 do s = s + get(shapes[i]) end end \
+        print(s) \
+        for i = 1, 9 do set(shapes[i], i) set(shapes[i], i + 1) end \
+        for i = 1, 9 do s = s + get(shapes[i]) end print(s) \
+        local dict = {} for i = 1, 100 do dict['k' .. i] = i end dict.x = 5 \
+        print(get(dict), get(dict)) \
+        local base = {x = 'from base'} local derived = setmetatable({}, {__index = base}) \
+        print(get(derived), get(derived)) \
+        local fresh = {} for i = 1, 3 do local o = {} set(o, i) fresh[i] = o end print(fresh[3].x) \
+        g1 = 1 local function bump() g1 = g1 + 1 return g1 end for i = 1, 5 do bump() end print(g1) \
+        print(pcall(get, 5)) print(pcall(get, nil)) print(pcall(set, 'str', 1)) \
+        print(get(setmetatable({}, {__index = function(t, k) return k .. '!' end}))) \
+        local function gety(o) return o.y end \
+        local o = setmetatable({y = 1}, {__index = function(t, k) return k .. '?' end}) \
+        print(gety(o), gety(o)) o.y = nil print(gety(o), gety(o)) o.y = 3 print(gety(o)) \
+        local function sety(o, v) o.y = v end \
+        local p = setmetatable({y = 1}, {__newindex = function(t, k, v) rawset(t, k, v * 2) end}) \
+        sety(p, 2) sety(p, 3) p.y = nil sety(p, 4) print(p.y)";
+    same_as_reference(program);
+    let (_, stderr, status) = run(program, &["--tier=baseline", "--jit-stats"]);
+    assert_eq!(status, Some(0), "{stderr}");
+    let stats = stderr.lines().last().unwrap_or_default();
+    assert!(!stats.contains("\"ic_stubs\": 0,") && stats.contains("\"ic_stubs\": "), "no inline-cache stub was made: {stats}");
+    assert!(!stats.contains("\"ic_megamorphic_fills\": 0}") && stats.contains("\"ic_megamorphic_fills\": "), "no site went megamorphic: {stats}");
 }
 
 #[test]

@@ -543,6 +543,15 @@ pub unsafe extern "C" fn lua_rt_write_barrier(ctx: *mut LuaContext, obj: *mut lu
     unsafe { state_of(ctx) }.heap.barrier(obj)
 }
 
+/// The generic code of a baseline JIT instruction with a fused inline cache filled the cache's
+/// first entry with a state of `kind` (`deegen_api::runtime_constants::IC_FILLED`): the JIT adds
+/// a stub for it to the instruction's chain.
+#[no_mangle]
+pub unsafe extern "C" fn __deegen_jit_ic_filled(ctx: *mut LuaContext, pc: *const u8, kind: u32) {
+    // SAFETY: JIT code of the live instruction at `pc` is asking.
+    unsafe { state_of(ctx).tiering.ic_filled(pc, kind) }
+}
+
 /// A function ran out of its hotness countdown: counted for `ljr --stats`; what happens next
 /// is the tiering policy's (`tiering`).
 #[no_mangle]

@@ -196,10 +196,37 @@ impl Tiering {
         }
     }
 
-    /// A compiled function's code block is about to be freed.
-    pub fn forget(&mut self, cb: *const CodeBlock) {
+    /// The generic code of the compiled instruction at `pc` filled its inline cache with a
+    /// state of `kind`: the JIT adds a stub. A stub that cannot be made (the code cache is
+    /// full) leaves the site to its generic code, with a `tracing` event.
+    ///
+    /// # Safety
+    /// `pc` is an instruction of a live function compiled by this state's JIT.
+    pub unsafe fn ic_filled(&mut self, pc: *const u8, kind: u32) {
+        let Some(jit) = self.jit.as_mut() else { return };
+        // SAFETY: per the contract.
+        match unsafe { jit.add_ic_stub(pc as u64, kind) } {
+            Ok(Some(stub)) if self.verify => {
+                if let Err(e) = jit.verify_ic_stub(&stub) {
+                    eprintln!("ljr: the baseline JIT's checker rejects an inline-cache stub: {e}");
+                    std::process::abort();
+                }
+            }
+            Ok(_) => {}
+            Err(e) => {
+                tracing::info!(error = %e, "no inline-cache stub; the site stays with its generic code");
+                self.fail_when_verifying(&e, "the baseline JIT cannot make an inline-cache stub");
+            }
+        }
+    }
+
+    /// A compiled function's code block is about to be freed, with its bytecode and code.
+    pub fn forget(&mut self, cb: *const CodeBlock, bytecode: &[u8], code: &CompiledCode) {
         if let Some(i) = self.compiled.iter().position(|&c| std::ptr::eq(c, cb)) {
             self.compiled.swap_remove(i);
+        }
+        if let Some(jit) = self.jit.as_mut() {
+            jit.forget(bytecode, code);
         }
     }
 

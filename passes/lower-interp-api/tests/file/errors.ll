@@ -10,6 +10,11 @@
 ; RUN: sed 's/call void @__deegen_api_return(i64 1)/call void @__deegen_api_teleport()/' %s \
 ; RUN:   | not deegen-opt --passes=lower-interp-api - 2>&1 | FileCheck %s --check-prefix=UNKNOWN
 ; UNKNOWN: deegen-opt: pass 'lower-interp-api': __deegen_interp_op_Op: unknown API marker '__deegen_api_teleport'
+; An inline-cache stub's miss in an interpreter handler (interp-ic-quickening leaves it only in
+; IC stubs).
+; RUN: sed 's/call void @__deegen_api_return(i64 1)/call void @__deegen_api_ic_next()/' %s \
+; RUN:   | not deegen-opt --passes=lower-interp-api - 2>&1 | FileCheck %s --check-prefix=IC-NEXT
+; IC-NEXT: deegen-opt: pass 'lower-interp-api': __deegen_interp_op_Op: an inline-cache stub's miss outside a baseline JIT stencil
 ; RUN: sed 's/"deegen-variant"="0"/"deegen-variant"="x"/' %s \
 ; RUN:   | not deegen-opt --passes=lower-interp-api - 2>&1 | FileCheck %s --check-prefix=ATTR
 ; ATTR: deegen-opt: pass 'lower-interp-api': '__deegen_interp_op_Op' has no valid "deegen-variant" attribute
@@ -31,6 +36,7 @@
 declare void @__deegen_api_return(i64)
 declare void @__deegen_api_take_branch()
 declare void @__deegen_api_teleport()
+declare void @__deegen_api_ic_next()
 declare ptr @__deegen_api_context()
 
 define ghccc void @__deegen_interp_op_Op(ptr %ctx, ptr %base, ptr %pc, ptr %cb, i64 %t1, i64 %a0, i64 %a1, i64 %a2, i64 %a3, i64 %t2) #1 {

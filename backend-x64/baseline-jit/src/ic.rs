@@ -1,0 +1,330 @@
+//! Polymorphic inline caches in JIT code (the paper's section 7.3): chains of patched stubs.
+//!
+//! An instruction with a fused inline cache (`deegen_api::ic`) is compiled to its *IC entry*
+//! in line, a `jmp rel32`, and its generic code (the base variant's stencil) out of line; the
+//! entry first jumps to the generic code, which runs the cache in the bytecode. Each time the
+//! generic code fills the cache's first entry it calls the language's runtime
+//! (`deegen_api::runtime_constants::IC_FILLED`), which calls [`BaselineJit::add_ic_stub`]: the
+//! stub stencil of the filled kind (the quickened variant's stencil, with the key and the state
+//! as holes) is copied with the key and state the cache now holds, its miss jumps to the old
+//! head of the chain, and the IC entry is repatched to it. A hit then runs the entry's `jmp`,
+//! the stub's key compare and the effect with the state a constant: no load of the cache, no
+//! test of the kind.
+//!
+//! A site takes at most [`MAX_IC_STUBS`] stubs; later keys are served by the generic code
+//! (megamorphic). Stubs hold no object references: a key is a hidden-class id, which the
+//! language never reuses, so a stub never needs clearing by the collector. Stubs live as long
+//! as the code cache (like compiled functions, they are not reclaimed).
+
+use deegen_stencil::{patch_hole, HoleKind};
+
+use crate::compile::{instruction_constant, piece_addresses, BaselineJit, CompiledCode, CompiledInstruction, IcStub, JitError, VerifyError, MAX_IC_STUBS};
+use crate::tables::{HoleValue, StencilRecord};
+
+/// The values of a stub's holes other than the helpers' and externals'.
+struct StubContext<'a> {
+    /// The instruction's bytes (from its address `pc`).
+    instruction: &'a [u8],
+    pc: u64,
+    next: u64,
+    branch: u64,
+    continuations: &'a [u64],
+    address: u64,
+    cold: u64,
+    record: u64,
+    key: u32,
+    state: u32,
+    next_in_chain: u64,
+}
+
+impl StubContext<'_> {
+    /// The value of `value` in the stub (`None`: a helper's, an external's or data, which the
+    /// JIT placed).
+    fn value(&self, v: &'static crate::VariantRecord, value: HoleValue) -> Result<Option<u64>, String> {
+        Ok(Some(match value {
+            HoleValue::Pc | HoleValue::Output | HoleValue::Operand(_) => instruction_constant(self.instruction, self.pc, 0, v, value)?,
+            HoleValue::Next => self.next,
+            HoleValue::Branch if self.branch != 0 => self.branch,
+            HoleValue::Branch => return Err(format!("{} does not branch", v.name)),
+            HoleValue::Continuation(k) => *self.continuations.get(k as usize).ok_or_else(|| format!("{} has no continuation {k}", v.name))?,
+            HoleValue::SlowPathData => self.record,
+            HoleValue::ColdPart if self.cold != 0 => self.cold,
+            HoleValue::HotPart | HoleValue::ColdPart => self.address,
+            HoleValue::IcKey => u64::from(self.key),
+            HoleValue::IcState => u64::from(self.state),
+            HoleValue::IcNext => self.next_in_chain,
+            HoleValue::Data | HoleValue::Shared(_) | HoleValue::External(_) => return Ok(None),
+        }))
+    }
+}
+
+impl BaselineJit {
+    /// The fused inline cache of the compiled instruction at `pc` now holds, in its first
+    /// entry, a state of `kind`: adds a stub for that entry at the head of the instruction's
+    /// chain. `Ok(None)` when there is nothing to add: `pc` is not such an instruction of
+    /// compiled code, the chain already has a stub for the key, or it is full (megamorphic).
+    ///
+    /// # Safety
+    /// `pc` is the address of an instruction of a function compiled by this JIT whose bytecode
+    /// is still alive (the instruction's own code is asking).
+    pub unsafe fn add_ic_stub(&mut self, pc: u64, kind: u32) -> Result<Option<IcStub>, JitError> {
+        let tables = self.tables;
+        let Some(site) = self.ic_sites.get(&pc) else { return Ok(None) };
+        let (opcode, entry, cold_area, next, branch, head) = (site.opcode, site.entry, site.cold, site.next, site.branch, site.head);
+        let v = &tables.variants[opcode as usize];
+        let Some(ic) = v.ic else { return Ok(None) };
+        let bad = |problem: String| JitError::Bytecode { offset: 0, problem: format!("inline-cache stub of {} at {pc:#x}: {problem}", v.name) };
+        // SAFETY: per the contract, the instruction (`v.length` bytes, its cache among them)
+        // is alive.
+        let instruction = unsafe { std::slice::from_raw_parts(pc as *const u8, v.length as usize) };
+        let field = |at: u32| -> Result<u32, JitError> {
+            let at = at as usize;
+            instruction
+                .get(at..at + 4)
+                .map(|b| u32::from_le_bytes(b.try_into().expect("4 bytes")))
+                .ok_or_else(|| bad("the cache runs past the instruction".into()))
+        };
+        let (key, state) = (field(ic.cache_offset)?, field(ic.cache_offset + 4)?);
+        let (known, full, megamorphic) = (site.stubs.iter().any(|s| s.key == key), site.stubs.len() == MAX_IC_STUBS, site.megamorphic);
+        if megamorphic {
+            self.stats.ic_megamorphic_fills += 1;
+            return Ok(None);
+        }
+        if known {
+            return Ok(None);
+        }
+        if full {
+            // Megamorphic: every key the stubs miss would pay for all their misses first. The
+            // entry now jumps straight to the generic code (the first out-of-line piece), whose
+            // cache in the bytecode keeps serving the last keys; the stubs stay unreachable.
+            self.point_ic_entry(entry, cold_area).map_err(|e| bad(e.to_string()))?;
+            let site = self.ic_sites.get_mut(&pc).expect("looked up above");
+            site.megamorphic = true;
+            site.head = cold_area;
+            self.stats.ic_megamorphic_sites += 1;
+            self.stats.ic_megamorphic_fills += 1;
+            tracing::trace!(pc = format_args!("{pc:#x}"), "inline-cache site megamorphic");
+            return Ok(None);
+        }
+        let stencil = *ic.stubs.get(kind as usize).ok_or_else(|| bad(format!("no stub for kind {kind}")))?;
+        let hot = &tables.stencils[stencil as usize];
+        let cold = hot.cold_part.map(|c| &tables.stencils[c as usize]);
+        let cold_len = cold.map_or(0, |c| c.code.len());
+        let records_at = (hot.code.len() + cold_len).next_multiple_of(8);
+        let size = records_at + 8 * hot.slow_path_data.len();
+        // Where the instruction's continuations are: its pieces as compiled.
+        let ins = CompiledInstruction { bytecode_offset: 0, opcode, address: entry, size: 0, cold_address: cold_area, cold_size: 0 };
+        let pieces = piece_addresses(tables, v, &ins);
+        let continuations = pieces.get(1..1 + v.continuations.len()).unwrap_or_default();
+        let (data, shared, externals, near) = (&self.data, &self.shared, &self.externals, &self.near_externals);
+        let fixed = |s: &StencilRecord, id: usize, value: HoleValue, kind: HoleKind| -> Result<u64, String> {
+            Ok(match value {
+                HoleValue::Data => data[id],
+                HoleValue::Shared(k) => *shared.get(k as usize).ok_or("no such helper")?,
+                HoleValue::External(k) if kind == HoleKind::PcRel32 => *near.get(k as usize).ok_or("no such external")?,
+                HoleValue::External(k) => *externals.get(k as usize).ok_or("no such external")?,
+                other => return Err(format!("{} has no value for {other:?}", s.name)),
+            })
+        };
+        let (address, result) = self.cache.emit(size, 16, |buf, address| -> Result<IcStub, String> {
+            let context = StubContext {
+                instruction,
+                pc,
+                next,
+                branch,
+                continuations,
+                address,
+                cold: if cold.is_some() { address + hot.code.len() as u64 } else { 0 },
+                record: address + records_at as u64,
+                key,
+                state,
+                next_in_chain: head,
+            };
+            let parts = [(Some(hot), stencil, 0usize), (cold, hot.cold_part.unwrap_or(0), hot.code.len())];
+            for (part, id, at) in parts {
+                let Some(s) = part else { continue };
+                let out = &mut buf[at..at + s.code.len()];
+                out.copy_from_slice(s.code);
+                for h in s.holes {
+                    let value = match context.value(v, h.value)? {
+                        Some(value) => value,
+                        None => fixed(s, id as usize, h.value, h.kind)?,
+                    };
+                    patch_hole(out, h.offset as usize, h.kind, h.addend, value, address + at as u64).map_err(|e| e.in_stencil(s.name).to_string())?;
+                }
+            }
+            for (k, &value) in hot.slow_path_data.iter().enumerate() {
+                let value = match context.value(v, value)? {
+                    Some(value) => value,
+                    None => fixed(hot, stencil as usize, value, HoleKind::Abs64)?,
+                };
+                buf[records_at + 8 * k..records_at + 8 * k + 8].copy_from_slice(&value.to_le_bytes());
+            }
+            Ok(IcStub {
+                pc,
+                stencil,
+                address,
+                cold: context.cold,
+                record: context.record,
+                key,
+                state,
+                next_in_chain: head,
+                code_size: hot.code.len() as u32,
+                cold_size: cold_len as u32,
+                size: size as u32,
+            })
+        })?;
+        let stub = result.map_err(bad)?;
+        self.point_ic_entry(entry, address)?;
+        let site = self.ic_sites.get_mut(&pc).expect("looked up above");
+        site.stubs.push(stub);
+        site.head = address;
+        self.stats.ic_stubs += 1;
+        self.stats.ic_stub_bytes += size as u64;
+        tracing::trace!(pc = format_args!("{pc:#x}"), stub = format_args!("{address:#x}"), kind, key, state, "inline-cache stub added");
+        Ok(Some(stub))
+    }
+
+    /// Makes the IC entry (`jmp rel32`) at `entry` jump to `target`.
+    fn point_ic_entry(&mut self, entry: u64, target: u64) -> Result<(), JitError> {
+        let rel = i32::try_from(target as i64 - (entry as i64 + 5))
+            .map_err(|_| JitError::Bytecode { offset: 0, problem: format!("{target:#x} is out of the reach of the IC entry at {entry:#x}") })?;
+        Ok(self.cache.patch(entry + 1, &rel.to_le_bytes())?)
+    }
+
+    /// The function whose bytecode is `bytecode`, compiled to `code`, is about to be freed:
+    /// its inline-cache sites are dropped (its bytecode's addresses may name another
+    /// function's instructions next). Its code and stubs stay in the cache, unreachable.
+    pub fn forget(&mut self, bytecode: &[u8], code: &CompiledCode) {
+        let pc_base = bytecode.as_ptr() as u64;
+        for ins in &code.instructions {
+            if self.tables.variants.get(ins.opcode as usize).is_some_and(|v| v.ic.is_some()) {
+                self.ic_sites.remove(&(pc_base + u64::from(ins.bytecode_offset)));
+            }
+        }
+    }
+
+    /// The stubs of the compiled instruction at `pc`, newest (the chain's head) first: for
+    /// listings (`ljr --dump-jit`) and profilers' symbol maps.
+    pub fn ic_stubs(&self, pc: u64) -> impl Iterator<Item = &IcStub> + '_ {
+        self.ic_sites.get(&pc).into_iter().flat_map(|s| s.stubs.iter().rev())
+    }
+
+    /// The name of the stencil a stub was copied from.
+    pub fn stencil_name(&self, stencil: u16) -> &'static str {
+        self.tables.stencils.get(stencil as usize).map_or("?", |s| s.name)
+    }
+
+    /// The checker for a stub (the counterpart of [`BaselineJit::verify`]): decodes it with
+    /// `iced-x86` and checks that it is its stencil byte for byte outside the holes, that every
+    /// hole is one field, that its jumps reach the next instruction, the instruction's
+    /// continuations, its own cold part and the chain's next stub, that its key and state
+    /// holes hold what the cache held, and that the IC entry now jumps to it; each recomputed
+    /// from the instruction and the compiled code's layout.
+    pub fn verify_ic_stub(&self, stub: &IcStub) -> Result<(), VerifyError> {
+        use deegen_stencil::{check_holes, Hole, HoleTarget, Stencil};
+        let tables = self.tables;
+        let site = self.ic_sites.get(&stub.pc).ok_or_else(|| VerifyError {
+            offset: 0,
+            variant: "-",
+            problem: "a stub for no compiled instruction".into(),
+        })?;
+        let v = &tables.variants[site.opcode as usize];
+        let fail =
+            |problem: String| VerifyError { offset: 0, variant: v.name, problem: format!("inline-cache stub at {:#x}: {problem}", stub.address) };
+        let ins =
+            CompiledInstruction { bytecode_offset: 0, opcode: site.opcode, address: site.entry, size: 0, cold_address: site.cold, cold_size: 0 };
+        let pieces = piece_addresses(tables, v, &ins);
+        let hot = &tables.stencils[stub.stencil as usize];
+        let ic = v.ic.ok_or_else(|| fail("its instruction has no inline cache".into()))?;
+        if !ic.stubs.contains(&stub.stencil) {
+            return Err(fail(format!("{} is not a stub of {}", hot.name, v.name)));
+        }
+        let parts = [(Some(hot), stub.address), (hot.cold_part.map(|c| &tables.stencils[c as usize]), stub.cold)];
+        for (part, start) in parts {
+            let Some(s) = part else { continue };
+            // SAFETY: the stub lives in the cache, which is never unmapped while the JIT lives.
+            let emitted = unsafe { std::slice::from_raw_parts(start as *const u8, s.code.len()) };
+            let mut covered = vec![false; s.code.len()];
+            for h in s.holes {
+                covered[h.offset as usize..h.offset as usize + h.kind.width()].iter_mut().for_each(|c| *c = true);
+            }
+            if let Some(k) = (0..s.code.len()).find(|&k| !covered[k] && emitted[k] != s.code[k]) {
+                return Err(fail(format!("{} differs from its stencil at byte {k}", s.name)));
+            }
+            let as_stencil = Stencil {
+                name: s.name.to_owned(),
+                code: s.code.to_vec(),
+                data: Vec::new(),
+                data_align: 1,
+                holes: s
+                    .holes
+                    .iter()
+                    .map(|h| Hole { offset: h.offset as usize, kind: h.kind, target: HoleTarget::Symbol(format!("{:?}", h.value)), addend: h.addend })
+                    .collect(),
+            };
+            check_holes(&as_stencil, emitted, start).map_err(|e| fail(e.to_string()))?;
+            for h in s.holes {
+                let field = h.offset as usize;
+                let expected = match h.value {
+                    HoleValue::Next => site.next,
+                    HoleValue::Continuation(k) => *pieces.get(1 + k as usize).ok_or_else(|| fail(format!("no continuation {k}")))?,
+                    HoleValue::ColdPart => stub.cold,
+                    HoleValue::HotPart => stub.address,
+                    HoleValue::SlowPathData => stub.record,
+                    HoleValue::IcNext => stub.next_in_chain,
+                    HoleValue::IcKey => u64::from(stub.key),
+                    HoleValue::IcState => u64::from(stub.state),
+                    _ => continue,
+                };
+                let got = match h.kind {
+                    // `S + A - P`: the target is the field's value plus its address minus the addend.
+                    HoleKind::PcRel32 => {
+                        let rel = i32::from_le_bytes(emitted[field..field + 4].try_into().expect("4 bytes"));
+                        (start as i64 + field as i64 + i64::from(rel) - h.addend) as u64
+                    }
+                    HoleKind::Abs32 => {
+                        (u64::from(u32::from_le_bytes(emitted[field..field + 4].try_into().expect("4 bytes"))) as i64 - h.addend) as u64
+                    }
+                    HoleKind::Abs32Signed => {
+                        (i64::from(i32::from_le_bytes(emitted[field..field + 4].try_into().expect("4 bytes"))) - h.addend) as u64
+                    }
+                    HoleKind::Abs64 => u64::from_le_bytes(emitted[field..field + 8].try_into().expect("8 bytes")).wrapping_sub(h.addend as u64),
+                };
+                if got != expected {
+                    return Err(fail(format!("{:?} hole of {} at {field} holds {got:#x}, not {expected:#x}", h.value, s.name)));
+                }
+            }
+        }
+        for (k, &field) in hot.slow_path_data.iter().enumerate() {
+            // SAFETY: the record follows the stub's code in its allocation.
+            let got = unsafe { std::ptr::read_unaligned((stub.record + 8 * k as u64) as *const u64) };
+            let expected = match field {
+                HoleValue::Next => site.next,
+                HoleValue::IcNext => stub.next_in_chain,
+                HoleValue::IcKey => u64::from(stub.key),
+                HoleValue::IcState => u64::from(stub.state),
+                HoleValue::Continuation(k) => *pieces.get(1 + k as usize).ok_or_else(|| fail(format!("no continuation {k}")))?,
+                HoleValue::Pc | HoleValue::Output | HoleValue::Operand(_) => {
+                    // SAFETY: the instruction is alive while its stubs are checked.
+                    let instruction = unsafe { std::slice::from_raw_parts(stub.pc as *const u8, v.length as usize) };
+                    instruction_constant(instruction, stub.pc, 0, v, field).map_err(fail)?
+                }
+                _ => continue,
+            };
+            if got != expected {
+                return Err(fail(format!("SlowPathData field {k} ({field:?}) holds {got:#x}, not {expected:#x}")));
+            }
+        }
+        // The entry reaches the chain's head; the head is this stub only until the next one.
+        if site.head == stub.address {
+            // SAFETY: the entry is emitted code.
+            let rel = unsafe { std::ptr::read_unaligned((site.entry + 1) as *const i32) };
+            let target = (site.entry as i64 + 5 + i64::from(rel)) as u64;
+            if target != stub.address {
+                return Err(fail(format!("the IC entry at {:#x} jumps to {target:#x}", site.entry)));
+            }
+        }
+        Ok(())
+    }
+}
