@@ -53,6 +53,15 @@ pub const IC_STATE: &str = "__deegen_rc_ic_state";
 /// chain's head.
 pub const IC_NEXT: &str = "__deegen_jit_ic_next";
 
+/// Prefix of a constant derived from an inline-cache stub's state (`ic-state-folding`):
+/// `__deegen_rc_ic_derived_<k>` holds what the generated function
+/// `__deegen_ic_derive_<k>(state)` returns, say the byte offset of the cached slot, so the stub
+/// reads the slot with one displacement instead of shifting and scaling the state.
+pub const IC_DERIVED_PREFIX: &str = "__deegen_rc_ic_derived_";
+
+/// Prefix of the functions that compute derived constants (`extern "C" fn(state: u32) -> u64`).
+pub const IC_DERIVE_FUNCTION_PREFIX: &str = "__deegen_ic_derive_";
+
 /// The function the generic code of a baseline JIT instruction with a fused inline cache calls
 /// after each fill of the cache's first entry (`extern "C" fn(ctx: *mut InterpContext, pc:
 /// *const u8, kind: u32)`), with the instruction's address and the kind of the state it
@@ -67,6 +76,7 @@ pub fn is_per_instruction(name: &str) -> bool {
     [PC, OUTPUT, NEXT, BRANCH, SLOW_PATH_DATA, IC_KEY, IC_STATE, IC_NEXT].contains(&name)
         || name.starts_with(OPERAND_PREFIX)
         || name.starts_with(CONTINUATION_PREFIX)
+        || name.starts_with(IC_DERIVED_PREFIX)
 }
 
 /// Bias of a constant operand's symbol: the symbol holds `CONSTANT_BIAS - 8 * (index + 1)`

@@ -789,7 +789,7 @@ impl BaselineJit {
                             }
                             site.head
                         }
-                        HoleValue::IcNext | HoleValue::IcKey | HoleValue::IcState => {
+                        HoleValue::IcNext | HoleValue::IcKey | HoleValue::IcState | HoleValue::IcDerived(_) => {
                             return Err(fail(format!("{} has an inline-cache stub's {value:?} hole", s.name)))
                         }
                         _ => return Ok(None),

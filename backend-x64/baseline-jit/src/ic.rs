@@ -18,8 +18,10 @@
 
 use deegen_stencil::{patch_hole, HoleKind};
 
-use crate::compile::{instruction_constant, piece_addresses, BaselineJit, CompiledCode, CompiledInstruction, IcStub, JitError, VerifyError, MAX_IC_STUBS};
-use crate::tables::{HoleValue, StencilRecord};
+use crate::compile::{
+    instruction_constant, piece_addresses, BaselineJit, CompiledCode, CompiledInstruction, IcStub, JitError, VerifyError, MAX_IC_STUBS,
+};
+use crate::tables::{HoleValue, StencilRecord, StencilTables};
 
 /// The values of a stub's holes other than the helpers' and externals'.
 struct StubContext<'a> {
@@ -35,6 +37,8 @@ struct StubContext<'a> {
     key: u32,
     state: u32,
     next_in_chain: u64,
+    /// Derived constant `k` of a state.
+    derive: &'a dyn Fn(u16, u32) -> Result<u64, String>,
 }
 
 impl StubContext<'_> {
@@ -53,8 +57,25 @@ impl StubContext<'_> {
             HoleValue::IcKey => u64::from(self.key),
             HoleValue::IcState => u64::from(self.state),
             HoleValue::IcNext => self.next_in_chain,
+            HoleValue::IcDerived(k) => (self.derive)(k, self.state)?,
             HoleValue::Data | HoleValue::Shared(_) | HoleValue::External(_) => return Ok(None),
         }))
+    }
+}
+
+/// Derived constant `k` of `state`: what its helper (`ic-state-folding`), placed at
+/// `shared[tables.ic_derive[k]]`, computes.
+fn derive(tables: &StencilTables, shared: &[u64], k: u16, state: u32) -> Result<u64, String> {
+    {
+        let helper = tables
+            .ic_derive
+            .get(k as usize)
+            .and_then(|&h| shared.get(h as usize))
+            .ok_or_else(|| format!("no helper computes derived constant {k}"))?;
+        // SAFETY: the helper is placed code of the C signature `ic-state-folding` gives every
+        // derive function, pure arithmetic on its argument.
+        let f: extern "C" fn(u32) -> u64 = unsafe { std::mem::transmute(*helper as usize) };
+        Ok(f(state))
     }
 }
 
@@ -117,6 +138,7 @@ impl BaselineJit {
         let pieces = piece_addresses(tables, v, &ins);
         let continuations = pieces.get(1..1 + v.continuations.len()).unwrap_or_default();
         let (data, shared, externals, near) = (&self.data, &self.shared, &self.externals, &self.near_externals);
+        let derive = |k: u16, state: u32| derive(tables, shared, k, state);
         let fixed = |s: &StencilRecord, id: usize, value: HoleValue, kind: HoleKind| -> Result<u64, String> {
             Ok(match value {
                 HoleValue::Data => data[id],
@@ -139,6 +161,7 @@ impl BaselineJit {
                 key,
                 state,
                 next_in_chain: head,
+                derive: &derive,
             };
             let parts = [(Some(hot), stencil, 0usize), (cold, hot.cold_part.unwrap_or(0), hot.code.len())];
             for (part, id, at) in parts {
@@ -275,6 +298,7 @@ impl BaselineJit {
                     HoleValue::IcNext => stub.next_in_chain,
                     HoleValue::IcKey => u64::from(stub.key),
                     HoleValue::IcState => u64::from(stub.state),
+                    HoleValue::IcDerived(k) => derive(tables, &self.shared, k, stub.state).map_err(fail)?,
                     _ => continue,
                 };
                 let got = match h.kind {
@@ -304,6 +328,7 @@ impl BaselineJit {
                 HoleValue::IcNext => stub.next_in_chain,
                 HoleValue::IcKey => u64::from(stub.key),
                 HoleValue::IcState => u64::from(stub.state),
+                HoleValue::IcDerived(k) => derive(tables, &self.shared, k, stub.state).map_err(fail)?,
                 HoleValue::Continuation(k) => *pieces.get(1 + k as usize).ok_or_else(|| fail(format!("no continuation {k}")))?,
                 HoleValue::Pc | HoleValue::Output | HoleValue::Operand(_) => {
                     // SAFETY: the instruction is alive while its stubs are checked.

@@ -19,6 +19,10 @@ pub struct StencilTables {
     /// C library functions), with their addresses as the linker resolved them;
     /// [`HoleValue::External`] indexes this list.
     pub externals: &'static [(&'static str, unsafe extern "C" fn())],
+    /// For each derived constant of the inline-cache stubs ([`HoleValue::IcDerived`]), the
+    /// helper ([`StencilTables::shared`] index) that computes it from a state:
+    /// `extern "C" fn(state: u32) -> u64`.
+    pub ic_derive: &'static [u16],
 }
 
 /// One stencil.
@@ -90,6 +94,9 @@ pub enum HoleValue {
     /// Where an inline-cache miss goes: in a stub, the next stub of the chain (or the
     /// instruction's generic code); in the instruction's IC entry, the chain's head.
     IcNext,
+    /// In an inline-cache stub: derived constant `k` of its state, what the helper
+    /// [`StencilTables::ic_derive`]`[k]` returns for it (`ic-state-folding`).
+    IcDerived(u16),
 }
 
 /// What the JIT needs of one opcode.

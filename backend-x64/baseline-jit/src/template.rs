@@ -209,7 +209,7 @@ fn build(tables: &'static StencilTables, v: &'static VariantRecord, placed: &Pla
             HoleValue::HotPart => own(plans[p].owner, "hot part")?,
             // The IC entry's first target: the generic code (the main stencil, piece 0).
             HoleValue::IcNext if v.ic.is_some_and(|ic| ic.entry == plans[p].stencil) => own(Some(0), "generic code")?,
-            HoleValue::IcNext | HoleValue::IcKey | HoleValue::IcState => {
+            HoleValue::IcNext | HoleValue::IcKey | HoleValue::IcState | HoleValue::IcDerived(_) => {
                 return Err(format!("a piece of {} has an inline-cache stub's {value:?} hole", v.name))
             }
             HoleValue::Data | HoleValue::Shared(_) | HoleValue::External(_) => return Ok(None),

@@ -630,6 +630,35 @@ impl Builder {
         unsafe { LLVMPositionBuilderBefore(self.raw, inst.0) }
     }
 
+    /// `a * b` and `a + b` of two integers of one type.
+    pub fn mul(&self, a: Value, b: Value) -> Value {
+        Value(unsafe { LLVMBuildMul(self.raw, a.0, b.0, NO_NAME.as_ptr()) })
+    }
+
+    pub fn add(&self, a: Value, b: Value) -> Value {
+        Value(unsafe { LLVMBuildAdd(self.raw, a.0, b.0, NO_NAME.as_ptr()) })
+    }
+
+    /// The `i64` constant `x`.
+    pub fn i64_constant(&self, x: u64) -> Value {
+        Value(unsafe { LLVMConstInt(self.i64, x, 0) })
+    }
+
+    /// `getelementptr i8, ptr base, offset`: `offset` bytes past `base`.
+    pub fn byte_gep(&self, base: Value, offset: Value, name: &str) -> Value {
+        let name = std::ffi::CString::new(name).unwrap_or_default();
+        let mut indices = [offset.0];
+        Value(unsafe {
+            let i8t = LLVMInt8TypeInContext(LLVMGetTypeContext(self.i64));
+            LLVMBuildGEP2(self.raw, i8t, base.0, indices.as_mut_ptr(), 1, name.as_ptr())
+        })
+    }
+
+    /// `ret v`.
+    pub fn ret(&self, v: Value) {
+        unsafe { LLVMBuildRet(self.raw, v.0) };
+    }
+
     pub fn phi(&self, ty: Type, name: &str) -> Value {
         let name = std::ffi::CString::new(name).unwrap_or_default();
         Value(unsafe { LLVMBuildPhi(self.raw, ty.0, name.as_ptr()) })

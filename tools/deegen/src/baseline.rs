@@ -159,6 +159,8 @@ struct Tables<'a> {
     variants: Vec<VariantOut>,
     shared: Vec<u16>,
     externals: Vec<String>,
+    /// The helper computing each derived constant (an index into `shared`).
+    ic_derive: Vec<u16>,
 }
 
 fn bad(stencil: &str, message: impl std::fmt::Display) -> GenerateError {
@@ -324,7 +326,22 @@ impl<'a> Tables<'a> {
                 && holes.last().is_some_and(|h| h.value == HoleValue::Next && h.kind == HoleKind::PcRel32 && h.offset == s.code.len() - 4);
             out.push(StencilOut { stencil: s, holes, ends_with_jump_to_next, slow_path_data, cold_part });
         }
-        Ok(Tables { stencils: out, variants: variant_out, shared, externals })
+        // The derive functions, in the order of their constants; every constant a hole names
+        // must have one.
+        let mut ic_derive = Vec::new();
+        while let Some(&k) = shared_index.get(deegen_pass_ic_state_folding::derive_function(ic_derive.len()).as_str()) {
+            ic_derive.push(k);
+        }
+        for st in &out {
+            for value in st.holes.iter().map(|h| h.value).chain(st.slow_path_data.iter().copied()) {
+                if let HoleValue::IcDerived(k) = value {
+                    if usize::from(k) >= ic_derive.len() {
+                        return Err(bad(&st.stencil.name, format!("derived constant {k} has no function computing it")));
+                    }
+                }
+            }
+        }
+        Ok(Tables { stencils: out, variants: variant_out, shared, externals, ic_derive })
     }
 
     fn source(&self) -> String {
@@ -392,7 +409,8 @@ impl<'a> Tables<'a> {
         }
         s.push_str("];\n\n");
         s.push_str("/// The baseline JIT's stencils and tables for this language.\n");
-        s.push_str("pub static BASELINE_STENCILS: StencilTables = StencilTables { stencils: STENCILS, variants: VARIANTS, shared: SHARED, externals: EXTERNALS };\n");
+        let _ = writeln!(s, "static IC_DERIVE: &[u16] = &{:?};\n", self.ic_derive);
+        s.push_str("pub static BASELINE_STENCILS: StencilTables = StencilTables { stencils: STENCILS, variants: VARIANTS, shared: SHARED, externals: EXTERNALS, ic_derive: IC_DERIVE };\n");
         s
     }
 }
@@ -417,6 +435,10 @@ fn instruction_symbol(name: &str, context: Option<(&Variant, &Vec<String>)>) -> 
         rc::IC_STATE => return Ok(Some(HoleValue::IcState)),
         rc::IC_NEXT => return Ok(Some(HoleValue::IcNext)),
         _ => {}
+    }
+    if let Some(k) = name.strip_prefix(rc::IC_DERIVED_PREFIX) {
+        let k = k.parse::<u16>().map_err(|_| format!("'{name}' names no derived constant"))?;
+        return Ok(Some(HoleValue::IcDerived(k)));
     }
     let (v, conts) = context.ok_or_else(|| format!("a helper refers to '{name}', which only an instruction's stencil has"))?;
     let value = if name == rc::PC {
