@@ -196,6 +196,9 @@ pub struct BaselineJit {
     /// The instructions with a fused inline cache, by their address (the key the generic
     /// code's fill reports them by).
     pub(crate) ic_sites: std::collections::HashMap<u64, IcSite>,
+    /// Where stubs' hot parts go, and their cold parts and SlowPathData records.
+    pub(crate) stub_hot: crate::ic::StubArena,
+    pub(crate) stub_cold: crate::ic::StubArena,
     pub stats: JitStats,
 }
 
@@ -229,6 +232,8 @@ impl BaselineJit {
             near_externals,
             templates: Vec::new(),
             ic_sites: std::collections::HashMap::new(),
+            stub_hot: Default::default(),
+            stub_cold: Default::default(),
             stats: JitStats::default(),
         };
         jit.place_shared()?;
@@ -420,17 +425,6 @@ impl BaselineJit {
                     }
                 }
                 if let Some(at) = t.ic_entry {
-                    let v = &tables.variants[ins.opcode as usize];
-                    let branch = match v.branch_offset {
-                        None => 0,
-                        Some(at) => {
-                            let target = offset as i64 + read_field(bytecode, offset + at as usize, 4, true).unwrap_or(-1);
-                            match planned.binary_search_by_key(&target, |x| i64::from(x.offset)) {
-                                Ok(k) => base + planned[k].in_line as u64,
-                                Err(_) => return Err(not_an_instruction(offset, target)),
-                            }
-                        }
-                    };
                     let entry = base + (pos[0] + at as usize) as u64;
                     // The chain is empty: the entry jumps to the generic code, piece 0.
                     let generic = base + pos[1] as u64;

@@ -127,8 +127,8 @@ pub(crate) struct Template {
     pub slots: Box<[SlotFill]>,
     /// Every other hole or field, computed and written the general way.
     pub other: Box<[Fill]>,
-    /// Offset of the branch displacement in the instruction, when a fill needs the branch
-    /// target (then the compile loop looks it up).
+    /// Offset of the branch displacement in the instruction, when a fill or an inline-cache
+    /// stub needs the branch target (then the compile loop looks it up).
     pub branch: Option<u32>,
     /// For a variant with a fused inline cache: the offset of its IC entry in line.
     pub ic_entry: Option<u32>,
@@ -268,7 +268,8 @@ fn build(tables: &'static StencilTables, v: &'static VariantRecord, placed: &Pla
             records += 8 * s.slow_path_data.len() as u32;
         }
     }
-    let branch = if fills.iter().any(|f| f.source == Source::Branch) { v.branch_offset } else { None };
+    // (An instruction with an inline cache needs it for its stubs, made later.)
+    let branch = if fills.iter().any(|f| f.source == Source::Branch) || v.ic.is_some() { v.branch_offset } else { None };
     let ic_entry = match v.ic {
         Some(ic) => {
             let p =

@@ -11,7 +11,7 @@ use inkwell::values::{AsValueRef, CallSiteValue, FunctionValue, IntValue};
 /// The pass's one declaration (name, description, parameters, phases).
 pub static DESCRIPTOR: PassDescriptor<LlvmPhase> = PassDescriptor {
     name: "interp-ic-quickening",
-    description: "dynamic quickening of inline caches fused into the opcode: a quickened variant's hit runs its kind's effect; every cache fill rewrites the opcode",
+    description: "dynamic quickening of inline caches fused into the opcode: a quickened variant's hit runs its kind's effect; every cache fill rewrites the opcode (and tells the baseline JIT, whose IC stubs take the cached entry as runtime constants)",
     params: "",
     required: true,
     runs_in: &[LlvmPhase::Handlers],
