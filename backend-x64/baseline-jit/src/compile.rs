@@ -195,7 +195,7 @@ pub struct BaselineJit {
     templates: Vec<Result<Template, String>>,
     /// The instructions with a fused inline cache, by their address (the key the generic
     /// code's fill reports them by).
-    pub(crate) ic_sites: std::collections::HashMap<u64, IcSite>,
+    pub(crate) ic_sites: crate::ic::IcSites,
     /// Where stubs' hot parts go, and their cold parts and SlowPathData records.
     pub(crate) stub_hot: crate::ic::StubArena,
     pub(crate) stub_cold: crate::ic::StubArena,
@@ -231,7 +231,7 @@ impl BaselineJit {
             externals,
             near_externals,
             templates: Vec::new(),
-            ic_sites: std::collections::HashMap::new(),
+            ic_sites: Default::default(),
             stub_hot: Default::default(),
             stub_cold: Default::default(),
             stats: JitStats::default(),
@@ -446,9 +446,9 @@ impl BaselineJit {
             Ok(compiled)
         })?;
         let instructions = result?;
-        // A function compiled at the address of a freed one's bytecode replaces its sites.
         let warm: Vec<(u64, u8)> = sites.iter().filter_map(|(pc, site)| Some((*pc, tables.variants[site.opcode as usize].ic?.kind?))).collect();
-        self.ic_sites.extend(sites);
+        // (A function compiled at the address of a freed one's bytecode replaces its sites.)
+        self.ic_sites.add_function(pc_base, pc_base + bytecode.len() as u64, sites);
         // Caches the interpreter filled (their instructions quickened) get their first stub
         // now: in JIT code a hit of the cache in the bytecode would not make one.
         for (pc, kind) in warm {
@@ -764,7 +764,7 @@ impl BaselineJit {
                         // The IC entry goes to its chain's head: a stub, or the generic code.
                         HoleValue::IcNext if v.ic.is_some_and(|ic| ic.entry == id) => {
                             let pc = pc_base + u64::from(ins.bytecode_offset);
-                            let site = self.ic_sites.get(&pc).ok_or_else(|| fail("an inline cache the JIT has no site for".into()))?;
+                            let site = self.ic_sites.get(pc).ok_or_else(|| fail("an inline cache the JIT has no site for".into()))?;
                             if site.entry != starts[j] || site.cold != starts[0] {
                                 return Err(fail(format!(
                                     "its inline-cache site names the entry {:#x} and generic code {:#x}",

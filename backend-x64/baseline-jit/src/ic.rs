@@ -18,9 +18,7 @@
 
 use deegen_stencil::{patch_hole, HoleKind};
 
-use crate::compile::{
-    instruction_constant, piece_addresses, BaselineJit, CompiledCode, CompiledInstruction, IcStub, JitError, VerifyError, MAX_IC_STUBS,
-};
+use crate::compile::{instruction_constant, piece_addresses, BaselineJit, CompiledInstruction, IcSite, IcStub, JitError, VerifyError, MAX_IC_STUBS};
 use crate::tables::{HoleValue, StencilRecord, StencilTables};
 
 /// The values of a stub's holes other than the helpers' and externals'.
@@ -60,6 +58,63 @@ impl StubContext<'_> {
             HoleValue::IcDerived(k) => (self.derive)(k, self.state)?,
             HoleValue::Data | HoleValue::Shared(_) | HoleValue::External(_) => return Ok(None),
         }))
+    }
+}
+
+/// The inline-cache sites of the compiled functions, found by an instruction's address: per
+/// function (by its bytecode's first address) the sites in address order. Registering them
+/// costs a push per site and one insert per function: a hash map insert per site was a
+/// quarter of the compile time of a function of field accesses.
+#[derive(Debug, Default)]
+pub(crate) struct IcSites {
+    functions: std::collections::BTreeMap<u64, FunctionSites>,
+}
+
+#[derive(Debug)]
+struct FunctionSites {
+    /// One past the bytecode's last byte.
+    end: u64,
+    /// By instruction address, ascending.
+    sites: Vec<(u64, IcSite)>,
+}
+
+impl IcSites {
+    /// Registers the sites of the function whose bytecode is `[start, end)` (in address
+    /// order), replacing those of a freed function the bytecode's memory belonged to.
+    pub(crate) fn add_function(&mut self, start: u64, end: u64, sites: Vec<(u64, IcSite)>) {
+        while let Some((&s, f)) = self.functions.range(..end).next_back() {
+            if f.end <= start {
+                break;
+            }
+            self.functions.remove(&s);
+        }
+        if !sites.is_empty() {
+            self.functions.insert(start, FunctionSites { end, sites });
+        }
+    }
+
+    pub(crate) fn remove_function(&mut self, start: u64) {
+        self.functions.remove(&start);
+    }
+
+    /// Where the site of the instruction at `pc` is: its function's first address, and its
+    /// place among the function's sites.
+    pub(crate) fn index(&self, pc: u64) -> Option<(u64, usize)> {
+        let (&start, f) = self.functions.range(..=pc).next_back()?;
+        if pc >= f.end {
+            return None;
+        }
+        Some((start, f.sites.binary_search_by_key(&pc, |(a, _)| *a).ok()?))
+    }
+
+    pub(crate) fn get(&self, pc: u64) -> Option<&IcSite> {
+        let (start, i) = self.index(pc)?;
+        Some(&self.functions[&start].sites[i].1)
+    }
+
+    /// The site at an [`IcSites::index`].
+    pub(crate) fn at_mut(&mut self, (start, i): (u64, usize)) -> Option<&mut IcSite> {
+        Some(&mut self.functions.get_mut(&start)?.sites.get_mut(i)?.1)
     }
 }
 
@@ -112,7 +167,8 @@ impl BaselineJit {
     /// is still alive (the instruction's own code is asking).
     pub unsafe fn add_ic_stub(&mut self, pc: u64, kind: u32) -> Result<Option<IcStub>, JitError> {
         let tables = self.tables;
-        let Some(site) = self.ic_sites.get(&pc) else { return Ok(None) };
+        let Some(at) = self.ic_sites.index(pc) else { return Ok(None) };
+        let site = self.ic_sites.at_mut(at).expect("just found");
         let (opcode, entry, cold_area, next, branch, head) = (site.opcode, site.entry, site.cold, site.next, site.branch, site.head);
         let v = &tables.variants[opcode as usize];
         let Some(ic) = v.ic else { return Ok(None) };
@@ -145,7 +201,7 @@ impl BaselineJit {
             // entry now jumps straight to the generic code (the first out-of-line piece), whose
             // cache in the bytecode keeps serving the last keys; the stubs stay unreachable.
             self.point_ic_entry(entry, cold_area).map_err(|e| bad(e.to_string()))?;
-            let site = self.ic_sites.get_mut(&pc).expect("looked up above");
+            let site = self.ic_sites.at_mut(at).expect("looked up above");
             site.megamorphic = true;
             site.head = cold_area;
             self.stats.ic_megamorphic_sites += 1;
@@ -166,7 +222,11 @@ impl BaselineJit {
         let cold_address = if cold_size > 0 { self.stub_cold.take(&mut self.cache, cold_size, 8)? } else { 0 };
         // Where the instruction's continuations are: its pieces as compiled.
         let ins = CompiledInstruction { bytecode_offset: 0, opcode, address: entry, size: 0, cold_address: cold_area, cold_size: 0 };
-        let pieces = piece_addresses(tables, v, &ins);
+        // (Only when the stub returns into one: most do not, and the layout allocates.)
+        let returns = |s: &StencilRecord| {
+            s.holes.iter().map(|h| h.value).chain(s.slow_path_data.iter().copied()).any(|v| matches!(v, HoleValue::Continuation(_)))
+        };
+        let pieces = if returns(hot) || cold.is_some_and(returns) { piece_addresses(tables, v, &ins) } else { Vec::new() };
         let continuations = pieces.get(1..1 + v.continuations.len()).unwrap_or_default();
         let (data, shared, externals, near) = (&self.data, &self.shared, &self.externals, &self.near_externals);
         let derive = |k: u16, state: u32| derive(tables, shared, k, state);
@@ -235,7 +295,7 @@ impl BaselineJit {
             size: size as u32,
         };
         self.point_ic_entry(entry, address)?;
-        let site = self.ic_sites.get_mut(&pc).expect("looked up above");
+        let site = self.ic_sites.at_mut(at).expect("looked up above");
         site.stubs.push(stub);
         site.head = address;
         self.stats.ic_stubs += 1;
@@ -251,22 +311,17 @@ impl BaselineJit {
         Ok(self.cache.patch(entry + 1, &rel.to_le_bytes())?)
     }
 
-    /// The function whose bytecode is `bytecode`, compiled to `code`, is about to be freed:
+    /// The compiled function whose bytecode is `bytecode` is about to be freed:
     /// its inline-cache sites are dropped (its bytecode's addresses may name another
     /// function's instructions next). Its code and stubs stay in the cache, unreachable.
-    pub fn forget(&mut self, bytecode: &[u8], code: &CompiledCode) {
-        let pc_base = bytecode.as_ptr() as u64;
-        for ins in &code.instructions {
-            if self.tables.variants.get(ins.opcode as usize).is_some_and(|v| v.ic.is_some()) {
-                self.ic_sites.remove(&(pc_base + u64::from(ins.bytecode_offset)));
-            }
-        }
+    pub fn forget(&mut self, bytecode: &[u8]) {
+        self.ic_sites.remove_function(bytecode.as_ptr() as u64);
     }
 
     /// The stubs of the compiled instruction at `pc`, newest (the chain's head) first: for
     /// listings (`ljr --dump-jit`) and profilers' symbol maps.
     pub fn ic_stubs(&self, pc: u64) -> impl Iterator<Item = &IcStub> + '_ {
-        self.ic_sites.get(&pc).into_iter().flat_map(|s| s.stubs.iter().rev())
+        self.ic_sites.get(pc).into_iter().flat_map(|s| s.stubs.iter().rev())
     }
 
     /// The name of the stencil a stub was copied from.
@@ -283,7 +338,7 @@ impl BaselineJit {
     pub fn verify_ic_stub(&self, stub: &IcStub) -> Result<(), VerifyError> {
         use deegen_stencil::{check_holes, Hole, HoleTarget, Stencil};
         let tables = self.tables;
-        let site = self.ic_sites.get(&stub.pc).ok_or_else(|| VerifyError {
+        let site = self.ic_sites.get(stub.pc).ok_or_else(|| VerifyError {
             offset: 0,
             variant: "-",
             problem: "a stub for no compiled instruction".into(),

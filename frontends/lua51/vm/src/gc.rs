@@ -284,8 +284,8 @@ fn weak_mode(st: &LuaState, t: &Table) -> (bool, bool) {
 /// The tiering policy stops tracking the compiled functions of a chunk about to be freed.
 fn forget_compiled(tiering: &mut crate::tiering::Tiering, root: &Proto) {
     root.each(&mut |p| {
-        if let Some(code) = &p.jit {
-            tiering.forget(p.code_block(), &p.code, code);
+        if p.jit.is_some() {
+            tiering.forget(p.code_block(), &p.code);
         }
     });
 }
