@@ -59,6 +59,11 @@ pub const IC_NEXT: &str = "__deegen_jit_ic_next";
 /// reads the slot with one displacement instead of shifting and scaling the state.
 pub const IC_DERIVED_PREFIX: &str = "__deegen_rc_ic_derived_";
 
+/// The range every derived constant is declared to have, `[0, IC_DERIVED_RANGE_END)`: a
+/// `disp32` or `imm32` LLVM may fold it into, and a range it may reason with. The JIT refuses
+/// a stub whose derived value falls outside it.
+pub const IC_DERIVED_RANGE_END: u64 = 1 << 31;
+
 /// Prefix of the functions that compute derived constants (`extern "C" fn(state: u32) -> u64`).
 pub const IC_DERIVE_FUNCTION_PREFIX: &str = "__deegen_ic_derive_";
 

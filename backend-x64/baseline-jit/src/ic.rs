@@ -153,7 +153,13 @@ fn derive(tables: &StencilTables, shared: &[u64], k: u16, state: u32) -> Result<
     // SAFETY: the helper is placed code of the C signature `ic-state-folding` gives every
     // derive function, pure arithmetic on its argument.
     let f: extern "C" fn(u32) -> u64 = unsafe { std::mem::transmute(*helper as usize) };
-    Ok(f(state))
+    let value = f(state);
+    // The code was compiled assuming the range (not only where the value is a hole: LLVM may
+    // have reasoned with it), so a value outside it is refused whatever the hole's width.
+    if value >= deegen_api::runtime_constants::IC_DERIVED_RANGE_END {
+        return Err(format!("derived constant {k} of state {state:#x} is {value:#x}, outside its range"));
+    }
+    Ok(value)
 }
 
 impl BaselineJit {

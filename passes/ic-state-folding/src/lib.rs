@@ -27,9 +27,9 @@ pub static DESCRIPTOR: PassDescriptor<LlvmPhase> = PassDescriptor {
 };
 
 /// The range every derived constant is given: a `disp32` or `imm32` LLVM may fold it into.
-/// A promise the JIT keeps by checking: a value outside it fails the stub's patching, and the
-/// site stays with its generic code.
-pub const DERIVED_RANGE_END: u64 = 1 << 31;
+/// A promise the JIT keeps by checking: a value outside it fails the stub, and the site stays
+/// with its generic code.
+pub const DERIVED_RANGE_END: u64 = rc::IC_DERIVED_RANGE_END;
 
 /// Name of derived constant `k`'s symbol and of the function that computes it from the state.
 pub fn derived_symbol(k: usize) -> String {
