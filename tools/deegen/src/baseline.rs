@@ -185,6 +185,8 @@ impl<'a> Tables<'a> {
 
         // The variant (and its continuations' order) each stencil belongs to.
         let mut owner: HashMap<&str, (usize, Vec<String>)> = HashMap::new();
+        // The inline-cache stubs (the only stencils with a key, a state or a next stub).
+        let mut stub_names: std::collections::HashSet<&str> = std::collections::HashSet::new();
         let mut variant_out = Vec::with_capacity(variants.len());
         for v in variants {
             let base = match v.quickening {
@@ -212,6 +214,7 @@ impl<'a> Tables<'a> {
                         let stub = *id.get(stub_name.as_str()).ok_or_else(|| bad(&stub_name, "is missing from the object"))?;
                         // A stub runs for the base's instruction: its operands, its continuations.
                         owner.insert(stencils[stub as usize].name.as_str(), (base.opcode as usize, cont_names.clone()));
+                        stub_names.insert(stencils[stub as usize].name.as_str());
                         stubs.push(stub);
                     }
                     let mut caches = base.operands.iter().filter(|o| o.access == deegen_bytecode_spec::OperandAccess::InlineCache);
@@ -254,6 +257,20 @@ impl<'a> Tables<'a> {
         let mut out = Vec::with_capacity(stencils.len());
         for s in stencils {
             let context = owner.get(cold_part_of(&s.name).unwrap_or(&s.name)).map(|(opcode, conts)| (&variants[*opcode], conts));
+            let is_stub = stub_names.contains(cold_part_of(&s.name).unwrap_or(&s.name));
+            // An inline cache's values exist only in its stubs (and the IC entry's next stub).
+            let check_ic = |value: HoleValue| -> Result<(), GenerateError> {
+                let allowed = match value {
+                    HoleValue::IcKey | HoleValue::IcState | HoleValue::IcDerived(_) => is_stub,
+                    HoleValue::IcNext => is_stub || s.name == IC_ENTRY,
+                    _ => true,
+                };
+                if allowed {
+                    Ok(())
+                } else {
+                    Err(bad(&s.name, format!("refers to {value:?}, which only an inline-cache stub has")))
+                }
+            };
             let cold_name = format!("{}{COLD_PART_SUFFIX}", s.name);
             let cold_part = id.get(cold_name.as_str()).copied();
             let mut holes = Vec::with_capacity(s.holes.len());
@@ -299,6 +316,7 @@ impl<'a> Tables<'a> {
                 if value == HoleValue::SlowPathData && h.kind != HoleKind::PcRel32 {
                     return Err(bad(&s.name, format!("its SlowPathData record is addressed by a {:?} hole, not RIP-relative", h.kind)));
                 }
+                check_ic(value)?;
                 holes.push(HoleOut { offset: h.offset, kind: h.kind, value, addend: h.addend });
             }
             let layout = layouts.get(&s.name).map(Vec::as_slice).unwrap_or_default();
@@ -308,7 +326,10 @@ impl<'a> Tables<'a> {
                     Some(HoleValue::SlowPathData) | None => {
                         return Err(bad(&s.name, format!("its SlowPathData names '{name}', which is not a value of the instruction")))
                     }
-                    Some(value) => slow_path_data.push(value),
+                    Some(value) => {
+                        check_ic(value)?;
+                        slow_path_data.push(value)
+                    }
                 }
             }
             // A stencil's record serves its cold part too, whose holes may be the only ones.
