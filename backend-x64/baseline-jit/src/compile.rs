@@ -6,7 +6,7 @@
 use deegen_exec_memory::{CodeCache, ExecMemoryError};
 use deegen_stencil::{patch_hole, HoleKind, PatchError};
 
-use crate::tables::{HoleValue, StencilTables, VariantRecord};
+use crate::tables::{HoleRecord, HoleValue, StencilRecord, StencilTables, VariantRecord};
 use crate::template::{self, Placed, Source, Template, Write, BASES};
 
 /// Why a function could not be compiled (it then stays in the interpreter).
@@ -651,6 +651,52 @@ fn read_odd_field(bytes: &[u8], at: usize, width: u8, signed: bool) -> Option<i6
     })
 }
 
+/// The first `len` bytes of stencil `s` as emitted at `start`, and its holes within them,
+/// once checked to be the stencil's bytes outside the holes and each hole exactly one
+/// immediate, displacement or branch field: what the checker asks of every piece of compiled
+/// code and of every inline-cache stub.
+///
+/// # Safety
+/// `start .. start + len` is code the JIT emitted, still mapped.
+pub(crate) unsafe fn check_emitted(s: &'static StencilRecord, len: usize, start: u64) -> Result<(&'static [u8], Vec<&'static HoleRecord>), String> {
+    use deegen_stencil::{check_holes, Hole, HoleTarget, Stencil};
+    // SAFETY: per the contract.
+    let emitted = unsafe { std::slice::from_raw_parts(start as *const u8, len) };
+    let holes: Vec<&HoleRecord> = s.holes.iter().filter(|h| (h.offset as usize) < len).collect();
+    let mut covered = vec![false; len];
+    for h in &holes {
+        covered[h.offset as usize..h.offset as usize + h.kind.width()].iter_mut().for_each(|c| *c = true);
+    }
+    if let Some(k) = (0..len).find(|&k| !covered[k] && emitted[k] != s.code[k]) {
+        return Err(format!("{} differs from its stencil at byte {k}", s.name));
+    }
+    let as_stencil = Stencil {
+        name: s.name.to_owned(),
+        code: s.code[..len].to_vec(),
+        data: Vec::new(),
+        data_align: 1,
+        holes: holes
+            .iter()
+            .map(|h| Hole { offset: h.offset as usize, kind: h.kind, target: HoleTarget::Symbol(format!("{:?}", h.value)), addend: h.addend })
+            .collect(),
+    };
+    check_holes(&as_stencil, emitted, start).map_err(|e| e.to_string())?;
+    Ok((emitted, holes))
+}
+
+/// The value hole `h` of a piece emitted at `start` holds, read back from its bytes: for a
+/// `rel32`, the address it reaches (`S + A - P`: the field plus its address minus the addend).
+pub(crate) fn patched_value(emitted: &[u8], start: u64, h: &HoleRecord) -> u64 {
+    let at = h.offset as usize;
+    let four = || <[u8; 4]>::try_from(&emitted[at..at + 4]).expect("4 bytes");
+    match h.kind {
+        HoleKind::PcRel32 => (start as i64 + at as i64 + i64::from(i32::from_le_bytes(four())) - h.addend) as u64,
+        HoleKind::Abs32 => (i64::from(u32::from_le_bytes(four())) - h.addend) as u64,
+        HoleKind::Abs32Signed => (i64::from(i32::from_le_bytes(four())) - h.addend) as u64,
+        HoleKind::Abs64 => u64::from_le_bytes(emitted[at..at + 8].try_into().expect("8 bytes")).wrapping_sub(h.addend as u64),
+    }
+}
+
 /// Why [`BaselineJit::verify`] rejected compiled code.
 #[derive(Debug, thiserror::Error)]
 #[error("instruction at bytecode offset {offset} ({variant}): {problem}")]
@@ -671,7 +717,6 @@ impl BaselineJit {
     /// with an inline cache must jump to its chain's head, and each stub is checked
     /// ([`BaselineJit::verify_ic_stub`]).
     pub fn verify(&self, bytecode: &[u8], code: &CompiledCode) -> Result<(), VerifyError> {
-        use deegen_stencil::{check_holes, Hole, HoleTarget, Stencil};
         let tables = self.tables;
         // The in-line code ends with the trap; the cold area follows it, each instruction's
         // out-of-line pieces after the previous one's, up to the code's end.
@@ -711,32 +756,8 @@ impl BaselineJit {
             for (j, plan) in plans.iter().enumerate() {
                 let (id, len) = (plan.stencil, plan.len);
                 let s = &tables.stencils[id as usize];
-                // SAFETY: the code lives in the cache, which is never unmapped while the JIT lives.
-                let emitted = unsafe { std::slice::from_raw_parts(starts[j] as *const u8, len) };
-                let holes: Vec<_> = s.holes.iter().filter(|h| (h.offset as usize) < len).collect();
-                let mut covered = vec![false; len];
-                for h in &holes {
-                    covered[h.offset as usize..h.offset as usize + h.kind.width()].iter_mut().for_each(|c| *c = true);
-                }
-                if let Some(k) = (0..len).find(|&k| !covered[k] && emitted[k] != s.code[k]) {
-                    return Err(fail(format!("{} differs from its stencil at byte {k}", s.name)));
-                }
-                let as_stencil = Stencil {
-                    name: s.name.to_owned(),
-                    code: s.code[..len].to_vec(),
-                    data: Vec::new(),
-                    data_align: 1,
-                    holes: holes
-                        .iter()
-                        .map(|h| Hole {
-                            offset: h.offset as usize,
-                            kind: h.kind,
-                            target: HoleTarget::Symbol(format!("{:?}", h.value)),
-                            addend: h.addend,
-                        })
-                        .collect(),
-                };
-                check_holes(&as_stencil, emitted, starts[j]).map_err(|e| fail(e.to_string()))?;
+                // SAFETY: the piece lives in the cache, which is never unmapped while the JIT lives.
+                let (emitted, holes) = unsafe { check_emitted(s, len, starts[j]) }.map_err(fail)?;
                 let record = match plan.owner {
                     Some(o) => records[o],
                     None => (!s.slow_path_data.is_empty()).then_some(next_record),
@@ -806,14 +827,11 @@ impl BaselineJit {
                         }
                     }
                 }
-                for h in holes.iter().filter(|h| h.kind == deegen_stencil::HoleKind::PcRel32) {
+                for h in holes.iter().filter(|h| h.kind == HoleKind::PcRel32) {
                     let Some(expected) = expected_target(h.value)? else { continue };
-                    let field = h.offset as usize;
-                    let rel = i32::from_le_bytes(emitted[field..field + 4].try_into().expect("4 bytes"));
-                    // `S + A - P`: the target is the field's value plus its address minus the addend.
-                    let target = (starts[j] as i64 + field as i64 + i64::from(rel) - h.addend) as u64;
+                    let target = patched_value(emitted, starts[j], h);
                     if target != expected {
-                        return Err(fail(format!("{:?} hole of {} at {field} reaches {target:#x}, not {expected:#x}", h.value, s.name)));
+                        return Err(fail(format!("{:?} hole of {} at {} reaches {target:#x}, not {expected:#x}", h.value, s.name, h.offset)));
                     }
                 }
             }

@@ -18,7 +18,10 @@
 
 use deegen_stencil::{patch_hole, HoleKind};
 
-use crate::compile::{instruction_constant, piece_addresses, BaselineJit, CompiledInstruction, IcSite, IcStub, JitError, VerifyError, MAX_IC_STUBS};
+use crate::compile::{
+    check_emitted, instruction_constant, patched_value, piece_addresses, BaselineJit, CompiledInstruction, IcSite, IcStub, JitError, VerifyError,
+    MAX_IC_STUBS,
+};
 use crate::tables::{HoleValue, StencilRecord, StencilTables};
 
 /// The values of a stub's holes other than the helpers' and externals'.
@@ -116,6 +119,13 @@ impl IcSites {
     pub(crate) fn at_mut(&mut self, (start, i): (u64, usize)) -> Option<&mut IcSite> {
         Some(&mut self.functions.get_mut(&start)?.sites.get_mut(i)?.1)
     }
+}
+
+/// The address of each piece ([`crate::compile::plan_pieces`] order) of the instruction of
+/// `opcode` compiled with its IC entry at `entry` and its out-of-line pieces from `cold`.
+fn site_pieces(tables: &'static StencilTables, opcode: u16, entry: u64, cold: u64) -> Vec<u64> {
+    let ins = CompiledInstruction { bytecode_offset: 0, opcode, address: entry, size: 0, cold_address: cold, cold_size: 0 };
+    piece_addresses(tables, &tables.variants[opcode as usize], &ins)
 }
 
 /// Where stubs' parts go: chunks of the code cache taken [`STUB_CHUNK`] bytes at a time
@@ -226,13 +236,12 @@ impl BaselineJit {
         let cold_size = records_at + 8 * hot.slow_path_data.len();
         let address = self.stub_hot.take(&mut self.cache, hot.code.len(), 16)?;
         let cold_address = if cold_size > 0 { self.stub_cold.take(&mut self.cache, cold_size, 8)? } else { 0 };
-        // Where the instruction's continuations are: its pieces as compiled.
-        let ins = CompiledInstruction { bytecode_offset: 0, opcode, address: entry, size: 0, cold_address: cold_area, cold_size: 0 };
-        // (Only when the stub returns into one: most do not, and the layout allocates.)
+        // Where the instruction's continuations are: its pieces as compiled (only when the stub
+        // returns into one: not every stub does, and the layout allocates).
         let returns = |s: &StencilRecord| {
             s.holes.iter().map(|h| h.value).chain(s.slow_path_data.iter().copied()).any(|v| matches!(v, HoleValue::Continuation(_)))
         };
-        let pieces = if returns(hot) || cold.is_some_and(returns) { piece_addresses(tables, v, &ins) } else { Vec::new() };
+        let pieces = if returns(hot) || cold.is_some_and(returns) { site_pieces(tables, opcode, entry, cold_area) } else { Vec::new() };
         let continuations = pieces.get(1..1 + v.continuations.len()).unwrap_or_default();
         let (data, shared, externals, near) = (&self.data, &self.shared, &self.externals, &self.near_externals);
         let derive = |k: u16, state: u32| derive(tables, shared, k, state);
@@ -342,7 +351,6 @@ impl BaselineJit {
     /// holes hold what the cache held, and that the IC entry now jumps to it; each recomputed
     /// from the instruction and the compiled code's layout.
     pub fn verify_ic_stub(&self, stub: &IcStub) -> Result<(), VerifyError> {
-        use deegen_stencil::{check_holes, Hole, HoleTarget, Stencil};
         let tables = self.tables;
         let site = self.ic_sites.get(stub.pc).ok_or_else(|| VerifyError {
             offset: 0,
@@ -352,88 +360,50 @@ impl BaselineJit {
         let v = &tables.variants[site.opcode as usize];
         let fail =
             |problem: String| VerifyError { offset: 0, variant: v.name, problem: format!("inline-cache stub at {:#x}: {problem}", stub.address) };
-        let ins =
-            CompiledInstruction { bytecode_offset: 0, opcode: site.opcode, address: site.entry, size: 0, cold_address: site.cold, cold_size: 0 };
-        let pieces = piece_addresses(tables, v, &ins);
+        let pieces = site_pieces(tables, site.opcode, site.entry, site.cold);
         let hot = &tables.stencils[stub.stencil as usize];
         let ic = v.ic.ok_or_else(|| fail("its instruction has no inline cache".into()))?;
         if !ic.stubs.contains(&stub.stencil) {
             return Err(fail(format!("{} is not a stub of {}", hot.name, v.name)));
         }
-        let parts = [(Some(hot), stub.address), (hot.cold_part.map(|c| &tables.stencils[c as usize]), stub.cold)];
-        for (part, start) in parts {
-            let Some(s) = part else { continue };
-            // SAFETY: the stub lives in the cache, which is never unmapped while the JIT lives.
-            let emitted = unsafe { std::slice::from_raw_parts(start as *const u8, s.code.len()) };
-            let mut covered = vec![false; s.code.len()];
-            for h in s.holes {
-                covered[h.offset as usize..h.offset as usize + h.kind.width()].iter_mut().for_each(|c| *c = true);
-            }
-            if let Some(k) = (0..s.code.len()).find(|&k| !covered[k] && emitted[k] != s.code[k]) {
-                return Err(fail(format!("{} differs from its stencil at byte {k}", s.name)));
-            }
-            let as_stencil = Stencil {
-                name: s.name.to_owned(),
-                code: s.code.to_vec(),
-                data: Vec::new(),
-                data_align: 1,
-                holes: s
-                    .holes
-                    .iter()
-                    .map(|h| Hole { offset: h.offset as usize, kind: h.kind, target: HoleTarget::Symbol(format!("{:?}", h.value)), addend: h.addend })
-                    .collect(),
-            };
-            check_holes(&as_stencil, emitted, start).map_err(|e| fail(e.to_string()))?;
-            for h in s.holes {
-                let field = h.offset as usize;
-                let expected = match h.value {
-                    HoleValue::Next => site.next,
-                    HoleValue::Continuation(k) => *pieces.get(1 + k as usize).ok_or_else(|| fail(format!("no continuation {k}")))?,
-                    HoleValue::ColdPart => stub.cold,
-                    HoleValue::HotPart => stub.address,
-                    HoleValue::SlowPathData => stub.record,
-                    HoleValue::IcNext => stub.next_in_chain,
-                    HoleValue::IcKey => u64::from(stub.key),
-                    HoleValue::IcState => u64::from(stub.state),
-                    HoleValue::IcDerived(k) => derive(tables, &self.shared, k, stub.state).map_err(fail)?,
-                    _ => continue,
-                };
-                let got = match h.kind {
-                    // `S + A - P`: the target is the field's value plus its address minus the addend.
-                    HoleKind::PcRel32 => {
-                        let rel = i32::from_le_bytes(emitted[field..field + 4].try_into().expect("4 bytes"));
-                        (start as i64 + field as i64 + i64::from(rel) - h.addend) as u64
-                    }
-                    HoleKind::Abs32 => {
-                        (u64::from(u32::from_le_bytes(emitted[field..field + 4].try_into().expect("4 bytes"))) as i64 - h.addend) as u64
-                    }
-                    HoleKind::Abs32Signed => {
-                        (i64::from(i32::from_le_bytes(emitted[field..field + 4].try_into().expect("4 bytes"))) - h.addend) as u64
-                    }
-                    HoleKind::Abs64 => u64::from_le_bytes(emitted[field..field + 8].try_into().expect("8 bytes")).wrapping_sub(h.addend as u64),
-                };
-                if got != expected {
-                    return Err(fail(format!("{:?} hole of {} at {field} holds {got:#x}, not {expected:#x}", h.value, s.name)));
-                }
-            }
-        }
-        for (k, &field) in hot.slow_path_data.iter().enumerate() {
-            // SAFETY: the record follows the stub's code in its allocation.
-            let got = unsafe { std::ptr::read_unaligned((stub.record + 8 * k as u64) as *const u64) };
-            let expected = match field {
+        // What a hole or record field of `value` must hold, recomputed from the instruction,
+        // its compiled code and the stub's own place; `None` for the JIT's placed helpers.
+        let expected = |value: HoleValue| -> Result<Option<u64>, VerifyError> {
+            Ok(Some(match value {
                 HoleValue::Next => site.next,
+                HoleValue::Continuation(k) => *pieces.get(1 + k as usize).ok_or_else(|| fail(format!("no continuation {k}")))?,
+                HoleValue::ColdPart => stub.cold,
+                HoleValue::HotPart => stub.address,
+                HoleValue::SlowPathData => stub.record,
                 HoleValue::IcNext => stub.next_in_chain,
                 HoleValue::IcKey => u64::from(stub.key),
                 HoleValue::IcState => u64::from(stub.state),
                 HoleValue::IcDerived(k) => derive(tables, &self.shared, k, stub.state).map_err(fail)?,
-                HoleValue::Continuation(k) => *pieces.get(1 + k as usize).ok_or_else(|| fail(format!("no continuation {k}")))?,
                 HoleValue::Pc | HoleValue::Output | HoleValue::Operand(_) => {
                     // SAFETY: the instruction is alive while its stubs are checked.
                     let instruction = unsafe { std::slice::from_raw_parts(stub.pc as *const u8, v.length as usize) };
-                    instruction_constant(instruction, stub.pc, 0, v, field).map_err(fail)?
+                    instruction_constant(instruction, stub.pc, 0, v, value).map_err(fail)?
                 }
-                _ => continue,
-            };
+                _ => return Ok(None),
+            }))
+        };
+        let parts = [(Some(hot), stub.address), (hot.cold_part.map(|c| &tables.stencils[c as usize]), stub.cold)];
+        for (part, start) in parts {
+            let Some(s) = part else { continue };
+            // SAFETY: the stub lives in the cache, which is never unmapped while the JIT lives.
+            let (emitted, holes) = unsafe { check_emitted(s, s.code.len(), start) }.map_err(fail)?;
+            for h in holes {
+                let Some(expected) = expected(h.value)? else { continue };
+                let got = patched_value(emitted, start, h);
+                if got != expected {
+                    return Err(fail(format!("{:?} hole of {} at {} holds {got:#x}, not {expected:#x}", h.value, s.name, h.offset)));
+                }
+            }
+        }
+        for (k, &field) in hot.slow_path_data.iter().enumerate() {
+            let Some(expected) = expected(field)? else { continue };
+            // SAFETY: the record is the stub's, in the cache.
+            let got = unsafe { std::ptr::read_unaligned((stub.record + 8 * k as u64) as *const u64) };
             if got != expected {
                 return Err(fail(format!("SlowPathData field {k} ({field:?}) holds {got:#x}, not {expected:#x}")));
             }

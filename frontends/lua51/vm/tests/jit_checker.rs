@@ -3,6 +3,7 @@
 //! one byte off, a SlowPathData field that names the wrong place. A checker only ever seen to
 //! accept could be one that accepts everything.
 
+use deegen_baseline_jit::HoleValue;
 use lua51_vm::tiering::TierMode;
 use lua51_vm::LuaState;
 
@@ -77,5 +78,82 @@ fn the_checker_rejects_planted_faults() {
         }
     }
     assert!(caught > 0, "no jump displacement moved by one byte was caught");
+    jit.verify(live, &code).expect("everything restored");
+}
+
+/// The stub checker (`BaselineJit::verify_ic_stub`, run on every stub under `--jit-verify`)
+/// accepts the stubs a field access made and rejects planted faults: a changed key, a miss
+/// aimed one byte off, and an IC entry that no longer reaches its chain's head.
+#[test]
+fn the_stub_checker_rejects_planted_faults() {
+    let mut st = LuaState::new().expect("memory");
+    st.tiering.mode = TierMode::Baseline;
+    let f = st
+        .load(b"local a, b = {x = 1}, {y = 2, x = 3} local s = 0 for i = 1, 4 do s = s + a.x + b.x end return s", "=stubs", false)
+        .unwrap_or_else(|e| panic!("{}", String::from_utf8_lossy(&e)));
+    st.call(f, &[]).unwrap_or_else(|e| panic!("error {:?}", e.value));
+    let (live, code) = {
+        let protos = st.compiled_functions();
+        let main = protos.iter().max_by_key(|p| p.code.len()).expect("the chunk was compiled");
+        // SAFETY: the prototype, and so its boxed bytecode, lives as long as the state.
+        (unsafe { std::slice::from_raw_parts(main.code.as_ptr(), main.code.len()) }, main.jit.clone().expect("compiled"))
+    };
+    let jit = st.tiering.jit_mut().expect("the JIT ran");
+    let pc_base = live.as_ptr() as u64;
+    let stubs: Vec<_> =
+        code.instructions.iter().flat_map(|i| jit.ic_stubs(pc_base + u64::from(i.bytecode_offset)).copied().collect::<Vec<_>>()).collect();
+    assert!(stubs.len() >= 2, "the two field accesses made stubs: {stubs:?}");
+    for stub in &stubs {
+        jit.verify_ic_stub(stub).expect("the checker accepts what the JIT made");
+    }
+    jit.verify(live, &code).expect("and the code with its chains");
+
+    let read = |address: u64, len: usize| -> Vec<u8> {
+        // SAFETY: inside the code the JIT emitted.
+        unsafe { std::slice::from_raw_parts(address as *const u8, len) }.to_vec()
+    };
+    let stub = stubs[0];
+    let bytes = read(stub.address, stub.code_size as usize);
+    // The key is an immediate of the stub, at its stencil's key hole: change it.
+    let key = stub.key.to_le_bytes();
+    let hole = jit.tables().stencils[stub.stencil as usize].holes.iter().find(|h| h.value == HoleValue::IcKey).expect("a stub has a key hole");
+    let at = u64::from(hole.offset);
+    assert_eq!(read(stub.address + at, 4), key, "the key hole holds the key");
+    let mut wrong = key;
+    wrong[0] ^= 1;
+    jit.patch(stub.address + at, &wrong).unwrap();
+    let verdict = jit.verify_ic_stub(&stub);
+    jit.patch(stub.address + at, &key).unwrap();
+    eprintln!("a changed key: {}", verdict.expect_err("a changed key"));
+    // Every jump displacement of the stub moved by one byte: each is a hole whose target the
+    // checker recomputes (the next instruction, the next stub, the cold part).
+    let mut caught = 0;
+    for k in 0..bytes.len().saturating_sub(4) {
+        let jump = bytes[k] == 0xe9 || (bytes[k] == 0x0f && (0x80..=0x8f).contains(&bytes[k + 1]));
+        if !jump {
+            continue;
+        }
+        let field = if bytes[k] == 0xe9 { k + 1 } else { k + 2 };
+        if field + 4 > bytes.len() {
+            continue;
+        }
+        let saved = bytes[field..field + 4].to_vec();
+        let rel = i32::from_le_bytes(saved.clone().try_into().unwrap()).wrapping_add(1);
+        jit.patch(stub.address + field as u64, &rel.to_le_bytes()).unwrap();
+        if jit.verify_ic_stub(&stub).is_err() {
+            caught += 1;
+        }
+        jit.patch(stub.address + field as u64, &saved).unwrap();
+    }
+    assert!(caught > 0, "no jump of the stub moved by one byte was caught");
+    jit.verify_ic_stub(&stub).expect("restored");
+    // The instruction whose chain holds this stub: its IC entry must reach the chain's head.
+    let ins = code.instructions.iter().find(|i| jit.ic_stubs(pc_base + u64::from(i.bytecode_offset)).any(|s| s.address == stub.address)).unwrap();
+    let saved = read(ins.address + 1, 4);
+    let rel = i32::from_le_bytes(saved.clone().try_into().unwrap()).wrapping_add(1);
+    jit.patch(ins.address + 1, &rel.to_le_bytes()).unwrap();
+    let verdict = jit.verify(live, &code);
+    jit.patch(ins.address + 1, &saved).unwrap();
+    eprintln!("an IC entry off its chain: {}", verdict.expect_err("an IC entry off its chain"));
     jit.verify(live, &code).expect("everything restored");
 }
