@@ -240,6 +240,27 @@ pub fn __deegen_api_jit_cold_path() {}
 /// Name of the [`jit_cold_path`] marker.
 pub const JIT_COLD_PATH_MARKER: &str = "__deegen_api_jit_cold_path";
 
+/// States that the code after this point is an *uncommon* path: one that most instructions of
+/// this kind never take, but that the instructions that take it take often (a table's hash part
+/// probed for a key that is not a string, a method found in a grandparent class), so it must
+/// stay as fast as the rest. Unlike [`cold_path`] it is not a slow path: a baseline JIT stencil
+/// keeps it in its own code, on the same registers, and only moves it out of the main stream
+/// into the instruction's cold part (`baseline-cold-split`), so that the fast paths of
+/// neighbouring instructions share cache lines and the path itself costs a jump there and a
+/// jump back. An interpreter handler, which exists once, keeps it in line.
+#[inline(always)]
+pub fn uncommon_path() {
+    __deegen_api_uncommon_path()
+}
+
+/// The marker behind [`uncommon_path`]: a native no-op, as [`__deegen_api_cold_path`].
+#[no_mangle]
+#[inline(never)]
+pub fn __deegen_api_uncommon_path() {}
+
+/// Name of the [`uncommon_path`] marker.
+pub const UNCOMMON_PATH_MARKER: &str = "__deegen_api_uncommon_path";
+
 /// Stores `value` to the bytecode's output slot and continues with the next bytecode.
 #[inline(always)]
 pub fn ret(value: u64) -> ! {

@@ -22,6 +22,14 @@ use inkwell::AddressSpace;
 /// `hot-cold-split` splits the block there and erases it.
 pub const COLD_SPLIT_MARKER: &str = "__deegen_split_cold";
 
+/// A call of this function (no arguments, no result) in a baseline JIT stencil says its block,
+/// and every block that block dominates, is an uncommon path (`deegen_api::uncommon_path()`):
+/// `type-hint-slow-paths` turns the marker into it in stencils (and erases it elsewhere), the
+/// optimizer keeps it in place as an opaque call that needs no frame (`Block::needs_frame`),
+/// and `baseline-cold-split` gives those blocks a profile count of 0, so that llc moves them
+/// into the stencil's cold part, and erases it.
+pub const UNCOMMON_PATH_DIRECTIVE: &str = "__deegen_uncommon_path";
+
 /// Metadata kind on the load of an operand with a type hint: a node of the hinted type names.
 pub const HINT_METADATA: &str = "deegen.hint";
 

@@ -557,7 +557,8 @@ impl Block {
     }
 
     /// Whether the block makes a call that needs a stack frame: any call but a `musttail` one
-    /// (dispatch, handler-to-handler) and intrinsics that stay inline.
+    /// (dispatch, handler-to-handler), intrinsics that stay inline and the uncommon-path
+    /// directive.
     pub fn needs_frame(self) -> bool {
         self.instructions().into_iter().any(|i| unsafe {
             match LLVMGetInstructionOpcode(i.0) {
@@ -572,8 +573,12 @@ impl Block {
                     if !LLVMIsAInlineAsm(callee).is_null() {
                         return LLVMGetInlineAsmHasSideEffects(callee) != 0;
                     }
-                    if LLVMIsAFunction(callee).is_null() || LLVMGetIntrinsicID(callee) == 0 {
+                    if LLVMIsAFunction(callee).is_null() {
                         return true;
+                    }
+                    if LLVMGetIntrinsicID(callee) == 0 {
+                        // The uncommon-path directive is erased before code generation.
+                        return name_of(callee) != crate::UNCOMMON_PATH_DIRECTIVE;
                     }
                     let name = name_of(callee);
                     CALLING_INTRINSICS.iter().any(|p| name.starts_with(p))

@@ -3,7 +3,7 @@
 use std::collections::HashSet;
 
 use deegen_llvm_ir::raw::{Block, Value};
-use deegen_llvm_ir::{defined_functions, function_attr, handler_kind, LlvmModule, LlvmPhase, HANDLER_KIND_ATTR};
+use deegen_llvm_ir::{defined_functions, function_attr, handler_kind, FunctionCfg, LlvmModule, LlvmPhase, HANDLER_KIND_ATTR, UNCOMMON_PATH_DIRECTIVE};
 use deegen_pass::{AnalysisManager, Pass, PassDescriptor, PassError, PassParams, PipelineError, PreservedAnalyses, RegisteredPass};
 use deegen_pass_hot_cold_split::SLOW_PATH_OF_ATTR;
 use inkwell::context::ContextRef;
@@ -12,7 +12,7 @@ use inkwell::values::{AsValueRef, BasicMetadataValueEnum, FunctionValue, Instruc
 /// The pass's one declaration (name, description, parameters, phases).
 pub static DESCRIPTOR: PassDescriptor<LlvmPhase> = PassDescriptor {
     name: "baseline-cold-split",
-    description: "gives each stencil a synthesized profile in which its exits into AOT slow paths never run, so that llc's machine function splitter moves them into the stencil's cold part",
+    description: "gives each stencil a synthesized profile in which its exits into AOT slow paths and its stated uncommon paths never run, so that llc's machine function splitter moves them into the stencil's cold part",
     params: "",
     required: false,
     runs_in: &[LlvmPhase::Finalized],
@@ -54,8 +54,20 @@ impl<'ctx> Pass<LlvmModule<'ctx>> for BaselineColdSplit {
             stencils += 1;
             edges += n;
         }
-        tracing::debug!(stencils, cold_edges = edges, "stencils with a cold part");
-        Ok(if stencils == 0 { PreservedAnalyses::all() } else { PreservedAnalyses::none() })
+        // The directives did their work; none may reach the object file as a call (AOT slow
+        // paths copied them from their stencils).
+        let mut directives = 0;
+        for f in defined_functions(module) {
+            for call in deegen_llvm_ir::calls_in(f) {
+                let inst = deegen_llvm_ir::call_instruction(call);
+                if is_uncommon_directive(Value(inst.as_value_ref())) {
+                    inst.erase_from_basic_block();
+                    directives += 1;
+                }
+            }
+        }
+        tracing::debug!(stencils, cold_edges = edges, uncommon_directives = directives, "stencils with a cold part");
+        Ok(if stencils == 0 && directives == 0 { PreservedAnalyses::all() } else { PreservedAnalyses::none() })
     }
 }
 
@@ -67,14 +79,27 @@ impl RegisteredPass<LlvmModule<'_>> for BaselineColdSplit {
     }
 }
 
-/// The blocks of `f` that only lead to a tail call of one of its AOT slow paths: the blocks
-/// that call one, and those all of whose successors are cold. The entry never is.
+/// Whether `i` calls the uncommon-path directive.
+fn is_uncommon_directive(i: Value) -> bool {
+    i.callee().and_then(|c| c.global_name()).as_deref() == Some(UNCOMMON_PATH_DIRECTIVE)
+}
+
+/// The blocks of `f` that only lead to a tail call of one of its AOT slow paths (the blocks
+/// that call one, and those all of whose successors are cold), and the uncommon paths the
+/// semantics stated (every block a block with the uncommon-path directive dominates). The
+/// entry never is.
 fn cold_blocks(f: FunctionValue<'_>, slow_paths: &HashSet<Value>) -> HashSet<Block> {
-    let blocks = Value(f.as_value_ref()).blocks();
+    let fv = Value(f.as_value_ref());
+    let blocks = fv.blocks();
     let Some((&entry, rest)) = blocks.split_first() else { return HashSet::new() };
     let exits_to_slow_path =
         |b: Block| b.successors().is_empty() && b.instructions().iter().any(|i| i.callee().is_some_and(|c| slow_paths.contains(&c)));
     let mut cold: HashSet<Block> = rest.iter().copied().filter(|&b| exits_to_slow_path(b)).collect();
+    let uncommon: Vec<Block> = rest.iter().copied().filter(|b| b.instructions().into_iter().any(is_uncommon_directive)).collect();
+    if !uncommon.is_empty() {
+        let cfg = FunctionCfg::of(fv);
+        cold.extend(rest.iter().copied().filter(|&b| uncommon.iter().any(|&u| cfg.dominates(u, b))));
+    }
     loop {
         let before = cold.len();
         for &b in rest {

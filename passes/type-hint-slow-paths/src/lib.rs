@@ -6,7 +6,7 @@ use deegen_bytecode_spec::TypeMask;
 use deegen_llvm_ir::raw::Value;
 use deegen_llvm_ir::{
     defined_functions, function_attr, handler_kind, read_type_lattice, type_names_mask, Checkers, ControlFlow, LlvmModule, LlvmPhase,
-    COLD_EDGE_METADATA, COLD_SPLIT_MARKER, HANDLER_KIND_ATTR, HINT_METADATA,
+    COLD_EDGE_METADATA, COLD_SPLIT_MARKER, HANDLER_KIND_ATTR, HINT_METADATA, UNCOMMON_PATH_DIRECTIVE,
 };
 use deegen_pass::{AnalysisManager, Pass, PassDescriptor, PassError, PassParams, PipelineError, PreservedAnalyses, RegisteredPass};
 use inkwell::context::ContextRef;
@@ -15,7 +15,7 @@ use inkwell::values::{AsValueRef, InstructionOpcode, InstructionValue};
 /// The pass's one declaration (name, description, parameters, phases).
 pub static DESCRIPTOR: PassDescriptor<LlvmPhase> = PassDescriptor {
     name: "type-hint-slow-paths",
-    description: "type-based and stated slow paths: on branches over type checks of hinted operands (!deegen.hint), the edge the hinted types do not take, and every edge into a deegen_api::cold_path() marker (jit_cold_path() in a stencil), are marked cold (!deegen.cold_edge) for hot-cold-split",
+    description: "type-based and stated slow paths: on branches over type checks of hinted operands (!deegen.hint), the edge the hinted types do not take, and every edge into a deegen_api::cold_path() marker (jit_cold_path() in a stencil), are marked cold (!deegen.cold_edge) for hot-cold-split; uncommon_path() markers become baseline-cold-split's directive in stencils",
     params: "",
     required: false,
     runs_in: &[LlvmPhase::Handlers],
@@ -33,7 +33,7 @@ fn err(message: impl Into<String>) -> PassError {
 impl<'ctx> Pass<LlvmModule<'ctx>> for TypeHintSlowPaths {
     fn run(&mut self, unit: &mut LlvmModule<'ctx>, _: &mut AnalysisManager<LlvmModule<'ctx>>) -> Result<PreservedAnalyses, PassError> {
         let module = &unit.module;
-        let stated = lower_cold_path_markers(module).map_err(err)?;
+        let stated = lower_cold_path_markers(module).map_err(err)? + lower_uncommon_path_markers(module);
         let Some(lattice) = read_type_lattice(module).map_err(err)? else {
             tracing::debug!("the module declares no type lattice: no hints to weigh");
             return Ok(if stated == 0 { PreservedAnalyses::all() } else { PreservedAnalyses::none() });
@@ -160,6 +160,44 @@ fn lower_cold_path_markers(module: &inkwell::module::Module<'_>) -> Result<usize
         tracing::debug!(markers = count, "slow paths stated by the semantics");
     }
     Ok(count)
+}
+
+/// Uncommon paths the semantics state (`deegen_api::uncommon_path()`): in a baseline JIT
+/// stencil the marker's call becomes a call of [`UNCOMMON_PATH_DIRECTIVE`] (declared
+/// `nounwind willreturn`), which the optimizer keeps where it is and `baseline-cold-split`
+/// reads and erases; in any other function it is erased. No edge is marked: the path is not a
+/// slow path. Returns how many markers there were.
+fn lower_uncommon_path_markers(module: &inkwell::module::Module<'_>) -> usize {
+    let Some(marker) = module.get_function(deegen_api::UNCOMMON_PATH_MARKER) else { return 0 };
+    let ctx = module.get_context();
+    let mut count = 0;
+    for f in defined_functions(module) {
+        let in_jit_code = function_attr(f, HANDLER_KIND_ATTR).is_some_and(|k| handler_kind::is_stencil(&k));
+        for call in deegen_llvm_ir::calls_in(f) {
+            if call.get_called_fn_value() != Some(marker) {
+                continue;
+            }
+            let inst = deegen_llvm_ir::call_instruction(call);
+            count += 1;
+            if !in_jit_code {
+                inst.erase_from_basic_block();
+                continue;
+            }
+            let directive = module.get_function(UNCOMMON_PATH_DIRECTIVE).unwrap_or_else(|| {
+                let d = module.add_function(UNCOMMON_PATH_DIRECTIVE, ctx.void_type().fn_type(&[], false), Some(inkwell::module::Linkage::External));
+                for name in ["nounwind", "willreturn"] {
+                    let kind = inkwell::attributes::Attribute::get_named_enum_kind_id(name);
+                    d.add_attribute(inkwell::attributes::AttributeLoc::Function, ctx.create_enum_attribute(kind, 0));
+                }
+                d
+            });
+            Value(inst.as_value_ref()).set_callee(Value(directive.as_value_ref()));
+        }
+    }
+    if count > 0 {
+        tracing::debug!(markers = count, "uncommon paths stated by the semantics");
+    }
+    count
 }
 
 /// Branch weights of a stated slow path's edge against the other (`!prof`): what the

@@ -578,12 +578,13 @@ pub fn lua_new_table(array: u64, hash: u64) -> ! {
 /// Straight-line on purpose: a loop here made LLVM hoist every key kind's hashing and
 /// spill the pinned registers.
 ///
-/// The probes of the hash part stay in line in JIT code too, although they are most of the
-/// stencil's 551 bytes: out of line (`jit_cold_path()`, here and in `raw_set_fast`) the
+/// The probes of the hash part are an uncommon path, not a slow path: most of the stencil's
+/// bytes, taken by few instructions (a table of counts by string, a map keyed by objects) but
+/// often by those. As an AOT slow path (`jit_cold_path()`, here and in `raw_set_fast`) the
 /// baseline JIT executed 9.4% more instructions on sieve and 4.9% more on permute (numbers in
-/// the hash part: a table filled from 2, or from 0), 6.8% more on knucleotide (a table of
-/// counts by string). A probe outside the stencil that costs less than an AOT slow path's
-/// entry and exit (a shared helper, an inline cache stub) is what would make it small.
+/// the hash part: a table filled from 2, or from 0), 6.8% more on knucleotide; in line, every
+/// copy of the stencil carried them (havlak's 35 `GetTable` took 494 bytes each). As an
+/// uncommon path they run on the stencil's registers from its cold part.
 #[inline(always)]
 fn get_fast(table: TValue, key: TValue) -> Option<u64> {
     if !table.is_table() {
@@ -594,13 +595,16 @@ fn get_fast(table: TValue, key: TValue) -> Option<u64> {
     // often an index.
     let value = if let Some(slot) = t.array_slot(key) {
         unsafe { *slot }
-    } else if key.is_string() {
-        // No inline cache for a key that varies: a cache of one key missed at nearly every
-        // access of a table of counts (`counts[frag]`) and rewrote itself in the slow path.
-        // One probe of the shape's index or the hash part costs about what a hit did.
-        t.string_slot(key).map_or(TValue::NIL, |v| unsafe { *v })
     } else {
-        t.find_non_string(key).map_or(TValue::NIL, |n| unsafe { (*n).value })
+        api::uncommon_path();
+        if key.is_string() {
+            // No inline cache for a key that varies: a cache of one key missed at nearly every
+            // access of a table of counts (`counts[frag]`) and rewrote itself in the slow path.
+            // One probe of the shape's index or the hash part costs about what a hit did.
+            t.string_slot(key).map_or(TValue::NIL, |v| unsafe { *v })
+        } else {
+            t.find_non_string(key).map_or(TValue::NIL, |n| unsafe { (*n).value })
+        }
     };
     if !value.is_nil() || t.metatable.is_null() {
         return Some(value.raw());
@@ -642,6 +646,8 @@ fn get_method_fast(obj: TValue, name: TValue, receiver_cache: *mut u8, method_ca
             return Some(NIL_BITS);
         }
     } else if obj.is_string() {
+        // `s:sub(...)`: common in string code, absent from most other code.
+        api::uncommon_path();
         let mt = shared.string_metatable;
         if mt.is_null() {
             return None;
@@ -654,12 +660,14 @@ fn get_method_fast(obj: TValue, name: TValue, receiver_cache: *mut u8, method_ca
     // its parent (a method a subclass inherits) the rest: both steps are peeled off the loop,
     // so those hits do not pay for the registers the loop's miss paths take. As a slow path,
     // the parent's step sent every inherited call (deltablue's constraints) to the runtime's
-    // side of the stencil.
+    // side of the stencil; as an uncommon path it stays on the stencil's registers.
     current = match method_chain_step(current, name, method_cache, shared) {
         ChainStep::Found(v) => return Some(v),
         ChainStep::Runtime => return None,
         ChainStep::Next(next) => next,
     };
+    // An inherited method: on the stencil's registers, out of its main stream.
+    api::uncommon_path();
     current = match method_chain_step(current, name, method_cache, shared) {
         ChainStep::Found(v) => return Some(v),
         ChainStep::Runtime => return None,
@@ -745,6 +753,8 @@ fn method_chain_step(current: TValue, name: TValue, method_cache: *mut u8, share
     if !value.is_nil() || t.metatable.is_null() {
         return ChainStep::Found(value.raw());
     }
+    // Not in this table: a method its class inherits (or a nil one), from the first step on.
+    api::uncommon_path();
     let handler = unsafe { &*t.metatable }.index_handler(shared.index_event);
     if handler.is_nil() {
         return ChainStep::Found(NIL_BITS);
@@ -774,6 +784,8 @@ fn raw_set_fast(table: TValue, key: TValue, value: u64) -> bool {
     if key.is_double() && append_in_place(t, |len| key.as_f64() == (len + 1) as i64 as f64, TValue(value)) {
         return true;
     }
+    // The hash part: uncommon, as in `get_fast`.
+    api::uncommon_path();
     let slot = if key.is_string() {
         // Without a cache, as in `get_fast`.
         match t.string_slot(key) {
