@@ -3,7 +3,9 @@
 use std::collections::HashSet;
 
 use deegen_llvm_ir::raw::{Block, Value};
-use deegen_llvm_ir::{defined_functions, function_attr, handler_kind, FunctionCfg, LlvmModule, LlvmPhase, HANDLER_KIND_ATTR, UNCOMMON_PATH_DIRECTIVE};
+use deegen_llvm_ir::{
+    defined_functions, function_attr, handler_kind, FunctionCfg, LlvmModule, LlvmPhase, HANDLER_KIND_ATTR, UNCOMMON_PATH_DIRECTIVE,
+};
 use deegen_pass::{AnalysisManager, Pass, PassDescriptor, PassError, PassParams, PipelineError, PreservedAnalyses, RegisteredPass};
 use deegen_pass_hot_cold_split::SLOW_PATH_OF_ATTR;
 use inkwell::context::ContextRef;
