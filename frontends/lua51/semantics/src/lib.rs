@@ -1178,9 +1178,17 @@ fn for_in_builtin_step(base: *mut u64, num_vars: u64) -> Option<bool> {
             if !control.is_double() {
                 return None;
             }
-            // ipairs reads raw, like 5.1's `rawgeti`.
+            // ipairs reads raw, like 5.1's `rawgeti`: the array part, or (uncommon: a list
+            // built out of order) the hash part.
             let key = TValue::from_f64(control.as_f64() + 1.0);
-            let value = (*table.as_table()).raw_get(key);
+            let t = &*table.as_table();
+            let value = match t.array_slot(key) {
+                Some(slot) => *slot,
+                None => {
+                    api::uncommon_path();
+                    t.raw_get(key)
+                }
+            };
             if value.is_nil() {
                 *vars = NIL_BITS;
                 return Some(false);
