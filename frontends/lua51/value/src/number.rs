@@ -225,6 +225,9 @@ fn is_lua_space(c: u8) -> bool {
 pub fn str_to_number(s: &[u8]) -> Option<f64> {
     // 5.1 works on the C string: an embedded NUL ends it ("12\0abc" is 12).
     let s = &s[..s.iter().position(|&b| b == 0).unwrap_or(s.len())];
+    if let Some(x) = parse_short_decimal(s) {
+        return Some(x);
+    }
     let mut owned = s.to_vec();
     owned.push(0);
     let start = owned.as_ptr() as *mut c_char;
@@ -242,6 +245,63 @@ pub fn str_to_number(s: &[u8]) -> Option<f64> {
         pos += 1;
     }
     (pos == s.len()).then_some(value)
+}
+
+/// Powers of ten that doubles hold exactly (10^22 is the last).
+const EXACT_POWERS_OF_TEN: [f64; 23] =
+    [1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11, 1e12, 1e13, 1e14, 1e15, 1e16, 1e17, 1e18, 1e19, 1e20, 1e21, 1e22];
+
+/// `strtod` of the usual number text without the C library (or a copy to add a NUL): spaces,
+/// an optional sign, digits with at most one `.`, spaces; at most 15 digits in all, so the
+/// digits form an integer `m` below 2^53 and the value is `m / 10^k` with `k` at most 22
+/// fraction digits: both exact doubles, and IEEE division rounds their quotient correctly,
+/// which is what `strtod` returns (Clinger's fast path). `None` for anything else (exponents,
+/// hex, `inf`, long digit strings), which goes through the C library.
+fn parse_short_decimal(s: &[u8]) -> Option<f64> {
+    let mut i = 0;
+    while i < s.len() && is_lua_space(s[i]) {
+        i += 1;
+    }
+    let negative = match s.get(i) {
+        Some(b'-') => {
+            i += 1;
+            true
+        }
+        Some(b'+') => {
+            i += 1;
+            false
+        }
+        _ => false,
+    };
+    let (mut mantissa, mut digits, mut fraction) = (0u64, 0usize, None::<usize>);
+    while let Some(&c) = s.get(i) {
+        match c {
+            b'0'..=b'9' => {
+                digits += 1;
+                if digits > 15 {
+                    return None;
+                }
+                mantissa = mantissa * 10 + u64::from(c - b'0');
+                if let Some(f) = fraction.as_mut() {
+                    *f += 1;
+                }
+            }
+            b'.' if fraction.is_none() => fraction = Some(0),
+            _ => break,
+        }
+        i += 1;
+    }
+    if digits == 0 {
+        return None;
+    }
+    while i < s.len() && is_lua_space(s[i]) {
+        i += 1;
+    }
+    if i != s.len() {
+        return None;
+    }
+    let value = mantissa as f64 / EXACT_POWERS_OF_TEN[fraction.unwrap_or(0)];
+    Some(if negative { -value } else { value })
 }
 
 /// Lua 5.1's `tonumber` for arithmetic (`luaV_tonumber`): numbers, and strings that read as
@@ -351,6 +411,61 @@ mod tests {
         };
         for x in [0.0, -0.0, 1.0, -1.0, 7.0, 10.0, 99999999999999.0, -99999999999999.0, 1e14, 123456789.0, -4503599627370496.0, 0.5, 1e300] {
             assert_eq!(number_to_string(x), slow(x), "{x}");
+        }
+    }
+
+    #[test]
+    fn short_decimals_parse_as_strtod_does() {
+        let strtod_of = |text: &str| {
+            let c = std::ffi::CString::new(text).unwrap();
+            let mut end: *mut c_char = std::ptr::null_mut();
+            let v = unsafe { strtod(c.as_ptr(), &mut end) };
+            let used = unsafe { end.offset_from(c.as_ptr()) } as usize;
+            let rest = &text.as_bytes()[used..];
+            (used > 0 && rest.iter().all(|&b| is_lua_space(b))).then_some(v)
+        };
+        let mut seed = 0x9E37_79B9_7F4A_7C15u64;
+        let mut next = move || {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            seed
+        };
+        let mut cases: Vec<String> = [
+            "0", "-0", "+0", "1.", ".5", "-.5", ".", "-", "", " 12 ", "\t7\n", "1.2.3", "0x10", "1e5", "- 5", "00012",
+            "999999999999999", "9999999999999999", "0.1", "0.30000000000000004", "123456.789012345", "1.0000000000000000000001",
+        ]
+        .iter()
+        .map(|s| s.to_string())
+        .collect();
+        for _ in 0..100_000 {
+            let r = next();
+            let digits = (r % 16) as usize;
+            let mut t = String::new();
+            if r & 1 << 8 != 0 {
+                t.push('-');
+            }
+            let dot = (r >> 12) as usize % (digits + 2);
+            let mut d = next();
+            for i in 0..digits {
+                if i == dot {
+                    t.push('.');
+                }
+                t.push((b'0' + (d % 10) as u8) as char);
+                d /= 10;
+                if d == 0 {
+                    d = next();
+                }
+            }
+            cases.push(t);
+        }
+        for text in cases {
+            let fast = parse_short_decimal(text.as_bytes());
+            if let Some(x) = fast {
+                let slow = strtod_of(&text).unwrap_or_else(|| panic!("{text:?}: parsed {x}, strtod refuses it"));
+                assert_eq!(x.to_bits(), slow.to_bits(), "{text:?}");
+            }
+            assert_eq!(str_to_number(text.as_bytes()).map(f64::to_bits), strtod_of(&text).map(f64::to_bits), "{text:?}");
         }
     }
 
