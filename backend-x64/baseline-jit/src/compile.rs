@@ -532,29 +532,30 @@ pub struct PiecePlan {
 /// one falls through instead. Out-of-line pieces keep their jumps. Cold parts are always out
 /// of line.
 ///
+/// A continuation that is a slow path from its first byte (a comparison's or an arithmetic
+/// instruction's metamethod return: a `lea` of the record and a `jmp` to its AOT slow path)
+/// goes out of line whatever the main stencil ends with: in line it sat between a conditional
+/// jump's stencil and the next instruction's, 12 bytes each, never run on the fast path.
+///
 /// An instruction with a fused inline cache has one piece in line, last in the list: its IC
 /// entry (`jmp` to the chain of stubs, which ends at the main stencil); the main stencil, its
 /// continuations and their cold parts are all out of line, keeping their jumps.
 pub fn plan_pieces(tables: &'static StencilTables, v: &'static VariantRecord) -> Vec<PiecePlan> {
     let main = &tables.stencils[v.main as usize];
     let ic_entry = v.ic.map(|ic| ic.entry);
-    let out_of_line = main.ends_with_jump_to_next && !v.continuations.is_empty();
+    let all_out_of_line = main.ends_with_jump_to_next && !v.continuations.is_empty();
     let count = 1 + v.continuations.len();
+    let out_of_line =
+        |j: usize| ic_entry.is_some() || (j > 0 && (all_out_of_line || is_slow_path_jump(&tables.stencils[v.continuations[j - 1] as usize])));
     // No piece falls through when the IC entry is the code in line.
-    let last_in_line = if ic_entry.is_some() {
-        usize::MAX
-    } else if out_of_line {
-        0
-    } else {
-        count - 1
-    };
+    let last_in_line = if ic_entry.is_some() { usize::MAX } else { (0..count).rev().find(|&j| !out_of_line(j)).unwrap_or(0) };
     let mut pieces: Vec<PiecePlan> = std::iter::once(v.main)
         .chain(v.continuations.iter().copied())
         .enumerate()
         .map(|(j, id)| {
             let s = &tables.stencils[id as usize];
             let len = if j == last_in_line && s.ends_with_jump_to_next { s.code.len() - 5 } else { s.code.len() };
-            PiecePlan { stencil: id, len, out_of_line: ic_entry.is_some() || (j > 0 && out_of_line), owner: None, cold_part: None }
+            PiecePlan { stencil: id, len, out_of_line: out_of_line(j), owner: None, cold_part: None }
         })
         .collect();
     for j in 0..count {
@@ -569,6 +570,15 @@ pub fn plan_pieces(tables: &'static StencilTables, v: &'static VariantRecord) ->
         pieces.push(PiecePlan { stencil: entry, len, out_of_line: false, owner: None, cold_part: None });
     }
     pieces
+}
+
+/// Whether stencil `s` is only a jump into its AOT slow path: the `lea` of its SlowPathData
+/// record and a `jmp` to a helper, nothing else.
+fn is_slow_path_jump(s: &StencilRecord) -> bool {
+    s.code.len() <= 12
+        && s.holes.len() == 2
+        && s.holes.iter().any(|h| h.value == HoleValue::SlowPathData)
+        && s.holes.iter().any(|h| matches!(h.value, HoleValue::Shared(_)))
 }
 
 /// The address of each piece of the compiled instruction `ins` ([`plan_pieces`] order).

@@ -30,6 +30,31 @@ pub const COLD_SPLIT_MARKER: &str = "__deegen_split_cold";
 /// into the stencil's cold part, and erases it.
 pub const UNCOMMON_PATH_DIRECTIVE: &str = "__deegen_uncommon_path";
 
+/// Declares [`UNCOMMON_PATH_DIRECTIVE`] (`nounwind willreturn`, so the optimizer keeps its
+/// calls in place without treating them as calls that may unwind), or returns it.
+pub fn uncommon_path_directive<'ctx>(module: &Module<'ctx>) -> FunctionValue<'ctx> {
+    module.get_function(UNCOMMON_PATH_DIRECTIVE).unwrap_or_else(|| {
+        let ctx = module.get_context();
+        let d = module.add_function(UNCOMMON_PATH_DIRECTIVE, ctx.void_type().fn_type(&[], false), Some(Linkage::External));
+        for name in ["nounwind", "willreturn"] {
+            let kind = inkwell::attributes::Attribute::get_named_enum_kind_id(name);
+            d.add_attribute(inkwell::attributes::AttributeLoc::Function, ctx.create_enum_attribute(kind, 0));
+        }
+        d
+    })
+}
+
+/// States that `block` (of a baseline JIT stencil) begins an uncommon path: a call of
+/// [`UNCOMMON_PATH_DIRECTIVE`] before its first instruction.
+pub fn mark_uncommon_path(module: &Module<'_>, block: inkwell::basic_block::BasicBlock<'_>) -> BuildResult<()> {
+    let builder = module.get_context().create_builder();
+    match block.get_first_instruction() {
+        Some(first) => builder.position_before(&first),
+        None => builder.position_at_end(block),
+    }
+    builder.build_call(uncommon_path_directive(module), &[], "").map(|_| ()).map_err(|e| e.to_string())
+}
+
 /// Metadata kind on the load of an operand with a type hint: a node of the hinted type names.
 pub const HINT_METADATA: &str = "deegen.hint";
 

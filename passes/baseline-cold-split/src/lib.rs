@@ -68,6 +68,11 @@ impl<'ctx> Pass<LlvmModule<'ctx>> for BaselineColdSplit {
                 }
             }
         }
+        if let Some(d) = module.get_function(UNCOMMON_PATH_DIRECTIVE).filter(|d| Value(d.as_value_ref()).users().is_empty()) {
+            // SAFETY: a declaration nothing refers to any more.
+            unsafe { d.delete() };
+            directives += 1;
+        }
         tracing::debug!(stencils, cold_edges = edges, uncommon_directives = directives, "stencils with a cold part");
         Ok(if stencils == 0 && directives == 0 { PreservedAnalyses::all() } else { PreservedAnalyses::none() })
     }

@@ -1,7 +1,7 @@
 #![doc = include_str!("../README.md")]
 
 use deegen_llvm_ir::raw::{Block, Builder, Value};
-use deegen_llvm_ir::{defined_functions, parse_u64, read_nan_boxing, LlvmModule, LlvmPhase};
+use deegen_llvm_ir::{defined_functions, function_attr, handler_kind, parse_u64, read_nan_boxing, LlvmModule, LlvmPhase, HANDLER_KIND_ATTR};
 use deegen_pass::{AnalysisManager, Pass, PassDescriptor, PassError, PassParams, PipelineError, PreservedAnalyses, RegisteredPass};
 use inkwell::llvm_sys::LLVMIntPredicate;
 use inkwell::values::AsValueRef;
@@ -53,9 +53,17 @@ impl<'ctx> Pass<LlvmModule<'ctx>> for NanCheckFusion {
         let builder = Builder::new(module);
         let mut fused = 0;
         for f in defined_functions(module) {
+            let in_jit_code = function_attr(f, HANDLER_KIND_ATTR).is_some_and(|k| handler_kind::is_stencil(&k));
             for b in Value(f.as_value_ref()).blocks() {
-                if fuse(b, bound, &builder) {
-                    fused += 1;
+                let Some(recheck) = fuse(b, bound, &builder) else { continue };
+                fused += 1;
+                // Only NaNs and values that are not doubles get there: in a stencil, an
+                // uncommon path (`baseline-cold-split` moves it to the cold part, so a
+                // comparison's stencil ends with its two jumps and the branch can be inverted).
+                if in_jit_code {
+                    // SAFETY: a block of this module.
+                    let bb = unsafe { inkwell::basic_block::BasicBlock::new(recheck.0) }.expect("a block");
+                    deegen_llvm_ir::mark_uncommon_path(module, bb).map_err(err)?;
                 }
             }
         }
@@ -115,31 +123,32 @@ fn compares_the_pair(fast: Block, lhs: Value, rhs: Value) -> bool {
     false
 }
 
-/// Fuses the double checks ending `b`, if it ends in them; whether it did.
-fn fuse(b: Block, bound: u64, builder: &Builder) -> bool {
-    let Some(cond) = b.branch_condition() else { return false };
-    let Some((x, y, is_and)) = cond.boolean_pair() else { return false };
-    let (Some((lhs, x_is)), Some((rhs, y_is))) = (double_check(x, bound), double_check(y, bound)) else { return false };
+/// Fuses the double checks ending `b`, if it ends in them; the block that rechecks them when
+/// the pair is unordered, if it did.
+fn fuse(b: Block, bound: u64, builder: &Builder) -> Option<Block> {
+    let Some(cond) = b.branch_condition() else { return None };
+    let Some((x, y, is_and)) = cond.boolean_pair() else { return None };
+    let (Some((lhs, x_is)), Some((rhs, y_is))) = (double_check(x, bound), double_check(y, bound)) else { return None };
     // `a && b` of "is a double", or `a || b` of "is not" (the fast path is then the false edge).
     let fast_index = match (is_and, x_is, y_is) {
         (true, true, true) => 0,
         (false, false, false) => 1,
-        _ => return false,
+        _ => return None,
     };
     if lhs.type_of() != rhs.type_of() || lhs == rhs {
-        return false;
+        return None;
     }
     // A recheck block this pass made (its one predecessor already tried the ordered compare).
     let f = b.parent_function();
     if let [pred] = f.predecessors(b).as_slice() {
         if pred.branch_condition().is_some_and(|c| c.is_fcmp_ord()) {
-            return false;
+            return None;
         }
     }
     let succs = b.successors();
     let (fast, slow) = (succs[fast_index], succs[1 - fast_index]);
     if fast == slow || !compares_the_pair(fast, lhs, rhs) {
-        return false;
+        return None;
     }
     let term = b.terminator_value().expect("a conditional branch ends the block");
     // The original checks move to a block of their own, reached when the pair is unordered
@@ -174,5 +183,5 @@ fn fuse(b: Block, bound: u64, builder: &Builder) -> bool {
             v.erase();
         }
     }
-    true
+    Some(recheck)
 }

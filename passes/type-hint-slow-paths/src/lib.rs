@@ -6,7 +6,7 @@ use deegen_bytecode_spec::TypeMask;
 use deegen_llvm_ir::raw::Value;
 use deegen_llvm_ir::{
     defined_functions, function_attr, handler_kind, read_type_lattice, type_names_mask, Checkers, ControlFlow, LlvmModule, LlvmPhase,
-    COLD_EDGE_METADATA, COLD_SPLIT_MARKER, HANDLER_KIND_ATTR, HINT_METADATA, UNCOMMON_PATH_DIRECTIVE,
+    COLD_EDGE_METADATA, COLD_SPLIT_MARKER, HANDLER_KIND_ATTR, HINT_METADATA,
 };
 use deegen_pass::{AnalysisManager, Pass, PassDescriptor, PassError, PassParams, PipelineError, PreservedAnalyses, RegisteredPass};
 use inkwell::context::ContextRef;
@@ -163,13 +163,12 @@ fn lower_cold_path_markers(module: &inkwell::module::Module<'_>) -> Result<usize
 }
 
 /// Uncommon paths the semantics state (`deegen_api::uncommon_path()`): in a baseline JIT
-/// stencil the marker's call becomes a call of [`UNCOMMON_PATH_DIRECTIVE`] (declared
+/// stencil the marker's call becomes a call of [`deegen_llvm_ir::UNCOMMON_PATH_DIRECTIVE`] (declared
 /// `nounwind willreturn`), which the optimizer keeps where it is and `baseline-cold-split`
 /// reads and erases; in any other function it is erased. No edge is marked: the path is not a
 /// slow path. Returns how many markers there were.
 fn lower_uncommon_path_markers(module: &inkwell::module::Module<'_>) -> usize {
     let Some(marker) = module.get_function(deegen_api::UNCOMMON_PATH_MARKER) else { return 0 };
-    let ctx = module.get_context();
     let mut count = 0;
     for f in defined_functions(module) {
         let in_jit_code = function_attr(f, HANDLER_KIND_ATTR).is_some_and(|k| handler_kind::is_stencil(&k));
@@ -183,14 +182,7 @@ fn lower_uncommon_path_markers(module: &inkwell::module::Module<'_>) -> usize {
                 inst.erase_from_basic_block();
                 continue;
             }
-            let directive = module.get_function(UNCOMMON_PATH_DIRECTIVE).unwrap_or_else(|| {
-                let d = module.add_function(UNCOMMON_PATH_DIRECTIVE, ctx.void_type().fn_type(&[], false), Some(inkwell::module::Linkage::External));
-                for name in ["nounwind", "willreturn"] {
-                    let kind = inkwell::attributes::Attribute::get_named_enum_kind_id(name);
-                    d.add_attribute(inkwell::attributes::AttributeLoc::Function, ctx.create_enum_attribute(kind, 0));
-                }
-                d
-            });
+            let directive = deegen_llvm_ir::uncommon_path_directive(module);
             Value(inst.as_value_ref()).set_callee(Value(directive.as_value_ref()));
         }
     }

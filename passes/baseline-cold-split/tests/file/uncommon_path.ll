@@ -21,7 +21,7 @@
 ; CHECK:         ret void
 ; CHECK-DAG:   [[ENTRY]] = !{!"function_entry_count", i64 1073741824}
 ; CHECK-DAG:   [[HOT_COLD]] = !{!"branch_weights", i32 1048576, i32 0}
-; CHECK-NOT:   call void @__deegen_uncommon_path()
+; CHECK-NOT:   __deegen_uncommon_path
 
 ; ASM-LABEL: __deegen_jit_op_Get:
 ; ASM-NOT:     call

@@ -17,3 +17,9 @@
 ; CHECK:        br i1 %{{.*}}, label %slow, label %compare
 ; CHECK-LABEL: define i1 @less_equal(
 ; CHECK:        fcmp ord double
+; CHECK-NOT:    __deegen_uncommon_path
+; In a baseline JIT stencil the recheck is an uncommon path, for baseline-cold-split.
+; CHECK-LABEL: define ghccc void @less_equal_stencil(
+; CHECK:        fcmp ord double
+; CHECK:      entry.recheck:
+; CHECK-NEXT:   call void @__deegen_uncommon_path()
