@@ -131,6 +131,7 @@ fn cached_marker<'ctx>(module: &Module<'ctx>, tail: bool) -> FunctionValue<'ctx>
 ///   br %call_ic.hit, %call_ic.hit, %call_ic.miss
 /// call_ic.hit:  the cached code block (pc+offset+8)
 /// call_ic.miss: the language hook's code block, stored with the callee into the cache
+///               (in a stencil, an uncommon path: `deegen_llvm_ir::UNCOMMON_PATH_DIRECTIVE`)
 /// call_ic.call: make_call_with_code_block(frame, n, k, phi)
 /// ```
 fn cache<'ctx>(module: &Module<'ctx>, f: FunctionValue<'ctx>, site: CallSiteValue<'ctx>, offset: u32) -> Result<(), String> {
@@ -176,6 +177,11 @@ fn cache<'ctx>(module: &Module<'ctx>, f: FunctionValue<'ctx>, site: CallSiteValu
     b.build_unconditional_branch(call_bb).map_err(e)?;
 
     b.position_at_end(miss_bb);
+    // A miss happens once at a monomorphic site, at every call of a polymorphic one: in JIT
+    // code an uncommon path, out of the main stream but on the stencil's registers.
+    if function_attr(f, HANDLER_KIND_ATTR).is_some_and(|k| handler_kind::is_stencil(&k)) {
+        b.build_call(uncommon_path_directive(module), &[], "").map_err(e)?;
+    }
     let cb_miss = b
         .build_call(hook, &[callee.into()], "call_ic.new_code_block")
         .map_err(e)?

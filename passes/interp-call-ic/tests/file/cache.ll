@@ -4,6 +4,12 @@
 ; cold edge (a metamethod) and stays uncached. The opcodes with a cache are listed in
 ; !deegen.call_ics. Input: the pass's fixture.
 ; RUN: deegen-opt --passes=interp-call-ic %S/../fixtures/calls.ll | FileCheck %s
+; In a baseline JIT stencil a miss is an uncommon path (the directive `baseline-cold-split`
+; reads): out of the main stream, on the stencil's registers.
+; RUN: sed 's/"deegen-handler"="bytecode"/"deegen-handler"="stencil"/' %S/../fixtures/calls.ll | deegen-opt --passes=interp-call-ic - | FileCheck %s --check-prefix=STENCIL
+; STENCIL:      call_ic.miss:
+; STENCIL-NEXT:   call void @__deegen_uncommon_path()
+; STENCIL-NEXT:   %call_ic.new_code_block = call ptr @deegen_hook_code_block(i64 %call_ic.callee)
 
 ; CHECK-LABEL: define ghccc void @__deegen_interp_op_TailCall(
 ; CHECK:        %call_ic.key.addr = getelementptr i8, ptr %pc, i64 2
