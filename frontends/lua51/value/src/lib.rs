@@ -411,7 +411,12 @@ impl TableObject {
     pub unsafe fn string_slot_cached_or_filtered(&self, key: TValue, cache: *mut u8) -> Option<*mut TValue> {
         let ic = unsafe { deegen_api::ic::InlineCache::<1>::at(cache) };
         let v = TValue::from_ptr(self);
-        let quick = || self.filter_excludes(key).then_some(None);
+        // A miss of a method's cache (a subclass before the class it names): in JIT code an
+        // uncommon path, with the rest of the lookup in the parent.
+        let quick = || {
+            deegen_api::uncommon_path();
+            self.filter_excludes(key).then_some(None)
+        };
         let body = || match unsafe { string_slot_ic_body(v, key) } {
             deegen_api::ic::IcBody::Cache(state) => deegen_api::ic::IcBody::Cache(state),
             deegen_api::ic::IcBody::Done(r) => deegen_api::ic::IcBody::Done(r.ok().flatten().map(|f| f.slot)),
