@@ -36,6 +36,12 @@ pub const BRANCH: &str = "__deegen_jit_branch";
 /// `__deegen_jit_cont_<continuation function>`.
 pub const CONTINUATION_PREFIX: &str = "__deegen_jit_cont_";
 
+/// The code block of the function the instruction belongs to (what the interpreter keeps in its
+/// code-block register): a return continuation in JIT code restores that register from it
+/// instead of from the caller's frame (its function's code block, three dependent loads), since
+/// the code it runs in was compiled for that one code block.
+pub const CODE_BLOCK: &str = "__deegen_rc_code_block";
+
 /// The instruction's SlowPathData record (the paper's section 7.2): the runtime constants its
 /// AOT slow paths need, which a stencil's cold path cannot carry as holes because the slow
 /// path is compiled once, not copied per instruction. A stencil refers to it RIP-relative
@@ -78,7 +84,7 @@ pub const IC_FILLED: &str = "__deegen_jit_ic_filled";
 /// successors' code is): a hole in a stencil, a SlowPathData field in an AOT slow path, and
 /// never something a helper shared by every instruction may refer to.
 pub fn is_per_instruction(name: &str) -> bool {
-    [PC, OUTPUT, NEXT, BRANCH, SLOW_PATH_DATA, IC_KEY, IC_STATE, IC_NEXT].contains(&name)
+    [PC, OUTPUT, NEXT, BRANCH, SLOW_PATH_DATA, IC_KEY, IC_STATE, IC_NEXT, CODE_BLOCK].contains(&name)
         || name.starts_with(OPERAND_PREFIX)
         || name.starts_with(CONTINUATION_PREFIX)
         || name.starts_with(IC_DERIVED_PREFIX)

@@ -126,6 +126,8 @@ pub struct CompiledCode {
     pub slow_path_data_size: usize,
     /// Sorted by bytecode offset (and by address).
     pub instructions: Vec<CompiledInstruction>,
+    /// The code block it was compiled for ([`HoleValue::CodeBlock`]).
+    pub code_block: u64,
 }
 
 impl CompiledCode {
@@ -303,11 +305,12 @@ impl BaselineJit {
     }
 
     /// Compiles the function whose bytecode is `bytecode` (which must stay where it is while
-    /// the code lives: the code holds addresses into it).
-    pub fn compile(&mut self, bytecode: &[u8]) -> Result<CompiledCode, JitError> {
+    /// the code lives: the code holds addresses into it) and whose code block is at
+    /// `code_block` (what its return continuations restore the code-block register to).
+    pub fn compile(&mut self, bytecode: &[u8], code_block: u64) -> Result<CompiledCode, JitError> {
         let start = std::time::Instant::now();
         let populating = self.cache.populate_seconds();
-        let result = self.compile_inner(bytecode);
+        let result = self.compile_inner(bytecode, code_block);
         match &result {
             Ok(code) => {
                 self.stats.functions += 1;
@@ -324,7 +327,7 @@ impl BaselineJit {
         result
     }
 
-    fn compile_inner(&mut self, bytecode: &[u8]) -> Result<CompiledCode, JitError> {
+    fn compile_inner(&mut self, bytecode: &[u8], code_block: u64) -> Result<CompiledCode, JitError> {
         let tables = self.tables;
         let templates = &self.templates;
         // Pass 1: the instructions and where each one's code, cold code and records go.
@@ -383,7 +386,7 @@ impl BaselineJit {
                         }
                     }
                 };
-                let bases: [u64; BASES] = [0, pc, next, branch, base + pos[0] as u64, base + pos[1] as u64, base + pos[2] as u64];
+                let bases: [u64; BASES] = [0, pc, next, branch, base + pos[0] as u64, base + pos[1] as u64, base + pos[2] as u64, code_block];
                 for f in t.rel32.iter() {
                     let at = pos[f.area as usize] + f.at as usize;
                     // `S + A - P`, in range for a `rel32`.
@@ -406,6 +409,7 @@ impl BaselineJit {
                 for f in t.other.iter() {
                     let value = match f.source {
                         Source::Pc => pc,
+                        Source::CodeBlock => code_block,
                         Source::Operand { offset: at, width, signed, encoding } => {
                             // In bounds: pass 1 checked the instruction, the template the field.
                             let raw = read_field(bytecode, offset + at as usize, width, signed).ok_or_else(|| truncated(offset))?;
@@ -463,7 +467,14 @@ impl BaselineJit {
             address = format_args!("{base:#x}"),
             "baseline JIT compiled a function"
         );
-        Ok(CompiledCode { entry: base, code_size, slow_path_data: base + records_start as u64, slow_path_data_size: records_size, instructions })
+        Ok(CompiledCode {
+            entry: base,
+            code_size,
+            slow_path_data: base + records_start as u64,
+            slow_path_data_size: records_size,
+            instructions,
+            code_block,
+        })
     }
 }
 
@@ -792,6 +803,7 @@ impl BaselineJit {
                         HoleValue::SlowPathData => record.ok_or_else(|| fail(format!("{} has a SlowPathData hole and no record", s.name)))?,
                         HoleValue::ColdPart => starts[plan.cold_part.ok_or_else(|| fail(format!("{} has no cold part", s.name)))?],
                         HoleValue::HotPart => starts[plan.owner.ok_or_else(|| fail(format!("{} is not a cold part", s.name)))?],
+                        HoleValue::CodeBlock => code.code_block,
                         // The IC entry goes to its chain's head: a stub, or the generic code.
                         HoleValue::IcNext if v.ic.is_some_and(|ic| ic.entry == id) => {
                             let pc = pc_base + u64::from(ins.bytecode_offset);
@@ -837,7 +849,7 @@ impl BaselineJit {
                         }
                     }
                 }
-                for h in holes.iter().filter(|h| h.kind == HoleKind::PcRel32) {
+                for h in holes.iter().filter(|h| h.kind == HoleKind::PcRel32 || h.value == HoleValue::CodeBlock) {
                     let Some(expected) = expected_target(h.value)? else { continue };
                     let target = patched_value(emitted, starts[j], h);
                     if target != expected {

@@ -60,6 +60,8 @@ impl StubContext<'_> {
             HoleValue::IcNext => self.next_in_chain,
             HoleValue::IcDerived(k) => (self.derive)(k, self.state)?,
             HoleValue::Data | HoleValue::Shared(_) | HoleValue::External(_) => return Ok(None),
+            // The generator gives stubs (which make no calls) no continuations.
+            HoleValue::CodeBlock => return Err(format!("the stub of {} names its function's code block", v.name)),
         }))
     }
 }

@@ -63,6 +63,9 @@ pub struct HoleRecord {
 pub enum HoleValue {
     /// The instruction's address.
     Pc,
+    /// The code block of the function being compiled (a return continuation's code-block
+    /// register).
+    CodeBlock,
     /// `8 * output slot`.
     Output,
     /// The runtime constant of the variant's operand `i` (an index into

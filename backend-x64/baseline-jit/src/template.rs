@@ -46,6 +46,8 @@ pub(crate) enum Write {
 pub(crate) enum Source {
     /// The instruction's address.
     Pc,
+    /// The compiled function's code block.
+    CodeBlock,
     /// A field of the instruction (an operand, or the output slot), read at `offset` from the
     /// instruction's start with `width` bytes, then encoded.
     Operand { offset: u32, width: u8, signed: bool, encoding: OperandEncoding },
@@ -95,10 +97,11 @@ pub(crate) enum Base {
     InLine = 4,
     Cold = 5,
     Records = 6,
+    CodeBlock = 7,
 }
 
 /// The number of [`Base`]s.
-pub(crate) const BASES: usize = 7;
+pub(crate) const BASES: usize = 8;
 
 /// A 4-byte hole whose value is `add + scale * u16` of a 2-byte field of the instruction (a
 /// slot or constant offset, the output, a small literal), proven at build time to fit its
@@ -181,6 +184,7 @@ fn build(tables: &'static StencilTables, v: &'static VariantRecord, placed: &Pla
         };
         Ok(Some(match value {
             HoleValue::Pc => Source::Pc,
+            HoleValue::CodeBlock => Source::CodeBlock,
             HoleValue::Output => {
                 let offset = field(v.output_offset, 2, "output")?;
                 Source::Operand { offset, width: 2, signed: false, encoding: OperandEncoding::SlotOffset }
@@ -310,6 +314,7 @@ fn as_address(f: &Fill) -> Option<AddressFill> {
     let addend = f.addend as u64;
     let (base, off) = match f.source {
         Source::Pc => (Base::Pc, 0),
+        Source::CodeBlock => (Base::CodeBlock, 0),
         Source::Operand { encoding: OperandEncoding::Address { offset }, .. } => (Base::Pc, u64::from(offset)),
         Source::Next => (Base::Next, 0),
         Source::Branch => (Base::Branch, 0),

@@ -281,9 +281,15 @@ impl<'a, 'ctx> HandlerBuilder<'a, 'ctx> {
         let callee_base = state.base;
         let caller_base = e(ib.load_caller_base(callee_base, "caller.base"))?;
         let caller_pc = e(ib.load_ptr(e(ib.header_slot(callee_base, frame::CALLER_PC, "hdr.caller_pc"))?, "caller.pc"))?;
-        let caller_fn_addr = e(ib.header_slot(caller_base, frame::CALLEE, "caller.fn.addr"))?;
-        let caller_fn = e(ib.load_i64(caller_fn_addr, "caller.fn"))?;
-        let cb = self.call_hook_code_block(caller_fn.into())?;
+        // A stencil's continuation belongs to code compiled for one function: its code block
+        // is a runtime constant (a `movabs`), not three dependent loads through the frame.
+        let cb = if function_attr(h, HANDLER_KIND_ATTR).is_some_and(|k| handler_kind::is_stencil(&k)) {
+            e(wide_runtime_constant(self.module, &self.builder, deegen_api::runtime_constants::CODE_BLOCK, "caller.cb"))?
+        } else {
+            let caller_fn_addr = e(ib.header_slot(caller_base, frame::CALLEE, "caller.fn.addr"))?;
+            let caller_fn = e(ib.load_i64(caller_fn_addr, "caller.fn"))?;
+            self.call_hook_code_block(caller_fn.into())?
+        };
         let p = |i| h.get_nth_param(i).expect("handler param");
         let args: Vec<BasicMetadataValueEnum<'ctx>> = vec![
             state.ctx.into(),

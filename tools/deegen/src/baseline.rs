@@ -263,10 +263,14 @@ impl<'a> Tables<'a> {
                 let allowed = match value {
                     HoleValue::IcKey | HoleValue::IcState | HoleValue::IcDerived(_) => is_stub,
                     HoleValue::IcNext => is_stub || s.name == IC_ENTRY,
+                    // A stub is copied for a site, not compiled with its function.
+                    HoleValue::CodeBlock => !is_stub,
                     _ => true,
                 };
                 if allowed {
                     Ok(())
+                } else if value == HoleValue::CodeBlock {
+                    Err(bad(&s.name, "an inline-cache stub refers to its function's code block"))
                 } else {
                     Err(bad(&s.name, format!("refers to {value:?}, which only an inline-cache stub has")))
                 }
@@ -303,7 +307,7 @@ impl<'a> Tables<'a> {
                 // A 64-bit runtime constant must have a 64-bit hole: a narrower one means LLVM
                 // truncated it (see runtime-constant-range).
                 let wide = match (value, context) {
-                    (HoleValue::Pc | HoleValue::Continuation(_), _) => true,
+                    (HoleValue::Pc | HoleValue::CodeBlock | HoleValue::Continuation(_), _) => true,
                     (HoleValue::Operand(k), Some((v, _))) => {
                         runtime_constant_operands(v).nth(k as usize).is_some_and(|(o, enc)| enc.needs_64_bits(o.width))
                     }
@@ -464,6 +468,8 @@ fn instruction_symbol(name: &str, context: Option<(&Variant, &Vec<String>)>) -> 
     let (v, conts) = context.ok_or_else(|| format!("a helper refers to '{name}', which only an instruction's stencil has"))?;
     let value = if name == rc::PC {
         HoleValue::Pc
+    } else if name == rc::CODE_BLOCK {
+        HoleValue::CodeBlock
     } else if name == rc::OUTPUT {
         HoleValue::Output
     } else if name == rc::NEXT {

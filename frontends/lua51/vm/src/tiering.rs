@@ -162,7 +162,7 @@ impl Tiering {
             }
         }
         let jit = self.jit.as_mut().expect("set above");
-        match jit.compile(bytecode) {
+        match jit.compile(bytecode, cb as u64) {
             Ok(code) => {
                 if self.verify {
                     if let Err(e) = jit.verify(bytecode, &code) {

@@ -59,6 +59,15 @@ fn the_checker_rejects_planted_faults() {
         plant(last, &v.to_le_bytes(), "a wrong field in the last record");
     }
     assert!(code.slow_path_data_size > 0, "the program's arithmetic and indexing have AOT slow paths");
+    // A return continuation restores the code-block register from a 64-bit hole (`t[i]`'s
+    // metamethod returns into one): each copy of the code block's address must be it.
+    let all = read(code.entry, code.code_size);
+    let cb = code.code_block.to_le_bytes();
+    let copies: Vec<usize> = (0..all.len().saturating_sub(7)).filter(|&k| all[k..k + 8] == cb).collect();
+    assert!(!copies.is_empty(), "no continuation names the code block");
+    for k in copies {
+        plant(code.entry + k as u64, &(code.code_block ^ 0x10).to_le_bytes(), "a continuation's wrong code block");
+    }
     // A jump: find an `e9 rel32` (jmp) inside some instruction whose displacement the checker
     // recomputes, by trying each and keeping those it notices.
     let mut caught = 0;

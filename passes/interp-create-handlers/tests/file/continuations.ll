@@ -4,6 +4,13 @@
 ; pc, the code block through the hook) and tail-calls a body that decodes the same operands and
 ; runs the continuation. A slotref operand is passed by address, an unsigned literal zero-extended.
 ; RUN: deegen-opt --passes=interp-create-handlers %s | FileCheck %s
+; A baseline JIT stencil's continuation is code compiled for one function: its code block is
+; the runtime constant `__deegen_rc_code_block` (a `movabs`), not loaded through the frame.
+; RUN: deegen-opt --passes=baseline-create-stencils %s | FileCheck %s --check-prefix=STENCIL
+; STENCIL-LABEL: define ghccc void @__deegen_jit_op_Call__ret__after_call(
+; STENCIL-NOT:     @deegen_hook_code_block
+; STENCIL:         %caller.cb = call ptr asm "movabsq $$__deegen_rc_code_block, $0", "=r"()
+; STENCIL-NEXT:    musttail call ghccc void @__deegen_jit_op_Call__ret__after_call__body(ptr %0, ptr %caller.base, ptr %caller.pc, ptr %caller.cb,
 
 ; CHECK-LABEL: define ghccc void @__deegen_interp_op_Call(
 ; CHECK-NEXT:  entry:
