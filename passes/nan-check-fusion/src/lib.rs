@@ -126,8 +126,8 @@ fn compares_the_pair(fast: Block, lhs: Value, rhs: Value) -> bool {
 /// Fuses the double checks ending `b`, if it ends in them; the block that rechecks them when
 /// the pair is unordered, if it did.
 fn fuse(b: Block, bound: u64, builder: &Builder) -> Option<Block> {
-    let Some(cond) = b.branch_condition() else { return None };
-    let Some((x, y, is_and)) = cond.boolean_pair() else { return None };
+    let cond = b.branch_condition()?;
+    let (x, y, is_and) = cond.boolean_pair()?;
     let (Some((lhs, x_is)), Some((rhs, y_is))) = (double_check(x, bound), double_check(y, bound)) else { return None };
     // `a && b` of "is a double", or `a || b` of "is not" (the fast path is then the false edge).
     let fast_index = match (is_and, x_is, y_is) {
