@@ -322,6 +322,15 @@ fn equal_jump(lhs: u64, rhs: u64, negate: bool) -> ! {
     if r.is_nil() {
         branch_if(l.is_nil() != negate)
     }
+    // Against a number (in the variant for a number constant, known): only a number equal to
+    // it. Through `raw_equals` LLVM computed both the float and the bit comparison and chose
+    // between them without a branch (14 instructions for `n == 0`).
+    if r.is_double() {
+        if !l.is_double() {
+            branch_if(negate)
+        }
+        branch_if((l.as_f64() == r.as_f64()) != negate)
+    }
     if l.raw_equals(r) {
         branch_if(!negate)
     }
