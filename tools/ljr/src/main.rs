@@ -513,20 +513,6 @@ fn real_main() -> ExitCode {
     }
 }
 
-/// Prints a listing the build wrote (the interpreter's assembly, the stencils).
-fn print_generated_file(path: &str) -> bool {
-    match std::fs::read_to_string(path) {
-        Ok(text) => {
-            print!("{text}");
-            true
-        }
-        Err(e) => {
-            eprintln!("{PROGNAME}: cannot read {path}: {e}");
-            false
-        }
-    }
-}
-
 /// `--dump-jit`: every compiled function's machine code, each instruction's under its bytecode.
 fn jit_listing(st: &LuaState) -> String {
     let variants = lua51_vm::bytecode::variants();
@@ -646,8 +632,15 @@ fn run(st: &mut LuaState, argv: &[String]) -> bool {
                     return false;
                 }
             }
-            "--dump-stencils" => return print_generated_file(lua51_vm::tiering::STENCILS_DISASSEMBLY_PATH),
-            "--dump-interpreter" => return print_generated_file(lua51_vm::INTERPRETER_ASSEMBLY_PATH),
+            // Listings the build wrote, kept in the binary.
+            "--dump-stencils" => {
+                print!("{}", lua51_vm::tiering::STENCILS_DISASSEMBLY);
+                return true;
+            }
+            "--dump-interpreter" => {
+                print!("{}", lua51_vm::INTERPRETER_ASSEMBLY);
+                return true;
+            }
             _ => {}
         }
     }

@@ -50,4 +50,6 @@ pub use state::{LuaError, LuaState};
 pub use stdlib::open_libs;
 
 /// The generated interpreter as assembly text (written at build time), for `--dump-interpreter`.
-pub const INTERPRETER_ASSEMBLY_PATH: &str = env!("DEEGEN_INTERPRETER_ASM");
+/// In the binary, not read from the build directory at run time: a copied binary, or one
+/// built again since, printed another build's interpreter.
+pub const INTERPRETER_ASSEMBLY: &str = include_str!(env!("DEEGEN_INTERPRETER_ASM"));

@@ -24,8 +24,10 @@ use crate::interp::{
 
 include!(env!("DEEGEN_BASELINE_STENCILS"));
 
-/// The stencils as text (each disassembled with its holes), written at build time.
-pub const STENCILS_DISASSEMBLY_PATH: &str = env!("DEEGEN_BASELINE_STENCILS_TXT");
+/// The stencils as text (each disassembled with its holes), written at build time and kept in
+/// the binary, so that `--dump-stencils` shows the stencils this binary's JIT copies (a path
+/// read at run time showed whatever the last build wrote there).
+pub const STENCILS_DISASSEMBLY: &str = include_str!(env!("DEEGEN_BASELINE_STENCILS_TXT"));
 
 /// Hotness countdown of a fresh function in `auto` mode: taken backward branches and returns
 /// before it asks to tier up.
