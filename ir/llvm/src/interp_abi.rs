@@ -152,6 +152,13 @@ pub mod handler_kind {
     }
 }
 
+/// Whether `f` is a baseline JIT stencil or part of one (its `deegen-handler` kind is a
+/// stencil's, [`handler_kind::is_stencil`]): the passes that treat JIT code differently from
+/// interpreter handlers ask this.
+pub fn is_stencil_function(f: FunctionValue<'_>) -> bool {
+    crate::function_attr(f, HANDLER_KIND_ATTR).is_some_and(|k| handler_kind::is_stencil(&k))
+}
+
 /// Where a generated function finds its instruction's operands.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum OperandSource {
@@ -237,7 +244,7 @@ impl<'ctx> PinnedState<'ctx> {
     /// register but the runtime constant `deegen_api::runtime_constants::PC`.
     pub fn of(module: &Module<'ctx>, handler: FunctionValue<'ctx>) -> Self {
         let p = |i| handler.get_nth_param(i).expect("handler-typed function");
-        let stencil = crate::function_attr(handler, HANDLER_KIND_ATTR).is_some_and(|k| handler_kind::is_stencil(&k));
+        let stencil = is_stencil_function(handler);
         let (pc, source) = if stencil {
             (module.get_context().ptr_type(AddressSpace::default()).get_poison(), OperandSource::RuntimeConstants)
         } else if crate::function_attr(handler, LIBRARY_ATTR).is_some() {

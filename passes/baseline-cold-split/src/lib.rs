@@ -3,9 +3,7 @@
 use std::collections::HashSet;
 
 use deegen_llvm_ir::raw::{Block, Value};
-use deegen_llvm_ir::{
-    defined_functions, function_attr, handler_kind, FunctionCfg, LlvmModule, LlvmPhase, HANDLER_KIND_ATTR, UNCOMMON_PATH_DIRECTIVE,
-};
+use deegen_llvm_ir::{defined_functions, function_attr, is_stencil_function, FunctionCfg, LlvmModule, LlvmPhase, UNCOMMON_PATH_DIRECTIVE};
 use deegen_pass::{AnalysisManager, Pass, PassDescriptor, PassError, PassParams, PipelineError, PreservedAnalyses, RegisteredPass};
 use deegen_pass_hot_cold_split::SLOW_PATH_OF_ATTR;
 use inkwell::context::ContextRef;
@@ -42,7 +40,7 @@ impl<'ctx> Pass<LlvmModule<'ctx>> for BaselineColdSplit {
             .collect();
         let (mut stencils, mut edges) = (0usize, 0usize);
         for f in defined_functions(module) {
-            if !function_attr(f, HANDLER_KIND_ATTR).is_some_and(|k| handler_kind::is_stencil(&k)) {
+            if !is_stencil_function(f) {
                 continue;
             }
             let cold = cold_blocks(f, &slow_paths);

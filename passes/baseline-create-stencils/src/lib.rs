@@ -39,7 +39,7 @@ fn optimize_stencils_for_size(module: &inkwell::module::Module<'_>) {
     let optsize = inkwell::attributes::Attribute::get_named_enum_kind_id("optsize");
     let ctx = module.get_context();
     for f in defined_functions(module) {
-        if function_attr(f, HANDLER_KIND_ATTR).is_some_and(|k| handler_kind::is_stencil(&k)) {
+        if is_stencil_function(f) {
             f.add_attribute(inkwell::attributes::AttributeLoc::Function, ctx.create_enum_attribute(optsize, 0));
         }
     }

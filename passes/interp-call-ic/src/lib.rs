@@ -179,8 +179,8 @@ fn cache<'ctx>(module: &Module<'ctx>, f: FunctionValue<'ctx>, site: CallSiteValu
     b.position_at_end(miss_bb);
     // A miss happens once at a monomorphic site, at every call of a polymorphic one: in JIT
     // code an uncommon path, out of the main stream but on the stencil's registers.
-    if function_attr(f, HANDLER_KIND_ATTR).is_some_and(|k| handler_kind::is_stencil(&k)) {
-        b.build_call(uncommon_path_directive(module), &[], "").map_err(e)?;
+    if is_stencil_function(f) {
+        mark_uncommon_path(module, miss_bb)?;
     }
     let cb_miss = b
         .build_call(hook, &[callee.into()], "call_ic.new_code_block")

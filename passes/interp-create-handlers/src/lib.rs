@@ -283,7 +283,7 @@ impl<'a, 'ctx> HandlerBuilder<'a, 'ctx> {
         let caller_pc = e(ib.load_ptr(e(ib.header_slot(callee_base, frame::CALLER_PC, "hdr.caller_pc"))?, "caller.pc"))?;
         // A stencil's continuation belongs to code compiled for one function: its code block
         // is a runtime constant (a `movabs`), not three dependent loads through the frame.
-        let cb = if function_attr(h, HANDLER_KIND_ATTR).is_some_and(|k| handler_kind::is_stencil(&k)) {
+        let cb = if is_stencil_function(h) {
             e(wide_runtime_constant(self.module, &self.builder, deegen_api::runtime_constants::CODE_BLOCK, "caller.cb"))?
         } else {
             let caller_fn_addr = e(ib.header_slot(caller_base, frame::CALLEE, "caller.fn.addr"))?;

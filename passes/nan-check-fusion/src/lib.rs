@@ -1,7 +1,7 @@
 #![doc = include_str!("../README.md")]
 
 use deegen_llvm_ir::raw::{Block, Builder, Value};
-use deegen_llvm_ir::{defined_functions, function_attr, handler_kind, parse_u64, read_nan_boxing, LlvmModule, LlvmPhase, HANDLER_KIND_ATTR};
+use deegen_llvm_ir::{defined_functions, is_stencil_function, parse_u64, read_nan_boxing, LlvmModule, LlvmPhase};
 use deegen_pass::{AnalysisManager, Pass, PassDescriptor, PassError, PassParams, PipelineError, PreservedAnalyses, RegisteredPass};
 use inkwell::llvm_sys::LLVMIntPredicate;
 use inkwell::values::AsValueRef;
@@ -53,7 +53,7 @@ impl<'ctx> Pass<LlvmModule<'ctx>> for NanCheckFusion {
         let builder = Builder::new(module);
         let mut fused = 0;
         for f in defined_functions(module) {
-            let in_jit_code = function_attr(f, HANDLER_KIND_ATTR).is_some_and(|k| handler_kind::is_stencil(&k));
+            let in_jit_code = is_stencil_function(f);
             for b in Value(f.as_value_ref()).blocks() {
                 let Some(recheck) = fuse(b, bound, &builder) else { continue };
                 fused += 1;

@@ -5,8 +5,8 @@ use std::collections::HashMap;
 use deegen_bytecode_spec::TypeMask;
 use deegen_llvm_ir::raw::Value;
 use deegen_llvm_ir::{
-    defined_functions, function_attr, handler_kind, read_type_lattice, type_names_mask, Checkers, ControlFlow, LlvmModule, LlvmPhase,
-    COLD_EDGE_METADATA, COLD_SPLIT_MARKER, HANDLER_KIND_ATTR, HINT_METADATA,
+    defined_functions, is_stencil_function, read_type_lattice, type_names_mask, Checkers, ControlFlow, LlvmModule, LlvmPhase, COLD_EDGE_METADATA,
+    COLD_SPLIT_MARKER, HINT_METADATA,
 };
 use deegen_pass::{AnalysisManager, Pass, PassDescriptor, PassError, PassParams, PipelineError, PreservedAnalyses, RegisteredPass};
 use inkwell::context::ContextRef;
@@ -104,7 +104,7 @@ fn lower_cold_path_markers(module: &inkwell::module::Module<'_>) -> Result<usize
     let mut count = 0;
     for f in defined_functions(module) {
         let fv = Value(f.as_value_ref());
-        let in_jit_code = function_attr(f, HANDLER_KIND_ATTR).is_some_and(|k| handler_kind::is_stencil(&k));
+        let in_jit_code = is_stencil_function(f);
         for call in deegen_llvm_ir::calls_in(f) {
             let callee = call.get_called_fn_value();
             let jit_only = callee.is_some() && callee == jit_marker;
@@ -171,7 +171,7 @@ fn lower_uncommon_path_markers(module: &inkwell::module::Module<'_>) -> usize {
     let Some(marker) = module.get_function(deegen_api::UNCOMMON_PATH_MARKER) else { return 0 };
     let mut count = 0;
     for f in defined_functions(module) {
-        let in_jit_code = function_attr(f, HANDLER_KIND_ATTR).is_some_and(|k| handler_kind::is_stencil(&k));
+        let in_jit_code = is_stencil_function(f);
         for call in deegen_llvm_ir::calls_in(f) {
             if call.get_called_fn_value() != Some(marker) {
                 continue;
