@@ -1,7 +1,7 @@
 //! The string library (5.1's `lstrlib`): the functions, and the string metatable that makes
 //! `s:upper()` work. Pattern matching and `format`'s specifications are in `pattern`.
 
-mod pattern;
+pub(crate) mod pattern;
 
 use deegen_api::frame;
 use lua51_value::number::{c_int, c_long, c_ulong, format_number, tostring_bytes};
@@ -167,12 +167,20 @@ fn find_aux(c: &mut Call, find: bool) -> NResult {
             }
         };
     }
-    let mut m = pattern::Matcher::new(&subject, &pattern);
-    match m.find(init) {
+    let anchored = pattern.first() == Some(&b'^');
+    let program = c.st.patterns.get(&pattern[usize::from(anchored)..]);
+    let mut m = pattern::Matcher::new(&subject, &program);
+    match m.find(init, anchored) {
         Err(msg) => Err(c.error(&msg)),
         Ok(None) => {
             c.set(0, TValue::NIL);
             Ok(1)
+        }
+        // find returns captures only when the match made some (`()` is one, `%(` is not).
+        Ok(Some((s, e))) if find && !m.has_captures() => {
+            c.set(0, TValue::from_f64((s + 1) as f64));
+            c.set(1, TValue::from_f64(e as f64));
+            Ok(2)
         }
         Ok(Some((s, e))) => {
             let mut values = [TValue::NIL; pattern::MAX_CAPTURES + 2];
@@ -181,10 +189,6 @@ fn find_aux(c: &mut Call, find: bool) -> NResult {
                 values[0] = TValue::from_f64((s + 1) as f64);
                 values[1] = TValue::from_f64(e as f64);
                 n = 2;
-                // find returns captures only when the match made some (`%(` is no capture).
-                if !m.has_captures() {
-                    return c.return_values(0, &values[..n]);
-                }
             }
             n += capture_values(c, &subject, &m, s, e, &mut values[n..])?;
             c.return_values(0, &values[..n])
@@ -202,7 +206,9 @@ native!(GMATCH_ITER, "gmatch", |c| {
     // Borrowed, not copied (a copy per step made a gmatch loop quadratic): the closure's
     // upvalues keep both strings alive for the whole call, and nothing here collects.
     let (subject, pattern) = (string_bytes(subject), string_bytes(pattern));
-    let mut m = pattern::Matcher::new(subject, pattern);
+    // `gmatch` has no anchor: a leading `^` is a byte like any other, as in 5.1.
+    let program = c.st.patterns.get(pattern);
+    let mut m = pattern::Matcher::new(subject, &program);
     let mut src = pos;
     while src <= subject.len() {
         let found = {
@@ -217,7 +223,7 @@ native!(GMATCH_ITER, "gmatch", |c| {
             return c.return_values(0, &values[..n]);
         }
         // Past a failed position, straight to the next one where a match can start.
-        src = m.next_candidate(src + 1, 0);
+        src = m.next_candidate(src + 1);
     }
     Ok(0)
 });
@@ -247,7 +253,8 @@ native!(GSUB, "gsub", |c| {
     let anchor = pattern_full.first() == Some(&b'^');
     let pattern = if anchor { &pattern_full[1..] } else { &pattern_full[..] };
     let repl_bytes = if repl.is_string() || repl.is_double() { Some(c.check_bytes(2)?) } else { None };
-    let mut m = pattern::Matcher::new(&subject, pattern);
+    let program = c.st.patterns.get(pattern);
+    let mut m = pattern::Matcher::new(&subject, &program);
     let mut out = Buffer::new();
     // Bytes of the subject before `copied` are in `out`; those between it and a match are
     // copied when the match is (so a subject without a match is never copied).
@@ -313,7 +320,7 @@ native!(GSUB, "gsub", |c| {
             Some(e) if e > src => src = e,
             // No match here: on to the next byte where one can start (the bytes passed
             // stay in the subject, to be copied with the next match or at the end).
-            _ if src < subject.len() => src = if anchor { src + 1 } else { m.next_candidate(src + 1, 0).min(subject.len()) },
+            _ if src < subject.len() => src = if anchor { src + 1 } else { m.next_candidate(src + 1).min(subject.len()) },
             _ => break,
         }
         if anchor {

@@ -6,6 +6,7 @@
 //! frontiers `%f[set]`. Recursion depth is bounded by the pattern's length, as there.
 
 use std::mem::MaybeUninit;
+use std::rc::Rc;
 
 pub const MAX_CAPTURES: usize = 32;
 const CAP_UNFINISHED: isize = -1;
@@ -17,19 +18,6 @@ const ESC: u8 = b'%';
 pub enum Capture {
     Bytes(usize, usize),
     Position(usize),
-}
-
-pub struct Matcher<'a> {
-    src: &'a [u8],
-    pat: &'a [u8],
-    level: usize,
-    /// (start, length or `CAP_*`) of captures `0..level`; the rest is never read, so it is
-    /// left uninitialised (zeroing it was a `memset` per `find`/`match`/`gsub` call).
-    capture: [MaybeUninit<(usize, isize)>; MAX_CAPTURES],
-    /// [`Matcher::next_candidate`]'s leading class, computed at its first call: the pattern
-    /// position it was asked for, and the class's byte set when the pattern must begin with one
-    /// of its bytes.
-    lead: Option<(usize, Option<ByteSet>)>,
 }
 
 type MResult<T> = Result<T, String>;
@@ -91,10 +79,15 @@ const CLASS_OF: [u16; 256] = {
 };
 const NEGATED: u16 = 1 << 15;
 
-/// A set of bytes: what a single-character class matches, computed once where the matcher
-/// tests one class against a run of bytes (an expansion, the search for where a match can start).
-#[derive(Clone, Copy)]
+/// A set of bytes: what a single-character class matches, computed when the pattern is compiled.
+#[derive(Clone, Copy, PartialEq, Eq)]
 struct ByteSet([u64; 4]);
+
+impl std::fmt::Debug for ByteSet {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "ByteSet({:016x}{:016x}{:016x}{:016x})", self.0[3], self.0[2], self.0[1], self.0[0])
+    }
+}
 
 impl ByteSet {
     const EMPTY: ByteSet = ByteSet([0; 4]);
@@ -153,7 +146,9 @@ const CLASS_SETS: [ByteSet; 10] = {
     sets
 };
 
-#[inline]
+/// Whether `c` is in the class `%class` (a class letter, or the byte itself), the reference
+/// implementation's `match_class`: what [`ByteSet::of_escape`] precomputes.
+#[cfg(test)]
 fn class_matches(c: u8, class: u8) -> bool {
     let kind = CLASS_OF[class as usize];
     if kind == 0 {
@@ -162,9 +157,269 @@ fn class_matches(c: u8, class: u8) -> bool {
     (CTYPE[c as usize] & kind != 0) != (kind & NEGATED != 0)
 }
 
+/// The index just past the single-character class at `p` (a byte, `%x`, or a set `[...]`).
+fn class_end(pat: &[u8], mut p: usize) -> Result<usize, &'static str> {
+    let c = pat[p];
+    p += 1;
+    if c == ESC {
+        if p >= pat.len() {
+            return Err("malformed pattern (ends with '%')");
+        }
+        return Ok(p + 1);
+    }
+    if c == b'[' {
+        if pat.get(p) == Some(&b'^') {
+            p += 1;
+        }
+        loop {
+            // Look for a ']' (the first character of the set may be one).
+            if p >= pat.len() {
+                return Err("malformed pattern (missing ']')");
+            }
+            let cc = pat[p];
+            p += 1;
+            if cc == ESC {
+                if p >= pat.len() {
+                    return Err("malformed pattern (missing ']')");
+                }
+                p += 1;
+            }
+            if p < pat.len() && pat[p] == b']' {
+                return Ok(p + 1);
+            }
+            if p >= pat.len() {
+                return Err("malformed pattern (missing ']')");
+            }
+        }
+    }
+    Ok(p)
+}
+
+/// The bytes the single-character class at `p..ep` matches: the reference implementation's
+/// `singlematch` and `matchbracketclass`, decided for all 256 bytes at once.
+fn byte_set(pat: &[u8], p: usize, ep: usize) -> ByteSet {
+    match pat[p] {
+        b'.' => ByteSet::ALL,
+        ESC => ByteSet::of_escape(pat[p + 1]),
+        b'[' => {
+            let ec = ep - 1;
+            let mut p = p;
+            let negated = pat[p + 1] == b'^';
+            if negated {
+                p += 1;
+            }
+            p += 1;
+            let mut set = ByteSet::EMPTY;
+            while p < ec {
+                if pat[p] == ESC {
+                    p += 1;
+                    set.add_all(ByteSet::of_escape(pat[p]));
+                } else if p + 2 < ec && pat[p + 1] == b'-' {
+                    for c in pat[p]..=pat[p + 2] {
+                        set.add(c);
+                    }
+                    p += 2;
+                } else {
+                    set.add(pat[p]);
+                }
+                p += 1;
+            }
+            if negated {
+                set.complement()
+            } else {
+                set
+            }
+        }
+        c => {
+            let mut set = ByteSet::EMPTY;
+            set.add(c);
+            set
+        }
+    }
+}
+
+/// How often a single-character class repeats: once, or after `?`, `*`, `+`, `-`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Repeat {
+    Once,
+    Optional,
+    Greedy,
+    GreedyAtLeastOnce,
+    Lazy,
+}
+
+/// One element of a compiled pattern.
+#[derive(Clone, Debug)]
+enum Item {
+    Class(ByteSet, Repeat),
+    /// `(`.
+    OpenCapture,
+    /// `()`.
+    PositionCapture,
+    /// `)`.
+    CloseCapture,
+    /// `$` as the pattern's last byte.
+    EndAnchor,
+    /// `%bxy`.
+    Balance(u8, u8),
+    /// `%f[set]`.
+    Frontier(ByteSet),
+    /// `%1`-`%9` (the digit; `%0` too, which is always an invalid index).
+    BackReference(u8),
+    /// The pattern is malformed from here on. 5.1 reports a malformed part only when a match
+    /// reaches it (`string.find("abc", "x[")` is nil, not an error), and so does this item.
+    Malformed(&'static str),
+}
+
+/// A pattern parsed once into its items, each class's byte set computed: the reference
+/// implementation re-parses the pattern at every subject position it tries (finding a class's
+/// end, walking a set's ranges byte by byte), which was most of the time of a `find` that
+/// matched at once. Anchors (`^`) are the caller's: what 5.1 treats as one depends on the
+/// function (`gmatch` does not).
+#[derive(Debug)]
+pub struct Program {
+    items: Box<[Item]>,
+    /// The class a match must begin with (the first item, when it must match at least once):
+    /// positions whose byte is not in it are skipped without running the matcher.
+    lead: Option<ByteSet>,
+}
+
+impl Program {
+    pub fn compile(pat: &[u8]) -> Program {
+        let mut items = Vec::new();
+        let mut p = 0;
+        while p < pat.len() {
+            let item = match pat[p] {
+                b'(' if pat.get(p + 1) == Some(&b')') => {
+                    p += 2;
+                    Item::PositionCapture
+                }
+                b'(' => {
+                    p += 1;
+                    Item::OpenCapture
+                }
+                b')' => {
+                    p += 1;
+                    Item::CloseCapture
+                }
+                b'$' if p + 1 == pat.len() => {
+                    p += 1;
+                    Item::EndAnchor
+                }
+                ESC if pat.get(p + 1) == Some(&b'b') => {
+                    if p + 3 >= pat.len() {
+                        items.push(Item::Malformed("unbalanced pattern"));
+                        break;
+                    }
+                    p += 4;
+                    Item::Balance(pat[p - 2], pat[p - 1])
+                }
+                ESC if pat.get(p + 1) == Some(&b'f') => {
+                    p += 2;
+                    if pat.get(p) != Some(&b'[') {
+                        items.push(Item::Malformed("missing '[' after '%f' in pattern"));
+                        break;
+                    }
+                    match class_end(pat, p) {
+                        Ok(ep) => {
+                            let set = byte_set(pat, p, ep);
+                            p = ep;
+                            Item::Frontier(set)
+                        }
+                        Err(msg) => {
+                            items.push(Item::Malformed(msg));
+                            break;
+                        }
+                    }
+                }
+                ESC if pat.get(p + 1).is_some_and(u8::is_ascii_digit) => {
+                    p += 2;
+                    Item::BackReference(pat[p - 1])
+                }
+                _ => {
+                    let ep = match class_end(pat, p) {
+                        Ok(ep) => ep,
+                        Err(msg) => {
+                            items.push(Item::Malformed(msg));
+                            break;
+                        }
+                    };
+                    let set = byte_set(pat, p, ep);
+                    let repeat = match pat.get(ep) {
+                        Some(b'?') => Repeat::Optional,
+                        Some(b'*') => Repeat::Greedy,
+                        Some(b'+') => Repeat::GreedyAtLeastOnce,
+                        Some(b'-') => Repeat::Lazy,
+                        _ => Repeat::Once,
+                    };
+                    p = if repeat == Repeat::Once { ep } else { ep + 1 };
+                    Item::Class(set, repeat)
+                }
+            };
+            items.push(item);
+        }
+        let lead = match items.first() {
+            Some(&Item::Class(set, Repeat::Once | Repeat::GreedyAtLeastOnce)) => Some(set),
+            _ => None,
+        };
+        Program { items: items.into_boxed_slice(), lead }
+    }
+}
+
+/// The last few patterns compiled, by their bytes (a program depends on nothing else). Lua
+/// programs use a handful of patterns over and over (a tokenizer's `find` per token), so a
+/// small cache answers almost every call; a program is shared (`Rc`), so a pattern function
+/// that calls Lua (a `gsub` replacement function) keeps its own while the callee's evict it.
+#[derive(Default)]
+pub struct ProgramCache {
+    entries: [Option<CachedProgram>; PROGRAM_CACHE_ENTRIES],
+    /// The entry the next miss replaces (round robin).
+    next: usize,
+}
+
+/// A pattern's bytes and its program.
+type CachedProgram = (Box<[u8]>, Rc<Program>);
+
+const PROGRAM_CACHE_ENTRIES: usize = 8;
+/// Longer patterns are compiled per call (and not kept: the cache stays small).
+const PROGRAM_CACHE_MAX_PATTERN: usize = 128;
+
+impl ProgramCache {
+    pub fn get(&mut self, pat: &[u8]) -> Rc<Program> {
+        if pat.len() > PROGRAM_CACHE_MAX_PATTERN {
+            return Rc::new(Program::compile(pat));
+        }
+        for (key, program) in self.entries.iter().flatten() {
+            if **key == *pat {
+                return program.clone();
+            }
+        }
+        let program = Rc::new(Program::compile(pat));
+        self.entries[self.next] = Some((pat.into(), program.clone()));
+        self.next = (self.next + 1) % PROGRAM_CACHE_ENTRIES;
+        program
+    }
+}
+
+impl std::fmt::Debug for ProgramCache {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("ProgramCache").field("entries", &self.entries.iter().flatten().count()).finish()
+    }
+}
+
+pub struct Matcher<'a> {
+    src: &'a [u8],
+    items: &'a [Item],
+    lead: Option<ByteSet>,
+    level: usize,
+    /// (start, length or `CAP_*`) of captures `0..level`; the rest is never read, so it is
+    /// left uninitialised (zeroing it was a `memset` per `find`/`match`/`gsub` call).
+    capture: [MaybeUninit<(usize, isize)>; MAX_CAPTURES],
+}
+
 impl<'a> Matcher<'a> {
-    pub fn new(src: &'a [u8], pat: &'a [u8]) -> Self {
-        Matcher { src, pat, level: 0, capture: [MaybeUninit::uninit(); MAX_CAPTURES], lead: None }
+    pub fn new(src: &'a [u8], program: &'a Program) -> Self {
+        Matcher { src, items: &program.items, lead: program.lead, level: 0, capture: [MaybeUninit::uninit(); MAX_CAPTURES] }
     }
 
     /// Capture `l` (below `level`: written by `start_capture`).
@@ -189,90 +444,15 @@ impl<'a> Matcher<'a> {
         self.level > 0
     }
 
-    /// The index just past the single-character class at `p`.
-    fn class_end(&self, mut p: usize) -> MResult<usize> {
-        let c = self.pat[p];
-        p += 1;
-        if c == ESC {
-            if p >= self.pat.len() {
-                return Err("malformed pattern (ends with '%')".into());
-            }
-            return Ok(p + 1);
-        }
-        if c == b'[' {
-            if self.pat.get(p) == Some(&b'^') {
-                p += 1;
-            }
-            loop {
-                // Look for a ']' (the first character of the set may be one).
-                if p >= self.pat.len() {
-                    return Err("malformed pattern (missing ']')".into());
-                }
-                let cc = self.pat[p];
-                p += 1;
-                if cc == ESC {
-                    if p >= self.pat.len() {
-                        return Err("malformed pattern (missing ']')".into());
-                    }
-                    p += 1;
-                }
-                if p < self.pat.len() && self.pat[p] == b']' {
-                    return Ok(p + 1);
-                }
-                if p >= self.pat.len() {
-                    return Err("malformed pattern (missing ']')".into());
-                }
-            }
-        }
-        Ok(p)
-    }
-
-    /// Whether `c` is in the set `[...]` spanning `p..ec` (`ec` is at the closing `]`).
-    fn match_set(&self, c: u8, mut p: usize, ec: usize) -> bool {
-        let mut sig = true;
-        if self.pat[p + 1] == b'^' {
-            sig = false;
-            p += 1;
-        }
-        p += 1;
-        while p < ec {
-            if self.pat[p] == ESC {
-                p += 1;
-                if class_matches(c, self.pat[p]) {
-                    return sig;
-                }
-            } else if p + 2 < ec && self.pat[p + 1] == b'-' {
-                if self.pat[p] <= c && c <= self.pat[p + 2] {
-                    return sig;
-                }
-                p += 2;
-            } else if self.pat[p] == c {
-                return sig;
-            }
-            p += 1;
-        }
-        !sig
-    }
-
     #[inline]
-    fn single_match(&self, s: usize, p: usize, ep: usize) -> bool {
-        let Some(&c) = self.src.get(s) else { return false };
-        match self.pat[p] {
-            b'.' => true,
-            ESC => class_matches(c, self.pat[p + 1]),
-            b'[' => self.match_set(c, p, ep - 1),
-            pc => pc == c,
-        }
+    fn single_match(&self, s: usize, set: &ByteSet) -> bool {
+        self.src.get(s).is_some_and(|&c| set.has(c))
     }
 
-    fn match_balance(&self, s: usize, p: usize) -> MResult<Option<usize>> {
-        if p + 1 >= self.pat.len() {
-            return Err("unbalanced pattern".into());
+    fn match_balance(&self, s: usize, open: u8, close: u8) -> Option<usize> {
+        if self.src.get(s) != Some(&open) {
+            return None;
         }
-        if self.src.get(s) != Some(&self.pat[p]) {
-            return Ok(None);
-        }
-        let (open, close) = (self.pat[p], self.pat[p + 1]);
         let mut cont = 1;
         let mut i = s + 1;
         while i < self.src.len() {
@@ -280,65 +460,27 @@ impl<'a> Matcher<'a> {
             if c == close {
                 cont -= 1;
                 if cont == 0 {
-                    return Ok(Some(i + 1));
+                    return Some(i + 1);
                 }
             } else if c == open {
                 cont += 1;
             }
             i += 1;
         }
-        Ok(None)
+        None
     }
 
-    /// The bytes the single-character class at `p..ep` matches (as [`Self::single_match`]
-    /// and [`Self::match_set`] decide one byte at a time).
-    fn byte_set(&self, p: usize, ep: usize) -> ByteSet {
-        match self.pat[p] {
-            b'.' => ByteSet::ALL,
-            ESC => ByteSet::of_escape(self.pat[p + 1]),
-            b'[' => {
-                let ec = ep - 1;
-                let mut p = p;
-                let negated = self.pat[p + 1] == b'^';
-                if negated {
-                    p += 1;
-                }
-                p += 1;
-                let mut set = ByteSet::EMPTY;
-                while p < ec {
-                    if self.pat[p] == ESC {
-                        p += 1;
-                        set.add_all(ByteSet::of_escape(self.pat[p]));
-                    } else if p + 2 < ec && self.pat[p + 1] == b'-' {
-                        for c in self.pat[p]..=self.pat[p + 2] {
-                            set.add(c);
-                        }
-                        p += 2;
-                    } else {
-                        set.add(self.pat[p]);
-                    }
-                    p += 1;
-                }
-                if negated {
-                    set.complement()
-                } else {
-                    set
-                }
-            }
-            c => {
-                let mut set = ByteSet::EMPTY;
-                set.add(c);
-                set
-            }
-        }
-    }
-
-    fn max_expand(&mut self, s: usize, p: usize, ep: usize) -> MResult<Option<usize>> {
-        let set = self.byte_set(p, ep);
+    /// `set` repeated as often as it matches from `s`, then the rest of the pattern (from item
+    /// `next`), backing off one byte at a time.
+    fn max_expand(&mut self, s: usize, set: &ByteSet, next: usize) -> MResult<Option<usize>> {
         let rest = &self.src[s.min(self.src.len())..];
         let mut i = rest.iter().position(|&c| !set.has(c)).unwrap_or(rest.len());
+        if next == self.items.len() {
+            // Nothing follows: the longest run is the match.
+            return Ok(Some(s + i));
+        }
         loop {
-            if let Some(r) = self.do_match(s + i, ep + 1)? {
+            if let Some(r) = self.do_match(s + i, next)? {
                 return Ok(Some(r));
             }
             if i == 0 {
@@ -348,12 +490,12 @@ impl<'a> Matcher<'a> {
         }
     }
 
-    fn min_expand(&mut self, mut s: usize, p: usize, ep: usize) -> MResult<Option<usize>> {
+    fn min_expand(&mut self, mut s: usize, set: &ByteSet, next: usize) -> MResult<Option<usize>> {
         loop {
-            if let Some(r) = self.do_match(s, ep + 1)? {
+            if let Some(r) = self.do_match(s, next)? {
                 return Ok(Some(r));
             }
-            if self.single_match(s, p, ep) {
+            if self.single_match(s, set) {
                 s += 1;
             } else {
                 return Ok(None);
@@ -361,23 +503,23 @@ impl<'a> Matcher<'a> {
         }
     }
 
-    fn start_capture(&mut self, s: usize, p: usize, what: isize) -> MResult<Option<usize>> {
+    fn start_capture(&mut self, s: usize, next: usize, what: isize) -> MResult<Option<usize>> {
         if self.level >= MAX_CAPTURES {
             return Err("too many captures".into());
         }
         self.capture[self.level] = MaybeUninit::new((s, what));
         self.level += 1;
-        let r = self.do_match(s, p)?;
+        let r = self.do_match(s, next)?;
         if r.is_none() {
             self.level -= 1;
         }
         Ok(r)
     }
 
-    fn end_capture(&mut self, s: usize, p: usize) -> MResult<Option<usize>> {
+    fn end_capture(&mut self, s: usize, next: usize) -> MResult<Option<usize>> {
         let l = (0..self.level).rev().find(|&l| self.cap(l).1 == CAP_UNFINISHED).ok_or("invalid pattern capture")?;
         self.set_cap_len(l, (s - self.cap(l).0) as isize);
-        let r = self.do_match(s, p)?;
+        let r = self.do_match(s, next)?;
         if r.is_none() {
             self.set_cap_len(l, CAP_UNFINISHED);
         }
@@ -392,79 +534,66 @@ impl<'a> Matcher<'a> {
         Ok(l)
     }
 
-    /// Matches the pattern from `p` against the subject from `s`; the end of the match.
-    pub fn do_match(&mut self, mut s: usize, mut p: usize) -> MResult<Option<usize>> {
+    /// Matches the pattern from item `i` against the subject from `s`; the end of the match.
+    pub fn do_match(&mut self, mut s: usize, mut i: usize) -> MResult<Option<usize>> {
+        let items = self.items;
         loop {
-            if p >= self.pat.len() {
-                return Ok(Some(s));
-            }
-            match self.pat[p] {
-                b'(' => {
-                    return if self.pat.get(p + 1) == Some(&b')') {
-                        self.start_capture(s, p + 2, CAP_POSITION)
-                    } else {
-                        self.start_capture(s, p + 1, CAP_UNFINISHED)
-                    };
-                }
-                b')' => return self.end_capture(s, p + 1),
-                b'$' if p + 1 == self.pat.len() => return Ok((s == self.src.len()).then_some(s)),
-                ESC if self.pat.get(p + 1) == Some(&b'b') => match self.match_balance(s, p + 2)? {
-                    Some(e) => {
-                        s = e;
-                        p += 4;
-                        continue;
-                    }
-                    None => return Ok(None),
-                },
-                ESC if self.pat.get(p + 1) == Some(&b'f') => {
-                    p += 2;
-                    if self.pat.get(p) != Some(&b'[') {
-                        return Err("missing '[' after '%f' in pattern".into());
-                    }
-                    let ep = self.class_end(p)?;
-                    let prev = if s == 0 { 0 } else { self.src[s - 1] };
-                    let cur = self.src.get(s).copied().unwrap_or(0);
-                    if !self.match_set(prev, p, ep - 1) && self.match_set(cur, p, ep - 1) {
-                        p = ep;
-                        continue;
-                    }
-                    return Ok(None);
-                }
-                ESC if self.pat.get(p + 1).is_some_and(u8::is_ascii_digit) => {
-                    let l = self.check_capture(self.pat[p + 1])?;
-                    let (start, len) = self.cap(l);
-                    let len = len as usize;
-                    if self.src.len() - s >= len && self.src[start..start + len] == self.src[s..s + len] {
-                        s += len;
-                        p += 2;
-                        continue;
-                    }
-                    return Ok(None);
-                }
-                _ => {
-                    let ep = self.class_end(p)?;
-                    let m = self.single_match(s, p, ep);
-                    match self.pat.get(ep) {
-                        Some(b'?') => {
-                            if m {
-                                if let Some(r) = self.do_match(s + 1, ep + 1)? {
-                                    return Ok(Some(r));
-                                }
-                            }
-                            p = ep + 1;
-                        }
-                        Some(b'*') => return self.max_expand(s, p, ep),
-                        Some(b'+') => return if m { self.max_expand(s + 1, p, ep) } else { Ok(None) },
-                        Some(b'-') => return self.min_expand(s, p, ep),
-                        _ => {
+            let Some(item) = items.get(i) else { return Ok(Some(s)) };
+            match item {
+                Item::Class(set, repeat) => {
+                    let m = self.single_match(s, set);
+                    match repeat {
+                        Repeat::Once => {
                             if !m {
                                 return Ok(None);
                             }
                             s += 1;
-                            p = ep;
+                            i += 1;
                         }
+                        Repeat::Optional => {
+                            if m {
+                                if let Some(r) = self.do_match(s + 1, i + 1)? {
+                                    return Ok(Some(r));
+                                }
+                            }
+                            i += 1;
+                        }
+                        Repeat::Greedy => return self.max_expand(s, set, i + 1),
+                        Repeat::GreedyAtLeastOnce => return if m { self.max_expand(s + 1, set, i + 1) } else { Ok(None) },
+                        Repeat::Lazy => return self.min_expand(s, set, i + 1),
                     }
                 }
+                Item::OpenCapture => return self.start_capture(s, i + 1, CAP_UNFINISHED),
+                Item::PositionCapture => return self.start_capture(s, i + 1, CAP_POSITION),
+                Item::CloseCapture => return self.end_capture(s, i + 1),
+                Item::EndAnchor => return Ok((s == self.src.len()).then_some(s)),
+                &Item::Balance(open, close) => match self.match_balance(s, open, close) {
+                    Some(e) => {
+                        s = e;
+                        i += 1;
+                    }
+                    None => return Ok(None),
+                },
+                Item::Frontier(set) => {
+                    let prev = if s == 0 { 0 } else { self.src[s - 1] };
+                    let cur = self.src.get(s).copied().unwrap_or(0);
+                    if set.has(prev) || !set.has(cur) {
+                        return Ok(None);
+                    }
+                    i += 1;
+                }
+                &Item::BackReference(digit) => {
+                    let l = self.check_capture(digit)?;
+                    let (start, len) = self.cap(l);
+                    let len = len as usize;
+                    if self.src.len() - s >= len && self.src[start..start + len] == self.src[s..s + len] {
+                        s += len;
+                        i += 1;
+                        continue;
+                    }
+                    return Ok(None);
+                }
+                Item::Malformed(msg) => return Err((*msg).into()),
             }
         }
     }
@@ -491,23 +620,14 @@ impl<'a> Matcher<'a> {
         self.do_match(s, 0)
     }
 
-    /// The first position at or after `s` where a match of the pattern (from `p`) can start,
-    /// or past the subject's end when there is none: when the pattern begins with a
-    /// single-character class that must match once (no `*`, `?` or `-` after it), positions
-    /// whose byte is not in it are skipped here, in a tight loop, instead of each running the
-    /// matcher (a `%d+` scan of a text tested every byte through `do_match`). Any other
-    /// pattern may start anywhere: `s` itself.
-    pub fn next_candidate(&mut self, mut s: usize, p: usize) -> usize {
-        let set = match self.lead {
-            Some((at, set)) if at == p => set,
-            _ => {
-                // Once per matcher, not per skip (a `gsub` skips after every failed position).
-                let set = self.leading_class(p).map(|ep| self.byte_set(p, ep));
-                self.lead = Some((p, set));
-                set
-            }
-        };
-        let Some(set) = set else { return s };
+    /// The first position at or after `s` where a match of the pattern can start, or past the
+    /// subject's end when there is none: when the pattern begins with a single-character class
+    /// that must match once (no `*`, `?` or `-` after it), positions whose byte is not in it
+    /// are skipped here, in a tight loop, instead of each running the matcher (a `%d+` scan of
+    /// a text tested every byte through `do_match`). Any other pattern may start anywhere: `s`
+    /// itself.
+    pub fn next_candidate(&self, mut s: usize) -> usize {
+        let Some(set) = &self.lead else { return s };
         while s < self.src.len() && !set.has(self.src[s]) {
             s += 1;
         }
@@ -519,30 +639,11 @@ impl<'a> Matcher<'a> {
         }
     }
 
-    /// The end of the single-character class at `p` when the pattern must begin with one byte
-    /// of it; `None` otherwise (and for a malformed class, which `do_match` reports).
-    fn leading_class(&self, p: usize) -> Option<usize> {
-        match *self.pat.get(p)? {
-            b'(' | b')' => return None,
-            b'$' if p + 1 == self.pat.len() => return None,
-            ESC if matches!(self.pat.get(p + 1), Some(b'b' | b'f' | b'0'..=b'9')) => return None,
-            _ => {}
-        }
-        let ep = self.class_end(p).ok()?;
-        match self.pat.get(ep) {
-            Some(b'*' | b'?' | b'-') => None,
-            _ => Some(ep),
-        }
-    }
-
-    /// Finds the first match at or after `init`: (start, end).
-    pub fn find(&mut self, init: usize) -> MResult<Option<(usize, usize)>> {
-        let anchored = self.pat.first() == Some(&b'^');
-        let p0 = usize::from(anchored);
+    /// Finds the first match at or after `init` (only there when `anchored`): (start, end).
+    pub fn find(&mut self, init: usize, anchored: bool) -> MResult<Option<(usize, usize)>> {
         let mut s = init;
         loop {
-            self.level = 0;
-            if let Some(e) = self.do_match(s, p0)? {
+            if let Some(e) = self.do_match_from(s)? {
                 return Ok(Some((s, e)));
             }
             if anchored {
@@ -550,7 +651,7 @@ impl<'a> Matcher<'a> {
             }
             // Skipping pays once a position failed: the first one mostly matches (a search
             // for the next token), and testing it twice would cost.
-            s = self.next_candidate(s + 1, p0);
+            s = self.next_candidate(s + 1);
             if s > self.src.len() {
                 return Ok(None);
             }
@@ -634,8 +735,52 @@ pub fn quote(s: &[u8], out: &mut Vec<u8>) {
 mod tests {
     use super::*;
 
+    /// `string.find`'s search: a leading `^` anchors.
+    fn try_find(s: &[u8], p: &[u8]) -> MResult<Option<(usize, usize)>> {
+        let anchored = p.first() == Some(&b'^');
+        let program = Program::compile(&p[usize::from(anchored)..]);
+        Matcher::new(s, &program).find(0, anchored)
+    }
+
     fn find(s: &str, p: &str) -> Option<(usize, usize)> {
-        Matcher::new(s.as_bytes(), p.as_bytes()).find(0).unwrap()
+        try_find(s.as_bytes(), p.as_bytes()).unwrap()
+    }
+
+    /// 5.1's `matchbracketclass`: whether `c` is in the set `[...]` at `p..=ec` (`ec` at `]`).
+    fn reference_match_set(pat: &[u8], c: u8, mut p: usize, ec: usize) -> bool {
+        let mut sig = true;
+        if pat[p + 1] == b'^' {
+            sig = false;
+            p += 1;
+        }
+        p += 1;
+        while p < ec {
+            if pat[p] == ESC {
+                p += 1;
+                if class_matches(c, pat[p]) {
+                    return sig;
+                }
+            } else if p + 2 < ec && pat[p + 1] == b'-' {
+                if pat[p] <= c && c <= pat[p + 2] {
+                    return sig;
+                }
+                p += 2;
+            } else if pat[p] == c {
+                return sig;
+            }
+            p += 1;
+        }
+        !sig
+    }
+
+    /// 5.1's `singlematch`, one byte at a time.
+    fn reference_single_match(pat: &[u8], c: u8, p: usize, ep: usize) -> bool {
+        match pat[p] {
+            b'.' => true,
+            ESC => class_matches(c, pat[p + 1]),
+            b'[' => reference_match_set(pat, c, p, ep - 1),
+            pc => pc == c,
+        }
     }
 
     #[test]
@@ -669,17 +814,51 @@ mod tests {
         assert_eq!(find("a]b", "[]]"), Some((1, 2)));
         assert_eq!(find("a-b", "[%a-]+"), Some((0, 3)));
         assert_eq!(find("aaa", "b*"), Some((0, 0)));
-        assert!(Matcher::new(b"a", b"%").find(0).is_err());
-        assert!(Matcher::new(b"a", b"[a").find(0).is_err());
-        assert!(Matcher::new(b"a", b"(a").find(0).is_ok());
-        assert!(Matcher::new(b"a", b"a)").find(0).is_err());
+        assert!(try_find(b"a", b"%").is_err());
+        assert!(try_find(b"a", b"[a").is_err());
+        assert!(try_find(b"a", b"(a").is_ok());
+        assert!(try_find(b"a", b"a)").is_err());
         // Long subjects with backtracking stay iterative enough to finish.
         let long = "a".repeat(10_000);
-        assert_eq!(Matcher::new(long.as_bytes(), b".-b").find(0).unwrap(), None);
+        assert_eq!(try_find(long.as_bytes(), b".-b").unwrap(), None);
     }
 
-    /// A class's byte set (what expansions and the start-position skip test) holds exactly the
-    /// bytes `single_match` accepts, for every byte and every kind of class.
+    /// A malformed part of a pattern is an error only when a match reaches it, as in 5.1.
+    #[test]
+    fn malformed_parts_are_reported_when_reached() {
+        assert_eq!(try_find(b"abc", b"x["), Ok(None));
+        assert_eq!(try_find(b"abc", b"x%"), Ok(None));
+        assert_eq!(try_find(b"abc", b"x%b("), Ok(None));
+        assert_eq!(try_find(b"abc", b"x%fa"), Ok(None));
+        assert_eq!(try_find(b"abc", b"a["), Err("malformed pattern (missing ']')".into()));
+        assert_eq!(try_find(b"abc", b"a%"), Err("malformed pattern (ends with '%')".into()));
+        assert_eq!(try_find(b"abc", b"a%b("), Err("unbalanced pattern".into()));
+        assert_eq!(try_find(b"abc", b"a%fa"), Err("missing '[' after '%f' in pattern".into()));
+        assert_eq!(try_find(b"abc", b"a%f[a"), Err("malformed pattern (missing ']')".into()));
+        assert_eq!(try_find(b"abc", b"%1"), Err("invalid capture index".into()));
+    }
+
+    /// A cached program is the one compiled for the same bytes, and the cache stays bounded.
+    #[test]
+    fn program_cache_keys_by_bytes() {
+        let mut cache = ProgramCache::default();
+        let a = cache.get(b"%d+");
+        assert!(Rc::ptr_eq(&a, &cache.get(b"%d+")));
+        assert!(!Rc::ptr_eq(&a, &cache.get(b"%d*")));
+        for i in 0..3 * PROGRAM_CACHE_ENTRIES {
+            let pat = format!("x{i}");
+            let p = cache.get(pat.as_bytes());
+            assert_eq!(Matcher::new(pat.as_bytes(), &p).find(0, true), Ok(Some((0, pat.len()))));
+        }
+        assert_eq!(cache.entries.iter().flatten().count(), PROGRAM_CACHE_ENTRIES);
+        // Evicted, `a` is still a whole program.
+        assert_eq!(Matcher::new(b"x12", &a).find(0, false), Ok(Some((1, 3))));
+        let long = "a".repeat(PROGRAM_CACHE_MAX_PATTERN + 1);
+        assert!(!Rc::ptr_eq(&cache.get(long.as_bytes()), &cache.get(long.as_bytes())));
+    }
+
+    /// A class's compiled byte set holds exactly the bytes 5.1's `singlematch` accepts, for every
+    /// byte and every kind of class.
     #[test]
     fn byte_sets_agree_with_single_match() {
         let mut classes: Vec<Vec<u8>> =
@@ -692,13 +871,10 @@ mod tests {
             classes.push(vec![b'[', b'^', b'%', b, b']']);
         }
         for class in classes {
-            let m = Matcher::new(&[], &class);
-            let ep = m.class_end(0).unwrap();
-            let set = m.byte_set(0, ep);
+            let ep = class_end(&class, 0).unwrap();
+            let set = byte_set(&class, 0, ep);
             for c in 0..=255u8 {
-                let subject = [c];
-                let one = Matcher::new(&subject, &class);
-                assert_eq!(set.has(c), one.single_match(0, 0, ep), "class {:?}, byte {c}", String::from_utf8_lossy(&class));
+                assert_eq!(set.has(c), reference_single_match(&class, c, 0, ep), "class {:?}, byte {c}", String::from_utf8_lossy(&class));
             }
         }
     }
@@ -708,10 +884,11 @@ mod tests {
     fn skipping_to_candidates_finds_the_same_matches() {
         let subject = "  x1 = {abc, 42}; -- [[note]]\n\tend 7e3 ^$ %d";
         for pat in ["%d+", "%a+", "[^ ]+", "=", "%s*x", "x?1", "[%]]+", "%p", "%s%-", "7e%d", "%$", "a.-c", "(%d)(%d)", "%f[%w]%w+", "$", "[%d]*"] {
-            let mut m = Matcher::new(subject.as_bytes(), pat.as_bytes());
+            let program = Program::compile(pat.as_bytes());
+            let mut m = Matcher::new(subject.as_bytes(), &program);
             let mut all = Vec::new();
             let mut s = 0;
-            while let Some((a, e)) = m.find(s).unwrap() {
+            while let Some((a, e)) = m.find(s, false).unwrap() {
                 all.push((a, e));
                 s = a + 1;
                 if s > subject.len() {
@@ -720,7 +897,7 @@ mod tests {
             }
             let mut slow = Vec::new();
             for start in 0..=subject.len() {
-                if let Some(e) = Matcher::new(subject.as_bytes(), pat.as_bytes()).do_match_from(start).unwrap() {
+                if let Some(e) = Matcher::new(subject.as_bytes(), &program).do_match_from(start).unwrap() {
                     slow.push((start, e));
                 }
             }
