@@ -462,17 +462,30 @@ impl Block {
     /// [`COLD_EDGE_METADATA`](crate::COLD_EDGE_METADATA), or given at most
     /// 1/[`COLD_WEIGHT_RATIO`] of the branch's weight by its `!prof` branch weights (what
     /// `std::hint::cold_path()` in the semantics becomes). Empty without either.
+    ///
+    /// The metadata names a successor by its index, and LLVM keeps it unchanged when it swaps
+    /// the successors or folds the branch with another (SimplifyCFG merging a check of the
+    /// argument count with a string's tag check left `string.byte`'s whole fast path named
+    /// cold); it updates `!prof`. So where the branch has weights too, the named edge counts
+    /// only if the weights still make it the clearly less likely one (at most a third).
     pub fn cold_successors(self) -> Vec<Block> {
         let Some(t) = self.terminator() else { return Vec::new() };
         let successors = self.successors();
+        let weights = self.branch_weights().filter(|w| w.len() == successors.len());
         let mut cold = Vec::new();
         if let Some([op]) = metadata_operands(t, crate::COLD_EDGE_METADATA).as_deref() {
             if !unsafe { LLVMIsAConstantInt(*op) }.is_null() {
                 let index = unsafe { LLVMConstIntGetZExtValue(*op) } as usize;
-                cold.extend(successors.get(index).copied());
+                let agrees = match &weights {
+                    Some(w) => w.get(index).is_some_and(|&mine| mine.saturating_mul(3) <= w.iter().sum::<u64>()),
+                    None => true,
+                };
+                if agrees {
+                    cold.extend(successors.get(index).copied());
+                }
             }
         }
-        if let Some(weights) = self.branch_weights().filter(|w| w.len() == successors.len()) {
+        if let Some(weights) = weights {
             let total: u64 = weights.iter().sum();
             for (s, w) in successors.iter().zip(&weights) {
                 if w.saturating_mul(COLD_WEIGHT_RATIO) <= total && !cold.contains(s) {

@@ -208,7 +208,12 @@ fn weigh_cold_successor<'ctx>(ctx: &ContextRef<'ctx>, br: InstructionValue<'ctx>
     br.set_metadata(node, ctx.get_kind_id("prof")).map_err(|e| e.to_string())
 }
 
-/// Marks successor `index` of `br` as a slow-path edge.
+/// Marks successor `index` of `br` as a slow-path edge. The metadata names the edge by its
+/// index, which LLVM does not update when it swaps a branch's successors or folds two branches
+/// into one (it updates `!prof`): `cold_successors` trusts the index only where the branch's
+/// weights, if it has any, still agree. A stated slow path's edge gets both; a type hint's
+/// only the index (weights there made LLVM turn Add's two number checks into a `setb` and a
+/// second branch).
 fn mark_cold_successor<'ctx>(ctx: &ContextRef<'ctx>, br: InstructionValue<'ctx>, index: u64) -> Result<(), String> {
     let node = ctx.metadata_node(&[ctx.i32_type().const_int(index, false).into()]);
     br.set_metadata(node, ctx.get_kind_id(COLD_EDGE_METADATA)).map_err(|e| e.to_string())
