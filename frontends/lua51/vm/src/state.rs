@@ -188,8 +188,6 @@ pub struct LuaState {
     pub tiering: crate::tiering::Tiering,
     /// Reused buffer for building strings (concatenation).
     pub(crate) scratch: Vec<u8>,
-    /// Patterns of `string.find`, `match`, `gmatch` and `gsub`, compiled.
-    pub(crate) patterns: crate::stdlib::string::pattern::ProgramCache,
     /// Unreachable userdata waiting for their `__gc` (a collection root; see `gc`).
     pub(crate) to_finalize: std::collections::VecDeque<TValue>,
     /// Finalizers are running (they do not start the queue again).
@@ -292,7 +290,6 @@ impl LuaState {
             gc_stepmul: 200,
             stats: Stats::default(),
             scratch: Vec::new(),
-            patterns: Default::default(),
             to_finalize: std::collections::VecDeque::new(),
             finalizing: false,
             main_hook: Hook::default(),

@@ -1,7 +1,7 @@
 //! The string library (5.1's `lstrlib`): the functions, and the string metatable that makes
 //! `s:upper()` work. Pattern matching and `format`'s specifications are in `pattern`.
 
-pub(crate) mod pattern;
+mod pattern;
 
 use deegen_api::frame;
 use lua51_value::number::{c_int, c_long, c_ulong, format_number, tostring_bytes};
@@ -168,7 +168,7 @@ fn find_aux(c: &mut Call, find: bool) -> NResult {
         };
     }
     let anchored = pattern.first() == Some(&b'^');
-    let program = c.st.patterns.get(&pattern[usize::from(anchored)..]);
+    let program = pattern::program(&pattern[usize::from(anchored)..]);
     let mut m = pattern::Matcher::new(&subject, &program);
     match m.find(init, anchored) {
         Err(msg) => Err(c.error(&msg)),
@@ -207,7 +207,7 @@ native!(GMATCH_ITER, "gmatch", |c| {
     // upvalues keep both strings alive for the whole call, and nothing here collects.
     let (subject, pattern) = (string_bytes(subject), string_bytes(pattern));
     // `gmatch` has no anchor: a leading `^` is a byte like any other, as in 5.1.
-    let program = c.st.patterns.get(pattern);
+    let program = pattern::program(pattern);
     let mut m = pattern::Matcher::new(subject, &program);
     let mut src = pos;
     while src <= subject.len() {
@@ -253,7 +253,7 @@ native!(GSUB, "gsub", |c| {
     let anchor = pattern_full.first() == Some(&b'^');
     let pattern = if anchor { &pattern_full[1..] } else { &pattern_full[..] };
     let repl_bytes = if repl.is_string() || repl.is_double() { Some(c.check_bytes(2)?) } else { None };
-    let program = c.st.patterns.get(pattern);
+    let program = pattern::program(pattern);
     let mut m = pattern::Matcher::new(&subject, &program);
     let mut out = Buffer::new();
     // Bytes of the subject before `copied` are in `out`; those between it and a match are

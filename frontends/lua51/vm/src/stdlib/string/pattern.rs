@@ -384,6 +384,18 @@ const PROGRAM_CACHE_ENTRIES: usize = 8;
 /// Longer patterns are compiled per call (and not kept: the cache stays small).
 const PROGRAM_CACHE_MAX_PATTERN: usize = 128;
 
+thread_local! {
+    /// The thread's cache. Not the state's: a program is a function of the pattern's bytes
+    /// alone, so states on one thread may share it, and the state (layer 2) does not depend on
+    /// the libraries.
+    static PROGRAMS: std::cell::RefCell<ProgramCache> = std::cell::RefCell::new(ProgramCache::default());
+}
+
+/// The compiled `pattern`, from the thread's cache.
+pub fn program(pat: &[u8]) -> Rc<Program> {
+    PROGRAMS.with(|cache| cache.borrow_mut().get(pat))
+}
+
 impl ProgramCache {
     pub fn get(&mut self, pat: &[u8]) -> Rc<Program> {
         if pat.len() > PROGRAM_CACHE_MAX_PATTERN {
