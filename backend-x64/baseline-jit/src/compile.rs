@@ -50,6 +50,9 @@ pub struct JitStats {
     /// SlowPathData records; not in `code_bytes`).
     pub ic_stubs: u64,
     pub ic_stub_bytes: u64,
+    /// Of the stubs, those placed in their instruction's inline slab (their hot part counted
+    /// in `code_bytes`, only their cold part and record in `ic_stub_bytes`).
+    pub ic_stubs_in_line: u64,
     /// Sites that saw more keys than [`MAX_IC_STUBS`] (their entries now jump to their
     /// generic code), and the fills of their caches since.
     pub ic_megamorphic_sites: u64,
@@ -71,9 +74,12 @@ pub(crate) struct IcSite {
     /// The next instruction's code and the branch target's (0 when it does not branch).
     pub next: u64,
     pub branch: u64,
-    /// The chain: its head, and its stubs, oldest first.
+    /// The chain: its head (where the entry's miss goes), and its stubs, oldest first.
     pub head: u64,
     pub stubs: Vec<IcStub>,
+    /// Bytes of the instruction's in-line code: the IC entry's `jmp` alone (0 here), or a
+    /// slab the size of its first stub, which the stub then fills ([`inline_slab`]).
+    pub slab: u32,
     /// The site saw more keys than [`MAX_IC_STUBS`]: its entry jumps to its generic code
     /// directly, past the stubs, which would only add their misses.
     pub megamorphic: bool,
@@ -93,6 +99,9 @@ pub struct IcStub {
     pub state: u32,
     /// Where its miss goes.
     pub next_in_chain: u64,
+    /// It is its site's first stub, in the instruction's in-line code (the slab) rather than
+    /// in the stub arena: its hit runs no jump to it and none back.
+    pub in_line: bool,
     /// Bytes of its code, of its cold part's, and of all it took (with its record).
     pub code_size: u32,
     pub cold_size: u32,
@@ -350,8 +359,17 @@ impl BaselineJit {
                 Ok(t) => t,
                 Err(problem) => return Err(JitError::Bytecode { offset, problem: problem.clone() }),
             };
-            planned.push(Planned { offset: offset as u32, opcode: opcode as u16, template, in_line: size, cold: cold_size, record: records_size });
-            size += template.in_line.len();
+            let slab = inline_slab(tables, v, bytecode, offset, template);
+            planned.push(Planned {
+                offset: offset as u32,
+                opcode: opcode as u16,
+                template,
+                in_line: size,
+                slab,
+                cold: cold_size,
+                record: records_size,
+            });
+            size += if slab > 0 { slab as usize } else { template.in_line.len() };
             cold_size += template.cold.len();
             records_size += template.records as usize;
             offset += length;
@@ -374,8 +392,11 @@ impl BaselineJit {
                 let pos = [ins.in_line, cold_start + ins.cold, records_start + ins.record];
                 buf[pos[0]..pos[0] + t.in_line.len()].copy_from_slice(&t.in_line);
                 buf[pos[1]..pos[1] + t.cold.len()].copy_from_slice(&t.cold);
+                let in_line_len = if ins.slab > 0 { ins.slab as usize } else { t.in_line.len() };
+                // A slab holds the IC entry (a jump to the generic code) until its stub fills it.
+                buf[pos[0] + t.in_line.len()..pos[0] + in_line_len].fill(0xcc);
                 let pc = pc_base + offset as u64;
-                let next = base + (pos[0] + t.in_line.len()) as u64;
+                let next = base + (pos[0] + in_line_len) as u64;
                 let branch = match t.branch {
                     None => 0,
                     Some(at) => {
@@ -434,14 +455,24 @@ impl BaselineJit {
                     let generic = base + pos[1] as u64;
                     sites.push((
                         pc,
-                        IcSite { opcode: ins.opcode, entry, cold: generic, next, branch, head: generic, stubs: Vec::new(), megamorphic: false },
+                        IcSite {
+                            opcode: ins.opcode,
+                            entry,
+                            cold: generic,
+                            next,
+                            branch,
+                            head: generic,
+                            stubs: Vec::new(),
+                            megamorphic: false,
+                            slab: ins.slab,
+                        },
                     ));
                 }
                 compiled.push(CompiledInstruction {
                     bytecode_offset: ins.offset,
                     opcode: ins.opcode,
                     address: base + pos[0] as u64,
-                    size: t.in_line.len() as u32,
+                    size: in_line_len as u32,
                     cold_address: if t.cold.is_empty() { 0 } else { base + pos[1] as u64 },
                     cold_size: t.cold.len() as u32,
                 });
@@ -486,6 +517,8 @@ struct Planned<'t> {
     opcode: u16,
     template: &'t Template,
     in_line: usize,
+    /// Its inline slab's size (0: none).
+    slab: u32,
     cold: usize,
     record: usize,
 }
@@ -590,6 +623,42 @@ fn is_slow_path_jump(s: &StencilRecord) -> bool {
         && s.holes.len() == 2
         && s.holes.iter().any(|h| h.value == HoleValue::SlowPathData)
         && s.holes.iter().any(|h| matches!(h.value, HoleValue::Shared(_)))
+}
+
+/// The bytes a stub of stencil `s` takes in line (the paper's inline slab): all of it but a
+/// trailing jump to the next instruction, which follows the slab.
+pub(crate) fn inline_stub_len(s: &StencilRecord) -> usize {
+    if s.ends_with_jump_to_next {
+        s.code.len() - 5
+    } else {
+        s.code.len()
+    }
+}
+
+/// The largest stub placed in line: every stub the Lua semantics make fits (they are 60 to 124
+/// bytes).
+const MAX_INLINE_SLAB: usize = 160;
+
+/// The inline slab of the instruction at `offset` (0: none). A cache the interpreter filled
+/// (its instruction quickened to the kind it holds) gets its first stub when the function is
+/// compiled: the slab is exactly that stub's size, the stub fills it, and its hit runs in
+/// line, with no jump to a stub and none back (4% on the paper's IC-heavy programs). Caches
+/// still empty at compile time (every one under `--tier=baseline`) keep the 5-byte entry:
+/// a slab reserved for a stub that may never come would cost its bytes in every copy.
+fn inline_slab(tables: &'static StencilTables, v: &'static VariantRecord, bytecode: &[u8], offset: usize, t: &Template) -> u32 {
+    let Some(ic) = v.ic else { return 0 };
+    let Some(kind) = ic.kind else { return 0 };
+    let Some(key) = read_field(bytecode, offset + ic.cache_offset as usize, 4, false) else { return 0 };
+    let key = key as u32;
+    if key == deegen_api::ic::IMPOSSIBLE_KEY || key == deegen_api::ic::UNCACHEABLE_KEY {
+        return 0;
+    }
+    let Some(&stub) = ic.stubs.get(kind as usize) else { return 0 };
+    let len = inline_stub_len(&tables.stencils[stub as usize]);
+    if len < t.in_line.len() || len > MAX_INLINE_SLAB {
+        return 0;
+    }
+    len as u32
 }
 
 /// The address of each piece of the compiled instruction `ins` ([`plan_pieces`] order).
@@ -728,6 +797,40 @@ pub struct VerifyError {
 }
 
 impl BaselineJit {
+    /// An inline-cache site against its instruction's entry and generic code: every stub
+    /// checked ([`BaselineJit::verify_ic_stub`]), and the chain linked. Each outlined stub's
+    /// miss goes to the one made before it, the first's to the generic code; a stub in the
+    /// slab is the site's first, and its miss goes to the chain's head (the newest outlined
+    /// stub, or the generic code).
+    fn verify_ic_site(&self, site: &IcSite, entry: u64, generic: u64) -> Result<(), String> {
+        if site.entry != entry || site.cold != generic {
+            return Err(format!("its inline-cache site names the entry {:#x} and generic code {:#x}", site.entry, site.cold));
+        }
+        for stub in &site.stubs {
+            self.verify_ic_stub(stub).map_err(|e| e.problem)?;
+        }
+        let (in_line, outlined) = match site.stubs.split_first() {
+            Some((first, rest)) if first.in_line => (Some(first), rest),
+            _ => (None, &site.stubs[..]),
+        };
+        if outlined.iter().any(|s| s.in_line) {
+            return Err("a stub other than its first is in line".into());
+        }
+        if let Some(first) = in_line {
+            if first.address != entry || first.next_in_chain != site.head || first.code_size != site.slab {
+                return Err(format!(
+                    "its stub in line at {:#x} ({} bytes, miss to {:#x}) is not its slab at {entry:#x} ({} bytes, head {:#x})",
+                    first.address, first.code_size, first.next_in_chain, site.slab, site.head
+                ));
+            }
+        }
+        let linked = outlined.first().is_none_or(|s| s.next_in_chain == generic) && outlined.windows(2).all(|w| w[1].next_in_chain == w[0].address);
+        if !linked {
+            return Err("its chain of stubs is not linked from the newest to the generic code".into());
+        }
+        Ok(())
+    }
+
     /// The checker (regalloc2's `checker.rs` re-verifies an allocation; this re-verifies a
     /// copy-and-patch): decodes the code emitted for `bytecode` with `iced-x86` and checks that
     /// every piece is its stencil byte for byte outside the holes, that every hole is exactly
@@ -760,7 +863,10 @@ impl BaselineJit {
             let next = code.instructions.get(i + 1).map_or(end, |n| n.address);
             let plans = plan_pieces(tables, v);
             let starts = piece_addresses(tables, v, ins);
-            let in_line: u64 = plans.iter().filter(|p| !p.out_of_line).map(|p| p.len as u64).sum();
+            let pc = pc_base + u64::from(ins.bytecode_offset);
+            let site = if v.ic.is_some() { self.ic_sites.get(pc) } else { None };
+            let slab = site.map_or(0, |s| u64::from(s.slab));
+            let in_line: u64 = if slab > 0 { slab } else { plans.iter().filter(|p| !p.out_of_line).map(|p| p.len as u64).sum() };
             let cold: u64 = plans.iter().filter(|p| p.out_of_line).map(|p| p.len as u64).sum();
             // Each piece's SlowPathData record (a cold part uses its owner's).
             let mut records: Vec<Option<u64>> = Vec::with_capacity(plans.len());
@@ -777,6 +883,20 @@ impl BaselineJit {
             for (j, plan) in plans.iter().enumerate() {
                 let (id, len) = (plan.stencil, plan.len);
                 let s = &tables.stencils[id as usize];
+                if let Some(site) = site.filter(|site| v.ic.is_some_and(|ic| ic.entry == id) && site.stubs.first().is_some_and(|s| s.in_line)) {
+                    // The slab holds the site's first stub instead of the entry's jump.
+                    records.push(None);
+                    self.verify_ic_site(site, starts[j], starts[0]).map_err(fail)?;
+                    continue;
+                }
+                if slab > 0 && v.ic.is_some_and(|ic| ic.entry == id) {
+                    // An empty slab: the entry, then traps up to the next instruction.
+                    // SAFETY: the slab is emitted code.
+                    let filler = unsafe { std::slice::from_raw_parts((starts[j] + len as u64) as *const u8, (slab - len as u64) as usize) };
+                    if filler.iter().any(|&b| b != 0xcc) {
+                        return Err(fail(format!("its empty inline slab at {:#x} holds more than its entry", starts[j])));
+                    }
+                }
                 // SAFETY: the piece lives in the cache, which is never unmapped while the JIT lives.
                 let (emitted, holes) = unsafe { check_emitted(s, len, starts[j]) }.map_err(fail)?;
                 let record = match plan.owner {
@@ -806,24 +926,8 @@ impl BaselineJit {
                         HoleValue::CodeBlock => code.code_block,
                         // The IC entry goes to its chain's head: a stub, or the generic code.
                         HoleValue::IcNext if v.ic.is_some_and(|ic| ic.entry == id) => {
-                            let pc = pc_base + u64::from(ins.bytecode_offset);
-                            let site = self.ic_sites.get(pc).ok_or_else(|| fail("an inline cache the JIT has no site for".into()))?;
-                            if site.entry != starts[j] || site.cold != starts[0] {
-                                return Err(fail(format!(
-                                    "its inline-cache site names the entry {:#x} and generic code {:#x}",
-                                    site.entry, site.cold
-                                )));
-                            }
-                            for stub in &site.stubs {
-                                self.verify_ic_stub(stub)?;
-                            }
-                            // Each stub's miss goes to the one made before it, the first's to
-                            // the generic code.
-                            let linked = site.stubs.first().is_none_or(|s| s.next_in_chain == starts[0])
-                                && site.stubs.windows(2).all(|w| w[1].next_in_chain == w[0].address);
-                            if !linked {
-                                return Err(fail("its chain of stubs is not linked from the newest to the generic code".into()));
-                            }
+                            let site = site.ok_or_else(|| fail("an inline cache the JIT has no site for".into()))?;
+                            self.verify_ic_site(site, starts[j], starts[0]).map_err(fail)?;
                             site.head
                         }
                         HoleValue::IcNext | HoleValue::IcKey | HoleValue::IcState | HoleValue::IcDerived(_) => {

@@ -188,6 +188,7 @@ impl BaselineJit {
         let Some(at) = self.ic_sites.index(pc) else { return Ok(None) };
         let site = self.ic_sites.at_mut(at).expect("just found");
         let (opcode, entry, cold_area, next, branch, head) = (site.opcode, site.entry, site.cold, site.next, site.branch, site.head);
+        let (slab, slab_empty) = (site.slab as usize, site.stubs.is_empty());
         let v = &tables.variants[opcode as usize];
         let Some(ic) = v.ic else { return Ok(None) };
         let bad = |problem: String| JitError::Bytecode { offset: 0, problem: format!("inline-cache stub of {} at {pc:#x}: {problem}", v.name) };
@@ -218,7 +219,7 @@ impl BaselineJit {
             // Megamorphic: every key the stubs miss would pay for all their misses first. The
             // entry now jumps straight to the generic code (the first out-of-line piece), whose
             // cache in the bytecode keeps serving the last keys; the stubs stay unreachable.
-            self.point_ic_entry(entry, cold_area).map_err(|e| bad(e.to_string()))?;
+            self.point_chain(at, cold_area).map_err(|e| bad(e.to_string()))?;
             let site = self.ic_sites.at_mut(at).expect("looked up above");
             site.megamorphic = true;
             site.head = cold_area;
@@ -236,7 +237,12 @@ impl BaselineJit {
         // lines (richards: 38% more instruction-cache misses than the stubs' hot parts packed).
         let records_at = cold_len.next_multiple_of(8);
         let cold_size = records_at + 8 * hot.slow_path_data.len();
-        let address = self.stub_hot.take(&mut self.cache, hot.code.len(), 16)?;
+        // The site's first stub goes into its slab when it was made for it (the slab is this
+        // stub's size: `compile::inline_slab`), without its trailing jump to the next
+        // instruction, which follows the slab.
+        let in_line = slab_empty && slab > 0 && crate::compile::inline_stub_len(hot) == slab;
+        let code_size = if in_line { slab } else { hot.code.len() };
+        let address = if in_line { entry } else { self.stub_hot.take(&mut self.cache, hot.code.len(), 16)? };
         let cold_address = if cold_size > 0 { self.stub_cold.take(&mut self.cache, cold_size, 8)? } else { 0 };
         // Where the instruction's continuations are: its pieces as compiled (only when the stub
         // returns into one: not every stub does, and the layout allocates).
@@ -292,12 +298,14 @@ impl BaselineJit {
             };
             cold_bytes[records_at + 8 * k..records_at + 8 * k + 8].copy_from_slice(&value.to_le_bytes());
         }
-        // Both parts are written before the entry points at the stub.
-        self.cache.patch(address, &hot_bytes)?;
+        // Both parts are written before the entry points at the stub (the cold part before a
+        // stub in the slab replaces the entry).
         if cold_size > 0 {
             self.cache.patch(cold_address, &cold_bytes)?;
         }
-        let size = hot.code.len() + cold_size;
+        self.cache.patch(address, &hot_bytes[..code_size])?;
+        // A stub in line is counted with its function's code.
+        let size = if in_line { cold_size } else { hot.code.len() + cold_size };
         let stub = IcStub {
             pc,
             stencil,
@@ -307,25 +315,55 @@ impl BaselineJit {
             key,
             state,
             next_in_chain: head,
-            code_size: hot.code.len() as u32,
+            code_size: code_size as u32,
             cold_size: cold_len as u32,
             size: size as u32,
+            in_line,
         };
-        self.point_ic_entry(entry, address)?;
-        let site = self.ic_sites.at_mut(at).expect("looked up above");
-        site.stubs.push(stub);
-        site.head = address;
+        if in_line {
+            // The stub is the entry now; the chain's head stays the generic code.
+            let site = self.ic_sites.at_mut(at).expect("looked up above");
+            site.stubs.push(stub);
+            self.stats.ic_stubs_in_line += 1;
+        } else {
+            self.point_chain(at, address)?;
+            let site = self.ic_sites.at_mut(at).expect("looked up above");
+            site.stubs.push(stub);
+        }
         self.stats.ic_stubs += 1;
         self.stats.ic_stub_bytes += size as u64;
         tracing::trace!(pc = format_args!("{pc:#x}"), stub = format_args!("{address:#x}"), kind, key, state, "inline-cache stub added");
         Ok(Some(stub))
     }
 
-    /// Makes the IC entry (`jmp rel32`) at `entry` jump to `target`.
-    fn point_ic_entry(&mut self, entry: u64, target: u64) -> Result<(), JitError> {
-        let rel = i32::try_from(target as i64 - (entry as i64 + 5))
-            .map_err(|_| JitError::Bytecode { offset: 0, problem: format!("{target:#x} is out of the reach of the IC entry at {entry:#x}") })?;
-        Ok(self.cache.patch(entry + 1, &rel.to_le_bytes())?)
+    /// Makes the site's chain start at `target` (a new stub, or the generic code): the IC
+    /// entry (`jmp rel32`) jumps there, or, when the site's first stub is in its slab, that
+    /// stub's misses do.
+    fn point_chain(&mut self, at: (u64, usize), target: u64) -> Result<(), JitError> {
+        let site = self.ic_sites.at_mut(at).expect("a site the caller found");
+        let entry = site.entry;
+        match site.stubs.first_mut().filter(|s| s.in_line) {
+            Some(first) => {
+                let s = &self.tables.stencils[first.stencil as usize];
+                // SAFETY: the stub is emitted code, alive with its site.
+                let mut bytes = unsafe { std::slice::from_raw_parts(first.address as *const u8, first.code_size as usize) }.to_vec();
+                let len = bytes.len();
+                for h in s.holes.iter().filter(|h| h.value == HoleValue::IcNext && (h.offset as usize) < len) {
+                    patch_hole(&mut bytes, h.offset as usize, h.kind, h.addend, target, first.address).map_err(|e| e.in_stencil(s.name))?;
+                }
+                first.next_in_chain = target;
+                site.head = target;
+                Ok(self.cache.patch(first.address, &bytes)?)
+            }
+            None => {
+                site.head = target;
+                let rel = i32::try_from(target as i64 - (entry as i64 + 5)).map_err(|_| JitError::Bytecode {
+                    offset: 0,
+                    problem: format!("{target:#x} is out of the reach of the IC entry at {entry:#x}"),
+                })?;
+                Ok(self.cache.patch(entry + 1, &rel.to_le_bytes())?)
+            }
+        }
     }
 
     /// The compiled function whose bytecode is `bytecode` is about to be freed:
@@ -393,7 +431,8 @@ impl BaselineJit {
         for (part, start) in parts {
             let Some(s) = part else { continue };
             // SAFETY: the stub lives in the cache, which is never unmapped while the JIT lives.
-            let (emitted, holes) = unsafe { check_emitted(s, s.code.len(), start) }.map_err(fail)?;
+            let len = if start == stub.address { stub.code_size as usize } else { s.code.len() };
+            let (emitted, holes) = unsafe { check_emitted(s, len, start) }.map_err(fail)?;
             for h in holes {
                 let Some(expected) = expected(h.value)? else { continue };
                 let got = patched_value(emitted, start, h);
@@ -411,7 +450,9 @@ impl BaselineJit {
             }
         }
         // The entry reaches the chain's head; the head is this stub only until the next one.
-        if site.head == stub.address {
+        // (Where the first stub is in line, its misses do, which its own check covers.)
+        let first_in_line = site.stubs.first().is_some_and(|s| s.in_line);
+        if site.head == stub.address && !first_in_line {
             // SAFETY: the entry is emitted code.
             let rel = unsafe { std::ptr::read_unaligned((site.entry + 1) as *const i32) };
             let target = (site.entry as i64 + 5 + i64::from(rel)) as u64;

@@ -543,16 +543,28 @@ fn jit_listing(st: &LuaState) -> String {
             if let Some(jit) = st.tiering.jit() {
                 let pc = p.code.as_ptr() as u64 + u64::from(ins.bytecode_offset);
                 for stub in jit.ic_stubs(pc) {
-                    out.push_str(&format!(
-                        "       inline-cache stub {} (key {:#x}, state {:#x}), {} bytes with its record:\n",
-                        jit.stencil_name(stub.stencil),
-                        stub.key,
-                        stub.state,
-                        stub.size
-                    ));
-                    // SAFETY: stubs stay mapped while their function lives.
-                    let code = unsafe { std::slice::from_raw_parts(stub.address as *const u8, stub.code_size as usize) };
-                    out.push_str(&deegen_stencil::disassemble_code(code, stub.address));
+                    if stub.in_line {
+                        // Its code is the instruction's own, listed above.
+                        out.push_str(&format!(
+                            "       inline-cache stub {} (key {:#x}, state {:#x}) in line above ({} bytes), {} bytes out of line with its record\n",
+                            jit.stencil_name(stub.stencil),
+                            stub.key,
+                            stub.state,
+                            stub.code_size,
+                            stub.size
+                        ));
+                    } else {
+                        out.push_str(&format!(
+                            "       inline-cache stub {} (key {:#x}, state {:#x}), {} bytes with its record:\n",
+                            jit.stencil_name(stub.stencil),
+                            stub.key,
+                            stub.state,
+                            stub.size
+                        ));
+                        // SAFETY: stubs stay mapped while their function lives.
+                        let code = unsafe { std::slice::from_raw_parts(stub.address as *const u8, stub.code_size as usize) };
+                        out.push_str(&deegen_stencil::disassemble_code(code, stub.address));
+                    }
                     if stub.cold != 0 {
                         out.push_str("         its cold part:\n");
                         // SAFETY: as above.
@@ -591,8 +603,12 @@ fn perf_map_text(st: &LuaState) -> String {
             }
             if let Some(jit) = st.tiering.jit() {
                 for stub in jit.ic_stubs(p.code.as_ptr() as u64 + u64::from(ins.bytecode_offset)) {
-                    let code = stub.code_size + stub.cold_size;
-                    out.push_str(&format!("{:x} {:x} lua {place} inline-cache stub {:#x}\n", stub.address, code, stub.key));
+                    if !stub.in_line {
+                        out.push_str(&format!("{:x} {:x} lua {place} inline-cache stub {:#x}\n", stub.address, stub.code_size, stub.key));
+                    }
+                    if stub.cold != 0 {
+                        out.push_str(&format!("{:x} {:x} lua {place} inline-cache stub {:#x} cold part\n", stub.cold, stub.cold_size, stub.key));
+                    }
                 }
             }
         }
@@ -682,7 +698,7 @@ fn run(st: &mut LuaState, argv: &[String]) -> bool {
         st.flush();
         let s = st.tiering.stats();
         eprintln!(
-            "{{\"tier\": \"{:?}\", \"functions\": {}, \"bytecodes\": {}, \"code_bytes\": {}, \"cold_code_bytes\": {}, \"slow_path_data_bytes\": {}, \"compile_seconds\": {:.6}, \"memory_seconds\": {:.6}, \"failures\": {}, \"bytecodes_per_second\": {:.0}, \"code_bytes_per_bytecode\": {:.1}, \"ic_stubs\": {}, \"ic_stub_bytes\": {}, \"ic_megamorphic_sites\": {}, \"ic_megamorphic_fills\": {}}}",
+            "{{\"tier\": \"{:?}\", \"functions\": {}, \"bytecodes\": {}, \"code_bytes\": {}, \"cold_code_bytes\": {}, \"slow_path_data_bytes\": {}, \"compile_seconds\": {:.6}, \"memory_seconds\": {:.6}, \"failures\": {}, \"bytecodes_per_second\": {:.0}, \"code_bytes_per_bytecode\": {:.1}, \"ic_stubs\": {}, \"ic_stubs_in_line\": {}, \"ic_stub_bytes\": {}, \"ic_megamorphic_sites\": {}, \"ic_megamorphic_fills\": {}}}",
             st.tiering.mode,
             s.functions,
             s.bytecodes,
@@ -695,6 +711,7 @@ fn run(st: &mut LuaState, argv: &[String]) -> bool {
             if s.compile_seconds > 0.0 { s.bytecodes as f64 / s.compile_seconds } else { 0.0 },
             if s.bytecodes > 0 { s.code_bytes as f64 / s.bytecodes as f64 } else { 0.0 },
             s.ic_stubs,
+            s.ic_stubs_in_line,
             s.ic_stub_bytes,
             s.ic_megamorphic_sites,
             s.ic_megamorphic_fills,

@@ -166,3 +166,75 @@ fn the_stub_checker_rejects_planted_faults() {
     eprintln!("an IC entry off its chain: {}", verdict.expect_err("an IC entry off its chain"));
     jit.verify(live, &code).expect("everything restored");
 }
+
+/// A cache the interpreter filled before its function was compiled gets its first stub in the
+/// instruction's inline slab. The checkers accept it and its chain, also after a second key
+/// made an outlined stub (the stub in line then misses to it), and reject planted faults in
+/// it: a changed key, a miss aimed one byte off, a byte of the slab changed.
+#[test]
+fn a_stub_in_line_is_checked() {
+    let mut st = LuaState::new().expect("memory");
+    st.tiering.mode = TierMode::Auto;
+    st.tiering.threshold = 40;
+    let f = st
+        .load(
+            b"local function get(t) return t.x end \
+              local a, b = {x = 1}, {y = 2, x = 3} local s = 0 \
+              for i = 1, 60 do s = s + get(a) end \
+              for i = 1, 60 do s = s + get(b) end return s",
+            "=inline",
+            false,
+        )
+        .unwrap_or_else(|e| panic!("{}", String::from_utf8_lossy(&e)));
+    st.call(f, &[]).unwrap_or_else(|e| panic!("error {:?}", e.value));
+    let (live, code) = {
+        let protos = st.compiled_functions();
+        let get = protos.iter().find(|p| p.jit.is_some() && p.line_defined == 1).expect("get was compiled");
+        // SAFETY: the prototype, and so its boxed bytecode, lives as long as the state.
+        (unsafe { std::slice::from_raw_parts(get.code.as_ptr(), get.code.len()) }, get.jit.clone().expect("compiled"))
+    };
+    let jit = st.tiering.jit_mut().expect("the JIT ran");
+    let pc_base = live.as_ptr() as u64;
+    let stubs: Vec<_> =
+        code.instructions.iter().flat_map(|i| jit.ic_stubs(pc_base + u64::from(i.bytecode_offset)).copied().collect::<Vec<_>>()).collect();
+    let inline = *stubs.iter().find(|s| s.in_line).unwrap_or_else(|| panic!("the warm cache's stub is in line: {stubs:?}"));
+    assert!(stubs.iter().any(|s| !s.in_line && s.pc == inline.pc), "the second key made an outlined stub: {stubs:?}");
+    let ins = code.instructions.iter().find(|i| i.address == inline.address).expect("the stub is its instruction's code");
+    assert_eq!(ins.size, inline.code_size, "the slab is the stub");
+    jit.verify(live, &code).expect("the checker accepts the code with its stub in line");
+
+    let read = |address: u64, len: usize| -> Vec<u8> {
+        // SAFETY: inside the code the JIT emitted.
+        unsafe { std::slice::from_raw_parts(address as *const u8, len) }.to_vec()
+    };
+    let bytes = read(inline.address, inline.code_size as usize);
+    let stencil = &jit.tables().stencils[inline.stencil as usize];
+    let key_at = u64::from(stencil.holes.iter().find(|h| h.value == HoleValue::IcKey).expect("a key hole").offset);
+    let mut wrong = read(inline.address + key_at, 4);
+    wrong[0] ^= 1;
+    let saved = read(inline.address + key_at, 4);
+    jit.patch(inline.address + key_at, &wrong).unwrap();
+    let verdict = jit.verify(live, &code);
+    jit.patch(inline.address + key_at, &saved).unwrap();
+    eprintln!("a changed key in line: {}", verdict.expect_err("a changed key in line"));
+    let miss = stencil.holes.iter().find(|h| h.value == HoleValue::IcNext).expect("a miss hole");
+    let at = inline.address + u64::from(miss.offset);
+    let saved = read(at, 4);
+    let rel = i32::from_le_bytes(saved.clone().try_into().unwrap()).wrapping_add(1);
+    jit.patch(at, &rel.to_le_bytes()).unwrap();
+    let verdict = jit.verify(live, &code);
+    jit.patch(at, &saved).unwrap();
+    eprintln!("a miss off its chain: {}", verdict.expect_err("a miss off its chain"));
+    let mut caught = 0;
+    for k in 0..bytes.len() {
+        let mut b = bytes[k..k + 1].to_vec();
+        b[0] ^= 0x40;
+        jit.patch(inline.address + k as u64, &b).unwrap();
+        if jit.verify(live, &code).is_err() {
+            caught += 1;
+        }
+        jit.patch(inline.address + k as u64, &bytes[k..k + 1]).unwrap();
+    }
+    assert_eq!(caught, bytes.len(), "every changed byte of the slab is caught");
+    jit.verify(live, &code).expect("everything restored");
+}
