@@ -94,6 +94,30 @@ pub fn generate_baseline_jit(
         .filter(|&done| done)
         .count();
     tracing::debug!(inverted, "stencils whose final branch was inverted to fall through");
+    // `jcc <next>; <exit into a slow path>` endings (LLVM's conditional tail calls hid the
+    // exit's coldness from the machine function splitter) move the exit to the cold part.
+    let mut sunk = 0;
+    for k in 0..stencils.len() {
+        if cold_part_of(&stencils[k].name).is_some() {
+            continue;
+        }
+        let name = stencils[k].name.clone();
+        let cold_name = format!("{name}{COLD_PART_SUFFIX}");
+        let slow_prefix = format!("{name}__slow");
+        let is_slow_path = |symbol: &str| symbol.starts_with(&slow_prefix);
+        let entries = entries.get(&name).map(Vec::as_slice).unwrap_or_default();
+        let at = stencils.iter().position(|s| s.name == cold_name);
+        let mut cold = at.map(|c| stencils[c].clone());
+        if deegen_stencil::sink_final_exit(&mut stencils[k], &mut cold, &cold_name, rc::NEXT, entries, &is_slow_path) {
+            sunk += 1;
+            let cold = cold.expect("made or kept");
+            match at {
+                Some(c) => stencils[c] = cold,
+                None => stencils.insert(k + 1, cold),
+            }
+        }
+    }
+    tracing::debug!(sunk, "stencils whose final slow-path exit moved to their cold part");
     if variants.iter().any(|v| matches!(v.quickening, Some(Quickening::Base { .. }))) {
         stencils.push(ic_entry_stencil());
     }
