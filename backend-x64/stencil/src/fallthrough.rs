@@ -122,6 +122,10 @@ pub fn sink_final_exit(
     if entries.iter().any(|&e| e >= start) || head_targets.iter().any(|&t| t >= start as u64) {
         return false;
     }
+    // The tail is appended to the cold part, whose code must not run on into it.
+    if cold.as_ref().is_some_and(|c| !ends_with_transfer(&c.code)) {
+        return false;
+    }
     let cold =
         cold.get_or_insert_with(|| Stencil { name: cold_name.to_owned(), code: Vec::new(), data: Vec::new(), data_align: 1, holes: Vec::new() });
     let at_in_cold = cold.code.len();
@@ -137,6 +141,22 @@ pub fn sink_final_exit(
     hot.code.extend_from_slice(&[0xe9, 0, 0, 0, 0]);
     hot.holes.push(crate::Hole { offset: start + 1, kind: HoleKind::PcRel32, target: HoleTarget::Symbol(next.to_owned()), addend: -4 });
     true
+}
+
+/// Whether `code` is empty or its last instruction never falls through.
+fn ends_with_transfer(code: &[u8]) -> bool {
+    let mut decoder = Decoder::with_ip(64, code, 0, DecoderOptions::NONE);
+    let mut last = None;
+    while decoder.can_decode() {
+        last = Some(decoder.decode());
+    }
+    last.is_none_or(|i| {
+        !i.is_invalid()
+            && matches!(
+                i.flow_control(),
+                FlowControl::UnconditionalBranch | FlowControl::IndirectBranch | FlowControl::Return | FlowControl::Interrupt
+            )
+    })
 }
 
 /// The offset of a direct branch's or call's displacement (its last field: rel8 or rel32).
@@ -322,6 +342,10 @@ mod tests {
         let mut s = exit_after_next(Vec::new());
         s.holes[2].target = HoleTarget::Symbol("branch".into());
         assert!(!sink_final_exit(&mut s, &mut None, "SetField.cold", "next", &[], &slow));
+        // A cold part that does not end with a jump (it would run on into the tail).
+        let mut s = exit_after_next(Vec::new());
+        let mut cold = Some(Stencil { name: "SetField.cold".into(), code: vec![0x90], data: Vec::new(), data_align: 1, holes: Vec::new() });
+        assert!(!sink_final_exit(&mut s, &mut cold, "SetField.cold", "next", &[], &slow));
         // A tail that is one jump is the inversion's.
         let mut s = compare(Vec::new());
         assert!(!sink_final_exit(&mut s, &mut None, "JumpIfLt.cold", "next", &[], &slow));

@@ -97,7 +97,10 @@ pub fn generate_baseline_jit(
     // `jcc <next>; <exit into a slow path>` endings (LLVM's conditional tail calls hid the
     // exit's coldness from the machine function splitter) move the exit to the cold part.
     let mut sunk = 0;
-    for k in 0..stencils.len() {
+    let mut k = 0;
+    while k < stencils.len() {
+        k += 1;
+        let k = k - 1;
         if cold_part_of(&stencils[k].name).is_some() {
             continue;
         }
