@@ -222,7 +222,6 @@ impl BaselineJit {
             self.point_chain(at, cold_area).map_err(|e| bad(e.to_string()))?;
             let site = self.ic_sites.at_mut(at).expect("looked up above");
             site.megamorphic = true;
-            site.head = cold_area;
             self.stats.ic_megamorphic_sites += 1;
             self.stats.ic_megamorphic_fills += 1;
             tracing::trace!(pc = format_args!("{pc:#x}"), "inline-cache site megamorphic");

@@ -96,30 +96,7 @@ pub fn generate_baseline_jit(
     tracing::debug!(inverted, "stencils whose final branch was inverted to fall through");
     // `jcc <next>; <exit into a slow path>` endings (LLVM's conditional tail calls hid the
     // exit's coldness from the machine function splitter) move the exit to the cold part.
-    let mut sunk = 0;
-    let mut k = 0;
-    while k < stencils.len() {
-        k += 1;
-        let k = k - 1;
-        if cold_part_of(&stencils[k].name).is_some() {
-            continue;
-        }
-        let name = stencils[k].name.clone();
-        let cold_name = format!("{name}{COLD_PART_SUFFIX}");
-        let slow_prefix = format!("{name}__slow");
-        let is_slow_path = |symbol: &str| symbol.starts_with(&slow_prefix);
-        let entries = entries.get(&name).map(Vec::as_slice).unwrap_or_default();
-        let at = stencils.iter().position(|s| s.name == cold_name);
-        let mut cold = at.map(|c| stencils[c].clone());
-        if deegen_stencil::sink_final_exit(&mut stencils[k], &mut cold, &cold_name, rc::NEXT, entries, &is_slow_path) {
-            sunk += 1;
-            let cold = cold.expect("made or kept");
-            match at {
-                Some(c) => stencils[c] = cold,
-                None => stencils.insert(k + 1, cold),
-            }
-        }
-    }
+    let sunk = sink_final_exits(&mut stencils, &entries);
     tracing::debug!(sunk, "stencils whose final slow-path exit moved to their cold part");
     if variants.iter().any(|v| matches!(v.quickening, Some(Quickening::Base { .. }))) {
         stencils.push(ic_entry_stencil());
@@ -133,6 +110,40 @@ pub fn generate_baseline_jit(
     let text: String = stencils.iter().map(deegen_stencil::disassemble).collect::<Vec<_>>().join("\n");
     write_atomically(&disassembly, text.as_bytes())?;
     Ok(BaselineOutputs { object, assembly, tables: tables_rs, disassembly, stencils: stencils.len() })
+}
+
+/// [`deegen_stencil::sink_final_exit`] on every stencil that is not a cold part, its exits
+/// being its own slow paths (`<name>__slow<k>`); a cold part it makes goes right after its
+/// stencil. Returns how many moved.
+fn sink_final_exits(stencils: &mut Vec<Stencil>, entries: &HashMap<String, Vec<usize>>) -> usize {
+    let mut sunk = 0;
+    let mut k = 0;
+    while k < stencils.len() {
+        if cold_part_of(&stencils[k].name).is_none() {
+            let name = stencils[k].name.clone();
+            let cold_name = format!("{name}{COLD_PART_SUFFIX}");
+            let slow_prefix = format!("{name}__slow");
+            let entries = entries.get(&name).map(Vec::as_slice).unwrap_or_default();
+            let at = stencils.iter().position(|s| s.name == cold_name);
+            // Taken out while the hot part is rewritten, and put back whatever happens.
+            let mut cold = at.map(|c| {
+                std::mem::replace(
+                    &mut stencils[c],
+                    Stencil { name: String::new(), code: Vec::new(), data: Vec::new(), data_align: 1, holes: Vec::new() },
+                )
+            });
+            let moved =
+                deegen_stencil::sink_final_exit(&mut stencils[k], &mut cold, &cold_name, rc::NEXT, entries, &|s: &str| s.starts_with(&slow_prefix));
+            match (at, cold) {
+                (Some(c), Some(cold)) => stencils[c] = cold,
+                (None, Some(cold)) => stencils.insert(k + 1, cold),
+                (_, None) => {}
+            }
+            sunk += usize::from(moved);
+        }
+        k += 1;
+    }
+    sunk
 }
 
 /// Name of the IC entry stencil.

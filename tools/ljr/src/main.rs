@@ -543,24 +543,15 @@ fn jit_listing(st: &LuaState) -> String {
             if let Some(jit) = st.tiering.jit() {
                 let pc = p.code.as_ptr() as u64 + u64::from(ins.bytecode_offset);
                 for stub in jit.ic_stubs(pc) {
-                    if stub.in_line {
-                        // Its code is the instruction's own, listed above.
-                        out.push_str(&format!(
-                            "       inline-cache stub {} (key {:#x}, state {:#x}) in line above ({} bytes), {} bytes out of line with its record\n",
-                            jit.stencil_name(stub.stencil),
-                            stub.key,
-                            stub.state,
-                            stub.code_size,
-                            stub.size
-                        ));
+                    // A stub in the slab is the instruction's own code, listed above.
+                    let place = if stub.in_line {
+                        format!(" in line above ({} bytes), {} bytes out of line with its record\n", stub.code_size, stub.size)
                     } else {
-                        out.push_str(&format!(
-                            "       inline-cache stub {} (key {:#x}, state {:#x}), {} bytes with its record:\n",
-                            jit.stencil_name(stub.stencil),
-                            stub.key,
-                            stub.state,
-                            stub.size
-                        ));
+                        format!(", {} bytes with its record:\n", stub.size)
+                    };
+                    let name = jit.stencil_name(stub.stencil);
+                    out.push_str(&format!("       inline-cache stub {name} (key {:#x}, state {:#x}){place}", stub.key, stub.state));
+                    if !stub.in_line {
                         // SAFETY: stubs stay mapped while their function lives.
                         let code = unsafe { std::slice::from_raw_parts(stub.address as *const u8, stub.code_size as usize) };
                         out.push_str(&deegen_stencil::disassemble_code(code, stub.address));
