@@ -160,7 +160,9 @@ pub unsafe extern "C" fn lua_rt_newindex(ctx: *mut LuaContext, obj: u64, key: u6
     for depth in 0..MAX_TAG_LOOP {
         let tm = if t.is_table() {
             let table = table_mut(t);
-            let tm = if table.get(key).is_nil() { metamethod(st, t, Event::NewIndex) } else { TValue::NIL };
+            // `__newindex` is asked only about an absent key, and only a table with a metatable
+            // has one: most stores that reach here (new keys, growth) skip the lookup.
+            let tm = if !table.metatable().is_null() && table.get(key).is_nil() { metamethod(st, t, Event::NewIndex) } else { TValue::NIL };
             if tm.is_nil() {
                 let result = table.set(key, value);
                 st.heap.write_barrier(t.as_ptr());
