@@ -423,7 +423,9 @@ pub mod symbols {
     pub const THROW: &str = "__deegen_interp_throw";
     /// Entry points of a function the baseline JIT compiled (generated when the language has a
     /// tier-up hook): the same frame set-up as [`ENTRY_BYTECODE`] / [`ENTRY_BYTECODE_VARARG`],
-    /// then a jump to `CodeBlock::jit_code` instead of dispatching the first instruction.
+    /// then a jump to `CodeBlock::jit_code` instead of dispatching the first instruction. A
+    /// function without variable arguments is entered at its JIT code's own prologue instead
+    /// ([`crate::runtime_constants::FUNCTION_ENTRY_STENCIL`]).
     pub const JIT_ENTRY_BYTECODE: &str = "__deegen_jit_entry_bytecode";
     pub const JIT_ENTRY_BYTECODE_VARARG: &str = "__deegen_jit_entry_bytecode_vararg";
     /// Prefix of baseline JIT stencils: `__deegen_jit_op_<variant>` (main component) and

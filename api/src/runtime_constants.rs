@@ -42,6 +42,19 @@ pub const CONTINUATION_PREFIX: &str = "__deegen_jit_cont_";
 /// the code it runs in was compiled for that one code block.
 pub const CODE_BLOCK: &str = "__deegen_rc_code_block";
 
+/// In a function's prologue stencil (the baseline JIT's function entry): its number of fixed
+/// parameters, which the entry fills with nil up to (an `imm32`).
+pub const NUM_PARAMS: &str = "__deegen_rc_num_params";
+
+/// In a function's prologue stencil: the size of its frame in bytes, `8 * frame slots` (a
+/// `disp32`), which the entry checks against the stack's limit.
+pub const FRAME_SIZE: &str = "__deegen_rc_frame_size";
+
+/// Name of the prologue stencil, which the JIT copies at the start of every function without
+/// variable arguments it compiles (built by `baseline-create-stencils`): the function's entry
+/// with its parameter count and frame size burnt in, falling through to the first instruction.
+pub const FUNCTION_ENTRY_STENCIL: &str = "__deegen_jit_function_entry";
+
 /// The instruction's SlowPathData record (the paper's section 7.2): the runtime constants its
 /// AOT slow paths need, which a stencil's cold path cannot carry as holes because the slow
 /// path is compiled once, not copied per instruction. A stencil refers to it RIP-relative
@@ -84,7 +97,7 @@ pub const IC_FILLED: &str = "__deegen_jit_ic_filled";
 /// successors' code is): a hole in a stencil, a SlowPathData field in an AOT slow path, and
 /// never something a helper shared by every instruction may refer to.
 pub fn is_per_instruction(name: &str) -> bool {
-    [PC, OUTPUT, NEXT, BRANCH, SLOW_PATH_DATA, IC_KEY, IC_STATE, IC_NEXT, CODE_BLOCK].contains(&name)
+    [PC, OUTPUT, NEXT, BRANCH, SLOW_PATH_DATA, IC_KEY, IC_STATE, IC_NEXT, CODE_BLOCK, NUM_PARAMS, FRAME_SIZE].contains(&name)
         || name.starts_with(OPERAND_PREFIX)
         || name.starts_with(CONTINUATION_PREFIX)
         || name.starts_with(IC_DERIVED_PREFIX)

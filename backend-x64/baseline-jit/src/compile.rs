@@ -7,7 +7,7 @@ use deegen_exec_memory::{CodeCache, ExecMemoryError};
 use deegen_stencil::{patch_hole, HoleKind, PatchError};
 
 use crate::tables::{HoleRecord, HoleValue, StencilRecord, StencilTables, VariantRecord};
-use crate::template::{self, Placed, Source, Template, Write, BASES};
+use crate::template::{self, Base, Placed, Source, Template, Write, BASES};
 
 /// Why a function could not be compiled (it then stays in the interpreter).
 #[derive(Debug, thiserror::Error)]
@@ -123,11 +123,23 @@ pub struct CompiledInstruction {
     pub cold_size: u32,
 }
 
+/// What the prologue of a compiled function burns in (see
+/// [`crate::StencilTables::function_entry`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct FunctionShape {
+    pub num_params: u32,
+    pub frame_slots: u32,
+}
+
 /// A compiled function.
 #[derive(Debug, Clone)]
 pub struct CompiledCode {
-    /// The code of the first instruction.
+    /// The code of the first instruction (where a frame the interpreter's entry set up goes on).
     pub entry: u64,
+    /// The function's prologue, before the first instruction (its `bytecode_offset` is 0): the
+    /// entry callers jump to, which sets up the frame itself. `None` for a function compiled
+    /// without one (variable arguments), which is entered through the AOT entry.
+    pub prologue: Option<CompiledInstruction>,
     pub code_size: usize,
     /// Where the SlowPathData records start (after the code), and their total size: one per
     /// piece whose stencil has AOT slow paths, in the order of the pieces.
@@ -149,6 +161,16 @@ impl CompiledCode {
     /// The code of the instruction at `bytecode_offset` (OSR entry), if one starts there.
     pub fn code_at(&self, bytecode_offset: usize) -> Option<u64> {
         self.instruction_at(bytecode_offset).map(|i| i.address)
+    }
+
+    /// Where the code starts (the prologue, or the first instruction).
+    pub fn start(&self) -> u64 {
+        self.prologue.map_or(self.entry, |p| p.address)
+    }
+
+    /// The address a call enters the function at, when it has its own prologue.
+    pub fn function_entry(&self) -> Option<u64> {
+        self.prologue.map(|p| p.address)
     }
 }
 
@@ -204,6 +226,8 @@ pub struct BaselineJit {
     /// Per opcode, what an instruction's compilation copies and patches, or why the variant
     /// cannot be compiled ([`crate::template`]).
     templates: Vec<Result<Template, String>>,
+    /// The prologue's template, when the tables have a prologue.
+    prologue: Option<Result<Template, String>>,
     /// The instructions with a fused inline cache, by their address (the key the generic
     /// code's fill reports them by).
     pub(crate) ic_sites: crate::ic::IcSites,
@@ -242,6 +266,7 @@ impl BaselineJit {
             externals,
             near_externals,
             templates: Vec::new(),
+            prologue: None,
             ic_sites: Default::default(),
             stub_hot: Default::default(),
             stub_cold: Default::default(),
@@ -250,6 +275,7 @@ impl BaselineJit {
         jit.place_shared()?;
         let placed = Placed { data: &jit.data, shared: &jit.shared, externals: &jit.externals, near_externals: &jit.near_externals };
         jit.templates = template::build_all(tables, &placed);
+        jit.prologue = template::build_prologue(tables, &placed);
         Ok(jit)
     }
 
@@ -316,16 +342,16 @@ impl BaselineJit {
     /// Compiles the function whose bytecode is `bytecode` (which must stay where it is while
     /// the code lives: the code holds addresses into it) and whose code block is at
     /// `code_block` (what its return continuations restore the code-block register to).
-    pub fn compile(&mut self, bytecode: &[u8], code_block: u64) -> Result<CompiledCode, JitError> {
+    pub fn compile(&mut self, bytecode: &[u8], code_block: u64, shape: Option<FunctionShape>) -> Result<CompiledCode, JitError> {
         let start = std::time::Instant::now();
         let populating = self.cache.populate_seconds();
-        let result = self.compile_inner(bytecode, code_block);
+        let result = self.compile_inner(bytecode, code_block, shape);
         match &result {
             Ok(code) => {
                 self.stats.functions += 1;
                 self.stats.bytecodes += code.instructions.len() as u64;
                 self.stats.code_bytes += code.code_size as u64;
-                let in_line = code.instructions.last().map_or(0, |l| l.address + u64::from(l.size) - code.entry);
+                let in_line = code.instructions.last().map_or(0, |l| l.address + u64::from(l.size) - code.start());
                 self.stats.cold_code_bytes += code.code_size as u64 - in_line;
                 self.stats.slow_path_data_bytes += code.slow_path_data_size as u64;
             }
@@ -336,13 +362,20 @@ impl BaselineJit {
         result
     }
 
-    fn compile_inner(&mut self, bytecode: &[u8], code_block: u64) -> Result<CompiledCode, JitError> {
+    fn compile_inner(&mut self, bytecode: &[u8], code_block: u64, shape: Option<FunctionShape>) -> Result<CompiledCode, JitError> {
         let tables = self.tables;
-        let templates = &self.templates;
+        let (templates, prologue_template) = (&self.templates, &self.prologue);
+        // The prologue first: the function's entry, falling through to its first instruction.
+        let prologue = match (shape, prologue_template) {
+            (Some(shape), Some(Ok(t))) => Some((shape, t)),
+            (Some(_), Some(Err(problem))) => return Err(JitError::Bytecode { offset: 0, problem: format!("no prologue: {problem}") }),
+            _ => None,
+        };
+        let (mut size, mut cold_size) = prologue.map_or((0, 0), |(_, t)| (t.in_line.len(), t.cold.len()));
+        let mut records_size = 0usize;
         // Pass 1: the instructions and where each one's code, cold code and records go.
         // (Sized up front: growing the vector was a tenth of the compile time.)
         let mut planned: Vec<Planned<'_>> = Vec::with_capacity(bytecode.len() / 4);
-        let (mut size, mut cold_size, mut records_size) = (0usize, 0usize, 0usize);
         let mut offset = 0;
         while offset < bytecode.len() {
             let opcode =
@@ -385,6 +418,22 @@ impl BaselineJit {
         let mut sites = Vec::new();
         let (base, result) = self.cache.emit(records_start + records_size, 16, |buf, base| -> Result<Vec<CompiledInstruction>, JitError> {
             let mut compiled = Vec::with_capacity(planned.len());
+            if let Some((shape, t)) = prologue {
+                buf[..t.in_line.len()].copy_from_slice(&t.in_line);
+                buf[cold_start..cold_start + t.cold.len()].copy_from_slice(&t.cold);
+                let pos = [0, cold_start, records_start];
+                let values = FillValues {
+                    bytecode,
+                    offset: 0,
+                    bases: [0, 0, base + t.in_line.len() as u64, 0, base, base + cold_start as u64, base + records_start as u64, code_block],
+                    num_params: u64::from(shape.num_params),
+                    frame_size: u64::from(shape.frame_slots) * 8,
+                };
+                write_fills(buf, base, t, pos, &values).map_err(|e| match e {
+                    JitError::Patch(e) => JitError::from(e.in_stencil(deegen_api::runtime_constants::FUNCTION_ENTRY_STENCIL)),
+                    e => e,
+                })?;
+            }
             for ins in &planned {
                 let t = ins.template;
                 let offset = ins.offset as usize;
@@ -407,48 +456,17 @@ impl BaselineJit {
                         }
                     }
                 };
-                let bases: [u64; BASES] = [0, pc, next, branch, base + pos[0] as u64, base + pos[1] as u64, base + pos[2] as u64, code_block];
-                for f in t.rel32.iter() {
-                    let at = pos[f.area as usize] + f.at as usize;
-                    // `S + A - P`, in range for a `rel32`.
-                    let rel = bases[f.base as usize].wrapping_add(f.off).wrapping_sub(base + at as u64) as i64;
-                    let Ok(rel) = i32::try_from(rel) else { return Err(rel32_out_of_range(offset, rel)) };
-                    buf[at..at + 4].copy_from_slice(&rel.to_le_bytes());
-                }
-                for f in t.abs64.iter() {
-                    let at = pos[f.area as usize] + f.at as usize;
-                    buf[at..at + 8].copy_from_slice(&bases[f.base as usize].wrapping_add(f.off).to_le_bytes());
-                }
-                for f in t.slots.iter() {
-                    let at = pos[f.area as usize] + f.at as usize;
-                    let field = offset + f.field as usize;
-                    // In bounds: pass 1 checked the instruction, the template the field.
-                    let raw = u16::from_le_bytes([bytecode[field], bytecode[field + 1]]);
-                    let value = f.add + f.scale * i64::from(raw);
-                    buf[at..at + 4].copy_from_slice(&(value as u32).to_le_bytes());
-                }
-                for f in t.other.iter() {
-                    let value = match f.source {
-                        Source::Pc => pc,
-                        Source::CodeBlock => code_block,
-                        Source::Operand { offset: at, width, signed, encoding } => {
-                            // In bounds: pass 1 checked the instruction, the template the field.
-                            let raw = read_field(bytecode, offset + at as usize, width, signed).ok_or_else(|| truncated(offset))?;
-                            encoding.encode(raw, pc)
-                        }
-                        Source::Next => next,
-                        Source::Branch => branch,
-                        Source::Own { area, offset: at } => base + (pos[area as usize] + at as usize) as u64,
-                        Source::Fixed(value) => value,
-                    };
-                    let at = pos[f.area as usize] + f.at as usize;
-                    match f.write {
-                        Write::Field => buf[at..at + 8].copy_from_slice(&value.to_le_bytes()),
-                        Write::Hole(kind) => {
-                            patch_hole(buf, at, kind, f.addend, value, base).map_err(|e| e.in_stencil(tables.variants[ins.opcode as usize].name))?
-                        }
-                    }
-                }
+                let values = FillValues {
+                    bytecode,
+                    offset,
+                    bases: [0, pc, next, branch, base + pos[0] as u64, base + pos[1] as u64, base + pos[2] as u64, code_block],
+                    num_params: 0,
+                    frame_size: 0,
+                };
+                write_fills(buf, base, t, pos, &values).map_err(|e| match e {
+                    JitError::Patch(e) => JitError::from(e.in_stencil(tables.variants[ins.opcode as usize].name)),
+                    e => e,
+                })?;
                 if let Some(at) = t.ic_entry {
                     let entry = base + (pos[0] + at as usize) as u64;
                     // The chain is empty: the entry jumps to the generic code, piece 0.
@@ -481,6 +499,14 @@ impl BaselineJit {
             Ok(compiled)
         })?;
         let instructions = result?;
+        let prologue = prologue.map(|(_, t)| CompiledInstruction {
+            bytecode_offset: 0,
+            opcode: u16::MAX,
+            address: base,
+            size: t.in_line.len() as u32,
+            cold_address: if t.cold.is_empty() { 0 } else { base + cold_start as u64 },
+            cold_size: t.cold.len() as u32,
+        });
         let warm: Vec<(u64, u8)> = sites.iter().filter_map(|(pc, site)| Some((*pc, tables.variants[site.opcode as usize].ic?.kind?))).collect();
         // (A function compiled at the address of a freed one's bytecode replaces its sites.)
         self.ic_sites.add_function(pc_base, pc_base + bytecode.len() as u64, sites);
@@ -499,7 +525,8 @@ impl BaselineJit {
             "baseline JIT compiled a function"
         );
         Ok(CompiledCode {
-            entry: base,
+            entry: instructions.first().map_or(base, |i| i.address),
+            prologue,
             code_size,
             slow_path_data: base + records_start as u64,
             slow_path_data_size: records_size,
@@ -507,6 +534,68 @@ impl BaselineJit {
             code_block,
         })
     }
+}
+
+/// The values a template's fills are computed from, for one instruction (or the prologue).
+struct FillValues<'b> {
+    bytecode: &'b [u8],
+    /// The instruction's offset in `bytecode`.
+    offset: usize,
+    /// Indexed by [`crate::template::Base`].
+    bases: [u64; BASES],
+    /// The prologue's values (0 for an instruction, whose templates have no such fill).
+    num_params: u64,
+    frame_size: u64,
+}
+
+/// Patches template `t`, copied to `pos` (its [`Area`]s' starts in `buf`, which the cache
+/// maps at `base`), with `values`.
+#[inline(always)]
+fn write_fills(buf: &mut [u8], base: u64, t: &Template, pos: [usize; 3], values: &FillValues<'_>) -> Result<(), JitError> {
+    let (bytecode, offset, bases) = (values.bytecode, values.offset, &values.bases);
+    for f in t.rel32.iter() {
+        let at = pos[f.area as usize] + f.at as usize;
+        // `S + A - P`, in range for a `rel32`.
+        let rel = bases[f.base as usize].wrapping_add(f.off).wrapping_sub(base + at as u64) as i64;
+        let Ok(rel) = i32::try_from(rel) else { return Err(rel32_out_of_range(offset, rel)) };
+        buf[at..at + 4].copy_from_slice(&rel.to_le_bytes());
+    }
+    for f in t.abs64.iter() {
+        let at = pos[f.area as usize] + f.at as usize;
+        buf[at..at + 8].copy_from_slice(&bases[f.base as usize].wrapping_add(f.off).to_le_bytes());
+    }
+    for f in t.slots.iter() {
+        let at = pos[f.area as usize] + f.at as usize;
+        let field = offset + f.field as usize;
+        // In bounds: pass 1 checked the instruction, the template the field.
+        let raw = u16::from_le_bytes([bytecode[field], bytecode[field + 1]]);
+        let value = f.add + f.scale * i64::from(raw);
+        buf[at..at + 4].copy_from_slice(&(value as u32).to_le_bytes());
+    }
+    let pc = bases[Base::Pc as usize];
+    for f in t.other.iter() {
+        let value = match f.source {
+            Source::Pc => pc,
+            Source::CodeBlock => bases[Base::CodeBlock as usize],
+            Source::Operand { offset: at, width, signed, encoding } => {
+                // In bounds: pass 1 checked the instruction, the template the field.
+                let raw = read_field(bytecode, offset + at as usize, width, signed).ok_or_else(|| truncated(offset))?;
+                encoding.encode(raw, pc)
+            }
+            Source::Next => bases[Base::Next as usize],
+            Source::Branch => bases[Base::Branch as usize],
+            Source::Own { area, offset: at } => base + (pos[area as usize] + at as usize) as u64,
+            Source::Fixed(value) => value,
+            Source::NumParams => values.num_params,
+            Source::FrameSize => values.frame_size,
+        };
+        let at = pos[f.area as usize] + f.at as usize;
+        match f.write {
+            Write::Field => buf[at..at + 8].copy_from_slice(&value.to_le_bytes()),
+            Write::Hole(kind) => patch_hole(buf, at, kind, f.addend, value, base)?,
+        }
+    }
+    Ok(())
 }
 
 /// One instruction of the function being compiled, after pass 1: its template and where its
@@ -853,14 +942,36 @@ impl BaselineJit {
         let pc_base = bytecode.as_ptr() as u64;
         // The next piece's SlowPathData record (they are laid out in the pieces' order).
         let mut next_record = code.slow_path_data;
-        for (i, ins) in code.instructions.iter().enumerate() {
-            let v = tables.variants.get(ins.opcode as usize).ok_or_else(|| VerifyError {
-                offset: ins.bytecode_offset,
-                variant: "?",
-                problem: format!("unknown opcode {}", ins.opcode),
-            })?;
+        // The prologue's constants, read from the code block it was compiled for.
+        let shape = (code.prologue.is_some() && code.code_block != 0).then(|| {
+            // SAFETY: the code block of a function whose code is checked is alive.
+            let cb = unsafe { &*(code.code_block as *const deegen_api::CodeBlock) };
+            (u64::from(cb.num_fixed_params), 8 * u64::from(cb.frame_slots))
+        });
+        // The prologue (index `None`), then every instruction.
+        let pieces = code.prologue.iter().map(|p| (p, None)).chain(code.instructions.iter().enumerate().map(|(i, ins)| (ins, Some(i))));
+        for (ins, index) in pieces {
+            let v = match index {
+                None => tables.function_entry.ok_or_else(|| VerifyError {
+                    offset: 0,
+                    variant: "-",
+                    problem: "the code has a prologue and the tables none".into(),
+                })?,
+                Some(_) => tables.variants.get(ins.opcode as usize).ok_or_else(|| VerifyError {
+                    offset: ins.bytecode_offset,
+                    variant: "?",
+                    problem: format!("unknown opcode {}", ins.opcode),
+                })?,
+            };
             let fail = |problem: String| VerifyError { offset: ins.bytecode_offset, variant: v.name, problem };
-            let next = code.instructions.get(i + 1).map_or(end, |n| n.address);
+            // The prologue falls through to the first instruction.
+            let next = match index {
+                None => code.instructions.first().map_or(end, |n| n.address),
+                Some(i) => code.instructions.get(i + 1).map_or(end, |n| n.address),
+            };
+            if index.is_none() && ins.address != code.start() {
+                return Err(fail(format!("the prologue at {:#x} is not where the code starts", ins.address)));
+            }
             let plans = plan_pieces(tables, v);
             let starts = piece_addresses(tables, v, ins);
             let pc = pc_base + u64::from(ins.bytecode_offset);
@@ -933,6 +1044,11 @@ impl BaselineJit {
                         HoleValue::IcNext | HoleValue::IcKey | HoleValue::IcState | HoleValue::IcDerived(_) => {
                             return Err(fail(format!("{} has an inline-cache stub's {value:?} hole", s.name)))
                         }
+                        HoleValue::NumParams | HoleValue::FrameSize if index.is_some() => {
+                            return Err(fail(format!("{} has the prologue's {value:?} hole", s.name)))
+                        }
+                        HoleValue::NumParams => shape.ok_or_else(|| fail("no code block to check the prologue against".into()))?.0,
+                        HoleValue::FrameSize => shape.ok_or_else(|| fail("no code block to check the prologue against".into()))?.1,
                         _ => return Ok(None),
                     }))
                 };
@@ -953,8 +1069,23 @@ impl BaselineJit {
                         }
                     }
                 }
-                for h in holes.iter().filter(|h| h.kind == HoleKind::PcRel32 || h.value == HoleValue::CodeBlock) {
-                    let Some(expected) = expected_target(h.value)? else { continue };
+                for h in &holes {
+                    // What the JIT placed once (a helper, an external or its jump stub, a
+                    // stencil's data), or what the instruction's layout says.
+                    let placed = match h.value {
+                        HoleValue::Shared(k) => self.shared.get(k as usize).copied(),
+                        HoleValue::External(k) if h.kind == HoleKind::PcRel32 => self.near_externals.get(k as usize).copied(),
+                        HoleValue::External(k) => self.externals.get(k as usize).copied(),
+                        HoleValue::Data => self.data.get(id as usize).copied(),
+                        _ => None,
+                    };
+                    let expected = match placed {
+                        Some(address) => address,
+                        None => match expected_target(h.value)? {
+                            Some(expected) => expected,
+                            None => continue,
+                        },
+                    };
                     let target = patched_value(emitted, starts[j], h);
                     if target != expected {
                         return Err(fail(format!("{:?} hole of {} at {} reaches {target:#x}, not {expected:#x}", h.value, s.name, h.offset)));
@@ -962,7 +1093,7 @@ impl BaselineJit {
                 }
             }
         }
-        if next_cold != code.entry + code.code_size as u64 {
+        if next_cold != code.start() + code.code_size as u64 {
             return Err(VerifyError { offset: 0, variant: "-", problem: format!("the cold area ends at {next_cold:#x}, the code does not") });
         }
         if next_record != code.slow_path_data + code.slow_path_data_size as u64 {

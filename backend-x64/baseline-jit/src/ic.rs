@@ -62,6 +62,7 @@ impl StubContext<'_> {
             HoleValue::Data | HoleValue::Shared(_) | HoleValue::External(_) => return Ok(None),
             // The generator gives stubs (which make no calls) no continuations.
             HoleValue::CodeBlock => return Err(format!("the stub of {} names its function's code block", v.name)),
+            HoleValue::NumParams | HoleValue::FrameSize => return Err(format!("the stub of {} has the function prologue's {value:?}", v.name)),
         }))
     }
 }

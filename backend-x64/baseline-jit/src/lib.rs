@@ -18,5 +18,5 @@ mod ic;
 mod tables;
 mod template;
 
-pub use compile::{BaselineJit, CompiledCode, CompiledInstruction, IcStub, JitError, JitStats, VerifyError, MAX_IC_STUBS};
+pub use compile::{BaselineJit, CompiledCode, CompiledInstruction, FunctionShape, IcStub, JitError, JitStats, VerifyError, MAX_IC_STUBS};
 pub use tables::{HoleRecord, HoleValue, IcRecord, OperandRecord, StencilRecord, StencilTables, VariantRecord};

@@ -23,6 +23,11 @@ pub struct StencilTables {
     /// helper ([`StencilTables::shared`] index) that computes it from a state:
     /// `extern "C" fn(state: u32) -> u64`.
     pub ic_derive: &'static [u16],
+    /// The prologue (`deegen_api::runtime_constants::FUNCTION_ENTRY_STENCIL`): a function's
+    /// entry with its parameter count and frame size burnt in, which the JIT puts before the
+    /// first instruction of a function without variable arguments. Described as a variant of
+    /// no operands and no length, so it is copied and patched like an instruction.
+    pub function_entry: Option<&'static VariantRecord>,
 }
 
 /// One stencil.
@@ -100,6 +105,10 @@ pub enum HoleValue {
     /// In an inline-cache stub: derived constant `k` of its state, what the helper
     /// [`StencilTables::ic_derive`]`[k]` returns for it (`ic-state-folding`).
     IcDerived(u16),
+    /// In the prologue: the function's number of fixed parameters.
+    NumParams,
+    /// In the prologue: the size of the function's frame in bytes.
+    FrameSize,
 }
 
 /// What the JIT needs of one opcode.

@@ -50,16 +50,27 @@ pub(crate) enum Source {
     CodeBlock,
     /// A field of the instruction (an operand, or the output slot), read at `offset` from the
     /// instruction's start with `width` bytes, then encoded.
-    Operand { offset: u32, width: u8, signed: bool, encoding: OperandEncoding },
+    Operand {
+        offset: u32,
+        width: u8,
+        signed: bool,
+        encoding: OperandEncoding,
+    },
     /// The next instruction's code.
     Next,
     /// The branch target's code.
     Branch,
     /// An address within this instruction's own output (a continuation, a SlowPathData record).
-    Own { area: Area, offset: u32 },
+    Own {
+        area: Area,
+        offset: u32,
+    },
     /// An address known when the JIT was made (a helper, an external, a stencil's data) in a
     /// hole that is relative to where it is written, so it cannot be written in advance.
     Fixed(u64),
+    /// In the prologue: the function's parameter count and its frame's size in bytes.
+    NumParams,
+    FrameSize,
 }
 
 /// One hole or SlowPathData field of a template.
@@ -154,6 +165,16 @@ pub(crate) fn build_all(tables: &'static StencilTables, placed: &Placed<'_>) -> 
     tables.variants.iter().map(|v| build(tables, v, placed)).collect()
 }
 
+/// Builds the prologue's template, when the tables have one (a variant of no length: it reads
+/// no instruction).
+pub(crate) fn build_prologue(tables: &'static StencilTables, placed: &Placed<'_>) -> Option<Result<Template, String>> {
+    let v = tables.function_entry?;
+    Some(match build(tables, v, placed) {
+        Ok(t) if t.records > 0 || t.branch.is_some() || t.ic_entry.is_some() => Err(format!("{} has a record, a branch or an inline cache", v.name)),
+        other => other,
+    })
+}
+
 fn build(tables: &'static StencilTables, v: &'static VariantRecord, placed: &Placed<'_>) -> Result<Template, String> {
     let mut in_line = Vec::new();
     let mut cold = Vec::new();
@@ -216,6 +237,11 @@ fn build(tables: &'static StencilTables, v: &'static VariantRecord, placed: &Pla
             HoleValue::IcNext | HoleValue::IcKey | HoleValue::IcState | HoleValue::IcDerived(_) => {
                 return Err(format!("a piece of {} has an inline-cache stub's {value:?} hole", v.name))
             }
+            HoleValue::NumParams | HoleValue::FrameSize if v.length > 0 => {
+                return Err(format!("a piece of {} has a {value:?} hole, which only the function prologue has", v.name))
+            }
+            HoleValue::NumParams => Source::NumParams,
+            HoleValue::FrameSize => Source::FrameSize,
             HoleValue::Data | HoleValue::Shared(_) | HoleValue::External(_) => return Ok(None),
         }))
     };
@@ -322,7 +348,7 @@ fn as_address(f: &Fill) -> Option<AddressFill> {
         Source::Own { area: Area::Cold, offset } => (Base::Cold, u64::from(offset)),
         Source::Own { area: Area::Records, offset } => (Base::Records, u64::from(offset)),
         Source::Fixed(value) => (Base::Zero, value),
-        Source::Operand { .. } => return None,
+        Source::Operand { .. } | Source::NumParams | Source::FrameSize => return None,
     };
     Some(AddressFill { area: f.area, base, at: f.at, off: off.wrapping_add(addend) })
 }

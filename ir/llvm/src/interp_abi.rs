@@ -45,10 +45,14 @@ pub fn uncommon_path_directive<'ctx>(module: &Module<'ctx>) -> FunctionValue<'ct
 }
 
 /// States that `block` (of a baseline JIT stencil) begins an uncommon path: a call of
-/// [`UNCOMMON_PATH_DIRECTIVE`] before its first instruction.
+/// [`UNCOMMON_PATH_DIRECTIVE`] before its first instruction that is not a phi.
 pub fn mark_uncommon_path(module: &Module<'_>, block: inkwell::basic_block::BasicBlock<'_>) -> BuildResult<()> {
     let builder = module.get_context().create_builder();
-    match block.get_first_instruction() {
+    let mut first = block.get_first_instruction();
+    while let Some(i) = first.filter(|i| i.get_opcode() == inkwell::values::InstructionOpcode::Phi) {
+        first = i.get_next_instruction();
+    }
+    match first {
         Some(first) => builder.position_before(&first),
         None => builder.position_at_end(block),
     }

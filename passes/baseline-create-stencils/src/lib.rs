@@ -1,10 +1,11 @@
 #![doc = include_str!("../README.md")]
 
+use deegen_api::runtime_constants as rc;
 use deegen_api::symbols;
 use deegen_bytecode_spec::Quickening;
 use deegen_llvm_ir::*;
 use deegen_pass::{AnalysisManager, Pass, PassDescriptor, PassError, PassParams, PipelineError, PreservedAnalyses, RegisteredPass};
-use deegen_pass_interp_create_handlers::{continuations_of, HandlerBuilder};
+use deegen_pass_interp_create_handlers::{continuations_of, EntryEnd, HandlerBuilder};
 
 /// See the crate documentation.
 #[derive(Debug, Default)]
@@ -13,7 +14,7 @@ pub struct BaselineCreateStencils;
 /// The pass's one declaration (name, description, parameters, phases).
 pub static DESCRIPTOR: PassDescriptor<LlvmPhase> = PassDescriptor {
     name: "baseline-create-stencils",
-    description: "creates one baseline JIT stencil per bytecode variant and return continuation, its operands runtime constants",
+    description: "creates one baseline JIT stencil per bytecode variant and return continuation, its operands runtime constants, and the function prologue stencil",
     params: "",
     required: true,
     runs_in: &[LlvmPhase::Semantics],
@@ -82,6 +83,8 @@ impl<'ctx> Pass<LlvmModule<'ctx>> for BaselineCreateStencils {
                 )?;
             }
         }
+        // The prologue of every compiled function without variable arguments.
+        builder.function_entry(rc::FUNCTION_ENTRY_STENCIL, handler_kind::STENCIL, false, EntryEnd::Stencil).map_err(err)?;
         optimize_stencils_for_size(module);
         Ok(PreservedAnalyses::none())
     }

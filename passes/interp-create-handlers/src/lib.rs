@@ -2,7 +2,7 @@
 
 use std::collections::BTreeSet;
 
-use deegen_api::{frame, offsets, symbols, FRAME_HEADER_SLOTS};
+use deegen_api::{frame, offsets, runtime_constants as rc, symbols, FRAME_HEADER_SLOTS};
 use deegen_bytecode_spec::{LibFunctionSpec, OperandAccess, Variant};
 use deegen_llvm_ir::*;
 use deegen_pass::{AnalysisManager, Pass, PassDescriptor, PassError, PassParams, PipelineError, PreservedAnalyses, RegisteredPass};
@@ -140,6 +140,17 @@ fn functions_reaching<'ctx>(module: &Module<'ctx>, value: inkwell::values::Basic
             }
         }
     }
+}
+
+/// How a function entry built by [`HandlerBuilder::function_entry`] runs the first instruction.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum EntryEnd {
+    /// Dispatches it in the interpreter.
+    Dispatch,
+    /// Jumps to the function's baseline JIT code (`CodeBlock::jit_code`).
+    JitCode,
+    /// Falls through to the first instruction's code: the baseline JIT's prologue stencil.
+    Stencil,
 }
 
 /// Builds the functions that run a variant's semantics: a bytecode's main component and its
@@ -464,11 +475,167 @@ impl<'a, 'ctx> HandlerBuilder<'a, 'ctx> {
         Ok((ib.load_i64(err_addr, "error")?, on_ok))
     }
 
-    fn thunks(&self) -> Result<(), String> {
+    /// A function's entry (`entry_bytecode(ctx, base, _, cb, tag1, num_args)`): fills missing
+    /// parameters with nil, checks that the frame fits the stack, then runs the first
+    /// instruction as `end` says. The vararg entry first moves the header and the fixed
+    /// parameters above the extra arguments. With [`EntryEnd::Stencil`] (not vararg) it is the
+    /// baseline JIT's per-function prologue, its parameter count and frame size runtime
+    /// constants ([`rc::NUM_PARAMS`], [`rc::FRAME_SIZE`]).
+    pub fn function_entry(&self, name: &str, kind: &str, vararg: bool, end: EntryEnd) -> Result<FunctionValue<'ctx>, String> {
+        if vararg && end == EntryEnd::Stencil {
+            return Err(format!("'{name}': a vararg entry is not a stencil"));
+        }
         let m = self.module;
         let ctx = m.get_context();
         let i64t = ctx.i64_type();
         let i32t = ctx.i32_type();
+        let ib = self.ib();
+        let b = &self.builder;
+        fn be<T>(r: Result<T, inkwell::builder::BuilderError>) -> Result<T, String> {
+            r.map_err(|e| e.to_string())
+        }
+        let throw = declare_handler(m, symbols::THROW);
+        let hook = |name: &str| m.get_function(name).ok_or_else(|| format!("the semantics do not define the hook '{name}'"));
+        let f = self.new_handler(name, kind, None);
+        let state0 = PinnedState::of(self.module, f);
+        let p = |i| f.get_nth_param(i).expect("param");
+        let base0 = state0.base;
+        let cb = state0.code_block;
+        // A stencil is copied for one function: its parameter count and frame size are
+        // runtime constants (an `imm32` and a `disp32`), not loads from the code block.
+        let nparams = if end == EntryEnd::Stencil {
+            be(b.build_ptr_to_int(runtime_constant_symbol(m, rc::NUM_PARAMS), i64t, "nparams"))?
+        } else {
+            let nparams_addr = ib.byte_offset(cb, ib.i64(offsets::CB_NUM_FIXED_PARAMS as u64), "nparams.addr")?;
+            be(b.build_int_z_extend(be(b.build_load(i32t, nparams_addr, "nparams32"))?.into_int_value(), i64t, "nparams"))?
+        };
+        let nil = be(b.build_call(hook(HOOK_NIL)?, &[], "nil"))?.try_as_basic_value().basic().ok_or("nil hook returns a value")?;
+        let mut nargs = p(param::A0).into_int_value();
+        let mut base = base0;
+        if !vararg {
+            // The slot is no count here, but it lies below the frame's top: clear what a
+            // callee's registers left there, or a precise collector scanning the stack
+            // would keep it alive.
+            be(b.build_store(ib.header_slot(base0, frame::NUM_VARARGS, "hdr.num_varargs")?, ib.i64(0)))?;
+        }
+        if vararg {
+            let entry_bb = b.get_insert_block().expect("block");
+            let move_bb = ctx.append_basic_block(f, "move_frame");
+            let join_bb = ctx.append_basic_block(f, "frame_ready");
+            let extra = be(b.build_int_compare(IntPredicate::UGT, nargs, nparams, "has_varargs"))?;
+            let num_varargs_slot = ib.header_slot(base0, frame::NUM_VARARGS, "hdr.num_varargs")?;
+            be(b.build_store(num_varargs_slot, ib.i64(0)))?;
+            be(b.build_conditional_branch(extra, move_bb, join_bb))?;
+            // [callee hdr | fixed params | extra args]  ->  [.. | extra args | callee hdr | fixed params]
+            b.position_at_end(move_bb);
+            let shift = be(b.build_int_add(nargs, ib.i64(FRAME_HEADER_SLOTS as u64), "shift"))?;
+            let moved = ib.slot_address(base0, shift, "moved.base")?;
+            for (offset, what) in
+                [(frame::CALLEE, "callee"), (frame::CALLER_BASE, "caller_base"), (frame::RETURN_CONTINUATION, "ret"), (frame::CALLER_PC, "caller_pc")]
+            {
+                let v = ib.load_i64(ib.header_slot(base0, offset, &format!("old.{what}"))?, what)?;
+                be(b.build_store(ib.header_slot(moved, offset, &format!("new.{what}"))?, v))?;
+            }
+            let num_varargs = be(b.build_int_sub(nargs, nparams, "num_varargs"))?;
+            be(b.build_store(ib.header_slot(moved, frame::NUM_VARARGS, "new.num_varargs")?, num_varargs))?;
+            let bytes = be(b.build_int_mul(nparams, ib.i64(8), "params.bytes"))?;
+            be(b.build_memmove(moved, 8, base0, 8, bytes))?;
+            be(b.build_unconditional_branch(join_bb))?;
+            b.position_at_end(join_bb);
+            let base_phi = be(b.build_phi(self.ptr_ty(), "base"))?;
+            base_phi.add_incoming(&[(&base0, entry_bb), (&moved, move_bb)]);
+            let nargs_phi = be(b.build_phi(i64t, "nargs"))?;
+            nargs_phi.add_incoming(&[(&nargs, entry_bb), (&nparams, move_bb)]);
+            base = base_phi.as_basic_value().into_pointer_value();
+            nargs = nargs_phi.as_basic_value().into_int_value();
+        }
+        let state0 = PinnedState { base, ..state0 };
+        let pre = b.get_insert_block().expect("block");
+        let fill = ctx.append_basic_block(f, "fill");
+        let check = ctx.append_basic_block(f, "check_stack");
+        let overflow = ctx.append_basic_block(f, "overflow");
+        let run = ctx.append_basic_block(f, "run");
+        let needs_fill = be(b.build_int_compare(IntPredicate::ULT, nargs, nparams, "needs_fill"))?;
+        be(b.build_conditional_branch(needs_fill, fill, check))?;
+        b.position_at_end(fill);
+        let i = be(b.build_phi(i64t, "i"))?;
+        let slot = ib.slot_address(base, i.as_basic_value().into_int_value(), "slot")?;
+        be(b.build_store(slot, nil))?;
+        let next = be(b.build_int_add(i.as_basic_value().into_int_value(), ib.i64(1), "i.next"))?;
+        i.add_incoming(&[(&nargs, pre), (&next, fill)]);
+        let more = be(b.build_int_compare(IntPredicate::ULT, next, nparams, "more"))?;
+        be(b.build_conditional_branch(more, fill, check))?;
+        b.position_at_end(check);
+        let frame_end = if end == EntryEnd::Stencil {
+            let bytes = be(b.build_ptr_to_int(runtime_constant_symbol(m, rc::FRAME_SIZE), i64t, "frame_bytes"))?;
+            ib.byte_offset(base, bytes, "frame_end")?
+        } else {
+            let slots_addr = ib.byte_offset(cb, ib.i64(offsets::CB_FRAME_SLOTS as u64), "frame_slots.addr")?;
+            let slots = be(b.build_int_z_extend(be(b.build_load(i32t, slots_addr, "frame_slots32"))?.into_int_value(), i64t, "frame_slots"))?;
+            ib.slot_address(base, slots, "frame_end")?
+        };
+        let limit_addr = ib.byte_offset(state0.ctx.into_pointer_value(), ib.i64(offsets::CTX_STACK_LIMIT as u64), "limit.addr")?;
+        let limit = ib.load_ptr(limit_addr, "limit")?;
+        let end_i = be(b.build_ptr_to_int(frame_end, i64t, "end.i"))?;
+        let limit_i = be(b.build_ptr_to_int(limit, i64t, "limit.i"))?;
+        let too_big = be(b.build_int_compare(IntPredicate::UGT, end_i, limit_i, "too_big"))?;
+        let record = ctx.append_basic_block(f, "record_high_water");
+        let fits = ctx.append_basic_block(f, "fits");
+        let branch = be(b.build_conditional_branch(too_big, overflow, fits))?;
+        // An overflow is once per program at most: out of the way of the call.
+        let weights = ctx.metadata_node(&[
+            ctx.metadata_string("branch_weights").into(),
+            i32t.const_int(1, false).into(),
+            i32t.const_int(1 << 20, false).into(),
+        ]);
+        branch.set_metadata(weights, ctx.get_kind_id("prof")).map_err(|e| e.to_string())?;
+        // Keep the stack's high-water mark (rarely raised, so a predictable branch).
+        b.position_at_end(fits);
+        let hw_addr = ib.byte_offset(state0.ctx.into_pointer_value(), ib.i64(offsets::CTX_STACK_HIGH_WATER as u64), "high_water.addr")?;
+        let hw = be(b.build_ptr_to_int(ib.load_ptr(hw_addr, "high_water")?, i64t, "high_water.i"))?;
+        let higher = be(b.build_int_compare(IntPredicate::UGT, end_i, hw, "higher"))?;
+        be(b.build_conditional_branch(higher, record, run))?;
+        b.position_at_end(record);
+        be(b.build_store(hw_addr, frame_end))?;
+        be(b.build_unconditional_branch(run))?;
+        // Stack overflow: the error belongs to the caller's frame and instruction.
+        b.position_at_end(overflow);
+        let error = be(b.build_call(hook(HOOK_STACK_OVERFLOW)?, &[state0.ctx.into(), base.into()], "overflow.error"))?
+            .try_as_basic_value()
+            .basic()
+            .ok_or("stack overflow hook returns a value")?;
+        let caller_base = ib.load_caller_base(base, "caller.base")?;
+        let caller_pc = ib.load_ptr(ib.header_slot(base, frame::CALLER_PC, "hdr.caller_pc")?, "caller.pc")?;
+        let caller_state = PinnedState { base: caller_base, ..state0 };
+        ib.tail_call(TailTarget::Function(throw), &caller_state, caller_pc.into(), cb.into(), [Some(error), Some(ib.i64(1).into()), None, None])?;
+        b.position_at_end(run);
+        match end {
+            EntryEnd::Dispatch => {
+                let first = ib.load_ptr(ib.byte_offset(cb, ib.i64(offsets::CB_BYTECODE as u64), "bytecode.addr")?, "bytecode")?;
+                ib.dispatch_through(self.entry_dispatch_table(), &PinnedState { code_block: cb, pc: first, ..state0 }, first)?;
+            }
+            EntryEnd::JitCode => {
+                let first = ib.load_ptr(ib.byte_offset(cb, ib.i64(offsets::CB_BYTECODE as u64), "bytecode.addr")?, "bytecode")?;
+                let code = ib.load_ptr(ib.byte_offset(cb, ib.i64(offsets::CB_JIT_CODE as u64), "jit_code.addr")?, "jit_code")?;
+                ib.tail_call(TailTarget::Pointer(code), &state0, first.into(), cb.into(), [None; 4])?;
+            }
+            // JIT code knows its instructions' addresses: the pc register is not read.
+            EntryEnd::Stencil => {
+                ib.jump_to_code_symbol(&state0, rc::NEXT)?;
+                // A call with fewer arguments than parameters, a frame above the stack's
+                // high-water mark: uncommon paths, in the prologue's cold part (out of every
+                // function's in-line code, still on the prologue's holes).
+                mark_uncommon_path(m, fill)?;
+                mark_uncommon_path(m, record)?;
+            }
+        }
+        Ok(f)
+    }
+
+    fn thunks(&self) -> Result<(), String> {
+        let m = self.module;
+        let ctx = m.get_context();
+        let i64t = ctx.i64_type();
         let ib = self.ib();
         let b = &self.builder;
         fn be<T>(r: Result<T, inkwell::builder::BuilderError>) -> Result<T, String> {
@@ -521,122 +688,16 @@ impl<'a, 'ctx> HandlerBuilder<'a, 'ctx> {
             be(b.build_return(None))?;
         }
 
-        // entry_bytecode(ctx, base, _, cb, tag1, num_args): fill missing parameters with nil,
-        // check the frame fits, run the first instruction. The vararg entry first moves the
-        // header and the fixed parameters above the extra arguments.
-        // With a tier-up hook there is a baseline JIT to enter: its entries set up the frame
-        // the same way and then jump to the function's compiled code.
+        // entry_bytecode(ctx, base, _, cb, tag1, num_args): see `function_entry`. With a tier-up
+        // hook there is a baseline JIT to enter: its entries set up the frame the same way and
+        // then jump to the function's compiled code.
         let jit = m.get_function(TIER_UP_HOOK).is_some();
-        let mut entries = vec![(symbols::ENTRY_BYTECODE, false, false), (symbols::ENTRY_BYTECODE_VARARG, true, false)];
+        let mut entries = vec![(symbols::ENTRY_BYTECODE, false, EntryEnd::Dispatch), (symbols::ENTRY_BYTECODE_VARARG, true, EntryEnd::Dispatch)];
         if jit {
-            entries.extend([(symbols::JIT_ENTRY_BYTECODE, false, true), (symbols::JIT_ENTRY_BYTECODE_VARARG, true, true)]);
+            entries.extend([(symbols::JIT_ENTRY_BYTECODE, false, EntryEnd::JitCode), (symbols::JIT_ENTRY_BYTECODE_VARARG, true, EntryEnd::JitCode)]);
         }
-        for (name, vararg, jit_entry) in entries {
-            let f = self.new_handler(name, handler_kind::THUNK, None);
-            let state0 = PinnedState::of(self.module, f);
-            let p = |i| f.get_nth_param(i).expect("param");
-            let base0 = state0.base;
-            let cb = state0.code_block;
-            let nparams_addr = ib.byte_offset(cb, ib.i64(offsets::CB_NUM_FIXED_PARAMS as u64), "nparams.addr")?;
-            let nparams = be(b.build_int_z_extend(be(b.build_load(i32t, nparams_addr, "nparams32"))?.into_int_value(), i64t, "nparams"))?;
-            let nil = be(b.build_call(hook(HOOK_NIL), &[], "nil"))?.try_as_basic_value().basic().ok_or("nil hook returns a value")?;
-            let mut nargs = p(param::A0).into_int_value();
-            let mut base = base0;
-            if !vararg {
-                // The slot is no count here, but it lies below the frame's top: clear what a
-                // callee's registers left there, or a precise collector scanning the stack
-                // would keep it alive.
-                be(b.build_store(ib.header_slot(base0, frame::NUM_VARARGS, "hdr.num_varargs")?, ib.i64(0)))?;
-            }
-            if vararg {
-                let entry_bb = b.get_insert_block().expect("block");
-                let move_bb = ctx.append_basic_block(f, "move_frame");
-                let join_bb = ctx.append_basic_block(f, "frame_ready");
-                let extra = be(b.build_int_compare(IntPredicate::UGT, nargs, nparams, "has_varargs"))?;
-                let num_varargs_slot = ib.header_slot(base0, frame::NUM_VARARGS, "hdr.num_varargs")?;
-                be(b.build_store(num_varargs_slot, ib.i64(0)))?;
-                be(b.build_conditional_branch(extra, move_bb, join_bb))?;
-                // [callee hdr | fixed params | extra args]  ->  [.. | extra args | callee hdr | fixed params]
-                b.position_at_end(move_bb);
-                let shift = be(b.build_int_add(nargs, ib.i64(FRAME_HEADER_SLOTS as u64), "shift"))?;
-                let moved = ib.slot_address(base0, shift, "moved.base")?;
-                for (offset, what) in [
-                    (frame::CALLEE, "callee"),
-                    (frame::CALLER_BASE, "caller_base"),
-                    (frame::RETURN_CONTINUATION, "ret"),
-                    (frame::CALLER_PC, "caller_pc"),
-                ] {
-                    let v = ib.load_i64(ib.header_slot(base0, offset, &format!("old.{what}"))?, what)?;
-                    be(b.build_store(ib.header_slot(moved, offset, &format!("new.{what}"))?, v))?;
-                }
-                let num_varargs = be(b.build_int_sub(nargs, nparams, "num_varargs"))?;
-                be(b.build_store(ib.header_slot(moved, frame::NUM_VARARGS, "new.num_varargs")?, num_varargs))?;
-                let bytes = be(b.build_int_mul(nparams, ib.i64(8), "params.bytes"))?;
-                be(b.build_memmove(moved, 8, base0, 8, bytes))?;
-                be(b.build_unconditional_branch(join_bb))?;
-                b.position_at_end(join_bb);
-                let base_phi = be(b.build_phi(self.ptr_ty(), "base"))?;
-                base_phi.add_incoming(&[(&base0, entry_bb), (&moved, move_bb)]);
-                let nargs_phi = be(b.build_phi(i64t, "nargs"))?;
-                nargs_phi.add_incoming(&[(&nargs, entry_bb), (&nparams, move_bb)]);
-                base = base_phi.as_basic_value().into_pointer_value();
-                nargs = nargs_phi.as_basic_value().into_int_value();
-            }
-            let state0 = PinnedState { base, ..state0 };
-            let pre = b.get_insert_block().expect("block");
-            let fill = ctx.append_basic_block(f, "fill");
-            let check = ctx.append_basic_block(f, "check_stack");
-            let overflow = ctx.append_basic_block(f, "overflow");
-            let run = ctx.append_basic_block(f, "run");
-            let needs_fill = be(b.build_int_compare(IntPredicate::ULT, nargs, nparams, "needs_fill"))?;
-            be(b.build_conditional_branch(needs_fill, fill, check))?;
-            b.position_at_end(fill);
-            let i = be(b.build_phi(i64t, "i"))?;
-            let slot = ib.slot_address(base, i.as_basic_value().into_int_value(), "slot")?;
-            be(b.build_store(slot, nil))?;
-            let next = be(b.build_int_add(i.as_basic_value().into_int_value(), ib.i64(1), "i.next"))?;
-            i.add_incoming(&[(&nargs, pre), (&next, fill)]);
-            let more = be(b.build_int_compare(IntPredicate::ULT, next, nparams, "more"))?;
-            be(b.build_conditional_branch(more, fill, check))?;
-            b.position_at_end(check);
-            let slots_addr = ib.byte_offset(cb, ib.i64(offsets::CB_FRAME_SLOTS as u64), "frame_slots.addr")?;
-            let slots = be(b.build_int_z_extend(be(b.build_load(i32t, slots_addr, "frame_slots32"))?.into_int_value(), i64t, "frame_slots"))?;
-            let frame_end = ib.slot_address(base, slots, "frame_end")?;
-            let limit_addr = ib.byte_offset(state0.ctx.into_pointer_value(), ib.i64(offsets::CTX_STACK_LIMIT as u64), "limit.addr")?;
-            let limit = ib.load_ptr(limit_addr, "limit")?;
-            let end_i = be(b.build_ptr_to_int(frame_end, i64t, "end.i"))?;
-            let limit_i = be(b.build_ptr_to_int(limit, i64t, "limit.i"))?;
-            let too_big = be(b.build_int_compare(IntPredicate::UGT, end_i, limit_i, "too_big"))?;
-            let record = ctx.append_basic_block(f, "record_high_water");
-            let fits = ctx.append_basic_block(f, "fits");
-            be(b.build_conditional_branch(too_big, overflow, fits))?;
-            // Keep the stack's high-water mark (rarely raised, so a predictable branch).
-            b.position_at_end(fits);
-            let hw_addr = ib.byte_offset(state0.ctx.into_pointer_value(), ib.i64(offsets::CTX_STACK_HIGH_WATER as u64), "high_water.addr")?;
-            let hw = be(b.build_ptr_to_int(ib.load_ptr(hw_addr, "high_water")?, i64t, "high_water.i"))?;
-            let higher = be(b.build_int_compare(IntPredicate::UGT, end_i, hw, "higher"))?;
-            be(b.build_conditional_branch(higher, record, run))?;
-            b.position_at_end(record);
-            be(b.build_store(hw_addr, frame_end))?;
-            be(b.build_unconditional_branch(run))?;
-            // Stack overflow: the error belongs to the caller's frame and instruction.
-            b.position_at_end(overflow);
-            let error = be(b.build_call(hook(HOOK_STACK_OVERFLOW), &[state0.ctx.into(), base.into()], "overflow.error"))?
-                .try_as_basic_value()
-                .basic()
-                .ok_or("stack overflow hook returns a value")?;
-            let caller_base = ib.load_caller_base(base, "caller.base")?;
-            let caller_pc = ib.load_ptr(ib.header_slot(base, frame::CALLER_PC, "hdr.caller_pc")?, "caller.pc")?;
-            let caller_state = PinnedState { base: caller_base, ..state0 };
-            ib.tail_call(TailTarget::Function(throw), &caller_state, caller_pc.into(), cb.into(), [Some(error), Some(ib.i64(1).into()), None, None])?;
-            b.position_at_end(run);
-            let first = ib.load_ptr(ib.byte_offset(cb, ib.i64(offsets::CB_BYTECODE as u64), "bytecode.addr")?, "bytecode")?;
-            if jit_entry {
-                let code = ib.load_ptr(ib.byte_offset(cb, ib.i64(offsets::CB_JIT_CODE as u64), "jit_code.addr")?, "jit_code")?;
-                ib.tail_call(TailTarget::Pointer(code), &state0, first.into(), cb.into(), [None; 4])?;
-            } else {
-                ib.dispatch_through(self.entry_dispatch_table(), &PinnedState { code_block: cb, pc: first, ..state0 }, first)?;
-            }
+        for (name, vararg, end) in entries {
+            self.function_entry(name, handler_kind::THUNK, vararg, end)?;
         }
 
         // entry_native(ctx, base, _, cb, tag1, num_args): call the native function with the C

@@ -76,6 +76,11 @@ fn range_of(name: &str, operands: &BTreeMap<String, SymbolRange>) -> Result<Symb
     if name == rc::IC_KEY || name == rc::IC_STATE {
         return Ok(SymbolRange::Below(1 << 32));
     }
+    // A prologue's parameter count and frame size (`u32`s in the code block), kept below 2^31
+    // so that a sign-extended `imm32` or `disp32` holds them; the JIT refuses larger ones.
+    if name == rc::NUM_PARAMS || name == rc::FRAME_SIZE {
+        return Ok(SymbolRange::Below(1 << 31));
+    }
     if name.starts_with(rc::OPERAND_PREFIX) {
         return operands.get(name).copied().ok_or_else(|| format!("runtime constant '{name}' names an operand no variant has"));
     }
@@ -145,5 +150,8 @@ mod tests {
         assert!(range_of("__deegen_rc_op_a", &ops).is_err());
         assert_eq!(range_of(rc::PC, &ops), Ok(SymbolRange::Any64));
         assert_eq!(range_of(rc::IC_STATE, &ops), Ok(SymbolRange::Below(1 << 32)));
+        // The prologue's counts fit a sign-extended `imm32` / `disp32`.
+        assert_eq!(range_of(rc::NUM_PARAMS, &ops), Ok(SymbolRange::Below(1 << 31)));
+        assert_eq!(range_of(rc::FRAME_SIZE, &ops), Ok(SymbolRange::Below(1 << 31)));
     }
 }

@@ -199,6 +199,8 @@ struct Tables<'a> {
     externals: Vec<String>,
     /// The helper computing each derived constant (an index into `shared`).
     ic_derive: Vec<u16>,
+    /// The prologue stencil, when the module has one.
+    function_entry: Option<u16>,
 }
 
 fn bad(stencil: &str, message: impl std::fmt::Display) -> GenerateError {
@@ -295,6 +297,7 @@ impl<'a> Tables<'a> {
         let mut out = Vec::with_capacity(stencils.len());
         for s in stencils {
             let context = owner.get(cold_part_of(&s.name).unwrap_or(&s.name)).map(|(opcode, conts)| (&variants[*opcode], conts));
+            let is_prologue = cold_part_of(&s.name).unwrap_or(&s.name) == rc::FUNCTION_ENTRY_STENCIL;
             let is_stub = stub_names.contains(cold_part_of(&s.name).unwrap_or(&s.name));
             // An inline cache's values exist only in its stubs (and the IC entry's next stub).
             let check_ic = |value: HoleValue| -> Result<(), GenerateError> {
@@ -320,7 +323,9 @@ impl<'a> Tables<'a> {
                 let value = match &h.target {
                     HoleTarget::Data => HoleValue::Data,
                     HoleTarget::Symbol(name) => {
-                        if let Some(value) = instruction_symbol(name, context).map_err(|m| bad(&s.name, m))? {
+                        if let Some(value) = prologue_symbol(name, is_prologue).map_err(|m| bad(&s.name, m))? {
+                            value
+                        } else if let Some(value) = instruction_symbol(name, context).map_err(|m| bad(&s.name, m))? {
                             value
                         } else if *name == cold_name {
                             HoleValue::ColdPart
@@ -363,6 +368,9 @@ impl<'a> Tables<'a> {
             }
             let layout = layouts.get(&s.name).map(Vec::as_slice).unwrap_or_default();
             let mut slow_path_data = Vec::with_capacity(layout.len());
+            if is_prologue && !layout.is_empty() {
+                return Err(bad(&s.name, "the function prologue has a SlowPathData record (its slow paths may only read the frame)"));
+            }
             for name in layout {
                 match instruction_symbol(name, context).map_err(|m| bad(&s.name, m))? {
                     Some(HoleValue::SlowPathData) | None => {
@@ -404,7 +412,8 @@ impl<'a> Tables<'a> {
                 }
             }
         }
-        Ok(Tables { stencils: out, variants: variant_out, shared, externals, ic_derive })
+        let function_entry = id.get(rc::FUNCTION_ENTRY_STENCIL).copied();
+        Ok(Tables { stencils: out, variants: variant_out, shared, externals, ic_derive, function_entry })
     }
 
     fn source(&self) -> String {
@@ -473,7 +482,17 @@ impl<'a> Tables<'a> {
         s.push_str("];\n\n");
         s.push_str("/// The baseline JIT's stencils and tables for this language.\n");
         let _ = writeln!(s, "static IC_DERIVE: &[u16] = &{:?};\n", self.ic_derive);
-        s.push_str("pub static BASELINE_STENCILS: StencilTables = StencilTables { stencils: STENCILS, variants: VARIANTS, shared: SHARED, externals: EXTERNALS, ic_derive: IC_DERIVE };\n");
+        let _ = writeln!(
+            s,
+            "pub static BASELINE_STENCILS: StencilTables = StencilTables {{ stencils: STENCILS, variants: VARIANTS, shared: SHARED, externals: EXTERNALS, ic_derive: IC_DERIVE, function_entry: {} }};",
+            match self.function_entry {
+                Some(k) => format!(
+                    "Some(&VariantRecord {{ name: \"{}\", length: 0, main: {k}, continuations: &[], output_offset: None, branch_offset: None, ic: None, operands: &[] }})",
+                    rc::FUNCTION_ENTRY_STENCIL
+                ),
+                None => "None".to_owned(),
+            }
+        );
         s
     }
 }
@@ -483,6 +502,26 @@ fn runtime_constant_operands(
     v: &Variant,
 ) -> impl Iterator<Item = (&deegen_bytecode_spec::ResolvedOperand, deegen_api::runtime_constants::OperandEncoding)> {
     v.operands.iter().filter_map(|o| Some((o, o.runtime_constant_encoding()?)))
+}
+
+/// The value of a symbol in the prologue stencil (`is_prologue`): where the first instruction's
+/// code is, the function's parameter count and frame size. `None` for any other symbol; an
+/// error for a value only an instruction has, in the prologue, or only the prologue has,
+/// elsewhere.
+fn prologue_symbol(name: &str, is_prologue: bool) -> Result<Option<HoleValue>, String> {
+    let value = match name {
+        rc::NUM_PARAMS => HoleValue::NumParams,
+        rc::FRAME_SIZE => HoleValue::FrameSize,
+        rc::NEXT if is_prologue => HoleValue::Next,
+        _ if is_prologue && rc::is_per_instruction(name) => {
+            return Err(format!("the function prologue refers to '{name}', which only an instruction has"))
+        }
+        _ => return Ok(None),
+    };
+    if !is_prologue {
+        return Err(format!("refers to '{name}', which only the function prologue has"));
+    }
+    Ok(Some(value))
 }
 
 /// The value of a symbol that only an instruction's stencil has (a runtime constant, the next

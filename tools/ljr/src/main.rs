@@ -525,20 +525,16 @@ fn jit_listing(st: &LuaState) -> String {
             p.line_defined,
             code.instructions.len(),
             code.code_size,
-            code.entry
+            code.start()
         ));
+        if let Some(pro) = &code.prologue {
+            out.push_str("[    ] prologue (the function's entry: parameters, stack check)\n");
+            out.push_str(&listing_of(pro));
+        }
         for ins in &code.instructions {
             let name = variants.get(ins.opcode as usize).map_or("?", |v| v.name.as_str());
             out.push_str(&format!("[{:4}] {name} (line {})\n", ins.bytecode_offset, p.line_at(ins.bytecode_offset)));
-            // SAFETY: the code stays mapped (readable) while its function lives.
-            let bytes = unsafe { std::slice::from_raw_parts(ins.address as *const u8, ins.size as usize) };
-            out.push_str(&deegen_stencil::disassemble_code(bytes, ins.address));
-            if ins.cold_size > 0 {
-                out.push_str("       out of line:\n");
-                // SAFETY: as above.
-                let cold = unsafe { std::slice::from_raw_parts(ins.cold_address as *const u8, ins.cold_size as usize) };
-                out.push_str(&deegen_stencil::disassemble_code(cold, ins.cold_address));
-            }
+            out.push_str(&listing_of(ins));
             // An inline cache's stubs, the chain's head first.
             if let Some(jit) = st.tiering.jit() {
                 let pc = p.code.as_ptr() as u64 + u64::from(ins.bytecode_offset);
@@ -570,6 +566,20 @@ fn jit_listing(st: &LuaState) -> String {
     out
 }
 
+/// The disassembly of one instruction's code (or the prologue's), in line and out of line.
+fn listing_of(ins: &deegen_baseline_jit::CompiledInstruction) -> String {
+    // SAFETY: the code stays mapped (readable) while its function lives.
+    let bytes = unsafe { std::slice::from_raw_parts(ins.address as *const u8, ins.size as usize) };
+    let mut out = deegen_stencil::disassemble_code(bytes, ins.address);
+    if ins.cold_size > 0 {
+        out.push_str("       out of line:\n");
+        // SAFETY: as above.
+        let cold = unsafe { std::slice::from_raw_parts(ins.cold_address as *const u8, ins.cold_size as usize) };
+        out.push_str(&deegen_stencil::disassemble_code(cold, ins.cold_address));
+    }
+    out
+}
+
 /// `--perf-map`: the JIT code's symbols in perf's map format (`START SIZE NAME`, hexadecimal),
 /// one per bytecode's code and out-of-line part, and one per helper, so `perf report` names
 /// JIT code the way `--dump-jit` lists it. Written at exit: functions collected before then
@@ -584,6 +594,13 @@ fn perf_map_text(st: &LuaState) -> String {
     }
     for p in st.compiled_functions() {
         let Some(code) = &p.jit else { continue };
+        if let Some(pro) = &code.prologue {
+            let place = format!("{}:{} prologue", p.source, p.line_defined);
+            out.push_str(&format!("{:x} {:x} lua {place}\n", pro.address, pro.size));
+            if pro.cold_size > 0 {
+                out.push_str(&format!("{:x} {:x} lua {place} out of line\n", pro.cold_address, pro.cold_size));
+            }
+        }
         for ins in &code.instructions {
             let name = variants.get(ins.opcode as usize).map_or("?", |v| v.name.as_str());
             let line = p.line_at(ins.bytecode_offset);

@@ -4,8 +4,8 @@
 //! Every bytecode function's code block carries a hotness countdown (`CodeBlock::hotness`),
 //! which the generated interpreter decrements on taken backward branches and returns; when it
 //! runs out, the interpreter calls the runtime (`lua_rt_tier_up`), which asks [`Tiering`]. In
-//! `auto` mode the function is compiled then: its code block's entry becomes the JIT entry
-//! thunk, so the next call runs JIT code, and the frame that asked continues in JIT code at
+//! `auto` mode the function is compiled then: its code block's entry becomes its JIT code's
+//! prologue (or, with variable arguments, the JIT entry thunk), so the next call runs JIT code, and the frame that asked continues in JIT code at
 //! once when it asked at a loop's back edge (OSR entry: the tiers share the frame layout, so
 //! this is a jump). In `baseline` mode every function is compiled when it is loaded.
 //!
@@ -16,7 +16,7 @@
 //! the interpreter again ([`Tiering::set_hooked`]): JIT code has no hook calls.
 
 use deegen_api::CodeBlock;
-use deegen_baseline_jit::{BaselineJit, CompiledCode, JitError, JitStats};
+use deegen_baseline_jit::{BaselineJit, CompiledCode, FunctionShape, JitError, JitStats};
 
 use crate::interp::{
     __deegen_interp_entry_bytecode, __deegen_interp_entry_bytecode_vararg, __deegen_jit_entry_bytecode, __deegen_jit_entry_bytecode_vararg,
@@ -74,8 +74,9 @@ pub struct Tiering {
     jit: Option<BaselineJit>,
     /// The JIT could not be set up (its code cache not reserved): never try again.
     unavailable: bool,
-    /// Code blocks with JIT code, for switching their entries while a hook is set.
-    compiled: Vec<*mut CodeBlock>,
+    /// Code blocks with JIT code and the entry each has in JIT code (its prologue, or the
+    /// JIT entry thunk), for switching their entries while a hook is set.
+    compiled: Vec<(*mut CodeBlock, *const ())>,
     hooked: bool,
 }
 
@@ -164,7 +165,18 @@ impl Tiering {
             }
         }
         let jit = self.jit.as_mut().expect("set above");
-        match jit.compile(bytecode, cb as u64) {
+        // A function without variable arguments gets a prologue (its entry, specialised on its
+        // parameter count and frame size): calls jump straight into its JIT code.
+        let shape = {
+            // SAFETY: per the contract.
+            let cb = unsafe { &*cb };
+            if is_vararg(cb) {
+                None
+            } else {
+                Some(FunctionShape { num_params: cb.num_fixed_params, frame_slots: cb.frame_slots })
+            }
+        };
+        match jit.compile(bytecode, cb as u64, shape) {
             Ok(code) => {
                 if self.verify {
                     if let Err(e) = jit.verify(bytecode, &code) {
@@ -176,8 +188,9 @@ impl Tiering {
                 let cb = unsafe { &mut *cb };
                 cb.jit_code = code.entry as *const ();
                 let (_, jit_entry) = entries(is_vararg(cb));
+                let jit_entry = code.function_entry().map_or(jit_entry, |a| a as *const ());
                 cb.entry = jit_entry;
-                self.compiled.push(cb);
+                self.compiled.push((cb, jit_entry));
                 Some(code)
             }
             Err(e) => {
@@ -224,7 +237,7 @@ impl Tiering {
 
     /// A compiled function's code block is about to be freed, with its bytecode.
     pub fn forget(&mut self, cb: *const CodeBlock, bytecode: &[u8]) {
-        if let Some(i) = self.compiled.iter().position(|&c| std::ptr::eq(c, cb)) {
+        if let Some(i) = self.compiled.iter().position(|&(c, _)| std::ptr::eq(c, cb)) {
             self.compiled.swap_remove(i);
         }
         if let Some(jit) = self.jit.as_mut() {
@@ -239,10 +252,11 @@ impl Tiering {
             return;
         }
         self.hooked = hooked;
-        for &cb in &self.compiled {
+        for &(cb, jit_entry) in &self.compiled {
             // SAFETY: `compiled` holds live code blocks only (`forget`).
             let cb = unsafe { &mut *cb };
-            let (interp_entry, jit_entry) = entries(is_vararg(cb));
+            let vararg = jit_entry == __deegen_jit_entry_bytecode_vararg as *const ();
+            let (interp_entry, _) = entries(vararg);
             cb.entry = if hooked { interp_entry } else { jit_entry };
         }
     }

@@ -238,3 +238,55 @@ fn a_stub_in_line_is_checked() {
     assert_eq!(caught, bytes.len(), "every changed byte of the slab is caught");
     jit.verify(live, &code).expect("everything restored");
 }
+
+/// A function without variable arguments is entered at its own prologue (the entry stencil
+/// with its parameter count and frame size burnt in): its code block's entry is the prologue,
+/// which falls through to the first instruction, and the checker verifies it like an
+/// instruction, every byte of it: a changed byte, a wrong parameter count or frame size, a
+/// jump to its slow path or its cold part aimed elsewhere.
+#[test]
+fn the_prologue_is_checked() {
+    let mut st = LuaState::new().expect("memory");
+    st.tiering.mode = TierMode::Baseline;
+    let f = st
+        .load(b"local function add3(a, b, c) return (a or 0) + (b or 0) + (c or 0) end return add3(1) + add3(1, 2, 3, 4)", "=prologue", false)
+        .unwrap_or_else(|e| panic!("{}", String::from_utf8_lossy(&e)));
+    let results = st.call(f, &[]).unwrap_or_else(|e| panic!("error {:?}", e.value));
+    assert_eq!(results.first().map(|v| v.as_f64()), Some(7.0), "fewer and more arguments than parameters");
+    let (live, code) = {
+        let protos = st.compiled_functions();
+        let add3 = protos.iter().find(|p| p.jit.is_some() && p.line_defined == 1).expect("add3 was compiled");
+        // SAFETY: the prototype, and so its boxed bytecode, lives as long as the state.
+        (unsafe { std::slice::from_raw_parts(add3.code.as_ptr(), add3.code.len()) }, add3.jit.clone().expect("compiled"))
+    };
+    let prologue = code.prologue.expect("a function without variable arguments has a prologue");
+    assert!(prologue.cold_size > 0, "filling missing parameters is the prologue's cold part");
+    assert_eq!(prologue.address, code.start());
+    assert_eq!(prologue.address + u64::from(prologue.size), code.instructions[0].address, "it falls through to the first instruction");
+    // SAFETY: the code block of a live function.
+    let entry = unsafe { (*(code.code_block as *const deegen_api::CodeBlock)).entry };
+    assert_eq!(entry as u64, prologue.address, "calls enter at the prologue");
+    let jit = st.tiering.jit_mut().expect("the JIT ran");
+    jit.verify(live, &code).expect("the checker accepts the prologue");
+    let stencil = &jit.tables().stencils[jit.tables().function_entry.expect("the tables have a prologue").main as usize];
+    assert!(stencil.holes.iter().any(|h| h.value == HoleValue::NumParams) && stencil.holes.iter().any(|h| h.value == HoleValue::FrameSize));
+
+    let read = |address: u64, len: usize| -> Vec<u8> {
+        // SAFETY: inside the code the JIT emitted.
+        unsafe { std::slice::from_raw_parts(address as *const u8, len) }.to_vec()
+    };
+    for (address, size) in [(prologue.address, prologue.size), (prologue.cold_address, prologue.cold_size)] {
+        let bytes = read(address, size as usize);
+        let mut missed = Vec::new();
+        for k in 0..bytes.len() {
+            let b = [bytes[k] ^ 0x40];
+            jit.patch(address + k as u64, &b).unwrap();
+            if jit.verify(live, &code).is_ok() {
+                missed.push(k);
+            }
+            jit.patch(address + k as u64, &bytes[k..k + 1]).unwrap();
+        }
+        assert!(missed.is_empty(), "changed bytes of the prologue at {address:#x} the checker missed: {missed:?}");
+    }
+    jit.verify(live, &code).expect("everything restored");
+}
