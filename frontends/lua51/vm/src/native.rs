@@ -266,6 +266,25 @@ impl<'a> Call<'a> {
         }
     }
 
+    /// [`Self::call`] for its first result only (nil when there is none), without collecting
+    /// the results: a comparator of `table.sort` or a `gsub` replacement function runs once per
+    /// element, and a vector per call was a `malloc` and a `free` each time (a fifth of
+    /// `table.sort`'s time with a comparator).
+    pub(crate) fn call1(&mut self, f: TValue, args: &[TValue], reserve: usize) -> Result<TValue, Raised> {
+        let frame = unsafe { self.base.add(self.nargs.max(reserve)) };
+        unsafe {
+            *frame = f.raw();
+            for (i, a) in args.iter().enumerate() {
+                *frame.add(FRAME_HEADER_SLOTS + i) = a.raw();
+            }
+        }
+        let st: *mut LuaState = &mut *self.st;
+        match unsafe { LuaState::call_at(st, frame, args.len(), self.base) } {
+            Ok((p, n)) => Ok(if n > 0 { TValue(unsafe { *p }) } else { TValue::NIL }),
+            Err(LuaError { value }) => Err(self.raise(value)),
+        }
+    }
+
     /// Runs the queued finalizers above this function's arguments; the first error is raised
     /// from this function.
     #[cold]
@@ -297,7 +316,7 @@ impl<'a> Call<'a> {
         if tm.is_nil() {
             return Ok(Self::formatted(v));
         }
-        let r = self.call(tm, &[v], reserve)?.first().copied().unwrap_or(TValue::NIL);
+        let r = self.call1(tm, &[v], reserve)?;
         self.printable(r)
     }
 
@@ -434,7 +453,7 @@ pub(crate) fn index_value(c: &mut Call, mut t: TValue, k: TValue) -> Result<TVal
             return Err(c.error(&format!("attempt to index a {} value", type_name(t))));
         }
         if tm.is_function() {
-            return Ok(c.call(tm, &[t, k], c.nargs)?.first().copied().unwrap_or(TValue::NIL));
+            return c.call1(tm, &[t, k], c.nargs);
         }
         t = tm;
     }

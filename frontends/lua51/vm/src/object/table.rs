@@ -460,6 +460,32 @@ impl Table {
         self.0.raw_get(key)
     }
 
+    /// Raw get of the integer key `i`: an element of the array part directly, anything else
+    /// as [`Self::get`] (the library's loops over `1..n`: `table.sort`, `concat`, `unpack`).
+    #[inline]
+    pub fn get_int(&self, i: i64) -> TValue {
+        let index = (i as u64).wrapping_sub(1);
+        if index < self.0.array_len as u64 {
+            // SAFETY: index < array_len.
+            return unsafe { *self.0.array.add(index as usize) };
+        }
+        self.get(TValue::from_f64(i as f64))
+    }
+
+    /// Raw set of the integer key `i`: in place in the array part, anything else as
+    /// [`Self::set`].
+    #[inline]
+    pub fn set_int(&mut self, i: i64, value: TValue) -> Result<(), KeyError> {
+        let index = (i as u64).wrapping_sub(1);
+        if index < self.0.array_len as u64 {
+            // SAFETY: index < array_len.
+            unsafe { *self.0.array.add(index as usize) = value };
+            self.0.note_array_store(value);
+            return Ok(());
+        }
+        self.set(TValue::from_f64(i as f64), value)
+    }
+
     /// Raw get of an interned string key.
     pub fn get_str(&self, key: TValue) -> TValue {
         self.0.raw_get_str(key)

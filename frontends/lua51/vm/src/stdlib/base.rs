@@ -33,7 +33,7 @@ native!(PRINT, "print", |c| {
         let piece = if builtin {
             c.tostring(c.arg(i), c.nargs)?
         } else {
-            let r = c.call(tostring, &[c.arg(i)], c.nargs)?.first().copied().unwrap_or(TValue::NIL);
+            let r = c.call1(tostring, &[c.arg(i)], c.nargs)?;
             c.printable(r)?
         };
         // lua5.1 writes each piece with fputs, which stops at an embedded NUL.
@@ -56,7 +56,7 @@ native!(TOSTRING, "tostring", generated crate::interp::__deegen_lib_tostring, |c
     // 5.1 returns what `__tostring` returns, unconverted (only `print` insists on a string).
     let tm = metamethod(c.st, v, Event::ToString);
     if !tm.is_nil() {
-        let r = c.call(tm, &[v], 1)?.first().copied().unwrap_or(TValue::NIL);
+        let r = c.call1(tm, &[v], 1)?;
         c.set(0, r);
         return Ok(1);
     }
@@ -195,7 +195,7 @@ native!(UNPACK, "unpack", generated crate::interp::__deegen_lib_unpack, |c| {
         return Err(c.error("too many results to unpack"));
     }
     for i in 0..n {
-        let v = table_mut(t).get(TValue::from_f64((first + i as i64) as f64));
+        let v = table_mut(t).get_int(first + i as i64);
         c.set(i, v);
     }
     Ok(n)

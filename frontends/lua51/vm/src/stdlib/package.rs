@@ -122,7 +122,7 @@ native!(REQUIRE, "require", |c| {
         if searcher.is_nil() {
             return Err(c.error(&format!("module '{module}' not found:{tried}")));
         }
-        let found = c.call(searcher, &[name], 1)?.first().copied().unwrap_or(TValue::NIL);
+        let found = c.call1(searcher, &[name], 1)?;
         if found.is_function() {
             break found;
         }
@@ -132,7 +132,7 @@ native!(REQUIRE, "require", |c| {
         i += 1;
     };
     c.table_set(loaded, name, sentinel)?;
-    let result = c.call(loader, &[name], 2)?.first().copied().unwrap_or(TValue::NIL);
+    let result = c.call1(loader, &[name], 2)?;
     if !result.is_nil() {
         c.table_set(loaded, name, result)?;
     }

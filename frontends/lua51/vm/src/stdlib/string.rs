@@ -302,7 +302,7 @@ native!(GSUB, "gsub", |c| {
                     } else {
                         let mut args = [TValue::NIL; pattern::MAX_CAPTURES];
                         let n = capture_values(c, &subject, &m, src, e, &mut args)?;
-                        c.call(repl, &args[..n], c.nargs)?.first().copied().unwrap_or(TValue::NIL)
+                        c.call1(repl, &args[..n], c.nargs)?
                     };
                     if value.is_falsy() {
                         out.extend(whole);

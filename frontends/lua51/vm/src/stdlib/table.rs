@@ -96,7 +96,7 @@ fn foreach_args(c: &mut Call) -> Result<(TValue, TValue), Raised> {
 
 /// One call of a `foreach`: `Some(number of results)` when it returned non-nil (the result).
 fn foreach_step(c: &mut Call, f: TValue, k: TValue, v: TValue) -> Result<Option<usize>, Raised> {
-    let r = c.call(f, &[k, v], 2)?.first().copied().unwrap_or(TValue::NIL);
+    let r = c.call1(f, &[k, v], 2)?;
     if r.is_nil() {
         return Ok(None);
     }
@@ -112,7 +112,7 @@ native!(CONCAT, "concat", |c| {
     let mut out = Vec::new();
     let mut i = first;
     while i <= last {
-        let v = table_mut(t).get(TValue::from_f64(i as f64));
+        let v = table_mut(t).get_int(i);
         if !(v.is_string() || v.is_double()) {
             // The wording of the lua5.1 we test against (Debian's names the type).
             return Err(c.error(&format!("invalid value ({}) at index {i} in table for '{}'", type_name(v), c.name())));
@@ -143,17 +143,16 @@ struct Sorter<'c, 'a> {
 
 impl Sorter<'_, '_> {
     fn get(&self, i: i64) -> TValue {
-        table_mut(self.t).get(TValue::from_f64(i as f64))
+        table_mut(self.t).get_int(i)
     }
     fn set(&mut self, i: i64, v: TValue) {
         // Sorting rewrites keys 1..n, which exist: the table does not grow.
-        let _ = table_mut(self.t).set(TValue::from_f64(i as f64), v);
+        let _ = table_mut(self.t).set_int(i, v);
         self.c.st.heap.write_barrier(self.t.as_ptr());
     }
     fn less(&mut self, a: TValue, b: TValue) -> Result<bool, Raised> {
         if !self.cmp.is_nil() {
-            let r = self.c.call(self.cmp, &[a, b], 3)?;
-            return Ok(r.first().is_some_and(|v| !v.is_falsy()));
+            return Ok(!self.c.call1(self.cmp, &[a, b], 3)?.is_falsy());
         }
         if a.is_double() && b.is_double() {
             return Ok(a.as_f64() < b.as_f64());
@@ -163,8 +162,7 @@ impl Sorter<'_, '_> {
         }
         let tm = metamethod(self.c.st, a, Event::Lt);
         if !tm.is_nil() && tm == metamethod(self.c.st, b, Event::Lt) {
-            let r = self.c.call(tm, &[a, b], 3)?;
-            return Ok(r.first().is_some_and(|v| !v.is_falsy()));
+            return Ok(!self.c.call1(tm, &[a, b], 3)?.is_falsy());
         }
         let (t1, t2) = (type_name(a), type_name(b));
         let msg = if t1 == t2 { format!("attempt to compare two {t1} values") } else { format!("attempt to compare {t1} with {t2}") };
