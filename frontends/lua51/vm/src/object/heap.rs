@@ -434,6 +434,37 @@ mod tests {
         }
     }
 
+    /// The interning table shrinks only after a whole cycle in which it was sparse: a program
+    /// that fills it with short-lived strings every cycle keeps its size (no rebuild per
+    /// cycle), and a burst that is gone for good is given back, half at a time.
+    #[test]
+    fn string_table_shrinks_only_after_a_sparse_cycle() {
+        let mut heap = Heap::default();
+        let cycle = |heap: &mut Heap, n: usize, tag: usize| {
+            let strings: Vec<TValue> = (0..n).map(|i| heap.intern(format!("s{tag}-{i}").as_bytes()).unwrap()).collect();
+            // The sweep frees them all; the cycle ends.
+            for s in strings {
+                heap.strings.remove(s.as_ptr());
+            }
+            heap.strings.shrink_if_sparse();
+        };
+        cycle(&mut heap, 20_000, 0);
+        let full = heap.strings.capacity();
+        assert!(full >= 40_000, "grown for 20,000 strings: {full}");
+        for tag in 1..4 {
+            cycle(&mut heap, 20_000, tag);
+            assert_eq!(heap.strings.capacity(), full, "refilled every cycle: kept (cycle {tag})");
+        }
+        // The bursts are over: each cycle with few strings halves it.
+        cycle(&mut heap, 10, 9);
+        assert_eq!(heap.strings.capacity(), full / 2);
+        cycle(&mut heap, 10, 10);
+        assert_eq!(heap.strings.capacity(), full / 4);
+        // A cycle that fills it again keeps it; shrinking waits for a sparse one.
+        cycle(&mut heap, full / 16 + 100, 11);
+        assert_eq!(heap.strings.capacity(), full / 4);
+    }
+
     #[test]
     fn small_pool_reuses_freed_cells_zeroed_and_per_class() {
         let mut pool = SmallPool::default();

@@ -20,6 +20,8 @@ pub const MAX_STRING_LEN: usize = 1 << 31;
 pub(crate) struct StringTable {
     slots: Vec<StringSlot>,
     pub(crate) len: usize,
+    /// The most strings the table held since the last [`Self::shrink_if_sparse`].
+    peak: usize,
 }
 
 /// A string's address (48 bits) and the top 16 bits of its hash; 0 when free.
@@ -74,16 +76,19 @@ impl StringTable {
         }
     }
 
-    /// A table much larger than its strings (after a burst of them) shrinks, if memory allows
-    /// (at the end of a collection cycle): by half, as 5.1's `checkSizes` does. A program that
-    /// makes many short-lived strings between cycles fills the table up again each cycle;
-    /// shrinking to fit the survivors at once made it grow back through every size again
-    /// (52 rebuilds in `strcat`).
+    /// A table much larger than its strings shrinks, if memory allows (at the end of a
+    /// collection cycle): by half, as 5.1's `checkSizes` does, but only when it was sparse for
+    /// the whole cycle, not just after the sweep. A program that makes many short-lived strings
+    /// between cycles fills the table up again each cycle: shrinking to fit the survivors made
+    /// it grow back through every size (52 rebuilds in `strcat`), and shrinking by half after
+    /// every sweep still rebuilt it twice a cycle (23 times for a million `"" .. i`, a fifth of
+    /// their instructions, mostly zeroing the new slots).
     pub(crate) fn shrink_if_sparse(&mut self) {
         let cap = self.slots.len();
-        if cap > 1024 && self.len * 8 < cap {
+        if cap > 1024 && self.peak.max(self.len) * 8 < cap {
             let _ = self.rebuild(cap / 2);
         }
+        self.peak = self.len;
     }
 
     /// Frees slot `i` and moves back every later entry of its probe run that may fill the gap
@@ -156,6 +161,7 @@ impl StringTable {
     pub(crate) fn insert_at(&mut self, i: usize, string: *mut LuaString, hash: u32) {
         self.slots[i] = StringSlot::new(string, hash);
         self.len += 1;
+        self.peak = self.peak.max(self.len);
     }
 
     /// Slots in the table (free or not).
