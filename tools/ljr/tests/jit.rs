@@ -47,6 +47,24 @@ fn deep_recursion_in_jit_code() {
     same_as_reference("local function f(n) if n == 0 then return 0 end return 1 + f(n - 1) end print(f(15000))");
 }
 
+/// Calls enter a compiled function without variable arguments at its prologue: missing
+/// parameters are nil, extra arguments dropped, a frame too large for the stack is "stack
+/// overflow" in the caller, a debug hook set and removed while compiled functions run sends
+/// their calls through the interpreter and back, and a coroutine's body starts there too.
+#[test]
+fn calls_enter_at_the_prologue() {
+    same_as_reference(
+        "local function f0() return 'none' end local function f3(a, b, c) return tostring(a) .. tostring(b) .. tostring(c) end          print(f0(1, 2), f3(), f3(1), f3(1, 2, 3, 4, 5), select('#', f3(1, 2)))",
+    );
+    same_as_reference(
+        "local function big(n) local a, b, c, d, e, f, g, h, i, j, k, l, m, o, p, q, r, s, t, u = n, n, n, n, n, n, n, n, n, n, n, n, n, n, n, n, n, n, n, n          if n == 0 then return 0 end return 1 + big(n - 1) end          print(pcall(big, 1e7)) print(big(100))",
+    );
+    same_as_reference(
+        "local function add(a, b) return a + b end local n = 0 local function count() n = n + 1 end          local s = 0 for i = 1, 100 do s = s + add(i, 1) end          debug.sethook(count, 'c') for i = 1, 100 do s = s + add(i, 2) end debug.sethook()          for i = 1, 100 do s = s + add(i, 3) end print(s, n > 0)",
+    );
+    same_as_reference("local co = coroutine.wrap(function(a, b) coroutine.yield(tostring(a) .. tostring(b)) return 'done' end) print(co(), co())");
+}
+
 #[test]
 fn errors_thrown_through_jit_frames() {
     same_as_reference(
