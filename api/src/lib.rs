@@ -127,8 +127,8 @@ pub struct CodeBlock {
     /// The language's own data about the function (prototype, debug info).
     pub owner: *const (),
     /// Hotness countdown for tiering up: the interpreter decrements it on every taken
-    /// backward branch and every return, and calls the language's tier-up hook when it goes
-    /// negative.
+    /// backward branch and every entry (a call or a tail call), and calls the language's
+    /// tier-up hook when it goes negative.
     pub hotness: i64,
     /// Baseline JIT code of the first instruction, once the function is compiled (null
     /// before). The JIT entry thunks ([`symbols::JIT_ENTRY_BYTECODE`]) jump here after setting
@@ -416,9 +416,11 @@ pub mod symbols {
     /// Entry point for native functions.
     pub const ENTRY_NATIVE: &str = "__deegen_interp_entry_native";
     /// Tier-up thunks (generated when the language has a tier-up hook): call the hook, then
-    /// dispatch at `pc` / finish a return with `a0` values at `a1`.
+    /// continue at `pc` in the JIT code it answered, or dispatch `pc` in the interpreter (at a
+    /// back edge: through the dispatch table; at a function's entry, its first instruction:
+    /// through the entry dispatch table, as a call does).
     pub const TIER_UP_AT: &str = "__deegen_interp_tier_up_at";
-    pub const TIER_UP_RETURN: &str = "__deegen_interp_tier_up_return";
+    pub const TIER_UP_ENTRY: &str = "__deegen_interp_tier_up_entry";
     /// Where every throw goes.
     pub const THROW: &str = "__deegen_interp_throw";
     /// Entry points of a function the baseline JIT compiled (generated when the language has a

@@ -45,7 +45,7 @@ pub const TIERS: &[Tier] = &[
     // refers to a white one) checked after each step: a missing write barrier stops the run.
     Tier { name: "gcverify", flags: &["--gc-verify"] },
     // The interpreter alone, the baseline JIT on every function from its load, and tiering up
-    // at the first back edge or return (OSR entry into a running frame) with a threshold of 1;
+    // at the second back edge or call (OSR entry into a running frame) with a threshold of 1;
     // the JIT tiers decode and check every function they compile (`--jit-verify`).
     Tier { name: "interp", flags: &["--tier=interpreter"] },
     Tier { name: "baseline", flags: &["--tier=baseline", "--jit-verify"] },

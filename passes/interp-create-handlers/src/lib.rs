@@ -611,6 +611,30 @@ impl<'a, 'ctx> HandlerBuilder<'a, 'ctx> {
         b.position_at_end(run);
         match end {
             EntryEnd::Dispatch => {
+                // With a baseline JIT, every entry counts the function's hotness down (a call
+                // and a tail call alike: a function that only ever leaves by a tail call, such
+                // as `function(x) return f(g(x)) end`, never returns); when it runs out, the
+                // tier-up thunk compiles it and continues in its code at the first instruction
+                // (which it loads itself: live across the branch, the first instruction's
+                // address cost a register move on every call).
+                if m.get_function(TIER_UP_HOOK).is_some() {
+                    let count = ctx.append_basic_block(f, "hotness.count");
+                    let hot = ctx.append_basic_block(f, "hotness.tier_up");
+                    let done = ctx.append_basic_block(f, "hotness.done");
+                    be(b.build_unconditional_branch(count))?;
+                    b.position_at_end(count);
+                    let addr = ib.byte_offset(cb, ib.i64(offsets::CB_HOTNESS as u64), "hotness.addr")?;
+                    let h = ib.load_i64(addr, "hotness")?;
+                    let h1 = be(b.build_int_sub(h, ib.i64(1), "hotness.next"))?;
+                    be(b.build_store(addr, h1))?;
+                    let ran_out = be(b.build_int_compare(IntPredicate::SLT, h1, ib.i64(0), "hotness.ran_out"))?;
+                    be(b.build_conditional_branch(ran_out, hot, done))?;
+                    b.position_at_end(hot);
+                    let tier_up = declare_handler(m, symbols::TIER_UP_ENTRY);
+                    let poison = self.ptr_ty().get_poison();
+                    ib.tail_call(TailTarget::Function(tier_up), &state0, poison.into(), cb.into(), [None; 4])?;
+                    b.position_at_end(done);
+                }
                 let first = ib.load_ptr(ib.byte_offset(cb, ib.i64(offsets::CB_BYTECODE as u64), "bytecode.addr")?, "bytecode")?;
                 ib.dispatch_through(self.entry_dispatch_table(), &PinnedState { code_block: cb, pc: first, ..state0 }, first)?;
             }
@@ -741,36 +765,38 @@ impl<'a, 'ctx> HandlerBuilder<'a, 'ctx> {
         // Tier-up thunks: the hook call lives here, out of the handlers, so nothing in a
         // handler's hot path stays live across a call.
         if let Some(tier_up) = m.get_function(TIER_UP_HOOK) {
-            for (name, is_return) in [(symbols::TIER_UP_AT, false), (symbols::TIER_UP_RETURN, true)] {
+            for (name, at_entry) in [(symbols::TIER_UP_AT, false), (symbols::TIER_UP_ENTRY, true)] {
                 let f = self.new_handler(name, handler_kind::THUNK, None);
-                let state = PinnedState::of(self.module, f);
-                let pc: BasicValueEnum<'ctx> = if is_return { self.ptr_ty().const_null().into() } else { state.pc.into() };
-                let code = be(b.build_call(tier_up, &[state.ctx.into(), state.code_block.into(), pc.into()], "jit.code"))?
+                // Not inlined into the entry's slow path: there its load of the first
+                // instruction merged with the entry's own, which then stayed live across the
+                // branch (a register move on every call).
+                let noinline = inkwell::attributes::Attribute::get_named_enum_kind_id("noinline");
+                f.add_attribute(inkwell::attributes::AttributeLoc::Function, ctx.create_enum_attribute(noinline, 0));
+                let mut state = PinnedState::of(self.module, f);
+                if at_entry {
+                    // From a function's entry: its first instruction.
+                    let first = ib.load_ptr(ib.byte_offset(state.code_block, ib.i64(offsets::CB_BYTECODE as u64), "bytecode.addr")?, "bytecode")?;
+                    state = PinnedState { pc: first, ..state };
+                }
+                let code = be(b.build_call(tier_up, &[state.ctx.into(), state.code_block.into(), state.pc.into()], "jit.code"))?
                     .try_as_basic_value()
                     .basic()
                     .filter(|v| v.is_pointer_value())
                     .ok_or_else(|| format!("'{TIER_UP_HOOK}' must return a pointer (JIT code to continue at, or null)"))?
                     .into_pointer_value();
-                if is_return {
-                    let p = |i| f.get_nth_param(i).expect("param");
-                    let cont = ib.load_ptr(ib.header_slot(state.base, frame::RETURN_CONTINUATION, "hdr.ret")?, "ret.cont")?;
-                    let poison = self.ptr_ty().get_poison();
-                    ib.tail_call(
-                        TailTarget::Pointer(cont),
-                        &state,
-                        poison.into(),
-                        poison.into(),
-                        [Some(p(param::A0)), Some(p(param::A1)), None, None],
-                    )?;
+                // OSR entry: the hook compiled the function and answered the code of `pc`.
+                let enter = ctx.append_basic_block(f, "osr_entry");
+                let stay = ctx.append_basic_block(f, "stay");
+                let compiled = be(b.build_is_not_null(code, "compiled"))?;
+                be(b.build_conditional_branch(compiled, enter, stay))?;
+                b.position_at_end(enter);
+                ib.tail_call(TailTarget::Pointer(code), &state, state.pc.into(), state.code_block.into(), [None; 4])?;
+                b.position_at_end(stay);
+                if at_entry {
+                    // A function's first instruction, as its entry would have dispatched it (an
+                    // instruction hook tells a call from a jump by the table).
+                    ib.dispatch_through(self.entry_dispatch_table(), &state, state.pc)?;
                 } else {
-                    // OSR entry: the hook compiled the function and answered the code of `pc`.
-                    let enter = ctx.append_basic_block(f, "osr_entry");
-                    let stay = ctx.append_basic_block(f, "stay");
-                    let compiled = be(b.build_is_not_null(code, "compiled"))?;
-                    be(b.build_conditional_branch(compiled, enter, stay))?;
-                    b.position_at_end(enter);
-                    ib.tail_call(TailTarget::Pointer(code), &state, state.pc.into(), state.code_block.into(), [None; 4])?;
-                    b.position_at_end(stay);
                     ib.dispatch(&state, state.pc)?;
                 }
             }

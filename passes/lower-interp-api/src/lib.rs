@@ -245,16 +245,6 @@ impl<'a, 'ctx> Lowerer<'a, 'ctx> {
                 e((|| {
                     let values_i = self.builder.build_ptr_to_int(values, self.module.get_context().i64_type(), "retp").map_err(|x| x.to_string())?;
                     let poison = self.module.get_context().ptr_type(Default::default()).get_poison();
-                    if state.source == OperandSource::Bytecode && matches!(self.owner, Owner::Variant(_)) {
-                        self.count_hotness(
-                            &ib,
-                            &state,
-                            None,
-                            symbols::TIER_UP_RETURN,
-                            poison.into(),
-                            [Some(values_i.into()), Some(count), None, None],
-                        )?;
-                    }
                     let cont = ib.load_ptr(ib.header_slot(state.base, deegen_api::frame::RETURN_CONTINUATION, "hdr.ret")?, "ret.cont")?;
                     ib.tail_call(TailTarget::Pointer(cont), &state, poison.into(), poison.into(), [Some(values_i.into()), Some(count), None, None])
                 })())?;

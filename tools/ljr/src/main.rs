@@ -13,7 +13,7 @@
 //!   --dump-interpreter   print the generated interpreter (assembly) and exit
 //!   --tier=T             interpreter (never compile), baseline (compile every function when
 //!                        loaded) or auto (compile hot functions; the default)
-//!   --tier-up-threshold=N  hotness countdown (back edges and returns) before auto compiles
+//!   --tier-up-threshold=N  hotness countdown (back edges and calls) before auto compiles
 //!   -joff, -jon          --tier=interpreter, --tier=auto (LuaJIT's spelling)
 //!   --jit-stats          print the baseline JIT's totals at exit, on stderr, as one JSON object
 //!   --jit-verify         check every compiled function with the JIT's checker (iced-x86)

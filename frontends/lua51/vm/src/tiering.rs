@@ -2,12 +2,14 @@
 //! compiles it.
 //!
 //! Every bytecode function's code block carries a hotness countdown (`CodeBlock::hotness`),
-//! which the generated interpreter decrements on taken backward branches and returns; when it
-//! runs out, the interpreter calls the runtime (`lua_rt_tier_up`), which asks [`Tiering`]. In
-//! `auto` mode the function is compiled then: its code block's entry becomes its JIT code's
-//! prologue (or, with variable arguments, the JIT entry thunk), so the next call runs JIT code, and the frame that asked continues in JIT code at
-//! once when it asked at a loop's back edge (OSR entry: the tiers share the frame layout, so
-//! this is a jump). In `baseline` mode every function is compiled when it is loaded.
+//! which the generated interpreter decrements on taken backward branches and on every entry (a
+//! call or a tail call: a function that only leaves by a tail call never returns); when it runs
+//! out, the interpreter calls the runtime (`lua_rt_tier_up`), which asks [`Tiering`]. In `auto`
+//! mode the function is compiled then: its code block's entry becomes its JIT code's prologue
+//! (or, with variable arguments, the JIT entry thunk), so the next call runs JIT code, and the
+//! frame that asked continues in JIT code at once, at the loop's back edge or the first
+//! instruction it asked at (OSR entry: the tiers share the frame layout, so this is a jump). In
+//! `baseline` mode every function is compiled when it is loaded.
 //!
 //! A compilation that fails (a full code cache, a mapping the kernel refuses) leaves the
 //! function in the interpreter, with a `tracing` event; nothing else changes.
@@ -29,7 +31,7 @@ include!(env!("DEEGEN_BASELINE_STENCILS"));
 /// read at run time showed whatever the last build wrote there).
 pub const STENCILS_DISASSEMBLY: &str = include_str!(env!("DEEGEN_BASELINE_STENCILS_TXT"));
 
-/// Hotness countdown of a fresh function in `auto` mode: taken backward branches and returns
+/// Hotness countdown of a fresh function in `auto` mode: taken backward branches and entries
 /// before it asks to tier up.
 pub const TIER_UP_THRESHOLD: i64 = 1000;
 

@@ -68,6 +68,20 @@
 ; HOOKS-NEXT:  @__deegen_interp_entry_dispatch_table = hidden global [1 x ptr] [ptr @__deegen_interp_op_Call]
 ; HOOKS-NEXT:  @__deegen_interp_handler_table = hidden constant [1 x ptr] [ptr @__deegen_interp_op_Call]
 ; HOOKS-LABEL: define ghccc void @__deegen_interp_entry_bytecode(
+; With a tier-up hook every entry (a call or a tail call) counts the function's hotness down
+; and tiers up at its first instruction when it runs out.
+; HOOKS:       hotness.count:
+; HOOKS-NEXT:    %hotness.addr = getelementptr i8, ptr %3, i64 40
+; HOOKS:         br i1 %hotness.ran_out, label %hotness.tier_up, label %hotness.done
+; HOOKS:       hotness.tier_up:
+; HOOKS-NEXT:    musttail call ghccc void @__deegen_interp_tier_up_entry(
+; HOOKS:         getelementptr i64, ptr @__deegen_interp_entry_dispatch_table, i64 %next.opcode
+; The thunk it calls (noinline: see `function_entry`) continues in JIT code at the first
+; instruction, or dispatches it through the entry table as a call would.
+; HOOKS-LABEL: define ghccc void @__deegen_interp_tier_up_entry(
+; HOOKS:         %bytecode = load ptr, ptr %bytecode.addr
+; HOOKS-NEXT:    %jit.code = call ptr @deegen_hook_tier_up(ptr %0, ptr %3, ptr %bytecode)
+; HOOKS:         br i1 %compiled, label %osr_entry, label %stay
 ; HOOKS:         getelementptr i64, ptr @__deegen_interp_entry_dispatch_table, i64 %next.opcode
 ; With a tier-up hook the interpreter also gets the baseline JIT's doors: entries that jump
 ; to the code block's JIT code, OSR entry from the tier-up thunk, and the table of return
@@ -81,8 +95,6 @@
 ; HOOKS:       osr_entry:
 ; HOOKS-NEXT:    musttail call ghccc void %jit.code(
 ; HOOKS:         getelementptr i64, ptr @__deegen_interp_dispatch_table, i64 %next.opcode
-; HOOKS-LABEL: define ghccc void @__deegen_interp_tier_up_return(
-; HOOKS:         call ptr @deegen_hook_tier_up(ptr %0, ptr %3, ptr null)
 ; HOOKS-LABEL: define ghccc void @__deegen_interp_hook_thunk(
 ; HOOKS-NEXT:  entry:
 ; HOOKS-NEXT:    %hook.status = call i64 @deegen_hook_instruction(ptr %0, ptr %1, ptr %2, ptr %3, i64 0)

@@ -54,12 +54,18 @@
 ; CACHED-NOT:     @__deegen_api_
 ; CACHED-LABEL: define ghccc void @__deegen_interp_op_Call__ret__k(
 
-; With the tier-up hook, a taken backward branch and every return count down the code
-; block's hotness (at offset 40) and tier up out of line when it runs out.
+; With the tier-up hook, a taken backward branch counts down the code block's hotness (at
+; offset 40) and tiers up out of line when it runs out; a return does not (the entry thunks
+; count calls, `interp-create-handlers`).
 ; RUN: sed 's/^; tier-up: //' %s | deegen-opt --passes=lower-interp-api - | FileCheck %s --check-prefix=HOT
 ; RUN: deegen-opt --passes=lower-interp-api %s | FileCheck %s --check-prefix=COLD
 ; HOT-LABEL: define ghccc void @__deegen_interp_op_Call__ret__k__body(
-; HOT:         br label %hotness.count
+; HOT-NOT:     hotness
+; HOT-NOT:     @__deegen_interp_tier_up
+; HOT:         ret void
+; HOT-LABEL: define ghccc void @__deegen_interp_op_Loop(
+; HOT:         %backward = icmp slt i64 %branch.offset, 0
+; HOT-NEXT:    br i1 %backward, label %hotness.count, label %hotness.done
 ; HOT:       hotness.count:
 ; HOT-NEXT:    %hotness.addr = getelementptr i8, ptr %cb, i64 40
 ; HOT-NEXT:    %hotness = load i64, ptr %hotness.addr
@@ -67,11 +73,6 @@
 ; HOT-NEXT:    store i64 %hotness.next, ptr %hotness.addr
 ; HOT-NEXT:    %hotness.ran_out = icmp slt i64 %hotness.next, 0
 ; HOT-NEXT:    br i1 %hotness.ran_out, label %hotness.tier_up, label %hotness.done
-; HOT:       hotness.tier_up:
-; HOT-NEXT:    musttail call ghccc void @__deegen_interp_tier_up_return(ptr %ctx, ptr %base, ptr poison, ptr %cb, i64 %t1, i64 %retp, i64 %a1,
-; HOT-LABEL: define ghccc void @__deegen_interp_op_Loop(
-; HOT:         %backward = icmp slt i64 %branch.offset, 0
-; HOT-NEXT:    br i1 %backward, label %hotness.count, label %hotness.done
 ; HOT:         musttail call ghccc void @__deegen_interp_tier_up_at(ptr %ctx, ptr %base, ptr %branch.target, ptr %cb,
 ; COLD-NOT: hotness
 ; COLD-NOT: @__deegen_interp_tier_up
