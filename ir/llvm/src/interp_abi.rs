@@ -394,6 +394,24 @@ impl<'a, 'ctx> InterpBuilder<'a, 'ctx> {
         Ok(b(self.builder.build_load(self.ctx().i64_type(), ptr, name))?.into_int_value())
     }
 
+    /// Counts the hotness of `code_block` (`CodeBlock::hotness`) down by one, at the insertion
+    /// point in a block named `hotness.count`, and branches to `hot` when it ran out (went
+    /// negative), to `done` otherwise: the tier-up count of a back edge and of an entry.
+    pub fn count_down_hotness(
+        &self,
+        code_block: PointerValue<'ctx>,
+        hot: inkwell::basic_block::BasicBlock<'ctx>,
+        done: inkwell::basic_block::BasicBlock<'ctx>,
+    ) -> BuildResult<()> {
+        let addr = self.byte_offset(code_block, self.i64(deegen_api::offsets::CB_HOTNESS as u64), "hotness.addr")?;
+        let h = self.load_i64(addr, "hotness")?;
+        let h1 = b(self.builder.build_int_sub(h, self.i64(1), "hotness.next"))?;
+        b(self.builder.build_store(addr, h1))?;
+        let ran_out = b(self.builder.build_int_compare(inkwell::IntPredicate::SLT, h1, self.i64(0), "hotness.ran_out"))?;
+        b(self.builder.build_conditional_branch(ran_out, hot, done))?;
+        Ok(())
+    }
+
     /// A load of a function's constant table, which never changes once the function exists
     /// (`!invariant.load`): `hot-cold-split` may then load it again in a slow path instead of
     /// the fast path loading it for the slow path's sake.

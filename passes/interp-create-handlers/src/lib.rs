@@ -623,12 +623,7 @@ impl<'a, 'ctx> HandlerBuilder<'a, 'ctx> {
                     let done = ctx.append_basic_block(f, "hotness.done");
                     be(b.build_unconditional_branch(count))?;
                     b.position_at_end(count);
-                    let addr = ib.byte_offset(cb, ib.i64(offsets::CB_HOTNESS as u64), "hotness.addr")?;
-                    let h = ib.load_i64(addr, "hotness")?;
-                    let h1 = be(b.build_int_sub(h, ib.i64(1), "hotness.next"))?;
-                    be(b.build_store(addr, h1))?;
-                    let ran_out = be(b.build_int_compare(IntPredicate::SLT, h1, ib.i64(0), "hotness.ran_out"))?;
-                    be(b.build_conditional_branch(ran_out, hot, done))?;
+                    ib.count_down_hotness(cb, hot, done)?;
                     b.position_at_end(hot);
                     let tier_up = declare_handler(m, symbols::TIER_UP_ENTRY);
                     let poison = self.ptr_ty().get_poison();

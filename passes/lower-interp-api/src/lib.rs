@@ -356,12 +356,7 @@ impl<'a, 'ctx> Lowerer<'a, 'ctx> {
             None => b.build_unconditional_branch(count).map_err(|x| x.to_string())?,
         };
         b.position_at_end(count);
-        let addr = ib.byte_offset(state.code_block, ib.i64(deegen_api::offsets::CB_HOTNESS as u64), "hotness.addr")?;
-        let h = ib.load_i64(addr, "hotness")?;
-        let h1 = b.build_int_sub(h, ib.i64(1), "hotness.next").map_err(|x| x.to_string())?;
-        b.build_store(addr, h1).map_err(|x| x.to_string())?;
-        let ran_out = b.build_int_compare(inkwell::IntPredicate::SLT, h1, ib.i64(0), "hotness.ran_out").map_err(|x| x.to_string())?;
-        b.build_conditional_branch(ran_out, hot, done).map_err(|x| x.to_string())?;
+        ib.count_down_hotness(state.code_block, hot, done)?;
         b.position_at_end(hot);
         ib.tail_call(TailTarget::Function(target), state, pc, state.code_block.into(), extra)?;
         b.position_at_end(done);
