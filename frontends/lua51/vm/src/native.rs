@@ -252,6 +252,13 @@ impl<'a> Call<'a> {
 
     /// Calls `f` with `args` in a frame above this function's arguments and results.
     pub(crate) fn call(&mut self, f: TValue, args: &[TValue], reserve: usize) -> Result<Vec<TValue>, Raised> {
+        let (p, n) = self.call_results(f, args, reserve)?;
+        Ok((0..n).map(|i| TValue(unsafe { *p.add(i) })).collect())
+    }
+
+    /// Calls `f` with `args` in a frame above this function's first `reserve` slots (and its
+    /// arguments): where its results lie, and how many, until the next call.
+    fn call_results(&mut self, f: TValue, args: &[TValue], reserve: usize) -> Result<(*mut u64, usize), Raised> {
         let frame = unsafe { self.base.add(self.nargs.max(reserve)) };
         unsafe {
             *frame = f.raw();
@@ -260,10 +267,7 @@ impl<'a> Call<'a> {
             }
         }
         let st: *mut LuaState = &mut *self.st;
-        match unsafe { LuaState::call_at(st, frame, args.len(), self.base) } {
-            Ok((p, n)) => Ok((0..n).map(|i| TValue(unsafe { *p.add(i) })).collect()),
-            Err(LuaError { value }) => Err(self.raise(value)),
-        }
+        unsafe { LuaState::call_at(st, frame, args.len(), self.base) }.map_err(|LuaError { value }| self.raise(value))
     }
 
     /// [`Self::call`] for its first result only (nil when there is none), without collecting
@@ -271,18 +275,8 @@ impl<'a> Call<'a> {
     /// element, and a vector per call was a `malloc` and a `free` each time (a fifth of
     /// `table.sort`'s time with a comparator).
     pub(crate) fn call1(&mut self, f: TValue, args: &[TValue], reserve: usize) -> Result<TValue, Raised> {
-        let frame = unsafe { self.base.add(self.nargs.max(reserve)) };
-        unsafe {
-            *frame = f.raw();
-            for (i, a) in args.iter().enumerate() {
-                *frame.add(FRAME_HEADER_SLOTS + i) = a.raw();
-            }
-        }
-        let st: *mut LuaState = &mut *self.st;
-        match unsafe { LuaState::call_at(st, frame, args.len(), self.base) } {
-            Ok((p, n)) => Ok(if n > 0 { TValue(unsafe { *p }) } else { TValue::NIL }),
-            Err(LuaError { value }) => Err(self.raise(value)),
-        }
+        let (p, n) = self.call_results(f, args, reserve)?;
+        Ok(if n > 0 { TValue(unsafe { *p }) } else { TValue::NIL })
     }
 
     /// Runs the queued finalizers above this function's arguments; the first error is raised
