@@ -142,6 +142,11 @@ fn functions_reaching<'ctx>(module: &Module<'ctx>, value: inkwell::values::Basic
     }
 }
 
+/// An IR builder's error as this crate's builders report it.
+fn be<T>(r: Result<T, inkwell::builder::BuilderError>) -> Result<T, String> {
+    r.map_err(|e| e.to_string())
+}
+
 /// How a function entry built by [`HandlerBuilder::function_entry`] runs the first instruction.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum EntryEnd {
@@ -491,9 +496,6 @@ impl<'a, 'ctx> HandlerBuilder<'a, 'ctx> {
         let i32t = ctx.i32_type();
         let ib = self.ib();
         let b = &self.builder;
-        fn be<T>(r: Result<T, inkwell::builder::BuilderError>) -> Result<T, String> {
-            r.map_err(|e| e.to_string())
-        }
         let throw = declare_handler(m, symbols::THROW);
         let hook = |name: &str| m.get_function(name).ok_or_else(|| format!("the semantics do not define the hook '{name}'"));
         let f = self.new_handler(name, kind, None);
@@ -657,9 +659,6 @@ impl<'a, 'ctx> HandlerBuilder<'a, 'ctx> {
         let i64t = ctx.i64_type();
         let ib = self.ib();
         let b = &self.builder;
-        fn be<T>(r: Result<T, inkwell::builder::BuilderError>) -> Result<T, String> {
-            r.map_err(|e| e.to_string())
-        }
         let throw = declare_handler(m, symbols::THROW);
         let hook = |name: &str| m.get_function(name).expect("hooks checked in run");
 

@@ -192,11 +192,7 @@ impl<'a, 'ctx> Lowerer<'a, 'ctx> {
                 e((|| {
                     let d = ib.load_field(state.pc, off, 4, true, true, "branch.offset")?;
                     let pc = ib.byte_offset(state.pc, d, "branch.target")?;
-                    if self.module.get_function(TIER_UP_HOOK).is_some() {
-                        let backward =
-                            self.builder.build_int_compare(inkwell::IntPredicate::SLT, d, ib.i64(0), "backward").map_err(|x| x.to_string())?;
-                        self.count_hotness(&ib, &state, Some(backward), symbols::TIER_UP_AT, pc.into(), [None; 4])?;
-                    }
+                    self.count_back_edge(&ib, &state, d, pc)?;
                     ib.dispatch(&state, pc)
                 })())?;
             }
@@ -329,36 +325,33 @@ impl<'a, 'ctx> Lowerer<'a, 'ctx> {
         .map_err(|m| self.fail(m))
     }
 
-    /// Hotness accounting (when the language defines the tier-up hook): decrements the code
-    /// block's countdown (only when `only_if` holds); when it goes negative, `musttail` to the
-    /// tier-up thunk `thunk` with `pc` and `extra`, which calls the hook out of line and goes on.
-    /// Leaves the builder where execution continues otherwise.
-    fn count_hotness(
+    /// A taken branch's hotness accounting (when the language defines the tier-up hook): when
+    /// the branch goes backward (`offset < 0`), decrements the code block's countdown; when it goes
+    /// negative, `musttail` to the tier-up thunk with the branch target `pc`, which calls the
+    /// hook out of line and goes on there (OSR entry). Leaves the builder where execution
+    /// continues otherwise. (Entries count in `interp-create-handlers`' entry thunks.)
+    fn count_back_edge(
         &self,
         ib: &InterpBuilder<'_, 'ctx>,
         state: &PinnedState<'ctx>,
-        only_if: Option<inkwell::values::IntValue<'ctx>>,
-        thunk: &str,
-        pc: BasicValueEnum<'ctx>,
-        extra: [Option<BasicValueEnum<'ctx>>; 4],
+        offset: inkwell::values::IntValue<'ctx>,
+        pc: PointerValue<'ctx>,
     ) -> Result<(), String> {
         if self.module.get_function(TIER_UP_HOOK).is_none() {
             return Ok(());
         }
-        let target = declare_handler(self.module, thunk);
+        let target = declare_handler(self.module, symbols::TIER_UP_AT);
         let ctx = self.module.get_context();
         let b = self.builder;
+        let backward = b.build_int_compare(inkwell::IntPredicate::SLT, offset, ib.i64(0), "backward").map_err(|x| x.to_string())?;
         let count = ctx.append_basic_block(self.function, "hotness.count");
         let hot = ctx.append_basic_block(self.function, "hotness.tier_up");
         let done = ctx.append_basic_block(self.function, "hotness.done");
-        match only_if {
-            Some(cond) => b.build_conditional_branch(cond, count, done).map_err(|x| x.to_string())?,
-            None => b.build_unconditional_branch(count).map_err(|x| x.to_string())?,
-        };
+        b.build_conditional_branch(backward, count, done).map_err(|x| x.to_string())?;
         b.position_at_end(count);
         ib.count_down_hotness(state.code_block, hot, done)?;
         b.position_at_end(hot);
-        ib.tail_call(TailTarget::Function(target), state, pc, state.code_block.into(), extra)?;
+        ib.tail_call(TailTarget::Function(target), state, pc.into(), state.code_block.into(), [None; 4])?;
         b.position_at_end(done);
         Ok(())
     }
