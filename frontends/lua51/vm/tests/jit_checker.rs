@@ -3,9 +3,39 @@
 //! one byte off, a SlowPathData field that names the wrong place. A checker only ever seen to
 //! accept could be one that accepts everything.
 
-use deegen_baseline_jit::HoleValue;
+use deegen_baseline_jit::{BaselineJit, CompiledCode, HoleValue};
+use lua51_vm::object::function::Proto;
 use lua51_vm::tiering::TierMode;
 use lua51_vm::LuaState;
+
+/// `len` bytes of emitted code at `address`.
+fn read(address: u64, len: usize) -> Vec<u8> {
+    // SAFETY: inside the code the JIT emitted (readable in its executable view).
+    unsafe { std::slice::from_raw_parts(address as *const u8, len) }.to_vec()
+}
+
+/// A compiled function's bytecode, where it lives (which the checker reads as the JIT compiled
+/// it), and its code.
+fn code_of(p: &Proto) -> (&'static [u8], CompiledCode) {
+    // SAFETY: the prototype, and so its boxed bytecode, lives as long as the state (every test
+    // keeps its state to the end).
+    (unsafe { std::slice::from_raw_parts(p.code.as_ptr(), p.code.len()) }, p.jit.clone().expect("compiled"))
+}
+
+/// The offsets of `address .. address + len` at which a changed byte (`^ 0x40`, restored
+/// after) passes `BaselineJit::verify`.
+fn missed_byte_changes(jit: &mut BaselineJit, live: &[u8], code: &CompiledCode, address: u64, len: usize) -> Vec<usize> {
+    let bytes = read(address, len);
+    let mut missed = Vec::new();
+    for (k, &b) in bytes.iter().enumerate() {
+        jit.patch(address + k as u64, &[b ^ 0x40]).unwrap();
+        if jit.verify(live, code).is_ok() {
+            missed.push(k);
+        }
+        jit.patch(address + k as u64, &[b]).unwrap();
+    }
+    missed
+}
 
 const PROGRAM: &str = "local t = setmetatable({}, {__index = function(_, k) return k end}) \
      local s = 0 for i = 1, 10 do if i % 2 == 0 then s = s + i else s = s - t[i] end end return s";
@@ -17,19 +47,10 @@ fn the_checker_rejects_planted_faults() {
     st.load(PROGRAM.as_bytes(), "=planted", false).unwrap_or_else(|e| panic!("{}", String::from_utf8_lossy(&e)));
     // The main chunk's prototype: its bytecode (which the checker reads where it lives, as
     // the JIT compiled it) and its code.
-    let (live, code) = {
-        let protos = st.compiled_functions();
-        let main = protos.iter().max_by_key(|p| p.code.len()).expect("the chunk was compiled");
-        // SAFETY: the prototype, and so its boxed bytecode, lives as long as the state.
-        (unsafe { std::slice::from_raw_parts(main.code.as_ptr(), main.code.len()) }, main.jit.clone().expect("compiled"))
-    };
+    let (live, code) = code_of(st.compiled_functions().iter().max_by_key(|p| p.code.len()).expect("the chunk was compiled"));
     let jit = st.tiering.jit_mut().expect("the JIT ran");
     jit.verify(live, &code).expect("the checker accepts what the JIT emitted");
 
-    let read = |address: u64, len: usize| -> Vec<u8> {
-        // SAFETY: inside the code the JIT emitted (readable in its executable view).
-        unsafe { std::slice::from_raw_parts(address as *const u8, len) }.to_vec()
-    };
     let mut plant = |address: u64, bytes: &[u8], what: &str| {
         let saved = read(address, bytes.len());
         jit.patch(address, bytes).unwrap();
@@ -101,12 +122,7 @@ fn the_stub_checker_rejects_planted_faults() {
         .load(b"local a, b = {x = 1}, {y = 2, x = 3} local s = 0 for i = 1, 4 do s = s + a.x + b.x end return s", "=stubs", false)
         .unwrap_or_else(|e| panic!("{}", String::from_utf8_lossy(&e)));
     st.call(f, &[]).unwrap_or_else(|e| panic!("error {:?}", e.value));
-    let (live, code) = {
-        let protos = st.compiled_functions();
-        let main = protos.iter().max_by_key(|p| p.code.len()).expect("the chunk was compiled");
-        // SAFETY: the prototype, and so its boxed bytecode, lives as long as the state.
-        (unsafe { std::slice::from_raw_parts(main.code.as_ptr(), main.code.len()) }, main.jit.clone().expect("compiled"))
-    };
+    let (live, code) = code_of(st.compiled_functions().iter().max_by_key(|p| p.code.len()).expect("the chunk was compiled"));
     let jit = st.tiering.jit_mut().expect("the JIT ran");
     let pc_base = live.as_ptr() as u64;
     let stubs: Vec<_> =
@@ -117,10 +133,6 @@ fn the_stub_checker_rejects_planted_faults() {
     }
     jit.verify(live, &code).expect("and the code with its chains");
 
-    let read = |address: u64, len: usize| -> Vec<u8> {
-        // SAFETY: inside the code the JIT emitted.
-        unsafe { std::slice::from_raw_parts(address as *const u8, len) }.to_vec()
-    };
     let stub = stubs[0];
     let bytes = read(stub.address, stub.code_size as usize);
     // The key is an immediate of the stub, at its stencil's key hole: change it.
@@ -187,12 +199,7 @@ fn a_stub_in_line_is_checked() {
         )
         .unwrap_or_else(|e| panic!("{}", String::from_utf8_lossy(&e)));
     st.call(f, &[]).unwrap_or_else(|e| panic!("error {:?}", e.value));
-    let (live, code) = {
-        let protos = st.compiled_functions();
-        let get = protos.iter().find(|p| p.jit.is_some() && p.line_defined == 1).expect("get was compiled");
-        // SAFETY: the prototype, and so its boxed bytecode, lives as long as the state.
-        (unsafe { std::slice::from_raw_parts(get.code.as_ptr(), get.code.len()) }, get.jit.clone().expect("compiled"))
-    };
+    let (live, code) = code_of(st.compiled_functions().iter().find(|p| p.jit.is_some() && p.line_defined == 1).expect("get was compiled"));
     let jit = st.tiering.jit_mut().expect("the JIT ran");
     let pc_base = live.as_ptr() as u64;
     let stubs: Vec<_> =
@@ -203,11 +210,6 @@ fn a_stub_in_line_is_checked() {
     assert_eq!(ins.size, inline.code_size, "the slab is the stub");
     jit.verify(live, &code).expect("the checker accepts the code with its stub in line");
 
-    let read = |address: u64, len: usize| -> Vec<u8> {
-        // SAFETY: inside the code the JIT emitted.
-        unsafe { std::slice::from_raw_parts(address as *const u8, len) }.to_vec()
-    };
-    let bytes = read(inline.address, inline.code_size as usize);
     let stencil = &jit.tables().stencils[inline.stencil as usize];
     let key_at = u64::from(stencil.holes.iter().find(|h| h.value == HoleValue::IcKey).expect("a key hole").offset);
     let mut wrong = read(inline.address + key_at, 4);
@@ -225,17 +227,8 @@ fn a_stub_in_line_is_checked() {
     let verdict = jit.verify(live, &code);
     jit.patch(at, &saved).unwrap();
     eprintln!("a miss off its chain: {}", verdict.expect_err("a miss off its chain"));
-    let mut caught = 0;
-    for k in 0..bytes.len() {
-        let mut b = bytes[k..k + 1].to_vec();
-        b[0] ^= 0x40;
-        jit.patch(inline.address + k as u64, &b).unwrap();
-        if jit.verify(live, &code).is_err() {
-            caught += 1;
-        }
-        jit.patch(inline.address + k as u64, &bytes[k..k + 1]).unwrap();
-    }
-    assert_eq!(caught, bytes.len(), "every changed byte of the slab is caught");
+    let missed = missed_byte_changes(jit, live, &code, inline.address, inline.code_size as usize);
+    assert!(missed.is_empty(), "every changed byte of the slab is caught, not those at {missed:?}");
     jit.verify(live, &code).expect("everything restored");
 }
 
@@ -253,12 +246,7 @@ fn the_prologue_is_checked() {
         .unwrap_or_else(|e| panic!("{}", String::from_utf8_lossy(&e)));
     let results = st.call(f, &[]).unwrap_or_else(|e| panic!("error {:?}", e.value));
     assert_eq!(results.first().map(|v| v.as_f64()), Some(7.0), "fewer and more arguments than parameters");
-    let (live, code) = {
-        let protos = st.compiled_functions();
-        let add3 = protos.iter().find(|p| p.jit.is_some() && p.line_defined == 1).expect("add3 was compiled");
-        // SAFETY: the prototype, and so its boxed bytecode, lives as long as the state.
-        (unsafe { std::slice::from_raw_parts(add3.code.as_ptr(), add3.code.len()) }, add3.jit.clone().expect("compiled"))
-    };
+    let (live, code) = code_of(st.compiled_functions().iter().find(|p| p.jit.is_some() && p.line_defined == 1).expect("add3 was compiled"));
     let prologue = code.prologue.expect("a function without variable arguments has a prologue");
     assert!(prologue.cold_size > 0, "filling missing parameters is the prologue's cold part");
     assert_eq!(prologue.address, code.start());
@@ -271,21 +259,8 @@ fn the_prologue_is_checked() {
     let stencil = &jit.tables().stencils[jit.tables().function_entry.expect("the tables have a prologue").main as usize];
     assert!(stencil.holes.iter().any(|h| h.value == HoleValue::NumParams) && stencil.holes.iter().any(|h| h.value == HoleValue::FrameSize));
 
-    let read = |address: u64, len: usize| -> Vec<u8> {
-        // SAFETY: inside the code the JIT emitted.
-        unsafe { std::slice::from_raw_parts(address as *const u8, len) }.to_vec()
-    };
     for (address, size) in [(prologue.address, prologue.size), (prologue.cold_address, prologue.cold_size)] {
-        let bytes = read(address, size as usize);
-        let mut missed = Vec::new();
-        for k in 0..bytes.len() {
-            let b = [bytes[k] ^ 0x40];
-            jit.patch(address + k as u64, &b).unwrap();
-            if jit.verify(live, &code).is_ok() {
-                missed.push(k);
-            }
-            jit.patch(address + k as u64, &bytes[k..k + 1]).unwrap();
-        }
+        let missed = missed_byte_changes(jit, live, &code, address, size as usize);
         assert!(missed.is_empty(), "changed bytes of the prologue at {address:#x} the checker missed: {missed:?}");
     }
     jit.verify(live, &code).expect("everything restored");
