@@ -623,13 +623,28 @@ pub unsafe extern "C" fn lua_rt_catch(ctx: *mut LuaContext, base: *mut u64) -> u
 #[no_mangle]
 pub unsafe extern "C" fn lua_rt_substring(ctx: *mut LuaContext, base: *mut u64, num_args: u64, s: u64, start: u64, len: u64) -> u64 {
     let st = unsafe { state_of(ctx) };
-    // The string is an argument: live across the collection.
-    gc_check(st, unsafe { base.add(num_args as usize) });
     let bytes = string_bytes(TValue(s));
     // A range outside the string is the semantics' mistake: the native twin answers then.
     let Some(piece) = usize::try_from(start).ok().zip(usize::try_from(len).ok()).and_then(|(a, n)| bytes.get(a..a.checked_add(n)?)) else {
         return TValue::NIL.raw();
     };
+    // A piece cut out again (k-mers, tokens) is interned already: finding it allocates nothing,
+    // so neither the collector's step nor the allocation's frame is needed.
+    match st.heap.find_interned(piece) {
+        Some(v) => v.raw(),
+        None => unsafe { new_substring(st, base.add(num_args as usize), piece) },
+    }
+}
+
+/// [`lua_rt_substring`]'s piece that is not interned yet: the collector may step first.
+///
+/// # Safety
+/// `top` is the top of the frame that holds the string `piece` is part of (an argument, so
+/// live across the collection).
+#[cold]
+#[inline(never)]
+unsafe fn new_substring(st: &mut LuaState, top: *mut u64, piece: &[u8]) -> u64 {
+    gc_check(st, top);
     match st.intern(piece) {
         Ok(v) => v.raw(),
         Err(OutOfMemory) => TValue::NIL.raw(),

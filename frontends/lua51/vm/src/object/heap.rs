@@ -349,30 +349,45 @@ impl Heap {
             if !cached.is_null() {
                 return Ok(TValue::from_ptr(cached));
             }
-            let s = self.intern_in_table(bytes)?;
-            self.single_chars[usize::from(b)] = s.as_ptr();
-            return Ok(s);
         }
-        self.intern_in_table(bytes)
+        let hash = hash_bytes(bytes);
+        match self.find_in_table(bytes, hash) {
+            Ok(s) => Ok(s),
+            Err(slot) => self.intern_new(bytes, hash, slot),
+        }
     }
 
-    /// [`Self::intern`] through the interning table.
-    fn intern_in_table(&mut self, bytes: &[u8]) -> Result<TValue, OutOfMemory> {
-        let hash = hash_bytes(bytes);
-        // An existing string needs no room: look it up before the table may have to grow.
-        let mut slot = match self.strings.find(bytes, hash) {
-            Ok(s) => {
-                // While the collector sweeps, a string of the other white is one it found
-                // unreachable and has not freed yet: reachable again, it must survive the sweep.
-                unsafe {
-                    if self.cycle.phase == GcPhase::Sweep && (*s).header.marked == other_white(self.white) {
-                        (*s).header.marked = self.white;
-                    }
-                }
-                return Ok(TValue::from_ptr(s));
+    /// The interned string with these bytes if there is one: [`Self::intern`]'s hit, which
+    /// allocates nothing, so a caller may look before it lets the collector step (a piece of a
+    /// string cut out again and again, `s:sub(i, j)`, is nearly always there already).
+    #[inline]
+    pub fn find_interned(&mut self, bytes: &[u8]) -> Option<TValue> {
+        if let [b] = *bytes {
+            let cached = self.single_chars[usize::from(b)];
+            return (!cached.is_null()).then(|| TValue::from_ptr(cached));
+        }
+        self.find_in_table(bytes, hash_bytes(bytes)).ok()
+    }
+
+    /// The interned string with these bytes and hash, or the free slot for it.
+    #[inline(always)]
+    fn find_in_table(&mut self, bytes: &[u8], hash: u32) -> Result<TValue, usize> {
+        let s = self.strings.find(bytes, hash)?;
+        // While the collector sweeps, a string of the other white is one it found unreachable
+        // and has not freed yet: reachable again, it must survive the sweep.
+        unsafe {
+            if self.cycle.phase == GcPhase::Sweep && (*s).header.marked == other_white(self.white) {
+                (*s).header.marked = self.white;
             }
-            Err(slot) => slot,
-        };
+        }
+        Ok(TValue::from_ptr(s))
+    }
+
+    /// Allocates a string that is not interned yet, whose slot would be `slot` (the table
+    /// may grow first, which moves it). In [`Self::intern`]'s frame: as a call of its own, its
+    /// register saves cost strings built by concatenation 3% more instructions.
+    #[inline(always)]
+    fn intern_new(&mut self, bytes: &[u8], hash: u32, mut slot: usize) -> Result<TValue, OutOfMemory> {
         if self.strings.reserve_one().map_err(|_| OutOfMemory)? {
             slot = self.strings.find(bytes, hash).expect_err("not interned");
         }
@@ -387,6 +402,9 @@ impl Heap {
             std::ptr::copy_nonoverlapping(bytes.as_ptr(), (*s).data() as *mut u8, bytes.len());
         }
         self.strings.insert_at(slot, s, hash);
+        if let [b] = *bytes {
+            self.single_chars[usize::from(b)] = s;
+        }
         Ok(TValue::from_ptr(s))
     }
 }

@@ -136,6 +136,7 @@ impl StringTable {
 
     /// The interned string with these bytes, or the free slot where it would go (any index
     /// while the table has no slots: `reserve_one` makes them).
+    #[inline]
     pub(crate) fn find(&self, bytes: &[u8], hash: u32) -> Result<*mut LuaString, usize> {
         if self.slots.is_empty() {
             return Err(0);
@@ -150,7 +151,7 @@ impl StringTable {
             if slot.may_have(hash) {
                 let s = slot.string();
                 // SAFETY: the table holds live strings.
-                if unsafe { (*s).hash } == hash && unsafe { (*s).bytes() } == bytes {
+                if unsafe { (*s).hash } == hash && same_bytes(unsafe { (*s).bytes() }, bytes) {
                     return Ok(s);
                 }
             }
@@ -186,6 +187,7 @@ impl StringTable {
 /// whole string; a longer one is sampled (16 words spread over it, its first and last among
 /// them), as Lua 5.1 samples at most 32 bytes of a long string, so hashing stays O(1).
 /// 5.1's own hash ran a byte at a time, and left the top bits of short strings zero.
+#[inline(always)]
 pub(crate) fn hash_bytes(bytes: &[u8]) -> u32 {
     const K: u64 = 0x9E37_79B9_7F4A_7C15;
     let len = bytes.len();
@@ -219,8 +221,55 @@ pub(crate) fn hash_bytes(bytes: &[u8]) -> u32 {
     (h >> 32) as u32
 }
 
+/// Whether two byte strings are equal, in line for the short ones interning mostly sees (a
+/// `memcmp` call was 15 instructions of every `s:sub(i, j)` that found its piece interned):
+/// up to 16 bytes, two overlapping loads of each, as [`hash_bytes`] reads them; longer ones
+/// through the slice compare.
+#[inline]
+fn same_bytes(a: &[u8], b: &[u8]) -> bool {
+    let len = a.len();
+    if len != b.len() {
+        return false;
+    }
+    let word = |s: &[u8], i: usize| u64::from_le_bytes(s[i..i + 8].try_into().expect("8 bytes"));
+    let half = |s: &[u8], i: usize| u32::from_le_bytes(s[i..i + 4].try_into().expect("4 bytes"));
+    match len {
+        0 => true,
+        1..=3 => a[0] == b[0] && a[len / 2] == b[len / 2] && a[len - 1] == b[len - 1],
+        4..=7 => half(a, 0) == half(b, 0) && half(a, len - 4) == half(b, len - 4),
+        8..=16 => word(a, 0) == word(b, 0) && word(a, len - 8) == word(b, len - 8),
+        _ => a == b,
+    }
+}
+
 /// The bytes of a string value (which must be a string).
 pub fn string_bytes<'a>(v: TValue) -> &'a [u8] {
     debug_assert!(v.is_string());
     unsafe { (*v.as_string()).bytes() }
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::object::string::same_bytes;
+
+    /// The short compare reads each length's words where they overlap: a difference at any one
+    /// position of strings of every length up to past the long case is seen, and equal ones
+    /// are equal (pieces cut from the middle of a longer buffer, as `s:sub` passes them).
+    #[test]
+    fn same_bytes_sees_a_difference_at_every_position() {
+        let buffer: Vec<u8> = (0..64u8).map(|i| i.wrapping_mul(37) ^ 0x5a).collect();
+        for len in 0..=40 {
+            let a = &buffer[3..3 + len];
+            let mut copy = a.to_vec();
+            assert!(same_bytes(a, &copy), "length {len}");
+            for i in 0..len {
+                copy[i] ^= 0x10;
+                assert!(!same_bytes(a, &copy), "length {len}, position {i}");
+                copy[i] ^= 0x10;
+            }
+            if len > 0 {
+                assert!(!same_bytes(a, &copy[..len - 1]), "lengths differ");
+            }
+        }
+    }
 }
