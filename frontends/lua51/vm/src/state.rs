@@ -188,6 +188,9 @@ pub struct LuaState {
     pub tiering: crate::tiering::Tiering,
     /// Reused buffer for building strings (concatenation).
     pub(crate) scratch: Vec<u8>,
+    /// The library's string builders' reused memory (`stdlib::buffer::Buffer`): a
+    /// `string.format` allocated, grew and freed its result's bytes at every call.
+    pub(crate) builder_scratch: Vec<u8>,
     /// Unreachable userdata waiting for their `__gc` (a collection root; see `gc`).
     pub(crate) to_finalize: std::collections::VecDeque<TValue>,
     /// Finalizers are running (they do not start the queue again).
@@ -290,6 +293,7 @@ impl LuaState {
             gc_stepmul: 200,
             stats: Stats::default(),
             scratch: Vec::new(),
+            builder_scratch: Vec::new(),
             to_finalize: std::collections::VecDeque::new(),
             finalizing: false,
             main_hook: Hook::default(),

@@ -221,12 +221,13 @@ pub(crate) fn hash_bytes(bytes: &[u8]) -> u32 {
     (h >> 32) as u32
 }
 
-/// Whether two byte strings are equal, in line for the short ones interning mostly sees (a
-/// `memcmp` call was 15 instructions of every `s:sub(i, j)` that found its piece interned):
+/// Whether two byte strings are equal, in line for the short ones interning and the pattern
+/// cache mostly see (a `memcmp` call was 15 instructions of every `s:sub(i, j)` that found its
+/// piece interned, and 3 per `string.find` in a tokenizer's pattern cache):
 /// up to 16 bytes, two overlapping loads of each, as [`hash_bytes`] reads them; longer ones
 /// through the slice compare.
 #[inline]
-fn same_bytes(a: &[u8], b: &[u8]) -> bool {
+pub(crate) fn same_bytes(a: &[u8], b: &[u8]) -> bool {
     let len = a.len();
     if len != b.len() {
         return false;

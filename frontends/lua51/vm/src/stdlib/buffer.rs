@@ -12,9 +12,22 @@ pub(crate) struct Buffer {
     out_of_memory: bool,
 }
 
+/// The most memory a finished builder leaves to the next one: enough for the strings that
+/// are built often (formatted lines, escaped fields), not a large result kept for good.
+const MAX_REUSED: usize = 64 * 1024;
+
 impl Buffer {
+    #[cfg(test)]
     pub(crate) fn new() -> Self {
         Buffer::default()
+    }
+
+    /// An empty builder on the memory the last finished one left (a builder made while another
+    /// is in use, in a `gsub` callback, starts without).
+    pub(crate) fn reusing(c: &mut Call) -> Self {
+        let mut bytes = std::mem::take(&mut c.st.builder_scratch);
+        bytes.clear();
+        Buffer { bytes, out_of_memory: false }
     }
 
     /// Room for `additional` more bytes, or the buffer is out of memory from now on.
@@ -58,7 +71,11 @@ impl Buffer {
         if self.out_of_memory {
             return Err(c.raise_oom());
         }
-        c.string(&self.bytes)
+        let s = c.string(&self.bytes);
+        if self.bytes.capacity() <= MAX_REUSED && self.bytes.capacity() > c.st.builder_scratch.capacity() {
+            c.st.builder_scratch = self.bytes;
+        }
+        s
     }
 }
 

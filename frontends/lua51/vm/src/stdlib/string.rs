@@ -49,7 +49,7 @@ native!(SUB, "sub", generated crate::interp::__deegen_lib_string_sub, |c| {
 });
 
 native!(UPPER, "upper", |c| {
-    let mut b = Buffer::new();
+    let mut b = Buffer::reusing(c);
     b.extend(&c.check_bytes(0)?);
     b.bytes_mut().make_ascii_uppercase();
     let v = b.finish(c)?;
@@ -58,7 +58,7 @@ native!(UPPER, "upper", |c| {
 });
 
 native!(LOWER, "lower", |c| {
-    let mut b = Buffer::new();
+    let mut b = Buffer::reusing(c);
     b.extend(&c.check_bytes(0)?);
     b.bytes_mut().make_ascii_lowercase();
     let v = b.finish(c)?;
@@ -255,7 +255,7 @@ native!(GSUB, "gsub", |c| {
     let repl_bytes = if repl.is_string() || repl.is_double() { Some(c.check_bytes(2)?) } else { None };
     let program = pattern::program(pattern);
     let mut m = pattern::Matcher::new(&subject, &program);
-    let mut out = Buffer::new();
+    let mut out = Buffer::reusing(c);
     // Bytes of the subject before `copied` are in `out`; those between it and a match are
     // copied when the match is (so a subject without a match is never copied).
     let (mut src, mut n, mut copied) = (0usize, 0i64, 0usize);
@@ -345,7 +345,7 @@ native!(FORMAT, "format", |c| {
         fn snprintf(buf: *mut std::ffi::c_char, n: usize, fmt: *const std::ffi::c_char, ...) -> std::ffi::c_int;
     }
     let fmt = c.check_bytes(0)?;
-    let mut out = Buffer::new();
+    let mut out = Buffer::reusing(c);
     let mut arg = 0usize;
     let mut i = 0;
     while i < fmt.len() {
@@ -423,7 +423,7 @@ native!(FORMAT, "format", |c| {
             }
             b's' => {
                 let s = c.check_bytes(arg)?;
-                if !spec.contains(&b'.') && s.len() >= 100 {
+                if !spec.as_slice().contains(&b'.') && s.len() >= 100 {
                     // No precision: a long string is added whole (as 5.1 does).
                     out.extend(&s);
                     continue;
@@ -448,7 +448,7 @@ native!(FORMAT, "format", |c| {
 });
 
 native!(REVERSE, "reverse", |c| {
-    let mut b = Buffer::new();
+    let mut b = Buffer::reusing(c);
     b.extend(&c.check_bytes(0)?);
     b.bytes_mut().reverse();
     let v = b.finish(c)?;

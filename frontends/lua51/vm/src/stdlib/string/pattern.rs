@@ -8,6 +8,8 @@
 use std::mem::MaybeUninit;
 use std::rc::Rc;
 
+use crate::object::string::same_bytes;
+
 pub const MAX_CAPTURES: usize = 32;
 const CAP_UNFINISHED: isize = -1;
 const CAP_POSITION: isize = -2;
@@ -402,7 +404,7 @@ impl ProgramCache {
             return Rc::new(Program::compile(pat));
         }
         for (key, program) in self.entries.iter().flatten() {
-            if **key == *pat {
+            if same_bytes(key, pat) {
                 return program.clone();
             }
         }
@@ -692,9 +694,38 @@ pub fn no_specials(pat: &[u8]) -> bool {
     !pat.iter().any(|c| matches!(c, b'^' | b'$' | b'*' | b'+' | b'?' | b'.' | b'(' | b'[' | b'%' | b'-'))
 }
 
+/// A conversion spec for `snprintf`, in place (a `Vec` was an allocation per conversion):
+/// `%`, at most 5 flags, 2 digits of width and `.` with 2 of precision, then what the caller
+/// adds (a length modifier, the conversion, the NUL).
+#[derive(Debug, Clone, Copy)]
+pub struct FormatSpec {
+    bytes: [u8; 16],
+    len: usize,
+}
+
+impl FormatSpec {
+    fn new() -> Self {
+        FormatSpec { bytes: [0; 16], len: 0 }
+    }
+    pub fn as_slice(&self) -> &[u8] {
+        &self.bytes[..self.len]
+    }
+    pub fn as_ptr(&self) -> *const u8 {
+        self.bytes.as_ptr()
+    }
+    /// Appends bytes; a spec `format_spec` accepted has room for the 3 a caller adds.
+    pub fn extend_from_slice(&mut self, more: &[u8]) {
+        self.bytes[self.len..self.len + more.len()].copy_from_slice(more);
+        self.len += more.len();
+    }
+    pub fn push(&mut self, byte: u8) {
+        self.extend_from_slice(&[byte]);
+    }
+}
+
 /// `string.format`'s spec after `%`: flags, width, precision, conversion; returns the spec
 /// bytes (for snprintf) and the conversion.
-pub fn format_spec(fmt: &[u8], mut i: usize) -> Result<(Vec<u8>, u8, usize), String> {
+pub fn format_spec(fmt: &[u8], mut i: usize) -> Result<(FormatSpec, u8, usize), String> {
     let start = i;
     while i < fmt.len() && b"-+ #0".contains(&fmt[i]) {
         i += 1;
@@ -721,7 +752,8 @@ pub fn format_spec(fmt: &[u8], mut i: usize) -> Result<(Vec<u8>, u8, usize), Str
     let Some(&conv) = fmt.get(i) else {
         return Err("invalid option '%' to 'format'".into());
     };
-    let mut spec = vec![b'%'];
+    let mut spec = FormatSpec::new();
+    spec.push(b'%');
     spec.extend_from_slice(&fmt[start..i]);
     Ok((spec, conv, i + 1))
 }
