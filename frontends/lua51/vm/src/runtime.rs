@@ -127,11 +127,19 @@ pub unsafe extern "C" fn lua_rt_index_from(ctx: *mut LuaContext, obj: u64, key: 
     let mut t = TValue(obj);
     for depth in (depth as usize).min(MAX_TAG_LOOP)..MAX_TAG_LOOP {
         let tm = if t.is_table() {
-            let v = table_mut(t).get(key);
+            let table = table_mut(t);
+            let v = table.get_any(key);
             if !v.is_nil() {
                 return RtResult::value(v);
             }
-            let tm = metamethod(st, t, Event::Index);
+            // A class chain longer than the handlers follow, or one that ends in an `__index`
+            // function (defaults): each step is a probe and the metatable's cached `__index`.
+            let mt = table.metatable();
+            if mt.is_null() {
+                return RtResult::value(TValue::NIL);
+            }
+            // SAFETY: a table's metatable is a live table.
+            let tm = unsafe { &*mt }.index_handler(st.shared.index_event);
             if tm.is_nil() {
                 return RtResult::value(TValue::NIL);
             }
@@ -162,7 +170,7 @@ pub unsafe extern "C" fn lua_rt_newindex(ctx: *mut LuaContext, obj: u64, key: u6
             let table = table_mut(t);
             // `__newindex` is asked only about an absent key, and only a table with a metatable
             // has one: most stores that reach here (new keys, growth) skip the lookup.
-            let tm = if !table.metatable().is_null() && table.get(key).is_nil() { metamethod(st, t, Event::NewIndex) } else { TValue::NIL };
+            let tm = if !table.metatable().is_null() && table.get_any(key).is_nil() { metamethod(st, t, Event::NewIndex) } else { TValue::NIL };
             if tm.is_nil() {
                 let result = table.set(key, value);
                 st.heap.write_barrier(t.as_ptr());

@@ -491,6 +491,24 @@ impl Table {
         self.0.raw_get_str(key)
     }
 
+    /// Raw get of a key of any kind, with interned strings (most keys that reach the runtime)
+    /// probed without the dispatch on the key's kind.
+    #[inline]
+    pub fn get_any(&self, key: TValue) -> TValue {
+        if key.is_string() {
+            self.get_str(key)
+        } else {
+            self.get(key)
+        }
+    }
+
+    /// This table's `__index` field as a metatable, through the cache it keeps of where that
+    /// field is (`index_event` is the interned `"__index"`).
+    #[inline]
+    pub fn index_handler(&self, index_event: TValue) -> TValue {
+        self.0.index_handler(index_event)
+    }
+
     /// Raw set (`rawset`). Nil and NaN keys are refused.
     pub fn set(&mut self, key: TValue, value: TValue) -> Result<(), KeyError> {
         if key.is_nil() {
