@@ -17,7 +17,7 @@ use lua51_value::{
     key_hash, normalize_key as normalize, table_ic_key, ElementKind, GcHeader, ObjKind, Shape, TValue, TableNode as Node, TableObject,
 };
 
-use crate::object::debt::account_storage;
+use crate::object::debt::{account_storage, alloc_values, free_values};
 use crate::object::heap::{Heap, OutOfMemory};
 use crate::object::shape::{next_ic_id, registry_of, MAX_SHAPE_SLOTS};
 
@@ -123,7 +123,7 @@ impl Table {
         // empty ones own no memory.
         unsafe {
             if self.0.array_cap != 0 && !self.array_is_inline() {
-                drop(Vec::from_raw_parts(self.0.array, self.0.array_len, self.0.array_cap));
+                free_values(self.0.array as *mut u64, self.0.array_cap);
             }
             if self.0.node_count != 0 {
                 drop(Box::from_raw(std::ptr::slice_from_raw_parts_mut(self.0.nodes, self.0.node_count)));
@@ -154,12 +154,11 @@ impl Table {
         // only up to the shape's and the array's lengths, both 0 here.
         let p = heap.alloc_uninit(std::mem::size_of::<Table>() + (inline_named + inline_array) * 8, ObjKind::Table)? as *mut Table;
         let inline = unsafe { p.add(1) as *mut TValue };
+        // A larger array part is attached once the object is a valid table (`attach_array`).
         let (array_ptr, array_cap) = if inline_array > 0 {
             (unsafe { inline.add(inline_named) }, inline_array)
         } else {
-            let mut v = ManuallyDrop::new(Vec::<TValue>::with_capacity(array));
-            account_storage((v.capacity() * 8) as isize);
-            (v.as_mut_ptr(), v.capacity())
+            (std::ptr::NonNull::<TValue>::dangling().as_ptr(), 0)
         };
         let nodes = Box::into_raw(Vec::<Node>::new().into_boxed_slice()) as *mut Node;
         let shape = heap.shapes.root();
@@ -183,7 +182,25 @@ impl Table {
             std::ptr::addr_of_mut!((*t).index_cache_key).write(std::cell::Cell::new(deegen_api::ic::IMPOSSIBLE_KEY));
             std::ptr::addr_of_mut!((*t).index_cache_state).write(std::cell::Cell::new(0));
         }
+        if array > MAX_INLINE_ARRAY {
+            // SAFETY: a valid table now, with an empty array part.
+            unsafe { (*p).attach_array(array)? };
+        }
         Ok(TValue::from_ptr(p))
+    }
+
+    /// Gives a new table's empty array part room for `cap` elements (a constructor's list);
+    /// out of memory, the table stays valid and empty (the collector owns it already).
+    #[cold]
+    fn attach_array(&mut self, cap: usize) -> Result<(), OutOfMemory> {
+        let block = alloc_values(cap) as *mut TValue;
+        if block.is_null() {
+            return Err(OutOfMemory);
+        }
+        account_storage((cap * 8) as isize);
+        self.0.array = block;
+        self.0.array_cap = cap;
+        Ok(())
     }
 
     pub fn header(&self) -> &GcHeader {
@@ -242,18 +259,37 @@ impl Table {
 
     /// Appends to the array part, in place while it has room.
     fn array_push(&mut self, value: TValue) -> Result<(), OutOfMemory> {
-        if self.0.array_len < self.0.array_cap {
-            // SAFETY: len < cap.
-            unsafe { self.0.array.add(self.0.array_len).write(value) };
-            self.0.array_len += 1;
-        } else {
-            self.with_array(|a| {
-                a.try_reserve(1).map_err(|_| OutOfMemory)?;
-                a.push(value);
-                Ok(())
-            })?;
+        if self.0.array_len == self.0.array_cap {
+            self.double_array()?;
         }
+        // SAFETY: len < cap.
+        unsafe { self.0.array.add(self.0.array_len).write(value) };
+        self.0.array_len += 1;
         self.0.note_array_store(value);
+        Ok(())
+    }
+
+    /// Moves the array part to a block of twice its capacity (at least 4, as a `Vec` grows),
+    /// through the kept blocks of `debt` (an appended-to array grows through their sizes).
+    fn double_array(&mut self) -> Result<(), OutOfMemory> {
+        let (old, cap, len) = (self.0.array, self.0.array_cap, self.0.array_len);
+        let new_cap = (cap * 2).max(4);
+        let block = alloc_values(new_cap) as *mut TValue;
+        if block.is_null() {
+            return Err(OutOfMemory);
+        }
+        let old_out_of_line = self.out_of_line_array_cap();
+        // SAFETY: the new block has room for `len` < `new_cap` elements; the old part (out of
+        // the object, and not empty) is the table's to free.
+        unsafe {
+            std::ptr::copy_nonoverlapping(old, block, len);
+            if old_out_of_line != 0 {
+                free_values(old as *mut u64, cap);
+            }
+        }
+        account_storage((new_cap as isize - old_out_of_line as isize) * 8);
+        self.0.array = block;
+        self.0.array_cap = new_cap;
         Ok(())
     }
 
