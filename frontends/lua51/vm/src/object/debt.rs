@@ -3,8 +3,8 @@
 //!
 //! That memory is allocated by table and shape operations, which have no heap at hand, so its
 //! growth is recorded here and folded into the heap's count at collection safe points
-//! (`gc::fold_table_storage`). The blocks of small array parts are also kept here when freed
-//! and handed out again ([`alloc_values`], [`free_values`]).
+//! (`gc::fold_table_storage`). Small blocks of that storage are also kept here when freed and
+//! handed out again ([`alloc_values`], [`free_values`]).
 
 thread_local! {
     /// Bytes the array and hash parts of tables grew (or shrank, negative) by since the
@@ -23,11 +23,12 @@ pub(crate) fn take_storage_delta() -> isize {
     STORAGE_DELTA.with(|d| d.replace(0))
 }
 
-/// Array-part capacities whose blocks are kept for reuse when freed. A table filled by
-/// appending grows through 4, 8, 16 and 32 elements, each growth an allocation, a copy and a
-/// free, and the collector frees such tables by the thousand per sweep: past the C library's
+/// Block sizes, in words, that are kept for reuse when freed. A table filled by appending
+/// grows its array part through 4, 8, 16 and 32 elements, each growth an allocation, a copy and
+/// a free, and the collector frees such tables by the thousand per sweep: past the C library's
 /// small per-thread cache, each of those was a trip through its general free lists (a quarter
-/// of the instructions of a program building many small arrays).
+/// of the instructions of a program building many small arrays). Small hash parts (4, 8, 16
+/// nodes of two words) and out-of-line named slots come and go the same way.
 const REUSED_CAPS: [usize; 4] = [4, 8, 16, 32];
 /// Blocks kept per capacity: at most 4096 * (32 + 64 + 128 + 256) bytes, under 2 MiB.
 const MAX_REUSED_BLOCKS: usize = 4096;

@@ -49,13 +49,31 @@ impl From<OutOfMemory> for KeyError {
     }
 }
 
-/// `n` copies of `v` in a new boxed slice, or `OutOfMemory` (growth must fail as an error,
-/// never abort the process).
-fn try_filled<T: Clone>(n: usize, v: T) -> Result<Box<[T]>, OutOfMemory> {
-    let mut vec = Vec::new();
-    vec.try_reserve_exact(n).map_err(|_| OutOfMemory)?;
-    vec.resize(n, v);
-    Ok(vec.into_boxed_slice())
+/// An empty hash part of `n` (non-zero) nodes, or `OutOfMemory` (growth must fail as an
+/// error, never abort the process). Its block comes from `debt`'s kept ones where it can (a
+/// small hash part is two words a node); [`free_nodes`] gives it back.
+fn empty_nodes(n: usize) -> Result<Box<[Node]>, OutOfMemory> {
+    let block = alloc_values(n.checked_mul(2).ok_or(OutOfMemory)?) as *mut Node;
+    if block.is_null() {
+        return Err(OutOfMemory);
+    }
+    // SAFETY: room for `n` nodes, allocated as a boxed slice of them would be.
+    unsafe {
+        for i in 0..n {
+            block.add(i).write(EMPTY);
+        }
+        Ok(Box::from_raw(std::ptr::slice_from_raw_parts_mut(block, n)))
+    }
+}
+
+/// Frees a hash part of `count` nodes (none for an empty one, which owns no memory).
+///
+/// # Safety
+/// `nodes` is a table's hash part of `count` nodes, not used again.
+unsafe fn free_nodes(nodes: *mut Node, count: usize) {
+    if count != 0 {
+        unsafe { free_values(nodes as *mut u64, count * 2) };
+    }
 }
 
 /// Inline named slots of a table made by `{}`.
@@ -125,9 +143,7 @@ impl Table {
             if self.0.array_cap != 0 && !self.array_is_inline() {
                 free_values(self.0.array as *mut u64, self.0.array_cap);
             }
-            if self.0.node_count != 0 {
-                drop(Box::from_raw(std::ptr::slice_from_raw_parts_mut(self.0.nodes, self.0.node_count)));
-            }
+            free_nodes(self.0.nodes, self.0.node_count);
         }
     }
 }
@@ -332,8 +348,8 @@ impl Table {
     fn free_out_of_line_slots(&mut self) {
         if self.slots_out_of_line() {
             account_storage(-(self.0.slot_cap as isize) * 8);
-            // SAFETY: out-of-line slots come from a Vec of `slot_cap` (see `add_named`).
-            unsafe { drop(Vec::from_raw_parts(self.0.slots, 0, self.0.slot_cap as usize)) };
+            // SAFETY: out-of-line slots are a block of `slot_cap` (see `add_named`).
+            unsafe { free_values(self.0.slots as *mut u64, self.0.slot_cap as usize) };
         }
     }
 
@@ -369,23 +385,33 @@ impl Table {
         let shape = self.0.shape;
         let len = unsafe { (*shape).len } as usize;
         // The larger block first: a failure leaves the table as it was.
-        let mut block = Vec::new();
-        if len == self.0.slot_cap as usize {
-            block.try_reserve_exact((len * 2).clamp(4, MAX_SHAPE_SLOTS as usize)).map_err(|_| OutOfMemory)?;
-        }
+        let new_cap = (len * 2).clamp(4, MAX_SHAPE_SLOTS as usize);
+        let block = if len == self.0.slot_cap as usize {
+            let block = alloc_values(new_cap) as *mut TValue;
+            if block.is_null() {
+                return Err(KeyError::OutOfMemory);
+            }
+            block
+        } else {
+            std::ptr::null_mut()
+        };
         // SAFETY: a shaped table's shape is alive and belongs to a live registry.
         let Some(next) = (unsafe { registry_of(shape).transition(shape, key) }) else {
+            if !block.is_null() {
+                // SAFETY: allocated above for `new_cap` slots, never used.
+                unsafe { free_values(block as *mut u64, new_cap) };
+            }
             self.make_dictionary()?;
             return Ok(false);
         };
-        if len == self.0.slot_cap as usize {
+        if !block.is_null() {
             // Out of the object (or into a larger out-of-line block): every slot moves.
-            let mut v = ManuallyDrop::new(block);
-            v.extend_from_slice(self.named());
+            // SAFETY: the block has room for `new_cap` > `len` slots.
+            unsafe { std::ptr::copy_nonoverlapping(self.named().as_ptr(), block, len) };
             self.free_out_of_line_slots();
-            account_storage(v.capacity() as isize * 8);
-            self.0.slots = v.as_mut_ptr();
-            self.0.slot_cap = v.capacity() as u16;
+            account_storage(new_cap as isize * 8);
+            self.0.slots = block;
+            self.0.slot_cap = new_cap as u16;
         }
         // SAFETY: len < slot_cap.
         unsafe { self.0.slots.add(len).write(value) };
@@ -405,7 +431,7 @@ impl Table {
         live.extend(self.nodes().iter().filter(is_live).copied());
         // Room for every entry first: the named slots are gone once the switch starts.
         let cap = ((live.len() + entries.len() + 1) * 2).next_power_of_two().max(4);
-        let nodes = try_filled(cap, EMPTY)?;
+        let nodes = empty_nodes(cap)?;
         self.free_out_of_line_slots();
         self.0.slot_cap = 0;
         self.0.shape = std::ptr::null_mut();
@@ -478,8 +504,8 @@ impl Table {
         let count = nodes.len();
         account_storage((count as isize - self.0.node_count as isize) * std::mem::size_of::<Node>() as isize);
         let old = std::mem::replace(&mut self.0.nodes, Box::into_raw(nodes) as *mut Node);
-        // SAFETY: the old parts came from a boxed slice of `node_count` nodes.
-        unsafe { drop(Box::from_raw(std::ptr::slice_from_raw_parts_mut(old, self.0.node_count))) };
+        // SAFETY: the old part is the table's hash part of `node_count` nodes.
+        unsafe { free_nodes(old, self.0.node_count) };
         self.0.node_count = count;
         if self.0.shape.is_null() {
             self.renew_dictionary_ic_key();
@@ -721,7 +747,7 @@ impl Table {
         let will_fit = |n: &Node| array_candidate(n.key).is_some_and(|k| k <= array_size.max(self.0.array_len));
         let hash_entries = live.iter().filter(|n| !will_fit(n)).count();
         let cap = ((hash_entries + 1) * 2).next_power_of_two().max(4);
-        let nodes = try_filled(cap, EMPTY)?;
+        let nodes = empty_nodes(cap)?;
         if array_size > self.0.array_len {
             self.array_grow_to(array_size)?;
         }
