@@ -394,6 +394,43 @@ impl<'a, 'ctx> InterpBuilder<'a, 'ctx> {
         Ok(b(self.builder.build_load(self.ctx().i64_type(), ptr, name))?.into_int_value())
     }
 
+    /// Copies `count` stack slots from `src` to `dest`, one word at a time upwards, at the
+    /// insertion point (which moves to the block after the copy). Correct where `dest <= src`
+    /// or the ranges do not overlap (a tail call's arguments moving down over the frame, a
+    /// vararg entry's parameters moving up past the arguments).
+    ///
+    /// A loop rather than `memmove`: a frame moves a few words, and the call made every tail
+    /// call and every vararg entry leave the handler's fast path (`hot-cold-split` outlines what
+    /// calls), with a stack frame and a trip through the C library: 70 instructions around a
+    /// move of one or two arguments. The accesses are volatile so that LLVM's loop idioms do not
+    /// make the call again.
+    pub fn copy_slots_upwards(&self, dest: PointerValue<'ctx>, src: PointerValue<'ctx>, count: IntValue<'ctx>, name: &str) -> BuildResult<()> {
+        let bd = self.builder;
+        let entry = bd.get_insert_block().ok_or("the builder has no block")?;
+        let f = entry.get_parent().ok_or("a block outside a function")?;
+        let ctx = self.ctx();
+        let head = ctx.append_basic_block(f, &format!("{name}.head"));
+        let body = ctx.append_basic_block(f, &format!("{name}.body"));
+        let done = ctx.append_basic_block(f, &format!("{name}.done"));
+        b(bd.build_unconditional_branch(head))?;
+        bd.position_at_end(head);
+        let i = b(bd.build_phi(ctx.i64_type(), &format!("{name}.i")))?;
+        let index = i.as_basic_value().into_int_value();
+        let more = b(bd.build_int_compare(inkwell::IntPredicate::ULT, index, count, &format!("{name}.more")))?;
+        b(bd.build_conditional_branch(more, body, done))?;
+        bd.position_at_end(body);
+        let from = self.slot_address(src, index, &format!("{name}.from"))?;
+        let v = self.load_i64(from, &format!("{name}.value"))?;
+        v.as_instruction().ok_or("a load that is not an instruction")?.set_volatile(true).map_err(|e| e.to_string())?;
+        let to = self.slot_address(dest, index, &format!("{name}.to"))?;
+        b(bd.build_store(to, v))?.set_volatile(true).map_err(|e| e.to_string())?;
+        let next = b(bd.build_int_add(index, self.i64(1), &format!("{name}.next")))?;
+        b(bd.build_unconditional_branch(head))?;
+        i.add_incoming(&[(&self.i64(0), entry), (&next, body)]);
+        bd.position_at_end(done);
+        Ok(())
+    }
+
     /// Counts the hotness of `code_block` (`CodeBlock::hotness`) down by one, at the insertion
     /// point in a block named `hotness.count`, and branches to `hot` when it ran out (went
     /// negative), to `done` otherwise: the tier-up count of a back edge and of an entry.

@@ -540,14 +540,15 @@ impl<'a, 'ctx> HandlerBuilder<'a, 'ctx> {
             }
             let num_varargs = be(b.build_int_sub(nargs, nparams, "num_varargs"))?;
             be(b.build_store(ib.header_slot(moved, frame::NUM_VARARGS, "new.num_varargs")?, num_varargs))?;
-            let bytes = be(b.build_int_mul(nparams, ib.i64(8), "params.bytes"))?;
-            be(b.build_memmove(moved, 8, base0, 8, bytes))?;
+            // Up past the arguments: the ranges do not overlap (`nparams < nargs`).
+            ib.copy_slots_upwards(moved, base0, nparams, "params")?;
+            let move_end = b.get_insert_block().expect("block");
             be(b.build_unconditional_branch(join_bb))?;
             b.position_at_end(join_bb);
             let base_phi = be(b.build_phi(self.ptr_ty(), "base"))?;
-            base_phi.add_incoming(&[(&base0, entry_bb), (&moved, move_bb)]);
+            base_phi.add_incoming(&[(&base0, entry_bb), (&moved, move_end)]);
             let nargs_phi = be(b.build_phi(i64t, "nargs"))?;
-            nargs_phi.add_incoming(&[(&nargs, entry_bb), (&nparams, move_bb)]);
+            nargs_phi.add_incoming(&[(&nargs, entry_bb), (&nparams, move_end)]);
             base = base_phi.as_basic_value().into_pointer_value();
             nargs = nargs_phi.as_basic_value().into_int_value();
         }

@@ -318,8 +318,8 @@ impl<'a, 'ctx> Lowerer<'a, 'ctx> {
             let counted = b.build_select(saturated, caller, bumped, "caller.slot.new").map_err(e)?;
             b.build_store(caller_slot, counted).map_err(e)?;
             let args = ib.slot_address(frame, ib.i64(FRAME_HEADER_SLOTS as u64), "args")?;
-            let bytes = b.build_int_mul(num_args, ib.i64(8), "args.bytes").map_err(e)?;
-            b.build_memmove(target, 8, args, 8, bytes).map_err(e)?;
+            // Down over the frame (`target` is below `args`).
+            ib.copy_slots_upwards(target, args, num_args, "tail.args")?;
             self.enter_callee(ib, hook, callee, known_cb, &PinnedState { base: target, ..*state }, num_args.into())
         })()
         .map_err(|m| self.fail(m))
