@@ -93,16 +93,19 @@ fn values_layout(cap: usize) -> Option<std::alloc::Layout> {
 pub(crate) fn alloc_values(cap: usize) -> *mut u64 {
     debug_assert!(cap != 0);
     if let Some(class) = reuse_class(cap) {
-        let reused = FREE_ARRAY_BLOCKS.with(|lists| {
-            let list = &lists[class];
-            let block = list.head.get();
-            if !block.is_null() {
-                // SAFETY: a kept block's first word links to the next one.
-                list.head.set(unsafe { *block } as *mut u64);
-                list.count.set(list.count.get() - 1);
-            }
-            block
-        });
+        // (`try_with`: a table freed while the thread's locals are destroyed uses the allocator.)
+        let reused = FREE_ARRAY_BLOCKS
+            .try_with(|lists| {
+                let list = &lists[class];
+                let block = list.head.get();
+                if !block.is_null() {
+                    // SAFETY: a kept block's first word links to the next one.
+                    list.head.set(unsafe { *block } as *mut u64);
+                    list.count.set(list.count.get() - 1);
+                }
+                block
+            })
+            .unwrap_or(std::ptr::null_mut());
         if !reused.is_null() {
             return reused;
         }
@@ -121,17 +124,19 @@ pub(crate) fn alloc_values(cap: usize) -> *mut u64 {
 /// `block` was allocated for `cap` elements by the global allocator and is not used again.
 pub(crate) unsafe fn free_values(block: *mut u64, cap: usize) {
     if let Some(class) = reuse_class(cap) {
-        let kept = FREE_ARRAY_BLOCKS.with(|lists| {
-            let list = &lists[class];
-            if list.count.get() >= MAX_REUSED_BLOCKS {
-                return false;
-            }
-            // SAFETY: the block is ours now, at least one word long.
-            unsafe { *block = list.head.get() as u64 };
-            list.head.set(block);
-            list.count.set(list.count.get() + 1);
-            true
-        });
+        let kept = FREE_ARRAY_BLOCKS
+            .try_with(|lists| {
+                let list = &lists[class];
+                if list.count.get() >= MAX_REUSED_BLOCKS {
+                    return false;
+                }
+                // SAFETY: the block is ours now, at least one word long.
+                unsafe { *block = list.head.get() as u64 };
+                list.head.set(block);
+                list.count.set(list.count.get() + 1);
+                true
+            })
+            .unwrap_or(false);
         if kept {
             return;
         }
