@@ -421,9 +421,11 @@ impl<'a, 'ctx> InterpBuilder<'a, 'ctx> {
         bd.position_at_end(body);
         let from = self.slot_address(src, index, &format!("{name}.from"))?;
         let v = self.load_i64(from, &format!("{name}.value"))?;
-        v.as_instruction().ok_or("a load that is not an instruction")?.set_volatile(true).map_err(|e| e.to_string())?;
+        let load = v.as_instruction().ok_or("a load that is not an instruction")?;
+        load.set_volatile(true).and_then(|()| load.set_alignment(8)).map_err(|e| e.to_string())?;
         let to = self.slot_address(dest, index, &format!("{name}.to"))?;
-        b(bd.build_store(to, v))?.set_volatile(true).map_err(|e| e.to_string())?;
+        let store = b(bd.build_store(to, v))?;
+        store.set_volatile(true).and_then(|()| store.set_alignment(8)).map_err(|e| e.to_string())?;
         let next = b(bd.build_int_add(index, self.i64(1), &format!("{name}.next")))?;
         b(bd.build_unconditional_branch(head))?;
         i.add_incoming(&[(&self.i64(0), entry), (&next, body)]);

@@ -2,8 +2,9 @@
 ; (caller base, the continuation handler of `k` for this variant, caller pc) and enters the
 ; callee through its code block's entry, with base = frame + 5 slots and the code block pinned.
 ; make_tail_call(frame, n) moves the callee and its arguments over the current frame (its
-; original position when a vararg entry moved it), counts one more tail call in the top bits of
-; the caller-base slot, and enters the callee. In a continuation, return_values() is a0/a1, and
+; original position when a vararg entry moved it; the arguments word by word, no memmove
+; call), counts one more tail call in the top bits of the caller-base slot, and enters the
+; callee. In a continuation, return_values() is a0/a1, and
 ; return_from_function(p, n) tail-calls the return continuation in the frame header.
 ; RUN: deegen-opt --passes=lower-interp-api %s | FileCheck %s
 
@@ -30,7 +31,17 @@
 ; CHECK:         %tail_calls = lshr i64 %caller.slot, 48
 ; CHECK:         %caller.slot.counted = add i64 %caller.slot, 281474976710656
 ; CHECK:         %args = getelementptr i64, ptr %frame, i64 5
-; CHECK-NEXT:    call void @llvm.memmove.p0.p0.i64(ptr align 8 %tail.base, ptr align 8 %args, i64 16, i1 false)
+; CHECK-NEXT:    br label %tail.args.head
+; CHECK:       tail.args.head:
+; CHECK-NEXT:    %tail.args.i = phi i64 [ 0, %tail_call ], [ %tail.args.next, %tail.args.body ]
+; CHECK-NEXT:    %tail.args.more = icmp ult i64 %tail.args.i, 2
+; CHECK:       tail.args.body:
+; CHECK-NEXT:    %tail.args.from = getelementptr i64, ptr %args, i64 %tail.args.i
+; CHECK-NEXT:    %tail.args.value = load volatile i64, ptr %tail.args.from, align 8
+; CHECK-NEXT:    %tail.args.to = getelementptr i64, ptr %tail.base, i64 %tail.args.i
+; CHECK-NEXT:    store volatile i64 %tail.args.value, ptr %tail.args.to, align 8
+; CHECK:       tail.args.done:
+; CHECK-NOT:     @llvm.memmove
 ; CHECK:         musttail call ghccc void %{{callee.entry[0-9]+}}(ptr %ctx, ptr %tail.base, ptr poison, ptr %{{callee.cb[0-9]+}}, i64 %t1, i64 2,
 
 ; CHECK-LABEL: define ghccc void @__deegen_interp_op_Call__ret__k__body(
