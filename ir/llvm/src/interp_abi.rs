@@ -427,9 +427,39 @@ impl<'a, 'ctx> InterpBuilder<'a, 'ctx> {
         let store = b(bd.build_store(to, v))?;
         store.set_volatile(true).and_then(|()| store.set_alignment(8)).map_err(|e| e.to_string())?;
         let next = b(bd.build_int_add(index, self.i64(1), &format!("{name}.next")))?;
-        b(bd.build_unconditional_branch(head))?;
+        let back_edge = b(bd.build_unconditional_branch(head))?;
+        self.forbid_unrolling(back_edge)?;
         i.add_incoming(&[(&self.i64(0), entry), (&next, body)]);
         bd.position_at_end(done);
+        Ok(())
+    }
+
+    /// Marks the loop whose back edge is `back_edge` not to be unrolled (`llvm.loop` with
+    /// `llvm.loop.unroll.disable`): a frame move copies a few words, and LLVM's runtime
+    /// unrolling by four made every tail-call stencil about 100 bytes longer. A loop ID must
+    /// refer to itself, which inkwell's metadata builder cannot make: a temporary node stands
+    /// for it until the node exists.
+    fn forbid_unrolling(&self, back_edge: inkwell::values::InstructionValue<'ctx>) -> BuildResult<()> {
+        use inkwell::context::AsContextRef;
+        use inkwell::llvm_sys::core::{LLVMMDNodeInContext2, LLVMMDStringInContext2, LLVMMetadataAsValue, LLVMSetMetadata};
+        use inkwell::llvm_sys::debuginfo::{LLVMMetadataReplaceAllUsesWith, LLVMTemporaryMDNode};
+        use inkwell::values::AsValueRef;
+        let ctx = self.ctx();
+        let kind = ctx.get_kind_id("llvm.loop");
+        // SAFETY: plain metadata construction in the builder's context; the temporary node
+        // is replaced (and freed) by the RAUW before anything else sees it.
+        unsafe {
+            let raw_ctx = ctx.as_ctx_ref();
+            let text = "llvm.loop.unroll.disable";
+            let name = LLVMMDStringInContext2(raw_ctx, text.as_ptr() as *const _, text.len());
+            let mut disable_ops = [name];
+            let disable = LLVMMDNodeInContext2(raw_ctx, disable_ops.as_mut_ptr(), 1);
+            let temp = LLVMTemporaryMDNode(raw_ctx, std::ptr::null_mut(), 0);
+            let mut ops = [temp, disable];
+            let loop_id = LLVMMDNodeInContext2(raw_ctx, ops.as_mut_ptr(), 2);
+            LLVMMetadataReplaceAllUsesWith(temp, loop_id);
+            LLVMSetMetadata(back_edge.as_value_ref(), kind, LLVMMetadataAsValue(raw_ctx, loop_id));
+        }
         Ok(())
     }
 

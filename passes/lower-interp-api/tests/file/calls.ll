@@ -40,6 +40,8 @@
 ; CHECK-NEXT:    %tail.args.value = load volatile i64, ptr %tail.args.from, align 8
 ; CHECK-NEXT:    %tail.args.to = getelementptr i64, ptr %tail.base, i64 %tail.args.i
 ; CHECK-NEXT:    store volatile i64 %tail.args.value, ptr %tail.args.to, align 8
+; CHECK-NEXT:    %tail.args.next = add i64 %tail.args.i, 1
+; CHECK-NEXT:    br label %tail.args.head, !llvm.loop ![[LOOP:[0-9]+]]
 ; CHECK:       tail.args.done:
 ; CHECK-NOT:     @llvm.memmove
 ; CHECK:         musttail call ghccc void %{{callee.entry[0-9]+}}(ptr %ctx, ptr %tail.base, ptr poison, ptr %{{callee.cb[0-9]+}}, i64 %t1, i64 2,
@@ -51,6 +53,9 @@
 ; CHECK-NEXT:    %hdr.ret = getelementptr i64, ptr %base, i64 -3
 ; CHECK-NEXT:    %ret.cont = load ptr, ptr %hdr.ret
 ; CHECK-NEXT:    musttail call ghccc void %ret.cont(ptr %ctx, ptr %base, ptr poison, ptr poison, i64 %t1, i64 %retp, i64 %a1, i64 poison, i64 poison, i64 %t2)
+; The frame move's loop is not to be unrolled: a loop ID that refers to itself.
+; CHECK:       ![[LOOP]] = distinct !{![[LOOP]], ![[NOUNROLL:[0-9]+]]}
+; CHECK-NEXT:  ![[NOUNROLL]] = !{!"llvm.loop.unroll.disable"}
 
 ; With a call inline cache (interp-call-ic), the cached code block is used and the hook is
 ; only the cache's miss path.
