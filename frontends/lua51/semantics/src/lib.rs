@@ -16,8 +16,8 @@ use deegen_api as api;
 use deegen_api::{CodeBlock, InterpContext, FRAME_HEADER_SLOTS};
 use lua51_value::abi::{ArithOp, ForError};
 use lua51_value::{
-    method_receiver_cached, string_slot_cached_fused, FieldLookup, GcHeader, LuaContext, ObjKind, ReceiverLookup, RtResult, TValue, FIELD_IC_WAYS,
-    MULTRET, NIL_BITS, RT_CALL, RT_CALL_NEGATED, RT_VALUE,
+    method_receiver_cached, string_slot_cached_fused, FieldLookup, GcHeader, LuaContext, ReceiverLookup, RtResult, TValue, FIELD_IC_WAYS, MULTRET,
+    NIL_BITS, RT_CALL, RT_CALL_NEGATED, RT_VALUE,
 };
 
 extern "C" {
@@ -336,7 +336,14 @@ fn equal_jump(lhs: u64, rhs: u64, negate: bool) -> ! {
     }
     // Same kind of object (both tables or both userdata), compared by `__eq`. `rhs` is tested
     // first, so a variant that knows it is a boolean or a string drops the whole test.
-    if r.is_heap() && !r.heap_is_string() && l.is_heap() && l.heap_kind() == r.heap_kind() && (l.is_table() || l.is_kind(ObjKind::Userdata)) {
+    // A table's test is its tag; userdata share theirs with threads and need the header.
+    if r.is_table() {
+        if l.is_table() {
+            compare_slow(unsafe { lua_rt_equal(ctx(), lhs, rhs, api::stack_base(), api::code_block()) }, negate)
+        }
+        branch_if(negate)
+    }
+    if r.is_userdata() && l.is_userdata() {
         compare_slow(unsafe { lua_rt_equal(ctx(), lhs, rhs, api::stack_base(), api::code_block()) }, negate)
     }
     branch_if(negate)
@@ -1683,7 +1690,7 @@ pub fn lua_lib_coroutine_running(_num_args: u64) -> ! {
     let running = if c as *mut () == unsafe { (*c).runtime } {
         TValue::NIL
     } else {
-        TValue::from_ptr(unsafe { (c as *mut u8).sub(lua51_value::THREAD_CONTEXT_OFFSET) })
+        TValue::from_object(unsafe { (c as *mut u8).sub(lua51_value::THREAD_CONTEXT_OFFSET) }.cast())
     };
     return_one(running.raw())
 }
@@ -1956,7 +1963,7 @@ pub fn lua_lib_getmetatable(num_args: u64) -> ! {
         return_one(NIL_BITS)
     }
     let protected = unsafe { (*mt).raw_get_str(shared().metatable_event) };
-    return_one(if protected.is_nil() { TValue::from_ptr(mt).raw() } else { protected.raw() })
+    return_one(if protected.is_nil() { TValue::from_table(mt).raw() } else { protected.raw() })
 }
 
 /// `tostring(s)` of a string, when strings have no `__tostring`.

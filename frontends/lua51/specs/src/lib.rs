@@ -31,9 +31,10 @@ pub const NAN_BOXED_DOUBLES_BELOW: u64 = lua51_value::DOUBLE_MAX_BITS + 1;
 
 /// The types of Lua values, and the `TValue` methods the semantics test them with
 /// (`type-check-strength-reduction`). Costs count the work on x86-64: a compare against a tag
-/// register is 1; a kind test of a heap value loads its header (2), after the tag test (3).
-/// The `heap_is_*` forms skip the tag test; they are correct only on heap values, which is what
-/// the pass uses them for once it knows the value is one.
+/// register or a tag is 1 (strings, tables and functions have tags of their own); a userdata
+/// test compares the shared tag and loads the header's kind (3). The `heap_is_*` forms are
+/// correct only on heap values, which is what the pass uses them for once it knows the value is
+/// one; with their own tags they cost what the full tests do.
 pub fn type_lattice() -> Result<TypeLattice, LatticeError> {
     const HEAP: &[&str] = &["string", "table", "function", "userdata", "thread"];
     let mut l = TypeLattice {
@@ -45,9 +46,10 @@ pub fn type_lattice() -> Result<TypeLattice, LatticeError> {
     l.add_checker("lua51_value::TValue::is_double", &["number"], &[], 1)?;
     l.add_checker("lua51_value::TValue::is_heap", HEAP, &[], 1)?;
     for kind in ["string", "table", "function"] {
-        l.add_checker(&format!("lua51_value::TValue::is_{kind}"), &[kind], &[], 3)?;
-        l.add_checker(&format!("lua51_value::TValue::heap_is_{kind}"), &[kind], HEAP, 2)?;
+        l.add_checker(&format!("lua51_value::TValue::is_{kind}"), &[kind], &[], 1)?;
+        l.add_checker(&format!("lua51_value::TValue::heap_is_{kind}"), &[kind], HEAP, 1)?;
     }
+    l.add_checker("lua51_value::TValue::is_userdata", &["userdata"], &[], 3)?;
     // Only functions reach `make_call`: anything else goes through `__call` first.
     l.set_callable(&["function"])?;
     Ok(l)

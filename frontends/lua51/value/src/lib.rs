@@ -12,11 +12,21 @@
 //!                                                quiet NaNs 0x7FF8.. or 0xFFF8..)
 //!   0xFFFA_0000_0000_0000                        nil
 //!   0xFFFA_0000_0000_0001 / _0002                false / true
-//!   0xFFFF_xxxx_xxxx_xxxx                        pointer to a heap object (48-bit address);
-//!                                                its kind is in the object header
+//!   0xFFFC_xxxx_xxxx_xxxx                        pointer to a function (48-bit address)
+//!   0xFFFD_xxxx_xxxx_xxxx                        pointer to a string
+//!   0xFFFE_xxxx_xxxx_xxxx                        pointer to any other heap object (userdata,
+//!                                                thread); its kind is in the object header
+//!   0xFFFF_xxxx_xxxx_xxxx                        pointer to a table
 //! ```
 //! Doubles need no unboxing. IEEE arithmetic on payload-0 NaNs yields payload-0 NaNs, so only
 //! values coming from outside (string conversion, libm) need [`TValue::from_f64_canonical`].
+//!
+//! The three kinds the handlers test most (a table for every index, a function for every call,
+//! a string for every string key and concatenation) have tags of their own, so each test is one
+//! compare of the value, as LuaJIT's type tags are, instead of the heap tag's compare and a load
+//! of the object's kind; the kind stays in every header too (the collector, `type`). Every heap
+//! tag is at or above [`HEAP_TAG`], so "a heap value" stays one compare, and [`POINTER_MASK`]
+//! takes the address out of all of them.
 #![cfg_attr(not(feature = "std"), no_std)]
 
 use core::ptr;
@@ -37,9 +47,22 @@ pub const DOUBLE_MAX_BITS: u64 = 0xFFF8_0000_0000_0000;
 pub const NIL_BITS: u64 = 0xFFFA_0000_0000_0000;
 pub const FALSE_BITS: u64 = NIL_BITS + 1;
 pub const TRUE_BITS: u64 = NIL_BITS + 2;
-pub const HEAP_TAG: u64 = 0xFFFF_0000_0000_0000;
-/// The address bits of a heap value.
-pub const POINTER_MASK: u64 = !HEAP_TAG;
+/// The lowest heap tag: every value at or above it is a pointer to a heap object.
+pub const HEAP_TAG: u64 = FUNCTION_TAG;
+/// Functions (closures, native or Lua).
+pub const FUNCTION_TAG: u64 = 0xFFFC_0000_0000_0000;
+/// Strings.
+pub const STRING_TAG: u64 = 0xFFFD_0000_0000_0000;
+/// Every other heap object: userdata and threads (and the collector's prototypes and upvalues,
+/// which are never Lua values).
+pub const OBJECT_TAG: u64 = 0xFFFE_0000_0000_0000;
+/// Tables: the highest tag, so that `is_table` is one compare against a bound (`v >= TABLE_TAG`,
+/// which x86-64 does as a shift and a 32-bit compare), without the mask an exact tag needs.
+/// Tables are tested most.
+pub const TABLE_TAG: u64 = 0xFFFF_0000_0000_0000;
+/// The address bits of a heap value (48: the user half of x86-64's address space).
+pub const POINTER_MASK: u64 = 0x0000_FFFF_FFFF_FFFF;
+const TAG_SHIFT: u32 = 48;
 const CANONICAL_NAN: u64 = 0x7FF8_0000_0000_0000;
 
 /// Kinds of heap objects, stored in [`GcHeader::kind`].
@@ -398,7 +421,7 @@ impl TableObject {
     #[inline(always)]
     pub unsafe fn string_slot_cached(&self, key: TValue, cache: *mut u8) -> Option<*mut TValue> {
         // SAFETY: a table is a heap value (so the answer is never `NotATable`).
-        unsafe { string_slot_cached_in(TValue::from_ptr(self), key, cache) }.unwrap_or(None)
+        unsafe { string_slot_cached_in(TValue::from_table(self), key, cache) }.unwrap_or(None)
     }
 
     /// [`TableObject::string_slot_cached`] for a cache shared along an `__index` chain (a
@@ -410,7 +433,7 @@ impl TableObject {
     #[inline(always)]
     pub unsafe fn string_slot_cached_or_filtered(&self, key: TValue, cache: *mut u8) -> Option<*mut TValue> {
         let ic = unsafe { deegen_api::ic::InlineCache::<1>::at(cache) };
-        let v = TValue::from_ptr(self);
+        let v = TValue::from_table(self);
         // A miss of a method's cache (a subclass before the class it names): in JIT code an
         // uncommon path, with the rest of the lookup in the parent.
         let quick = || {
@@ -939,16 +962,30 @@ pub fn type_index(v: TValue) -> usize {
         0
     } else if v.is_bool() {
         1
-    } else if v.is_heap() {
-        match v.heap_kind() {
-            k if k == ObjKind::String as u8 => 3,
-            k if k == ObjKind::Table as u8 => 4,
-            k if k == ObjKind::Function as u8 => 5,
-            k if k == ObjKind::Thread as u8 => 7,
-            _ => 6,
-        }
+    } else if v.is_string() {
+        3
+    } else if v.is_table() {
+        4
+    } else if v.is_function() {
+        5
+    } else if v.is_kind(ObjKind::Thread) {
+        7
     } else {
         6
+    }
+}
+
+/// The tag a heap object of `kind` (an [`ObjKind`]) is boxed with.
+#[inline(always)]
+pub const fn tag_of_kind(kind: u8) -> u64 {
+    if kind == ObjKind::String as u8 {
+        STRING_TAG
+    } else if kind == ObjKind::Table as u8 {
+        TABLE_TAG
+    } else if kind == ObjKind::Function as u8 {
+        FUNCTION_TAG
+    } else {
+        OBJECT_TAG
     }
 }
 
@@ -1004,9 +1041,32 @@ impl TValue {
     pub fn is_heap(self) -> bool {
         self.0 >= HEAP_TAG
     }
+    /// Boxes a heap object of any kind, reading the kind from its header to pick the tag.
+    /// `p` must point to a live object (one that starts with a [`GcHeader`]); where the kind
+    /// is known, [`Self::from_table`], [`Self::from_string`] and [`Self::from_function`] box
+    /// without the load.
     #[inline]
     pub fn from_ptr<T>(p: *const T) -> TValue {
-        TValue(p as u64 | HEAP_TAG)
+        // SAFETY: the caller's contract: every heap object starts with its header.
+        let kind = unsafe { (*(p as *const GcHeader)).kind };
+        TValue(p as u64 | tag_of_kind(kind))
+    }
+    #[inline]
+    pub fn from_table(p: *const TableObject) -> TValue {
+        TValue(p as u64 | TABLE_TAG)
+    }
+    #[inline]
+    pub fn from_string(p: *const LuaString) -> TValue {
+        TValue(p as u64 | STRING_TAG)
+    }
+    #[inline]
+    pub fn from_function(p: *const Closure) -> TValue {
+        TValue(p as u64 | FUNCTION_TAG)
+    }
+    /// Boxes a userdata or a thread (the kinds without a tag of their own).
+    #[inline]
+    pub fn from_object(p: *const GcHeader) -> TValue {
+        TValue(p as u64 | OBJECT_TAG)
     }
     #[inline]
     pub fn as_ptr<T>(self) -> *mut T {
@@ -1017,37 +1077,49 @@ impl TValue {
     pub fn heap_kind(self) -> u8 {
         unsafe { (*self.as_ptr::<GcHeader>()).kind }
     }
+    /// Whether this is a heap object of `kind`: the tag alone for the kinds that have one, the
+    /// other tag and the header's kind for the rest.
     #[inline]
     pub fn is_kind(self, kind: ObjKind) -> bool {
-        self.is_heap() && self.heap_kind() == kind as u8
+        match tag_of_kind(kind as u8) {
+            OBJECT_TAG => self.0 >> TAG_SHIFT == OBJECT_TAG >> TAG_SHIFT && self.heap_kind() == kind as u8,
+            TABLE_TAG => self.is_table(),
+            tag => self.0 >> TAG_SHIFT == tag >> TAG_SHIFT,
+        }
     }
-    /// `is_string` of a value known to be on the heap: the kind test without the tag test
-    /// (what `type-check-strength-reduction` turns `is_string` into once the tag is known).
+    /// `is_string` of a value known to be on the heap. With a tag of its own it is the same
+    /// compare as [`Self::is_string`]; `type-check-strength-reduction` still has the form for
+    /// boxings that test the header.
     #[inline]
     pub fn heap_is_string(self) -> bool {
-        self.heap_kind() == ObjKind::String as u8
+        self.is_string()
     }
     /// `is_table` of a value known to be on the heap.
     #[inline]
     pub fn heap_is_table(self) -> bool {
-        self.heap_kind() == ObjKind::Table as u8
+        self.is_table()
     }
     /// `is_function` of a value known to be on the heap.
     #[inline]
     pub fn heap_is_function(self) -> bool {
-        self.heap_kind() == ObjKind::Function as u8
+        self.is_function()
     }
     #[inline]
     pub fn is_string(self) -> bool {
-        self.is_kind(ObjKind::String)
+        self.0 >> TAG_SHIFT == STRING_TAG >> TAG_SHIFT
     }
     #[inline]
     pub fn is_function(self) -> bool {
-        self.is_kind(ObjKind::Function)
+        self.0 >> TAG_SHIFT == FUNCTION_TAG >> TAG_SHIFT
     }
     #[inline]
     pub fn is_table(self) -> bool {
-        self.is_kind(ObjKind::Table)
+        self.0 >= TABLE_TAG
+    }
+    /// Userdata share [`OBJECT_TAG`] with threads: the tag and the header's kind.
+    #[inline]
+    pub fn is_userdata(self) -> bool {
+        self.is_kind(ObjKind::Userdata)
     }
     #[inline]
     pub fn as_string(self) -> *mut LuaString {
@@ -1191,9 +1263,13 @@ mod tests {
             assert!(!v.is_double() && !v.is_heap());
         }
         let p = 0x7fff_1234_5678usize as *const GcHeader;
-        let h = TValue::from_ptr(p);
-        assert!(h.is_heap() && !h.is_double() && !h.is_falsy());
-        assert_eq!(h.as_ptr::<GcHeader>() as *const GcHeader, p);
+        let boxed = [TValue::from_object(p), TValue::from_table(p.cast()), TValue::from_string(p.cast()), TValue::from_function(p.cast())];
+        for (i, h) in boxed.into_iter().enumerate() {
+            assert!(h.is_heap() && !h.is_double() && !h.is_falsy() && !h.is_nil() && !h.is_bool());
+            assert_eq!(h.as_ptr::<GcHeader>() as *const GcHeader, p);
+            // Each tagged kind answers its own test and no other's.
+            assert_eq!([h.is_table(), h.is_string(), h.is_function()], [i == 1, i == 2, i == 3]);
+        }
         assert_eq!(TValue::from_bool(true), TValue::TRUE);
         assert_eq!(TValue::from_bool(false), TValue::FALSE);
     }

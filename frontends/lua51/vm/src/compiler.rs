@@ -113,7 +113,7 @@ pub fn compile_chunk(st: &mut LuaState, chunk: Chunk, chunk_name: &str) -> Resul
     // 5.1's lua_load: a chunk's environment is the loading thread's global table.
     let globals = c.st.globals;
     let closure = new_closure(&mut c.st.heap, proto.code_block(), 0, globals).map_err(|_| oom())?;
-    Ok(TValue::from_ptr(closure))
+    Ok(TValue::from_function(closure))
 }
 
 fn oom() -> CompileError {

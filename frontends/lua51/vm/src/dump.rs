@@ -419,7 +419,7 @@ fn closure_with_fresh_upvalues(st: &mut LuaState, proto: &Proto) -> Option<TValu
             *(*c).upvalues().add(i) = u;
         }
     }
-    Some(TValue::from_ptr(c))
+    Some(TValue::from_function(c))
 }
 
 // ---------------------------------------------------------------------------------------------

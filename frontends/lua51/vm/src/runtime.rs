@@ -540,7 +540,7 @@ pub unsafe extern "C" fn lua_rt_new_closure(ctx: *mut LuaContext, proto: u64, ba
         };
         unsafe { *(*c).upvalues().add(i) = u };
     }
-    TValue::from_ptr(c).raw()
+    TValue::from_function(c).raw()
 }
 
 #[no_mangle]

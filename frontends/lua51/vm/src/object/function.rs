@@ -262,7 +262,7 @@ pub fn new_native(
     generated: Option<unsafe extern "C" fn()>,
     env: TValue,
 ) -> Result<TValue, OutOfMemory> {
-    Ok(TValue::from_ptr(new_closure(heap, native_code_block(name, f, generated), 0, env)?))
+    Ok(TValue::from_function(new_closure(heap, native_code_block(name, f, generated), 0, env)?))
 }
 
 /// A native function value with upvalues (closed, holding `values`), like a C closure.
@@ -283,7 +283,7 @@ pub fn new_native_closure(
             *(*c).upvalues().add(i) = u;
         }
     }
-    Ok(TValue::from_ptr(c))
+    Ok(TValue::from_function(c))
 }
 
 /// Whether a code block belongs to a native function. Code blocks are only ever made by

@@ -347,7 +347,7 @@ impl Heap {
         if let [b] = *bytes {
             let cached = self.single_chars[usize::from(b)];
             if !cached.is_null() {
-                return Ok(TValue::from_ptr(cached));
+                return Ok(TValue::from_string(cached));
             }
         }
         let hash = hash_bytes(bytes);
@@ -364,7 +364,7 @@ impl Heap {
     pub fn find_interned(&mut self, bytes: &[u8]) -> Option<TValue> {
         if let [b] = *bytes {
             let cached = self.single_chars[usize::from(b)];
-            return (!cached.is_null()).then(|| TValue::from_ptr(cached));
+            return (!cached.is_null()).then(|| TValue::from_string(cached));
         }
         self.find_in_table(bytes, hash_bytes(bytes)).ok()
     }
@@ -380,7 +380,7 @@ impl Heap {
                 (*s).header.marked = self.white;
             }
         }
-        Ok(TValue::from_ptr(s))
+        Ok(TValue::from_string(s))
     }
 
     /// Allocates a string that is not interned yet, whose slot would be `slot` (the table
@@ -405,7 +405,7 @@ impl Heap {
         if let [b] = *bytes {
             self.single_chars[usize::from(b)] = s;
         }
-        Ok(TValue::from_ptr(s))
+        Ok(TValue::from_string(s))
     }
 }
 

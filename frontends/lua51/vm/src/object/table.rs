@@ -202,7 +202,7 @@ impl Table {
             // SAFETY: a valid table now, with an empty array part.
             unsafe { (*p).attach_array(array)? };
         }
-        Ok(TValue::from_ptr(p))
+        Ok(TValue::from_table(p.cast()))
     }
 
     /// Gives a new table's empty array part room for `cap` elements (a constructor's list);

@@ -161,7 +161,7 @@ impl Thread {
             std::ptr::addr_of_mut!((*p).resumed_in_place).write(false);
         }
         heap.bytes_allocated += THREAD_STACK_ACCOUNTED;
-        Ok(TValue::from_ptr(p))
+        Ok(TValue::from_object(p.cast()))
     }
 
     /// The innermost frame of a coroutine that is not running: the `yield` a suspended one

@@ -38,7 +38,7 @@ impl Userdata {
             std::ptr::addr_of_mut!((*p).payload).write(payload);
             std::ptr::addr_of_mut!((*p).finalized).write(false);
         }
-        Ok(TValue::from_ptr(p))
+        Ok(TValue::from_object(p.cast()))
     }
 }
 

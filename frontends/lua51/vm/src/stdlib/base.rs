@@ -251,7 +251,7 @@ native!(GETMETATABLE, "getmetatable", generated crate::interp::__deegen_lib_getm
         return Ok(1);
     }
     let protected = metamethod(c.st, v, Event::Metatable);
-    c.set(0, if protected.is_nil() { TValue::from_ptr(mt) } else { protected });
+    c.set(0, if protected.is_nil() { TValue::from_table(mt.cast()) } else { protected });
     Ok(1)
 });
 
@@ -609,7 +609,7 @@ native!(NEWPROXY, "newproxy", |c| {
     // The new metatable is only reachable from this frame's native code: keep it in the
     // argument slot across the allocation of the userdata.
     if !metatable.is_null() {
-        c.set(0, TValue::from_ptr(metatable));
+        c.set(0, TValue::from_table(metatable.cast()));
     }
     let env = c.st.globals;
     let u = crate::object::userdata::Userdata::new_in(&mut c.st.heap, Box::new(Proxy), metatable, env).map_err(|_| c.raise_oom())?;

@@ -395,7 +395,7 @@ native!(GETINFO, "getinfo", |c| {
 native!(GETMETATABLE, "getmetatable", |c| {
     let v = c.check_any(0)?;
     let mt = crate::metamethod::metatable_of(c.st, v);
-    c.set(0, if mt.is_null() { TValue::NIL } else { TValue::from_ptr(mt) });
+    c.set(0, if mt.is_null() { TValue::NIL } else { TValue::from_table(mt.cast()) });
     Ok(1)
 });
 

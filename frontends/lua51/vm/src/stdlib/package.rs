@@ -304,6 +304,6 @@ native!(SEEALL, "seeall", |c| {
     }
     let index = c.st.event_names[Event::Index as usize];
     let globals = c.st.globals;
-    c.table_set(TValue::from_ptr(mt), index, globals)?;
+    c.table_set(TValue::from_table(mt.cast()), index, globals)?;
     Ok(0)
 });
