@@ -276,33 +276,23 @@ impl<'a, 'ctx> Lowerer<'a, 'ctx> {
             // The callee's frame replaces the caller's where the caller's own caller put it. A
             // vararg function's entry moved its frame above its extra arguments
             // (`[hdr | params | extras | hdr' | params']`); reusing the moved frame would climb
-            // the stack by the arguments at every tail call of a vararg function.
+            // the stack by the arguments at every tail call of a vararg function. The frame
+            // header's `#varargs` slot tells: every entry writes it (the count of extra
+            // arguments where a vararg entry moved the frame, 0 everywhere else, as the
+            // collector and `debug` need), so a count above 0 is a moved frame, without
+            // asking which entry the running function has.
             let i64t = self.module.get_context().i64_type();
-            let entry =
-                ib.load_ptr(ib.byte_offset(state.code_block, ib.i64(deegen_api::offsets::CB_ENTRY as u64), "self.entry.addr")?, "self.entry")?;
-            let vararg_entry = declare_handler(self.module, symbols::ENTRY_BYTECODE_VARARG).as_global_value().as_pointer_value();
-            let mut is_vararg = b.build_int_compare(inkwell::IntPredicate::EQ, entry, vararg_entry, "self.is_vararg").map_err(e)?;
-            // A compiled vararg function is entered through the JIT's vararg entry, which
-            // moves the frame the same way.
-            if self.module.get_function(TIER_UP_HOOK).is_some() {
-                let jit_entry = declare_handler(self.module, symbols::JIT_ENTRY_BYTECODE_VARARG).as_global_value().as_pointer_value();
-                let is_jit = b.build_int_compare(inkwell::IntPredicate::EQ, entry, jit_entry, "self.is_jit_vararg").map_err(e)?;
-                is_vararg = b.build_or(is_vararg, is_jit, "self.is_any_vararg").map_err(e)?;
-            }
             let num_varargs = ib.load_i64(ib.header_slot(state.base, deegen_api::frame::NUM_VARARGS, "hdr.num_varargs")?, "num_varargs")?;
             let nparams_addr = ib.byte_offset(state.code_block, ib.i64(deegen_api::offsets::CB_NUM_FIXED_PARAMS as u64), "self.nparams.addr")?;
             let nparams32 = b.build_load(self.module.get_context().i32_type(), nparams_addr, "self.nparams32").map_err(e)?.into_int_value();
             let nparams = b.build_int_z_extend(nparams32, i64t, "self.nparams").map_err(e)?;
-            let has_extras = b.build_int_compare(inkwell::IntPredicate::UGT, num_varargs, ib.i64(0), "has_extras").map_err(e)?;
-            let moved = b.build_and(is_vararg, has_extras, "frame.moved").map_err(e)?;
+            let moved = b.build_int_compare(inkwell::IntPredicate::UGT, num_varargs, ib.i64(0), "frame.moved").map_err(e)?;
             let below = b
                 .build_int_add(b.build_int_add(num_varargs, nparams, "below.args").map_err(e)?, ib.i64(FRAME_HEADER_SLOTS as u64), "below")
                 .map_err(e)?;
             let back = b.build_int_neg(below, "back").map_err(e)?;
             let original = ib.slot_address(state.base, back, "original.base")?;
             let target = b.build_select(moved, original, state.base, "tail.base").map_err(e)?.into_pointer_value();
-            // Only vararg code blocks have the NUM_VARARGS slot written; elsewhere the select
-            // discards what was read.
             let callee = ib.load_i64(frame, "callee")?;
             let callee_slot = ib.header_slot(target, deegen_api::frame::CALLEE, "hdr.callee")?;
             b.build_store(callee_slot, callee).map_err(e)?;
