@@ -997,8 +997,21 @@ fn set_string_fast<const WAYS: usize>(table: TValue, name: TValue, value: u64, s
         }
     };
     let slot = unsafe { &mut *found.slot };
-    if slot.is_nil() && found.may_have_metatable && unsafe { !(*table.as_table()).metatable.is_null() } {
-        return false;
+    if slot.is_nil() && found.may_have_metatable {
+        // A field that holds nil (set to nil, or a link at the end of a list) of an object with
+        // a metatable: `__newindex` is asked, unless the metatable lacks it, as a class's
+        // does (its key filter answers). Through the runtime's store, richards executed 7%
+        // more instructions. A slow path in JIT code only, as the add of a new key above: in
+        // line it was 90 more bytes in the cold part of every copy of a SetField whose cache
+        // allows a metatable, for 1% fewer instructions.
+        let t = unsafe { &*table.as_table() };
+        if !t.metatable.is_null() {
+            api::jit_cold_path();
+            let shared = unsafe { &*(*ctx()).shared };
+            if !unsafe { &*t.metatable }.lacks_string(shared.newindex_event) {
+                return false;
+            }
+        }
     }
     *slot = TValue(value);
     write_barrier(table.as_ptr());
