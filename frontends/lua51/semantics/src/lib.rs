@@ -1069,6 +1069,51 @@ pub fn lua_set_table_mm_continuation(_table: u64, _key: u64, _value: u64) -> ! {
     api::fallthrough()
 }
 
+/// A constructor's `name = value` (see the spec): a store, or an add along the hidden class's
+/// last transition, that a nil value does not skip. Only bytecode from outside the compiler
+/// aims it at something else than a new table: anything with a metatable (or not a table) gets
+/// the ordinary store, `__newindex` included.
+#[no_mangle]
+pub fn lua_init_field(table: u64, name: u64, value: u64, slot_cache: *mut u8) -> ! {
+    let t = TValue(table);
+    if t.is_table() {
+        // SAFETY: a table; the cache is the instruction's fused 8-byte `slot` operand.
+        match unsafe { string_slot_cached_fused::<1, true>(t, TValue(name), slot_cache) } {
+            FieldLookup::Present(found) if !found.may_have_metatable || unsafe { (*t.as_table()).metatable.is_null() } => {
+                unsafe { *found.slot = TValue(value) };
+                write_barrier(t.as_ptr());
+                api::fallthrough()
+            }
+            FieldLookup::Absent { may_have_metatable } if !may_have_metatable || unsafe { (*t.as_table()).metatable.is_null() } => {
+                // A slow path in JIT code only, as SetField's add.
+                api::jit_cold_path();
+                let tt = unsafe { &mut *t.as_table() };
+                if tt.add_string_fast(TValue(name), TValue(value)) {
+                    write_barrier(&mut tt.header);
+                    api::fallthrough()
+                }
+                let error = unsafe { lua_rt_init_field(ctx(), table, name, value) };
+                if error != 0 {
+                    api::throw_runtime_error(error)
+                }
+                api::fallthrough()
+            }
+            _ => {}
+        }
+    }
+    api::cold_path();
+    let r = unsafe { lua_rt_newindex(ctx(), table, name, value, api::stack_base(), api::code_block()) };
+    finish_store(r, lua_init_field_mm_continuation as *const ())
+}
+
+#[no_mangle]
+pub fn lua_init_field_mm_continuation(_table: u64, _name: u64, _value: u64, _slot_cache: *mut u8) -> ! {
+    // Only a metamethod returns here: the whole continuation is a slow path.
+    api::cold_path();
+    runtime_call_returned();
+    api::fallthrough()
+}
+
 /// `obj:name(...)`: `frame[0] = obj.name`, and `obj` becomes the first argument.
 #[no_mangle]
 pub fn lua_get_method(obj: u64, name: u64, frame: *mut u64, receiver_cache: *mut u8, method_cache: *mut u8) -> ! {

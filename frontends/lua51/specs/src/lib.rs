@@ -312,6 +312,18 @@ pub fn bytecodes() -> Vec<BytecodeSpec> {
             semantics: "lua_set_field",
             variants: vec![],
         },
+        // `{ name = value }` in a table constructor, on the table it just made (no metatable,
+        // nothing else sees it yet): the key gets its named slot even when the value is nil, so
+        // every table one constructor makes has the same hidden class whichever of its fields
+        // were nil, and a field given a value later fills its slot instead of adding a key.
+        // Each site makes one sequence of hidden classes: one cache entry.
+        BytecodeSpec {
+            name: "InitField",
+            operands: vec![op("table", Slot), op("name", Constant), op("value", SlotOrConstant), op("slot", FUSED_SLOT_CACHE)],
+            result: None,
+            semantics: "lua_init_field",
+            variants: vec![],
+        },
         BytecodeSpec {
             name: "GetMethod",
             operands: vec![op("object", Slot), op("name", Constant), op("frame", SlotRef), op("receiver", RECEIVER_CACHE), op("method", SLOT_CACHE)],

@@ -74,6 +74,10 @@ macro_rules! runtime_abi {
             /// Where the value of `key` (not a string) lives in `table`'s hash part, or null.
             fn lua_rt_hash_slot(table: u64, key: u64) -> *mut $crate::TValue;
             fn lua_rt_set_list(ctx: *mut $crate::LuaContext, table: u64, values: *mut u64, count: u64, first_index: u64) -> u64;
+            /// A constructor's `name = value` into the table it made (no metatable): the key
+            /// gets its named slot even when `value` is nil. A non-zero result is the error to
+            /// throw (out of memory).
+            fn lua_rt_init_field(ctx: *mut $crate::LuaContext, table: u64, name: u64, value: u64) -> u64;
             /// Concatenates `first[..count]` right to left (`total` is the bytecode's count); a
             /// pair that needs `__concat` becomes a prepared call, with how many values remain
             /// parked in `first[total - 1]` for the continuation. Allocating helpers take the

@@ -1157,7 +1157,11 @@ impl<'s> Compiler<'s> {
                     let saved = self.fs().free_reg;
                     let k = self.string_operand(name.as_bytes(), line)?;
                     let (v, _) = self.exp_to_operand(value)?;
-                    self.emit_set_index(t, k, v)?;
+                    let em = match self.string_key(k) {
+                        Some(name) => self.fs().b.create_init_field(t, name, v),
+                        None => self.fs().b.create_set_table(t, k, v),
+                    };
+                    self.mark(em, "InitField")?;
                     self.fs().free_reg = saved;
                 }
                 TableField::Keyed { key, value } => {

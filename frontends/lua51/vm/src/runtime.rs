@@ -234,6 +234,19 @@ pub unsafe extern "C" fn lua_rt_hash_slot(table: u64, key: u64) -> *mut TValue {
 }
 
 #[no_mangle]
+pub unsafe extern "C" fn lua_rt_init_field(ctx: *mut LuaContext, table: u64, name: u64, value: u64) -> u64 {
+    // The handler sends only tables without a metatable (its cache's add failed: a new
+    // transition, a slot block to grow, a dictionary).
+    let result = table_mut(TValue(table)).init_field(TValue(name), TValue(value));
+    unsafe { state_of(ctx) }.heap.write_barrier(TValue(table).as_ptr());
+    match result {
+        Ok(()) => 0,
+        // The key is an interned string (neither nil nor NaN): growth is what can fail.
+        Err(_) => out_of_memory(unsafe { state_of(ctx) }),
+    }
+}
+
+#[no_mangle]
 pub unsafe extern "C" fn lua_rt_set_list(ctx: *mut LuaContext, table: u64, values: *mut u64, count: u64, first_index: u64) -> u64 {
     // The compiler aims every list at the table it just made, from index 1 on; a precompiled
     // chunk is verified for its slots, not for what they hold.

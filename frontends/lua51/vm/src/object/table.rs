@@ -572,6 +572,24 @@ impl Table {
     }
 
     /// Raw set (`rawset`). Nil and NaN keys are refused.
+    /// A table constructor's `key = value` (a string key): as [`Table::set`], except that a
+    /// shaped table gives the key its named slot even when `value` is nil, so that the tables
+    /// one constructor makes share their hidden class whichever fields were nil. A nil slot is
+    /// an absent key to every reader, as after `t.key = nil`.
+    pub fn init_field(&mut self, key: TValue, value: TValue) -> Result<(), KeyError> {
+        if key.is_string() && !self.0.shape.is_null() {
+            if let Some(slot) = self.0.string_slot(key) {
+                unsafe { *slot = value };
+                return Ok(());
+            }
+            if self.add_named(key, value)? {
+                return Ok(());
+            }
+            // Now a dictionary: an ordinary store (a nil one is none).
+        }
+        self.set(key, value)
+    }
+
     pub fn set(&mut self, key: TValue, value: TValue) -> Result<(), KeyError> {
         if key.is_nil() {
             return Err(KeyError::Nil);
