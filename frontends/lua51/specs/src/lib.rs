@@ -216,9 +216,11 @@ pub fn bytecodes() -> Vec<BytecodeSpec> {
         },
         BytecodeSpec {
             name: "Call",
-            // A call keeping no result or one (a statement, an expression) gets its own
-            // variants: the return continuation's copy loop folds to nothing or one store.
-            operands: vec![op("frame", SlotRef), op("num_args", u16_lit()), op("num_results", u16_lit()).specialized(&[0, 1])],
+            // A call keeping no result, one (a statement, an expression) or two (`local ok, v =
+            // pcall(f)`, `local i, j = s:find(p)`, `local k, v = next(t)`) gets its own
+            // variants: the return continuation's copy loop folds to nothing, one store or two
+            // (the generic loop was about 40 instructions for two results).
+            operands: vec![op("frame", SlotRef), op("num_args", u16_lit()), op("num_results", u16_lit()).specialized(&[0, 1, 2])],
             result: None,
             semantics: "lua_call",
             variants: vec![],
