@@ -1103,15 +1103,8 @@ pub fn lua_init_field(table: u64, name: u64, value: u64, slot_cache: *mut u8) ->
     }
     api::cold_path();
     let r = unsafe { lua_rt_newindex(ctx(), table, name, value, api::stack_base(), api::code_block()) };
-    finish_store(r, lua_init_field_mm_continuation as *const ())
-}
-
-#[no_mangle]
-pub fn lua_init_field_mm_continuation(_table: u64, _name: u64, _value: u64, _slot_cache: *mut u8) -> ! {
-    // Only a metamethod returns here: the whole continuation is a slow path.
-    api::cold_path();
-    runtime_call_returned();
-    api::fallthrough()
+    // SetField's continuation: the operands are the same.
+    finish_store(r, lua_set_field_mm_continuation as *const ())
 }
 
 /// `obj:name(...)`: `frame[0] = obj.name`, and `obj` becomes the first argument.
