@@ -143,25 +143,25 @@ pub fn builder_source(specs: &[BytecodeSpec], variants: &[Variant]) -> String {
                 _ => format!("self.push_u16({})", op.name),
             };
             // A literal fixed by the variant takes no bytes.
-            let fixed_in: Vec<String> =
-                mine.iter().filter(|v| v.operands.iter().any(|o| o.name == op.name && o.fixed.is_some())).map(|v| v.opcode.to_string()).collect();
+            let fixed_in: Vec<u16> =
+                mine.iter().filter(|v| v.operands.iter().any(|o| o.name == op.name && o.fixed.is_some())).map(|v| v.opcode).collect();
             if fixed_in.is_empty() {
                 let _ = writeln!(s, "        {expr};");
             } else {
-                let _ = writeln!(s, "        if !matches!(opcode, {}) {{\n            {expr};\n        }}", fixed_in.join(" | "));
+                let _ = writeln!(s, "        if !matches!(opcode, {}) {{\n            {expr};\n        }}", opcode_pattern(&fixed_in));
             }
         }
         if spec.result == ResultKind::Value {
             let _ = writeln!(s, "        self.push_u16(output);");
         }
         // The call inline cache the generator gave the variant (`interp-call-ic`): last.
-        let cached: Vec<String> = mine.iter().filter(|v| v.call_ic_offset.is_some()).map(|v| v.opcode.to_string()).collect();
+        let cached: Vec<u16> = mine.iter().filter(|v| v.call_ic_offset.is_some()).map(|v| v.opcode).collect();
         let call_ic = if cached.is_empty() {
             None
         } else if cached.len() == mine.len() {
             Some("        self.push_empty_call_ic();".to_owned())
         } else {
-            Some(format!("        if matches!(opcode, {}) {{\n            self.push_empty_call_ic();\n        }}", cached.join(" | ")))
+            Some(format!("        if matches!(opcode, {}) {{\n            self.push_empty_call_ic();\n        }}", opcode_pattern(&cached)))
         };
         if spec.result == ResultKind::Branch {
             let _ = writeln!(s, "        let branch_field = self.position();\n        self.push_u32(0);");
@@ -179,4 +179,41 @@ pub fn builder_source(specs: &[BytecodeSpec], variants: &[Variant]) -> String {
     }
     let _ = writeln!(s, "}}");
     s
+}
+
+/// A `matches!` pattern of `opcodes`: runs of three or more consecutive opcodes as a range
+/// (`76..=78`), the rest joined with `|`, so the generated code passes clippy's
+/// `manual_range_patterns` whatever the variants' numbering.
+fn opcode_pattern(opcodes: &[u16]) -> String {
+    let mut sorted = opcodes.to_vec();
+    sorted.sort_unstable();
+    sorted.dedup();
+    let mut parts = Vec::new();
+    let mut i = 0;
+    while i < sorted.len() {
+        let mut j = i;
+        while j + 1 < sorted.len() && sorted[j + 1] == sorted[j] + 1 {
+            j += 1;
+        }
+        if j - i >= 2 {
+            parts.push(format!("{}..={}", sorted[i], sorted[j]));
+        } else {
+            parts.extend(sorted[i..=j].iter().map(u16::to_string));
+        }
+        i = j + 1;
+    }
+    parts.join(" | ")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::opcode_pattern;
+
+    #[test]
+    fn opcode_patterns_use_ranges_for_runs_of_three() {
+        assert_eq!(opcode_pattern(&[7]), "7");
+        assert_eq!(opcode_pattern(&[76, 77]), "76 | 77");
+        assert_eq!(opcode_pattern(&[78, 76, 77]), "76..=78");
+        assert_eq!(opcode_pattern(&[1, 3, 4, 5, 6, 9, 10, 12]), "1 | 3..=6 | 9 | 10 | 12");
+    }
 }
