@@ -900,6 +900,47 @@ mod corpus_tests {
         }
     }
 
+    /// `InitField` is the compiler's store into a table its constructor just made, but a
+    /// verified chunk may aim it at any slot: a table with a metatable gets the ordinary store
+    /// (its `__newindex`, here a table, receives the value), anything else the ordinary error,
+    /// as SetField's would.
+    #[test]
+    fn init_field_aimed_elsewhere_stores_as_set_field_does() {
+        use crate::object::table::{table_mut, Table};
+        let src = "local obj, n = guarded, 5 local t = { x = 1 } return t.x";
+        let mut st = LuaState::new().unwrap();
+        // `guarded` (a global, so the collector keeps it): a table whose metatable's
+        // `__newindex` is the table `store`.
+        let [x, newindex, guarded_name, store_name] = [&b"x"[..], b"__newindex", b"guarded", b"store"].map(|k| st.intern(k).unwrap());
+        let globals = st.globals;
+        let (guarded, mt, store) = (Table::new_in(&mut st.heap).unwrap(), Table::new_in(&mut st.heap).unwrap(), Table::new_in(&mut st.heap).unwrap());
+        table_mut(globals).set(guarded_name, guarded).unwrap();
+        table_mut(globals).set(store_name, store).unwrap();
+        table_mut(mt).set(newindex, store).unwrap();
+        table_mut(guarded).set_metatable(table_mut(mt));
+        let f = st.load(src.as_bytes(), "=t", false).unwrap();
+        let d = dump(&st, f).unwrap();
+        let p = data_of(src, false);
+        let (pc, v) = insns(&p).into_iter().find(|(_, v)| v.bytecode == "InitField").unwrap();
+        let o = v.operands.iter().find(|o| o.name == "table").unwrap();
+        assert_eq!(o.width, 2);
+        let at = d.windows(p.code.len()).position(|w| w == &p.code[..]).unwrap() + pc + o.offset as usize;
+        let run = |st: &mut LuaState, slot: u16| {
+            let mut crafted = d.clone();
+            crafted[at..at + 2].copy_from_slice(&slot.to_le_bytes());
+            let g = undump(st, &crafted, "=crafted").expect("the verifier checks slots, not what they hold");
+            st.call(g, &[])
+        };
+        // Slot 0 is `obj`: the value goes to `store`, `obj` and `t` stay without `x`.
+        let message = |e: crate::state::LuaError| String::from_utf8_lossy(crate::object::string::string_bytes(e.value)).into_owned();
+        let r = run(&mut st, 0).unwrap_or_else(|e| panic!("{}", message(e)));
+        assert_eq!(r[0], TValue::NIL);
+        assert_eq!((table_mut(store).get(x).as_f64(), table_mut(guarded).get(x)), (1.0, TValue::NIL));
+        // Slot 1 is `n`, a number.
+        let e = message(run(&mut st, 1).expect_err("indexing a number"));
+        assert!(e.contains("attempt to index"), "{e}");
+    }
+
     #[test]
     fn the_verifier_refuses_what_handlers_would_trust() {
         let src = "local a, b = ... local t = {a, b, ...} for i = 1, #t do b = (b or 0) .. t[i] end return function() return a end, select('#', ...)";

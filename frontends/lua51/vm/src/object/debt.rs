@@ -148,7 +148,7 @@ pub(crate) unsafe fn free_values(block: *mut u64, cap: usize) {
 
 #[cfg(test)]
 mod tests {
-    use crate::object::debt::{alloc_values, free_values, FREE_ARRAY_BLOCKS, MAX_REUSED_BLOCKS, REUSED_CAPS};
+    use crate::object::debt::{alloc_values, free_values, reuse_class, FREE_ARRAY_BLOCKS, MAX_REUSED_BLOCKS};
 
     /// A freed block of a kept capacity is the next one handed out; a `Vec` of that capacity
     /// may take a block over, grow it and free it; at most `MAX_REUSED_BLOCKS` are kept, and
@@ -167,7 +167,7 @@ mod tests {
         for &block in &blocks {
             unsafe { free_values(block, 4) };
         }
-        let kept = |cap| FREE_ARRAY_BLOCKS.with(|lists| lists[REUSED_CAPS.iter().position(|&c| c == cap).unwrap()].count.get());
+        let kept = |cap| FREE_ARRAY_BLOCKS.with(|lists| lists[reuse_class(cap).unwrap()].count.get());
         assert_eq!(kept(4), MAX_REUSED_BLOCKS);
         let odd = alloc_values(5);
         unsafe { free_values(odd, 5) };
