@@ -1082,10 +1082,16 @@ impl TValue {
     #[inline]
     pub fn is_kind(self, kind: ObjKind) -> bool {
         match tag_of_kind(kind as u8) {
-            OBJECT_TAG => self.0 >> TAG_SHIFT == OBJECT_TAG >> TAG_SHIFT && self.heap_kind() == kind as u8,
+            OBJECT_TAG => self.has_tag(OBJECT_TAG) && self.heap_kind() == kind as u8,
             TABLE_TAG => self.is_table(),
-            tag => self.0 >> TAG_SHIFT == tag >> TAG_SHIFT,
+            tag => self.has_tag(tag),
         }
+    }
+    /// Whether the value's top 16 bits are `tag`'s (an exact tag; tables, the highest, are a
+    /// bound: [`Self::is_table`]).
+    #[inline]
+    fn has_tag(self, tag: u64) -> bool {
+        self.0 >> TAG_SHIFT == tag >> TAG_SHIFT
     }
     /// `is_string` of a value known to be on the heap. With a tag of its own it is the same
     /// compare as [`Self::is_string`]; `type-check-strength-reduction` still has the form for
@@ -1106,11 +1112,11 @@ impl TValue {
     }
     #[inline]
     pub fn is_string(self) -> bool {
-        self.0 >> TAG_SHIFT == STRING_TAG >> TAG_SHIFT
+        self.has_tag(STRING_TAG)
     }
     #[inline]
     pub fn is_function(self) -> bool {
-        self.0 >> TAG_SHIFT == FUNCTION_TAG >> TAG_SHIFT
+        self.has_tag(FUNCTION_TAG)
     }
     #[inline]
     pub fn is_table(self) -> bool {

@@ -571,25 +571,21 @@ impl Table {
         self.0.index_handler(index_event)
     }
 
-    /// Raw set (`rawset`). Nil and NaN keys are refused.
-    /// A table constructor's `key = value` (a string key): as [`Table::set`], except that a
-    /// shaped table gives the key its named slot even when `value` is nil, so that the tables
-    /// one constructor makes share their hidden class whichever fields were nil. A nil slot is
-    /// an absent key to every reader, as after `t.key = nil`.
+    /// A table constructor's `key = value` (a string key): [`Table::set`], except that in a
+    /// shaped table a nil value still gives an absent key its named slot (where `set` would
+    /// store nothing), so that the tables one constructor makes share their hidden class
+    /// whichever fields were nil. A nil slot is an absent key to every reader, as after
+    /// `t.key = nil`.
     pub fn init_field(&mut self, key: TValue, value: TValue) -> Result<(), KeyError> {
-        if key.is_string() && !self.0.shape.is_null() {
-            if let Some(slot) = self.0.string_slot(key) {
-                unsafe { *slot = value };
-                return Ok(());
-            }
-            if self.add_named(key, value)? {
-                return Ok(());
-            }
-            // Now a dictionary: an ordinary store (a nil one is none).
+        if value.is_nil() && key.is_string() && !self.0.shape.is_null() && self.0.string_slot(key).is_none() {
+            // `false`: the table became a dictionary instead, where a nil store is none.
+            self.add_named(key, value)?;
+            return Ok(());
         }
         self.set(key, value)
     }
 
+    /// Raw set (`rawset`). Nil and NaN keys are refused.
     pub fn set(&mut self, key: TValue, value: TValue) -> Result<(), KeyError> {
         if key.is_nil() {
             return Err(KeyError::Nil);
