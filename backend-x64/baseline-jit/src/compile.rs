@@ -412,6 +412,13 @@ impl BaselineJit {
         let cold_start = size + TRAP.len();
         let code_size = cold_start + cold_size;
         let records_start = code_size.next_multiple_of(8);
+        // Every `rel32` within the allocation then fits (`write_fills`).
+        if records_start + records_size > i32::MAX as usize {
+            return Err(JitError::Bytecode {
+                offset: 0,
+                problem: format!("{} bytes of code and records is 2 GiB or more", records_start + records_size),
+            });
+        }
 
         // Pass 2: copy and patch.
         let pc_base = bytecode.as_ptr() as u64;
@@ -440,10 +447,15 @@ impl BaselineJit {
                 // Where each [`Area`] of this instruction starts in `buf`.
                 let pos = [ins.in_line, cold_start + ins.cold, records_start + ins.record];
                 buf[pos[0]..pos[0] + t.in_line.len()].copy_from_slice(&t.in_line);
-                buf[pos[1]..pos[1] + t.cold.len()].copy_from_slice(&t.cold);
+                if !t.cold.is_empty() {
+                    buf[pos[1]..pos[1] + t.cold.len()].copy_from_slice(&t.cold);
+                }
                 let in_line_len = if ins.slab > 0 { ins.slab as usize } else { t.in_line.len() };
-                // A slab holds the IC entry (a jump to the generic code) until its stub fills it.
-                buf[pos[0] + t.in_line.len()..pos[0] + in_line_len].fill(0xcc);
+                if ins.slab > 0 {
+                    // A slab holds the IC entry (a jump to the generic code) until its stub
+                    // fills it.
+                    buf[pos[0] + t.in_line.len()..pos[0] + in_line_len].fill(0xcc);
+                }
                 let pc = pc_base + offset as u64;
                 let next = base + (pos[0] + in_line_len) as u64;
                 let branch = match t.branch {
@@ -550,19 +562,33 @@ struct FillValues<'b> {
 
 /// Patches template `t`, copied to `pos` (its [`Area`]s' starts in `buf`, which the cache
 /// maps at `base`), with `values`.
+///
+/// The address and slot fills (nine in ten) are written without a bounds check: the template
+/// proved each lies in its area ([`crate::template`]), and pass 1 sized `buf` so that each
+/// area lies in it. The rest go through `patch_hole`, which checks.
 #[inline(always)]
 fn write_fills(buf: &mut [u8], base: u64, t: &Template, pos: [usize; 3], values: &FillValues<'_>) -> Result<(), JitError> {
     let (bytecode, offset, bases) = (values.bytecode, values.offset, &values.bases);
+    debug_assert!(pos[0] + t.in_line.len() <= buf.len() && pos[1] + t.cold.len() <= buf.len() && pos[2] + t.records as usize <= buf.len());
+    let out = buf.as_mut_ptr();
+    // SAFETY (every `put`): `pos[area] + f.at` plus the width lies in the area (see above).
+    for f in t.rel32_local.iter() {
+        let at = pos[f.area as usize] + f.at as usize;
+        // `S + A - P` between two addresses of the function's allocation, which
+        // `compile_inner` checked is below 2 GiB: it fits.
+        let rel = bases[f.base as usize].wrapping_add(f.off).wrapping_sub(base + at as u64);
+        unsafe { put(out, at, (rel as u32).to_le_bytes()) };
+    }
     for f in t.rel32.iter() {
         let at = pos[f.area as usize] + f.at as usize;
         // `S + A - P`, in range for a `rel32`.
         let rel = bases[f.base as usize].wrapping_add(f.off).wrapping_sub(base + at as u64) as i64;
         let Ok(rel) = i32::try_from(rel) else { return Err(rel32_out_of_range(offset, rel)) };
-        buf[at..at + 4].copy_from_slice(&rel.to_le_bytes());
+        unsafe { put(out, at, rel.to_le_bytes()) };
     }
     for f in t.abs64.iter() {
         let at = pos[f.area as usize] + f.at as usize;
-        buf[at..at + 8].copy_from_slice(&bases[f.base as usize].wrapping_add(f.off).to_le_bytes());
+        unsafe { put(out, at, bases[f.base as usize].wrapping_add(f.off).to_le_bytes()) };
     }
     for f in t.slots.iter() {
         let at = pos[f.area as usize] + f.at as usize;
@@ -570,7 +596,7 @@ fn write_fills(buf: &mut [u8], base: u64, t: &Template, pos: [usize; 3], values:
         // In bounds: pass 1 checked the instruction, the template the field.
         let raw = u16::from_le_bytes([bytecode[field], bytecode[field + 1]]);
         let value = f.add + f.scale * i64::from(raw);
-        buf[at..at + 4].copy_from_slice(&(value as u32).to_le_bytes());
+        unsafe { put(out, at, (value as u32).to_le_bytes()) };
     }
     let pc = bases[Base::Pc as usize];
     for f in t.other.iter() {
@@ -596,6 +622,16 @@ fn write_fills(buf: &mut [u8], base: u64, t: &Template, pos: [usize; 3], values:
         }
     }
     Ok(())
+}
+
+/// Writes `bytes` at `at` of the buffer `out` points into.
+///
+/// # Safety
+/// `at + N` is within the buffer.
+#[inline(always)]
+unsafe fn put<const N: usize>(out: *mut u8, at: usize, bytes: [u8; N]) {
+    // SAFETY: the caller's.
+    unsafe { out.add(at).cast::<[u8; N]>().write_unaligned(bytes) }
 }
 
 /// One instruction of the function being compiled, after pass 1: its template and where its

@@ -111,6 +111,14 @@ pub(crate) enum Base {
     CodeBlock = 7,
 }
 
+impl Base {
+    /// Whether the address lies in the compiled function's own allocation (its code and
+    /// records), so that a `rel32` from anywhere in it reaches it.
+    pub(crate) fn is_in_allocation(self) -> bool {
+        matches!(self, Base::Next | Base::Branch | Base::InLine | Base::Cold | Base::Records)
+    }
+}
+
 /// The number of [`Base`]s.
 pub(crate) const BASES: usize = 8;
 
@@ -134,7 +142,12 @@ pub(crate) struct Template {
     pub cold: Box<[u8]>,
     /// Bytes of SlowPathData records (their fields are fills; the bytes are all written).
     pub records: u32,
-    /// `rel32` holes whose value is an address (range-checked).
+    /// `rel32` holes whose value is an address in the function's own allocation (the next
+    /// instruction, the branch target, this instruction's pieces and records): in range
+    /// whenever the allocation is below 2 GiB, which the compile loop checks once per function.
+    pub rel32_local: Box<[AddressFill]>,
+    /// `rel32` holes whose value is any other address (a helper, an external, the
+    /// instruction's bytecode): range-checked.
     pub rel32: Box<[AddressFill]>,
     /// 8-byte holes and SlowPathData fields whose value is an address.
     pub abs64: Box<[AddressFill]>,
@@ -308,10 +321,26 @@ fn build(tables: &'static StencilTables, v: &'static VariantRecord, placed: &Pla
         }
         None => None,
     };
-    let (mut rel32, mut abs64, mut slots, mut other) = (Vec::new(), Vec::new(), Vec::new(), Vec::new());
+    // The compile loop writes fills without a bounds check: each must lie in its area.
+    let area_len = |area: Area| match area {
+        Area::InLine => in_line.len(),
+        Area::Cold => cold.len(),
+        Area::Records => records as usize,
+    };
+    for f in &fills {
+        let width = match f.write {
+            Write::Hole(kind) => kind.width(),
+            Write::Field => 8,
+        };
+        if f.at as usize + width > area_len(f.area) {
+            return Err(format!("a hole of {} at {} of its {:?} area runs past the area's end", v.name, f.at, f.area));
+        }
+    }
+    let (mut rel32_local, mut rel32, mut abs64, mut slots, mut other) = (Vec::new(), Vec::new(), Vec::new(), Vec::new(), Vec::new());
     for f in fills {
         if let Some(a) = as_address(&f) {
             match f.write {
+                Write::Hole(HoleKind::PcRel32) if a.base.is_in_allocation() => rel32_local.push(a),
                 Write::Hole(HoleKind::PcRel32) => rel32.push(a),
                 Write::Hole(HoleKind::Abs64) | Write::Field => abs64.push(a),
                 Write::Hole(_) => other.push(f),
@@ -326,6 +355,7 @@ fn build(tables: &'static StencilTables, v: &'static VariantRecord, placed: &Pla
         in_line: in_line.into(),
         cold: cold.into(),
         records,
+        rel32_local: rel32_local.into(),
         rel32: rel32.into(),
         abs64: abs64.into(),
         slots: slots.into(),
