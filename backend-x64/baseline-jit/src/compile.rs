@@ -228,6 +228,9 @@ pub struct BaselineJit {
     templates: Vec<Result<Template, String>>,
     /// The prologue's template, when the tables have a prologue.
     prologue: Option<Result<Template, String>>,
+    /// Per opcode and kind, what an inline-cache stub copies and patches
+    /// ([`crate::stub_template`]).
+    pub(crate) stub_templates: Vec<Vec<Result<crate::stub_template::StubTemplate, String>>>,
     /// The instructions with a fused inline cache, by their address (the key the generic
     /// code's fill reports them by).
     pub(crate) ic_sites: crate::ic::IcSites,
@@ -267,6 +270,7 @@ impl BaselineJit {
             near_externals,
             templates: Vec::new(),
             prologue: None,
+            stub_templates: Vec::new(),
             ic_sites: Default::default(),
             stub_hot: Default::default(),
             stub_cold: Default::default(),
@@ -276,6 +280,7 @@ impl BaselineJit {
         let placed = Placed { data: &jit.data, shared: &jit.shared, externals: &jit.externals, near_externals: &jit.near_externals };
         jit.templates = template::build_all(tables, &placed);
         jit.prologue = template::build_prologue(tables, &placed);
+        jit.stub_templates = crate::stub_template::build_all(tables, &placed);
         Ok(jit)
     }
 
@@ -830,7 +835,7 @@ fn branch_target(bytecode: &[u8], offset: usize, v: &VariantRecord) -> Result<i6
 /// A `width`-byte little-endian field, sign- or zero-extended. Every hole of every compiled
 /// instruction reads one: fixed-width loads, not a copy of `width` bytes (a `memcpy` call).
 #[inline]
-fn read_field(bytes: &[u8], at: usize, width: u8, signed: bool) -> Option<i64> {
+pub(crate) fn read_field(bytes: &[u8], at: usize, width: u8, signed: bool) -> Option<i64> {
     fn le<const N: usize>(bytes: &[u8], at: usize) -> Option<[u8; N]> {
         bytes.get(at..at.checked_add(N)?)?.try_into().ok()
     }

@@ -16,56 +16,15 @@
 //! language never reuses, so a stub never needs clearing by the collector. Stubs live as long
 //! as the code cache (like compiled functions, they are not reclaimed).
 
-use deegen_stencil::{patch_hole, HoleKind};
+use deegen_stencil::patch_hole;
 
 use crate::compile::{
     check_emitted, instruction_constant, patched_value, piece_addresses, BaselineJit, CompiledInstruction, IcSite, IcStub, JitError, VerifyError,
     MAX_IC_STUBS,
 };
-use crate::tables::{HoleValue, StencilRecord, StencilTables};
-
-/// The values of a stub's holes other than the helpers' and externals'.
-struct StubContext<'a> {
-    /// The instruction's bytes (from its address `pc`).
-    instruction: &'a [u8],
-    pc: u64,
-    next: u64,
-    branch: u64,
-    continuations: &'a [u64],
-    address: u64,
-    cold: u64,
-    record: u64,
-    key: u32,
-    state: u32,
-    next_in_chain: u64,
-    /// Derived constant `k` of a state.
-    derive: &'a dyn Fn(u16, u32) -> Result<u64, String>,
-}
-
-impl StubContext<'_> {
-    /// The value of `value` in the stub (`None`: a helper's, an external's or data, which the
-    /// JIT placed).
-    fn value(&self, v: &'static crate::VariantRecord, value: HoleValue) -> Result<Option<u64>, String> {
-        Ok(Some(match value {
-            HoleValue::Pc | HoleValue::Output | HoleValue::Operand(_) => instruction_constant(self.instruction, self.pc, 0, v, value)?,
-            HoleValue::Next => self.next,
-            HoleValue::Branch if self.branch != 0 => self.branch,
-            HoleValue::Branch => return Err(format!("{} does not branch", v.name)),
-            HoleValue::Continuation(k) => *self.continuations.get(k as usize).ok_or_else(|| format!("{} has no continuation {k}", v.name))?,
-            HoleValue::SlowPathData => self.record,
-            HoleValue::ColdPart if self.cold != 0 => self.cold,
-            HoleValue::HotPart | HoleValue::ColdPart => self.address,
-            HoleValue::IcKey => u64::from(self.key),
-            HoleValue::IcState => u64::from(self.state),
-            HoleValue::IcNext => self.next_in_chain,
-            HoleValue::IcDerived(k) => (self.derive)(k, self.state)?,
-            HoleValue::Data | HoleValue::Shared(_) | HoleValue::External(_) => return Ok(None),
-            // The generator gives stubs (which make no calls) no continuations.
-            HoleValue::CodeBlock => return Err(format!("the stub of {} names its function's code block", v.name)),
-            HoleValue::NumParams | HoleValue::FrameSize => return Err(format!("the stub of {} has the function prologue's {value:?}", v.name)),
-        }))
-    }
-}
+use crate::stub_template::{StubPart, StubValues};
+use crate::tables::{HoleValue, StencilTables};
+use deegen_exec_memory::CodeCache;
 
 /// The inline-cache sites of the compiled functions, found by an instruction's address: per
 /// function (by its bytecode's first address) the sites in address order. Registering them
@@ -103,24 +62,17 @@ impl IcSites {
         self.functions.remove(&start);
     }
 
-    /// Where the site of the instruction at `pc` is: its function's first address, and its
-    /// place among the function's sites.
-    pub(crate) fn index(&self, pc: u64) -> Option<(u64, usize)> {
-        let (&start, f) = self.functions.range(..=pc).next_back()?;
-        if pc >= f.end {
-            return None;
-        }
-        Some((start, f.sites.binary_search_by_key(&pc, |(a, _)| *a).ok()?))
-    }
-
+    /// The site of the instruction at `pc`: its function's sites, then a binary search.
     pub(crate) fn get(&self, pc: u64) -> Option<&IcSite> {
-        let (start, i) = self.index(pc)?;
-        Some(&self.functions[&start].sites[i].1)
+        let (_, f) = self.functions.range(..=pc).next_back().filter(|(_, f)| pc < f.end)?;
+        let i = f.sites.binary_search_by_key(&pc, |(a, _)| *a).ok()?;
+        Some(&f.sites[i].1)
     }
 
-    /// The site at an [`IcSites::index`].
-    pub(crate) fn at_mut(&mut self, (start, i): (u64, usize)) -> Option<&mut IcSite> {
-        Some(&mut self.functions.get_mut(&start)?.sites.get_mut(i)?.1)
+    pub(crate) fn get_mut(&mut self, pc: u64) -> Option<&mut IcSite> {
+        let (_, f) = self.functions.range_mut(..=pc).next_back().filter(|(_, f)| pc < f.end)?;
+        let i = f.sites.binary_search_by_key(&pc, |(a, _)| *a).ok()?;
+        Some(&mut f.sites[i].1)
     }
 }
 
@@ -175,6 +127,33 @@ fn derive(tables: &StencilTables, shared: &[u64], k: u16, state: u32) -> Result<
     Ok(value)
 }
 
+/// Makes the chain of `site` start at `target` (a new stub, or the generic code): the IC entry
+/// (`jmp rel32`) jumps there, or, when the site's first stub is in its slab, that stub's misses
+/// do.
+fn point_chain(tables: &'static StencilTables, cache: &mut CodeCache, site: &mut IcSite, target: u64) -> Result<(), JitError> {
+    let entry = site.entry;
+    match site.stubs.first_mut().filter(|s| s.in_line) {
+        Some(first) => {
+            let s = &tables.stencils[first.stencil as usize];
+            // SAFETY: the stub is emitted code, alive with its site.
+            let mut bytes = unsafe { std::slice::from_raw_parts(first.address as *const u8, first.code_size as usize) }.to_vec();
+            let len = bytes.len();
+            for h in s.holes.iter().filter(|h| h.value == HoleValue::IcNext && (h.offset as usize) < len) {
+                patch_hole(&mut bytes, h.offset as usize, h.kind, h.addend, target, first.address).map_err(|e| e.in_stencil(s.name))?;
+            }
+            first.next_in_chain = target;
+            site.head = target;
+            Ok(cache.patch(first.address, &bytes)?)
+        }
+        None => {
+            site.head = target;
+            let rel = i32::try_from(target as i64 - (entry as i64 + 5))
+                .map_err(|_| JitError::Bytecode { offset: 0, problem: format!("{target:#x} is out of the reach of the IC entry at {entry:#x}") })?;
+            Ok(cache.patch(entry + 1, &rel.to_le_bytes())?)
+        }
+    }
+}
+
 impl BaselineJit {
     /// The fused inline cache of the compiled instruction at `pc` now holds, in its first
     /// entry, a state of `kind`: adds a stub for that entry at the head of the instruction's
@@ -185,9 +164,10 @@ impl BaselineJit {
     /// `pc` is the address of an instruction of a function compiled by this JIT whose bytecode
     /// is still alive (the instruction's own code is asking).
     pub unsafe fn add_ic_stub(&mut self, pc: u64, kind: u32) -> Result<Option<IcStub>, JitError> {
-        let tables = self.tables;
-        let Some(at) = self.ic_sites.index(pc) else { return Ok(None) };
-        let site = self.ic_sites.at_mut(at).expect("just found");
+        // One lookup of the site, and the JIT's other parts borrowed beside it.
+        let BaselineJit { tables, cache, shared, ic_sites, stub_hot, stub_cold, stub_templates, stats, .. } = self;
+        let tables = *tables;
+        let Some(site) = ic_sites.get_mut(pc) else { return Ok(None) };
         let (opcode, entry, cold_area, next, branch, head) = (site.opcode, site.entry, site.cold, site.next, site.branch, site.head);
         let (slab, slab_empty) = (site.slab as usize, site.stubs.is_empty());
         let v = &tables.variants[opcode as usize];
@@ -210,7 +190,7 @@ impl BaselineJit {
         }
         let (known, full, megamorphic) = (site.stubs.iter().any(|s| s.key == key), site.stubs.len() == MAX_IC_STUBS, site.megamorphic);
         if megamorphic {
-            self.stats.ic_megamorphic_fills += 1;
+            stats.ic_megamorphic_fills += 1;
             return Ok(None);
         }
         if known {
@@ -220,98 +200,61 @@ impl BaselineJit {
             // Megamorphic: every key the stubs miss would pay for all their misses first. The
             // entry now jumps straight to the generic code (the first out-of-line piece), whose
             // cache in the bytecode keeps serving the last keys; the stubs stay unreachable.
-            self.point_chain(at, cold_area).map_err(|e| bad(e.to_string()))?;
-            let site = self.ic_sites.at_mut(at).expect("looked up above");
+            point_chain(tables, cache, site, cold_area).map_err(|e| bad(e.to_string()))?;
             site.megamorphic = true;
-            self.stats.ic_megamorphic_sites += 1;
-            self.stats.ic_megamorphic_fills += 1;
+            stats.ic_megamorphic_sites += 1;
+            stats.ic_megamorphic_fills += 1;
             tracing::trace!(pc = format_args!("{pc:#x}"), "inline-cache site megamorphic");
             return Ok(None);
         }
-        let stencil = *ic.stubs.get(kind as usize).ok_or_else(|| bad(format!("no stub for kind {kind}")))?;
-        let hot = &tables.stencils[stencil as usize];
-        let cold = hot.cold_part.map(|c| &tables.stencils[c as usize]);
-        let cold_len = cold.map_or(0, |c| c.code.len());
+        let t = match stub_templates.get(opcode as usize).and_then(|ts| ts.get(kind as usize)) {
+            Some(Ok(t)) => t,
+            Some(Err(problem)) => return Err(bad(problem.clone())),
+            None => return Err(bad(format!("no stub for kind {kind}"))),
+        };
+        let (stencil, cold_len) = (t.stencil, t.cold_code_len);
         // The hot part goes with the other stubs' hot parts, the cold part and the record
         // (rarely touched) elsewhere: interleaved, they spread the hit paths over more cache
         // lines (richards: 38% more instruction-cache misses than the stubs' hot parts packed).
-        let records_at = cold_len.next_multiple_of(8);
-        let cold_size = records_at + 8 * hot.slow_path_data.len();
+        let cold_size = t.cold.len();
         // The site's first stub goes into its slab when it was made for it (the slab is this
         // stub's size: `compile::inline_slab`), without its trailing jump to the next
         // instruction, which follows the slab.
+        let hot = &tables.stencils[stencil as usize];
         let in_line = slab_empty && slab > 0 && crate::compile::inline_stub_len(hot) == slab;
-        let code_size = if in_line { slab } else { hot.code.len() };
-        let address = if in_line { entry } else { self.stub_hot.take(&mut self.cache, hot.code.len(), 16)? };
-        let cold_address = if cold_size > 0 { self.stub_cold.take(&mut self.cache, cold_size, 8)? } else { 0 };
-        // Where the instruction's continuations are: its pieces as compiled (only when the stub
-        // returns into one: not every stub does, and the layout allocates).
-        let returns = |s: &StencilRecord| {
-            s.holes.iter().map(|h| h.value).chain(s.slow_path_data.iter().copied()).any(|v| matches!(v, HoleValue::Continuation(_)))
-        };
-        let pieces = if returns(hot) || cold.is_some_and(returns) { site_pieces(tables, opcode, entry, cold_area) } else { Vec::new() };
-        let continuations = pieces.get(1..1 + v.continuations.len()).unwrap_or_default();
-        let (data, shared, externals, near) = (&self.data, &self.shared, &self.externals, &self.near_externals);
+        let code_size = if in_line { slab } else { t.hot.len() };
+        let address = if in_line { entry } else { stub_hot.take(cache, t.hot.len(), 16)? };
+        let cold_address = if cold_size > 0 { stub_cold.take(cache, cold_size, 8)? } else { 0 };
         let derive = |k: u16, state: u32| derive(tables, shared, k, state);
-        let fixed = |s: &StencilRecord, id: usize, value: HoleValue, kind: HoleKind| -> Result<u64, String> {
-            Ok(match value {
-                HoleValue::Data => data[id],
-                HoleValue::Shared(k) => *shared.get(k as usize).ok_or("no such helper")?,
-                HoleValue::External(k) if kind == HoleKind::PcRel32 => *near.get(k as usize).ok_or("no such external")?,
-                HoleValue::External(k) => *externals.get(k as usize).ok_or("no such external")?,
-                other => return Err(format!("{} has no value for {other:?}", s.name)),
-            })
-        };
-        let context = StubContext {
+        let values = StubValues {
             instruction,
             pc,
             next,
             branch,
-            continuations,
-            address,
-            cold: if cold.is_some() { cold_address } else { 0 },
-            record: cold_address + records_at as u64,
+            entry,
+            generic: cold_area,
+            hot: address,
+            cold: cold_address,
             key,
             state,
             next_in_chain: head,
             derive: &derive,
         };
-        let mut hot_bytes = hot.code.to_vec();
-        let mut cold_bytes = vec![0u8; cold_size];
-        let parts = [(Some(hot), stencil, address), (cold, hot.cold_part.unwrap_or(0), cold_address)];
-        for (part, id, at) in parts {
-            let Some(s) = part else { continue };
-            let out = if at == address { &mut hot_bytes[..] } else { &mut cold_bytes[..s.code.len()] };
-            out.copy_from_slice(s.code);
-            for h in s.holes {
-                let value = match context.value(v, h.value).map_err(bad)? {
-                    Some(value) => value,
-                    None => fixed(s, id as usize, h.value, h.kind).map_err(bad)?,
-                };
-                patch_hole(out, h.offset as usize, h.kind, h.addend, value, at).map_err(|e| e.in_stencil(s.name))?;
-            }
-        }
-        for (k, &value) in hot.slow_path_data.iter().enumerate() {
-            let value = match context.value(v, value).map_err(bad)? {
-                Some(value) => value,
-                None => fixed(hot, stencil as usize, value, HoleKind::Abs64).map_err(bad)?,
-            };
-            cold_bytes[records_at + 8 * k..records_at + 8 * k + 8].copy_from_slice(&value.to_le_bytes());
-        }
-        // Both parts are written before the entry points at the stub (the cold part before a
-        // stub in the slab replaces the entry).
+        // Both parts are written where they run, the cold part first: the entry points at the
+        // stub only once it is whole (a stub in the slab replaces the entry).
         if cold_size > 0 {
-            self.cache.patch(cold_address, &cold_bytes)?;
+            cache.patch_with(cold_address, cold_size, |out| t.write(StubPart::Cold, out, &values))?.map_err(bad)?;
         }
-        self.cache.patch(address, &hot_bytes[..code_size])?;
+        cache.patch_with(address, code_size, |out| t.write(StubPart::Hot, out, &values))?.map_err(bad)?;
+        let (cold, record) = (if t.has_cold_part { cold_address } else { 0 }, cold_address + t.records_at as u64);
         // A stub in line is counted with its function's code.
         let size = if in_line { cold_size } else { hot.code.len() + cold_size };
         let stub = IcStub {
             pc,
             stencil,
             address,
-            cold: context.cold,
-            record: context.record,
+            cold,
+            record,
             key,
             state,
             next_in_chain: head,
@@ -322,48 +265,15 @@ impl BaselineJit {
         };
         if in_line {
             // The stub is the entry now; the chain's head stays the generic code.
-            let site = self.ic_sites.at_mut(at).expect("looked up above");
-            site.stubs.push(stub);
-            self.stats.ic_stubs_in_line += 1;
+            stats.ic_stubs_in_line += 1;
         } else {
-            self.point_chain(at, address)?;
-            let site = self.ic_sites.at_mut(at).expect("looked up above");
-            site.stubs.push(stub);
+            point_chain(tables, cache, site, address)?;
         }
-        self.stats.ic_stubs += 1;
-        self.stats.ic_stub_bytes += size as u64;
+        site.stubs.push(stub);
+        stats.ic_stubs += 1;
+        stats.ic_stub_bytes += size as u64;
         tracing::trace!(pc = format_args!("{pc:#x}"), stub = format_args!("{address:#x}"), kind, key, state, "inline-cache stub added");
         Ok(Some(stub))
-    }
-
-    /// Makes the site's chain start at `target` (a new stub, or the generic code): the IC
-    /// entry (`jmp rel32`) jumps there, or, when the site's first stub is in its slab, that
-    /// stub's misses do.
-    fn point_chain(&mut self, at: (u64, usize), target: u64) -> Result<(), JitError> {
-        let site = self.ic_sites.at_mut(at).expect("a site the caller found");
-        let entry = site.entry;
-        match site.stubs.first_mut().filter(|s| s.in_line) {
-            Some(first) => {
-                let s = &self.tables.stencils[first.stencil as usize];
-                // SAFETY: the stub is emitted code, alive with its site.
-                let mut bytes = unsafe { std::slice::from_raw_parts(first.address as *const u8, first.code_size as usize) }.to_vec();
-                let len = bytes.len();
-                for h in s.holes.iter().filter(|h| h.value == HoleValue::IcNext && (h.offset as usize) < len) {
-                    patch_hole(&mut bytes, h.offset as usize, h.kind, h.addend, target, first.address).map_err(|e| e.in_stencil(s.name))?;
-                }
-                first.next_in_chain = target;
-                site.head = target;
-                Ok(self.cache.patch(first.address, &bytes)?)
-            }
-            None => {
-                site.head = target;
-                let rel = i32::try_from(target as i64 - (entry as i64 + 5)).map_err(|_| JitError::Bytecode {
-                    offset: 0,
-                    problem: format!("{target:#x} is out of the reach of the IC entry at {entry:#x}"),
-                })?;
-                Ok(self.cache.patch(entry + 1, &rel.to_le_bytes())?)
-            }
-        }
     }
 
     /// The compiled function whose bytecode is `bytecode` is about to be freed:

@@ -15,6 +15,7 @@
 
 mod compile;
 mod ic;
+mod stub_template;
 mod tables;
 mod template;
 

@@ -166,14 +166,20 @@ impl CodeCache {
 
     /// Overwrites emitted code at `address` (inline-cache patching), through the write view.
     pub fn patch(&mut self, address: u64, bytes: &[u8]) -> Result<(), ExecMemoryError> {
+        self.patch_with(address, bytes.len(), |buf| buf.copy_from_slice(bytes))
+    }
+
+    /// Lets `fill` rewrite the `len` bytes of emitted code at `address` in place, through the
+    /// write view (an inline-cache stub written where it runs, with no copy in between).
+    pub fn patch_with<R>(&mut self, address: u64, len: usize, fill: impl FnOnce(&mut [u8]) -> R) -> Result<R, ExecMemoryError> {
         let offset = address.checked_sub(self.base()).map(|o| o as usize);
         match offset {
-            Some(o) if o + bytes.len() <= self.code_top => {
-                self.write(o, bytes.len(), Access::Execute, |buf, _| buf.copy_from_slice(bytes))?;
-                discard_valgrind_translations(address, bytes.len());
-                Ok(())
+            Some(o) if o.checked_add(len).is_some_and(|end| end <= self.code_top) => {
+                let r = self.write(o, len, Access::Execute, |buf, _| fill(buf))?;
+                discard_valgrind_translations(address, len);
+                Ok(r)
             }
-            _ => Err(ExecMemoryError::NotOurs { address, len: bytes.len() }),
+            _ => Err(ExecMemoryError::NotOurs { address, len }),
         }
     }
 
