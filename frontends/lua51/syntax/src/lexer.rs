@@ -171,6 +171,21 @@ pub struct Lexer<'a> {
     /// lua5.1's `ls->buff`: the text of the token being (or last) read.
     buf: Vec<u8>,
     chunk_name: Vec<u8>,
+    /// The names read so far: a name is mostly a repeat, and a repeat shares the first one's
+    /// bytes instead of allocating its own.
+    names: std::collections::HashSet<LuaStr, crate::names::BuildNameHasher>,
+}
+
+impl Lexer<'_> {
+    /// The name in `buf`, shared with the earlier ones of the same bytes.
+    fn name(&mut self) -> LuaStr {
+        if let Some(n) = self.names.get(self.buf.as_slice()) {
+            return n.clone();
+        }
+        let n = LuaStr::from(self.buf.as_slice());
+        self.names.insert(n.clone());
+        n
+    }
 }
 
 impl std::fmt::Debug for Lexer<'_> {
@@ -193,7 +208,16 @@ impl<'a> Lexer<'a> {
     }
 
     fn with_source(src: Cow<'a, [u8]>, reader: Option<Reader<'a>>, chunk_name: impl AsRef<[u8]>) -> Self {
-        let mut lx = Lexer { src, pos: 0, reader, current: EOZ, line: 1, buf: Vec::new(), chunk_name: chunk_name.as_ref().to_vec() };
+        let mut lx = Lexer {
+            src,
+            pos: 0,
+            reader,
+            current: EOZ,
+            line: 1,
+            buf: Vec::new(),
+            chunk_name: chunk_name.as_ref().to_vec(),
+            names: Default::default(),
+        };
         lx.next();
         lx
     }
@@ -359,7 +383,7 @@ impl<'a> Lexer<'a> {
                     }
                     return Ok(match reserved_word(&self.buf) {
                         Some(word) => word,
-                        None => Token::Name(LuaStr::from(self.buf.as_slice())),
+                        None => Token::Name(self.name()),
                     });
                 }
                 _ => {

@@ -30,6 +30,7 @@ pub mod ast;
 mod dump;
 mod error;
 pub mod lexer;
+pub mod names;
 mod number;
 mod parser;
 

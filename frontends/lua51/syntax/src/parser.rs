@@ -253,14 +253,13 @@ impl Parser<'_> {
 
     /// lua5.1's `str_checkname`.
     fn check_name(&mut self) -> PResult<LuaStr> {
-        match &self.t {
-            Token::Name(n) => {
-                let n = n.clone();
-                self.next()?;
-                Ok(n)
-            }
-            _ => Err(self.error_expected("<name>")),
+        if !matches!(self.t, Token::Name(_)) {
+            return Err(self.error_expected("<name>"));
         }
+        // Taken, not cloned: `next` replaces the token.
+        let Token::Name(n) = std::mem::replace(&mut self.t, Token::Eof) else { unreachable!("a name, tested above") };
+        self.next()?;
+        Ok(n)
     }
 
     fn enter_level(&mut self) -> PResult<()> {

@@ -11,7 +11,7 @@ use lua51_syntax::ast::{BinOp, Block, Chunk, Expr, ExprKind, FuncBody, FuncName,
 use lua51_value::{TValue, MULTRET};
 
 use crate::bytecode::{BytecodeBuilder, Emitted, Operand};
-use crate::object::function::{new_closure, LocalVarInfo, Proto, UpvalDesc, VarInfo, PROLOGUE_LINE};
+use crate::object::function::{new_closure, DebugName, LocalVarInfo, Proto, UpvalDesc, VarInfo, PROLOGUE_LINE};
 use crate::runtime::vararg_packer;
 use crate::state::LuaState;
 
@@ -59,7 +59,7 @@ struct BlockScope {
 struct FuncState {
     b: BytecodeBuilder,
     constants: Vec<TValue>,
-    const_map: HashMap<u64, u32>,
+    const_map: HashMap<u64, u32, lua51_syntax::names::BuildNameHasher>,
     lines: Vec<(u32, u32)>,
     names: Vec<(u32, u8, VarInfo)>,
     actives: Vec<LocalVar>,
@@ -94,7 +94,7 @@ enum Var {
 /// body becomes the main function's (a copy of the whole tree was a tenth of loading a large
 /// file).
 pub fn compile_chunk(st: &mut LuaState, chunk: Chunk, chunk_name: &str) -> Result<TValue> {
-    let mut c = Compiler { st, funcs: Vec::new(), source: chunk_name.to_owned() };
+    let mut c = Compiler { st, funcs: Vec::new(), source: chunk_name.to_owned(), debug_names: HashMap::default() };
     let body = FuncBody {
         params: Vec::new(),
         is_method: false,
@@ -124,6 +124,10 @@ struct Compiler<'s> {
     st: &'s mut LuaState,
     funcs: Vec<FuncState>,
     source: String,
+    /// The debug names made so far, by their bytes: every use of a variable is named in the
+    /// function's debug information, and a string per use was a sixth of the compiler's
+    /// allocations.
+    debug_names: HashMap<Vec<u8>, DebugName, lua51_syntax::names::BuildNameHasher>,
 }
 
 fn name_str(n: &[u8]) -> String {
@@ -131,6 +135,16 @@ fn name_str(n: &[u8]) -> String {
 }
 
 impl<'s> Compiler<'s> {
+    /// The debug name of the bytes `n` (lossily UTF-8), shared with earlier ones.
+    fn debug_name(&mut self, n: &[u8]) -> DebugName {
+        if let Some(d) = self.debug_names.get(n) {
+            return d.clone();
+        }
+        let d: DebugName = name_str(n).into();
+        self.debug_names.insert(n.to_vec(), d.clone());
+        d
+    }
+
     fn fs(&mut self) -> &mut FuncState {
         self.funcs.last_mut().expect("inside a function")
     }
@@ -145,7 +159,7 @@ impl<'s> Compiler<'s> {
         self.funcs.push(FuncState {
             b: BytecodeBuilder::new(),
             constants: Vec::new(),
-            const_map: HashMap::new(),
+            const_map: HashMap::default(),
             lines: Vec::new(),
             names: Vec::new(),
             actives: Vec::new(),
@@ -255,8 +269,9 @@ impl<'s> Compiler<'s> {
             return Err(self.error(line, "too many local variables"));
         }
         let start = self.here();
+        let debug_name = self.debug_name(name);
         let fs = self.fs();
-        fs.locvars.push(LocalVarInfo { name: name_str(name), slot, start, end: u32::MAX });
+        fs.locvars.push(LocalVarInfo { name: debug_name, slot, start, end: u32::MAX });
         let info = fs.locvars.len() - 1;
         fs.actives.push(LocalVar { name: name.to_vec(), slot, info });
         Ok(())
@@ -872,7 +887,7 @@ impl<'s> Compiler<'s> {
         let back = self.mark(back, "ForIn")?;
         // 5.1 names a native iterator after the generator's hidden local (`bad argument #1 to
         // '(for generator)'`); the call itself is of a copy, so its type error names nothing.
-        self.name_operand(back, 0, Some(VarInfo::Local("(for generator)".to_owned())));
+        self.name_operand(back, 0, Some(VarInfo::Local("(for generator)".into())));
         self.fs().b.patch_branch(back, body_start);
         self.patch_here(block.breaks);
         self.end_locals(block.first_local - 3);
@@ -978,11 +993,14 @@ impl<'s> Compiler<'s> {
     /// What the value of `e` is, for error messages, when it names a variable.
     fn var_info(&mut self, e: &Expr) -> Option<VarInfo> {
         match &e.kind {
-            ExprKind::Name(n) => Some(match self.resolve(n.as_bytes()) {
-                Var::Local(_) => VarInfo::Local(name_str(n)),
-                Var::Upvalue(_) => VarInfo::Upvalue(name_str(n)),
-                Var::Global => VarInfo::Global(name_str(n)),
-            }),
+            ExprKind::Name(n) => {
+                let name = self.debug_name(n);
+                Some(match self.resolve(n.as_bytes()) {
+                    Var::Local(_) => VarInfo::Local(name),
+                    Var::Upvalue(_) => VarInfo::Upvalue(name),
+                    Var::Global => VarInfo::Global(name),
+                })
+            }
             // 5.1 names a register after the instruction that last wrote it, without looking
             // through jumps: `x and y` / `x or y` is `y`'s only when a constant `x` folds the
             // jump away (truthy for `and`, falsy for `or`).
@@ -998,8 +1016,8 @@ impl<'s> Compiler<'s> {
             ExprKind::Paren(inner) => self.var_info(inner),
             // 5.1 names any indexed value a field, '?' unless the key is a constant string.
             ExprKind::Index { key, .. } => match &key.kind {
-                ExprKind::String(k) => Some(VarInfo::Field(name_str(k))),
-                _ => Some(VarInfo::Field("?".to_owned())),
+                ExprKind::String(k) => Some(VarInfo::Field(self.debug_name(k))),
+                _ => Some(VarInfo::Field("?".into())),
             },
             _ => None,
         }
@@ -1470,7 +1488,7 @@ impl<'s> Compiler<'s> {
                     }
                 };
                 self.name_operand(em, 0, object_info);
-                (args, Some(VarInfo::Method(name_str(method))), true)
+                (args, Some(VarInfo::Method(self.debug_name(method))), true)
             }
             _ => return Err(self.error(e.line, "internal error: not a call")),
         };

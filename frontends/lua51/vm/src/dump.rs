@@ -28,7 +28,7 @@
 use lua51_value::TValue;
 
 use crate::bytecode::variants;
-use crate::object::function::{is_native, new_closure, new_upval, proto_of, LocalVarInfo, Proto, UpvalDesc, VarInfo};
+use crate::object::function::{is_native, new_closure, new_upval, proto_of, DebugName, LocalVarInfo, Proto, UpvalDesc, VarInfo};
 use crate::object::heap::OutOfMemory;
 use crate::object::string::string_bytes;
 use crate::runtime::vararg_packer;
@@ -336,7 +336,7 @@ fn read_proto(r: &mut Reader, depth: usize) -> Result<ProtoData, &'static str> {
         let offset = u32_of(r.uint().ok_or(END)?)?;
         let operand = r.take(1).ok_or(END)?[0];
         let kind = r.take(1).ok_or(END)?[0];
-        let name = String::from_utf8_lossy(r.bytes().ok_or(END)?).into_owned();
+        let name: DebugName = String::from_utf8_lossy(r.bytes().ok_or(END)?).into();
         let info = match kind {
             VAR_LOCAL => VarInfo::Local(name),
             VAR_GLOBAL => VarInfo::Global(name),
@@ -361,7 +361,7 @@ fn read_proto(r: &mut Reader, depth: usize) -> Result<ProtoData, &'static str> {
         let name = String::from_utf8_lossy(r.bytes().ok_or(END)?).into_owned();
         let slot = u16::try_from(r.uint().ok_or(END)?).map_err(|_| "bad code (local slot)")?;
         let (start, end) = (u32_of(r.uint().ok_or(END)?)?, u32_of(r.uint().ok_or(END)?)?);
-        p.locvars.push(LocalVarInfo { name, slot, start, end });
+        p.locvars.push(LocalVarInfo { name: name.into(), slot, start, end });
     }
     for _ in 0..r.count()? {
         p.children.push(read_proto(r, depth + 1)?);

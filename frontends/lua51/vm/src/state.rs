@@ -391,8 +391,8 @@ impl LuaState {
         let called = this.call_site().and_then(|(b, p)| self.called_as(b, p));
         let (name, is_method) = match &called {
             Some(VarInfo::Method(n)) => (n.clone(), true),
-            Some(v) => (v.name().to_owned(), false),
-            None => ("?".to_owned(), false),
+            Some(v) => (v.name().into(), false),
+            None => ("?".into(), false),
         };
         let n = if is_method { i } else { i + 1 };
         let position = self.where_(base, 1);

@@ -12,15 +12,19 @@ use crate::tiering::TIER_UP_THRESHOLD;
 /// active line.
 pub const PROLOGUE_LINE: u32 = 0;
 
+/// A name in a function's debug information (a local's, or an operand's in error messages):
+/// shared, since the compiler names every use of a variable.
+pub type DebugName = std::rc::Rc<str>;
+
 /// What a register held when an instruction used it, for error messages
 /// (`attempt to call global 'f'`), as Lua 5.1's `getobjname` reports it.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum VarInfo {
-    Local(String),
-    Global(String),
-    Upvalue(String),
-    Field(String),
-    Method(String),
+    Local(DebugName),
+    Global(DebugName),
+    Upvalue(DebugName),
+    Field(DebugName),
+    Method(DebugName),
 }
 
 impl VarInfo {
@@ -53,7 +57,7 @@ pub struct UpvalDesc {
 /// A local variable's name and where it lives while it is in scope (`debug.getlocal`).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct LocalVarInfo {
-    pub name: String,
+    pub name: DebugName,
     pub slot: u16,
     /// Bytecode offsets `[start, end)` where the variable is active.
     pub start: u32,

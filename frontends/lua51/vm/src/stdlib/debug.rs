@@ -42,7 +42,7 @@ fn find_local(mut levels: crate::frames::Levels, level: usize, n: i64, top: *mut
         let offset = unsafe { pc.offset_from(proto.code.as_ptr()) } as u32;
         let named = proto.locvars.iter().filter(|l| l.start <= offset && offset < l.end).nth(n as usize - 1);
         if let Some(l) = named {
-            return Ok(Some((l.name.clone(), unsafe { base.add(usize::from(l.slot)) })));
+            return Ok(Some((l.name.to_string(), unsafe { base.add(usize::from(l.slot)) })));
         }
     }
     let slot = unsafe { base.add(n as usize - 1) };
