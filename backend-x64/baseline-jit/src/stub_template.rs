@@ -13,7 +13,7 @@ use deegen_stencil::{patch_hole, HoleKind};
 
 use crate::compile::plan_pieces;
 use crate::tables::{HoleValue, StencilTables, VariantRecord};
-use crate::template::Placed;
+use crate::template::{Placed, Write};
 
 /// Which part of a stub a fill writes into.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -70,8 +70,7 @@ pub(crate) struct StubFill {
     pub part: StubPart,
     /// Offset in its part.
     pub at: u32,
-    /// The hole's kind; `None` for a SlowPathData field (the value itself, 8 bytes).
-    pub kind: Option<HoleKind>,
+    pub write: Write,
     pub addend: i64,
     pub source: StubSource,
 }
@@ -160,16 +159,7 @@ fn build(tables: &'static StencilTables, v: &'static VariantRecord, stencil: u16
             HoleValue::NumParams | HoleValue::FrameSize => return Err(format!("the stub of {} has the function prologue's {value:?}", v.name)),
         }))
     };
-    let fixed = |id: u16, value: HoleValue, kind: HoleKind| -> Result<u64, String> {
-        let missing = || format!("no value for a {value:?} hole of {}", tables.stencils[id as usize].name);
-        match value {
-            HoleValue::Data => placed.data.get(id as usize).copied().ok_or_else(missing),
-            HoleValue::Shared(k) => placed.shared.get(k as usize).copied().ok_or_else(missing),
-            HoleValue::External(k) if kind == HoleKind::PcRel32 => placed.near_externals.get(k as usize).copied().ok_or_else(missing),
-            HoleValue::External(k) => placed.externals.get(k as usize).copied().ok_or_else(missing),
-            _ => Err(missing()),
-        }
-    };
+    let fixed = |id: u16, value: HoleValue, kind: HoleKind| placed.fixed(tables, value, id, kind);
     let mut fills = Vec::new();
     let parts = [(StubPart::Hot, Some((stencil, hot))), (StubPart::Cold, hot.cold_part.zip(cold))];
     for (part, s) in parts {
@@ -180,10 +170,10 @@ fn build(tables: &'static StencilTables, v: &'static VariantRecord, stencil: u16
                 return Err(format!("a hole of {} at {} runs past its code", s.name, h.offset));
             }
             match source(h.value)? {
-                Some(source) => fills.push(StubFill { part, at: h.offset, kind: Some(h.kind), addend: h.addend, source }),
+                Some(source) => fills.push(StubFill { part, at: h.offset, write: Write::Hole(h.kind), addend: h.addend, source }),
                 None if h.kind == HoleKind::PcRel32 => {
                     let source = StubSource::Fixed(fixed(id, h.value, h.kind)?);
-                    fills.push(StubFill { part, at: h.offset, kind: Some(h.kind), addend: h.addend, source });
+                    fills.push(StubFill { part, at: h.offset, write: Write::Hole(h.kind), addend: h.addend, source });
                 }
                 // Absolute: the same bytes in every stub.
                 None => patch_hole(out, h.offset as usize, h.kind, h.addend, fixed(id, h.value, h.kind)?, 0)
@@ -194,7 +184,7 @@ fn build(tables: &'static StencilTables, v: &'static VariantRecord, stencil: u16
     for (k, &value) in hot.slow_path_data.iter().enumerate() {
         let at = records_at + 8 * k;
         match source(value)? {
-            Some(source) => fills.push(StubFill { part: StubPart::Cold, at: at as u32, kind: None, addend: 0, source }),
+            Some(source) => fills.push(StubFill { part: StubPart::Cold, at: at as u32, write: Write::Field, addend: 0, source }),
             None => cold_bytes[at..at + 8].copy_from_slice(&fixed(stencil, value, HoleKind::Abs64)?.to_le_bytes()),
         }
     }
@@ -260,9 +250,9 @@ impl StubTemplate {
                 StubSource::IcNext => values.next_in_chain,
                 StubSource::Derived(k) => (values.derive)(k, values.state)?,
             };
-            match f.kind {
-                Some(kind) => patch_hole(out, f.at as usize, kind, f.addend, value, address).map_err(|e| e.to_string())?,
-                None => {
+            match f.write {
+                Write::Hole(kind) => patch_hole(out, f.at as usize, kind, f.addend, value, address).map_err(|e| e.to_string())?,
+                Write::Field => {
                     out.get_mut(f.at as usize..f.at as usize + 8).ok_or("a record field runs past the record")?.copy_from_slice(&value.to_le_bytes())
                 }
             }

@@ -173,6 +173,23 @@ pub(crate) struct Placed<'a> {
     pub near_externals: &'a [u64],
 }
 
+impl Placed<'_> {
+    /// The value of a hole of `kind` in `stencil` that does not depend on the instruction (a
+    /// helper's, an external's or the stencil's data's address), or why there is none.
+    pub(crate) fn fixed(&self, tables: &StencilTables, value: HoleValue, stencil: u16, kind: HoleKind) -> Result<u64, String> {
+        let missing = || format!("no value for a {value:?} hole of {}", tables.stencils[stencil as usize].name);
+        match value {
+            HoleValue::Data => self.data.get(stencil as usize).copied().ok_or_else(missing),
+            HoleValue::Shared(k) => self.shared.get(k as usize).copied().ok_or_else(missing),
+            HoleValue::External(k) => {
+                let list = if kind == HoleKind::PcRel32 { self.near_externals } else { self.externals };
+                list.get(k as usize).copied().ok_or_else(missing)
+            }
+            _ => Err(missing()),
+        }
+    }
+}
+
 /// Builds the template of every variant (or why it has none), in opcode order.
 pub(crate) fn build_all(tables: &'static StencilTables, placed: &Placed<'_>) -> Vec<Result<Template, String>> {
     tables.variants.iter().map(|v| build(tables, v, placed)).collect()
@@ -258,18 +275,7 @@ fn build(tables: &'static StencilTables, v: &'static VariantRecord, placed: &Pla
             HoleValue::Data | HoleValue::Shared(_) | HoleValue::External(_) => return Ok(None),
         }))
     };
-    let fixed = |value: HoleValue, stencil: u16, kind: HoleKind| -> Result<u64, String> {
-        let missing = || format!("no value for a {value:?} hole of {}", tables.stencils[stencil as usize].name);
-        match value {
-            HoleValue::Data => placed.data.get(stencil as usize).copied().ok_or_else(missing),
-            HoleValue::Shared(k) => placed.shared.get(k as usize).copied().ok_or_else(missing),
-            HoleValue::External(k) => {
-                let list = if kind == HoleKind::PcRel32 { placed.near_externals } else { placed.externals };
-                list.get(k as usize).copied().ok_or_else(missing)
-            }
-            _ => Err(missing()),
-        }
-    };
+    let fixed = |value: HoleValue, stencil: u16, kind: HoleKind| placed.fixed(tables, value, stencil, kind);
     // Each piece's SlowPathData record (a cold part uses its owner's).
     let mut piece_records: Vec<Option<u32>> = Vec::with_capacity(plans.len());
     for (p, plan) in plans.iter().enumerate() {
