@@ -1,7 +1,12 @@
-//! A hasher for the short byte strings the front end keys its name tables by (the lexer's
-//! names, the compiler's debug names): a multiply-rotate over eight bytes at a time, where
-//! the standard SipHash cost more than the allocation it was saving. Not for keys an
+//! A hasher for the short keys the front end's tables use (the lexer's names, the compiler's
+//! debug names and constants): a multiply-rotate over eight bytes at a time and a final mix,
+//! where the standard SipHash cost more than the allocation it was saving. Not for keys an
 //! adversary picks to collide: a Lua program's own identifiers only make it slower.
+//!
+//! The final mix matters: a product's low bits depend only on its factors' low bits, and the
+//! table picks buckets by the low bits, so without it names sharing their first bytes (`k1`,
+//! `k2`, ...) or numbers sharing their low mantissa bits (every small integer) fell into one
+//! bucket chain (a function of 2^17 such constants compiled six times slower).
 
 use std::hash::{BuildHasherDefault, Hasher};
 
@@ -40,7 +45,9 @@ impl Hasher for NameHasher {
 
     #[inline]
     fn finish(&self) -> u64 {
-        self.0
+        // The high half folded into the low one, twice (MurmurHash3's finaliser, shortened).
+        let h = (self.0 ^ (self.0 >> 32)).wrapping_mul(0xff51_afd7_ed55_8ccd);
+        h ^ (h >> 29)
     }
 }
 
@@ -63,5 +70,17 @@ mod tests {
                 assert_ne!(h(x), h(y), "{x:?} {y:?}");
             }
         }
+    }
+
+    /// Keys that differ only in their later bytes (names with a common prefix) or in their
+    /// high bits (small integers as doubles) spread over the low bits, which pick the bucket.
+    #[test]
+    fn similar_keys_spread_over_the_low_bits() {
+        let low_bits = |hashes: Vec<u64>| hashes.iter().map(|h| h & 0xfff).collect::<std::collections::HashSet<_>>().len();
+        let names = (0..4096).map(|i| BuildNameHasher::default().hash_one(format!("k{i}").as_bytes())).collect();
+        let numbers = (0..4096).map(|i| BuildNameHasher::default().hash_one(f64::from(i).to_bits())).collect();
+        // 4096 keys thrown at random into 4096 buckets fill about 63% of them.
+        assert!(low_bits(names) > 2300);
+        assert!(low_bits(numbers) > 2300);
     }
 }
