@@ -240,12 +240,20 @@ impl BaselineJit {
             next_in_chain: head,
             derive: &derive,
         };
-        // Both parts are written where they run, the cold part first: the entry points at the
-        // stub only once it is whole (a stub in the slab replaces the entry).
+        // The cold part first, then the hot one: the entry points at the stub only once it is
+        // whole. Parts in fresh memory are written where they run (a failed write leaves bytes
+        // nothing reaches yet); a stub in the slab replaces the live IC entry, so it is made
+        // whole in a buffer first and the entry stays as it was if a hole cannot take its value.
         if cold_size > 0 {
             cache.patch_with(cold_address, cold_size, |out| t.write(StubPart::Cold, out, &values))?.map_err(bad)?;
         }
-        cache.patch_with(address, code_size, |out| t.write(StubPart::Hot, out, &values))?.map_err(bad)?;
+        if in_line {
+            let mut bytes = vec![0u8; code_size];
+            t.write(StubPart::Hot, &mut bytes, &values).map_err(bad)?;
+            cache.patch(address, &bytes)?;
+        } else {
+            cache.patch_with(address, code_size, |out| t.write(StubPart::Hot, out, &values))?.map_err(bad)?;
+        }
         let (cold, record) = (if t.has_cold_part { cold_address } else { 0 }, cold_address + t.records_at as u64);
         // A stub in line is counted with its function's code.
         let size = if in_line { cold_size } else { hot.code.len() + cold_size };
