@@ -417,11 +417,11 @@ impl BaselineJit {
         let cold_start = size + TRAP.len();
         let code_size = cold_start + cold_size;
         let records_start = code_size.next_multiple_of(8);
-        // Every `rel32` within the allocation then fits (`write_fills`).
-        if records_start + records_size > i32::MAX as usize {
+        // Every `rel32` within the allocation then fits, addend and all (`write_fills`).
+        if records_start + records_size > MAX_FUNCTION_BYTES {
             return Err(JitError::Bytecode {
                 offset: 0,
-                problem: format!("{} bytes of code and records is 2 GiB or more", records_start + records_size),
+                problem: format!("{} bytes of code and records is more than a function may take", records_start + records_size),
             });
         }
 
@@ -580,7 +580,7 @@ fn write_fills(buf: &mut [u8], base: u64, t: &Template, pos: [usize; 3], values:
     for f in t.rel32_local.iter() {
         let at = pos[f.area as usize] + f.at as usize;
         // `S + A - P` between two addresses of the function's allocation, which
-        // `compile_inner` checked is below 2 GiB: it fits.
+        // `compile_inner` checked is at most `MAX_FUNCTION_BYTES`: it fits.
         let rel = bases[f.base as usize].wrapping_add(f.off).wrapping_sub(base + at as u64);
         unsafe { put(out, at, (rel as u32).to_le_bytes()) };
     }
@@ -628,6 +628,10 @@ fn write_fills(buf: &mut [u8], base: u64, t: &Template, pos: [usize; 3], values:
     }
     Ok(())
 }
+
+/// The most bytes of code and records one compiled function may take: a `rel32` between two
+/// places of it then fits with any stencil's addend, so `write_fills` need not check.
+const MAX_FUNCTION_BYTES: usize = 1 << 30;
 
 /// Writes `bytes` at `at` of the buffer `out` points into.
 ///
