@@ -144,7 +144,7 @@ pub(crate) struct Template {
     pub records: u32,
     /// `rel32` holes whose value is an address in the function's own allocation (the next
     /// instruction, the branch target, this instruction's pieces and records): in range
-    /// whenever the allocation is below 2 GiB, which the compile loop checks once per function.
+    /// because the compile loop refuses a function larger than `MAX_FUNCTION_BYTES` (1 GiB).
     pub rel32_local: Box<[AddressFill]>,
     /// `rel32` holes whose value is any other address (a helper, an external, the
     /// instruction's bytecode): range-checked.
