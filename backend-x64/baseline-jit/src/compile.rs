@@ -83,6 +83,9 @@ pub(crate) struct IcSite {
     /// The site saw more keys than [`MAX_IC_STUBS`]: its entry jumps to its generic code
     /// directly, past the stubs, which would only add their misses.
     pub megamorphic: bool,
+    /// A megamorphic site's own copy of its variant's generic code (a stub without a key, of
+    /// [`crate::tables::IcRecord::megamorphic`]), which its entry then jumps to.
+    pub megamorphic_copy: Option<IcStub>,
 }
 
 /// An inline-cache stub the JIT made, for its checker.
@@ -237,6 +240,8 @@ pub struct BaselineJit {
     /// Where stubs' hot parts go, and their cold parts and SlowPathData records.
     pub(crate) stub_hot: crate::ic::StubArena,
     pub(crate) stub_cold: crate::ic::StubArena,
+    /// Megamorphic sites, found by their instruction's address without the site lookup.
+    pub(crate) megamorphic_filter: crate::ic::MegamorphicFilter,
     pub stats: JitStats,
 }
 
@@ -274,6 +279,7 @@ impl BaselineJit {
             ic_sites: Default::default(),
             stub_hot: Default::default(),
             stub_cold: Default::default(),
+            megamorphic_filter: Default::default(),
             stats: JitStats::default(),
         };
         jit.place_shared()?;
@@ -499,6 +505,7 @@ impl BaselineJit {
                             head: generic,
                             stubs: Vec::new(),
                             megamorphic: false,
+                            megamorphic_copy: None,
                             slab: ins.slab,
                         },
                     ));
@@ -527,6 +534,8 @@ impl BaselineJit {
         let warm: Vec<(u64, u8)> = sites.iter().filter_map(|(pc, site)| Some((*pc, tables.variants[site.opcode as usize].ic?.kind?))).collect();
         // (A function compiled at the address of a freed one's bytecode replaces its sites.)
         self.ic_sites.add_function(pc_base, pc_base + bytecode.len() as u64, sites);
+        // (As the sites of a function whose bytecode was here: none of its sites are this one's.)
+        self.megamorphic_filter.remove_range(pc_base, pc_base + bytecode.len() as u64);
         // Caches the interpreter filled (their instructions quickened) get their first stub
         // now: in JIT code a hit of the cache in the bytecode would not make one.
         for (pc, kind) in warm {
@@ -936,7 +945,7 @@ impl BaselineJit {
     /// miss goes to the one made before it, the first's to the generic code; a stub in the
     /// slab is the site's first, and its miss goes to the chain's head (the newest outlined
     /// stub, or the generic code).
-    fn verify_ic_site(&self, site: &IcSite, entry: u64, generic: u64) -> Result<(), String> {
+    pub(crate) fn verify_ic_site(&self, site: &IcSite, entry: u64, generic: u64) -> Result<(), String> {
         if site.entry != entry || site.cold != generic {
             return Err(format!("its inline-cache site names the entry {:#x} and generic code {:#x}", site.entry, site.cold));
         }
@@ -961,6 +970,11 @@ impl BaselineJit {
         let linked = outlined.first().is_none_or(|s| s.next_in_chain == generic) && outlined.windows(2).all(|w| w[1].next_in_chain == w[0].address);
         if !linked {
             return Err("its chain of stubs is not linked from the newest to the generic code".into());
+        }
+        match site.megamorphic_copy {
+            Some(copy) if site.megamorphic => self.verify_ic_stub(&copy).map_err(|e| e.problem)?,
+            Some(copy) => return Err(format!("a copy of its generic code at {:#x} while it is not megamorphic", copy.address)),
+            None => {}
         }
         Ok(())
     }

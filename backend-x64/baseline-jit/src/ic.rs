@@ -1,7 +1,8 @@
 //! Polymorphic inline caches in JIT code (the paper's section 7.3): chains of patched stubs.
 //!
 //! An instruction with a fused inline cache (`deegen_api::ic`) is compiled to its *IC entry*
-//! in line, a `jmp rel32`, and its generic code (the base variant's stencil) out of line; the
+//! in line, a `jmp rel32`, and its generic code (the base variant's stencil: a trampoline into
+//! the variant's generic code compiled once, `baseline-aot-ic-generic`) out of line; the
 //! entry first jumps to the generic code, which runs the cache in the bytecode. Each time the
 //! generic code fills the cache's first entry it calls the language's runtime
 //! (`deegen_api::runtime_constants::IC_FILLED`), which calls [`BaselineJit::add_ic_stub`]: the
@@ -12,7 +13,8 @@
 //! test of the kind.
 //!
 //! A site takes at most [`MAX_IC_STUBS`] stubs; later keys are served by the generic code
-//! (megamorphic). Stubs hold no object references: a key is a hidden-class id, which the
+//! (megamorphic): the site's own copy of it (`IcRecord::megamorphic`), since from then on it
+//! runs at every access. Stubs hold no object references: a key is a hidden-class id, which the
 //! language never reuses, so a stub never needs clearing by the collector. Stubs live as long
 //! as the code cache (like compiled functions, they are not reclaimed).
 
@@ -22,7 +24,7 @@ use crate::compile::{
     check_emitted, instruction_constant, patched_value, piece_addresses, BaselineJit, CompiledInstruction, IcSite, IcStub, JitError, VerifyError,
     MAX_IC_STUBS,
 };
-use crate::stub_template::{StubPart, StubValues};
+use crate::stub_template::{StubPart, StubTemplate, StubValues};
 use crate::tables::{HoleValue, StencilTables};
 use deegen_exec_memory::CodeCache;
 
@@ -73,6 +75,51 @@ impl IcSites {
         let (_, f) = self.functions.range_mut(..=pc).next_back().filter(|(_, f)| pc < f.end)?;
         let i = f.sites.binary_search_by_key(&pc, |(a, _)| *a).ok()?;
         Some(&mut f.sites[i].1)
+    }
+}
+
+/// The addresses of instructions whose sites are megamorphic, in a small direct-mapped table:
+/// such a site takes no more stubs, but its generic code still reports every fill of the cache
+/// in the bytecode, which misses at nearly every access when the site cycles through more
+/// hidden classes than the cache has ways. Found here, a fill costs a multiply and a compare
+/// instead of the site lookup (a loop of megamorphic field reads spent 40% of its instructions
+/// in `add_ic_stub`). A collision only falls back to the lookup.
+#[derive(Debug)]
+pub(crate) struct MegamorphicFilter {
+    pcs: Box<[u64; MEGAMORPHIC_FILTER_SLOTS]>,
+    /// Whether any site was ever entered (most programs have no megamorphic site, and every
+    /// compiled function clears its bytecode's range).
+    used: bool,
+}
+
+const MEGAMORPHIC_FILTER_SLOTS: usize = 256;
+
+impl Default for MegamorphicFilter {
+    fn default() -> Self {
+        MegamorphicFilter { pcs: Box::new([0; MEGAMORPHIC_FILTER_SLOTS]), used: false }
+    }
+}
+
+impl MegamorphicFilter {
+    fn slot(pc: u64) -> usize {
+        (pc.wrapping_mul(0x9e37_79b9_7f4a_7c15) >> 56) as usize % MEGAMORPHIC_FILTER_SLOTS
+    }
+
+    pub(crate) fn contains(&self, pc: u64) -> bool {
+        self.pcs[Self::slot(pc)] == pc
+    }
+
+    pub(crate) fn insert(&mut self, pc: u64) {
+        self.pcs[Self::slot(pc)] = pc;
+        self.used = true;
+    }
+
+    /// Drops the instructions in `[start, end)` (a freed function's bytecode).
+    pub(crate) fn remove_range(&mut self, start: u64, end: u64) {
+        if !self.used {
+            return;
+        }
+        self.pcs.iter_mut().filter(|pc| (start..end).contains(*pc)).for_each(|pc| *pc = 0);
     }
 }
 
@@ -154,6 +201,61 @@ fn point_chain(tables: &'static StencilTables, cache: &mut CodeCache, site: &mut
     }
 }
 
+/// Emits a stub of template `t` for the instruction at `pc`: its hot part in the instruction's
+/// slab (`slab`: its address and size) or with the other stubs' hot parts, its cold part and
+/// record with the others' (the hot parts interleaved with those spread the hit paths over
+/// more cache lines: richards had 38% more instruction-cache misses), every fill from the
+/// values `values` gives for the parts' addresses (hot, cold).
+///
+/// The cold part first, then the hot one: a chain reaches the stub only once it is whole.
+/// Parts in fresh memory are written where they run (a failed write leaves bytes nothing
+/// reaches yet); a stub in the slab replaces the live IC entry, so it is made whole in a
+/// buffer first and the entry stays as it was if a hole cannot take its value.
+fn place_stub<'v>(
+    t: &StubTemplate,
+    cache: &mut CodeCache,
+    stub_hot: &mut StubArena,
+    stub_cold: &mut StubArena,
+    slab: Option<(u64, usize)>,
+    pc: u64,
+    values: impl Fn(u64, u64) -> StubValues<'v>,
+) -> Result<IcStub, JitError> {
+    let bad = |problem: String| JitError::Bytecode { offset: 0, problem };
+    let cold_size = t.cold.len();
+    let (address, code_size) = match slab {
+        Some((entry, len)) => (entry, len),
+        None => (stub_hot.take(cache, t.hot.len(), 16)?, t.hot.len()),
+    };
+    let cold_address = if cold_size > 0 { stub_cold.take(cache, cold_size, 8)? } else { 0 };
+    let values = values(address, cold_address);
+    if cold_size > 0 {
+        cache.patch_with(cold_address, cold_size, |out| t.write(StubPart::Cold, out, &values))?.map_err(bad)?;
+    }
+    if slab.is_some() {
+        let mut bytes = vec![0u8; code_size];
+        t.write(StubPart::Hot, &mut bytes, &values).map_err(bad)?;
+        cache.patch(address, &bytes)?;
+    } else {
+        cache.patch_with(address, code_size, |out| t.write(StubPart::Hot, out, &values))?.map_err(bad)?;
+    }
+    // A stub in line is counted with its function's code.
+    let size = if slab.is_some() { cold_size } else { t.hot.len() + cold_size };
+    Ok(IcStub {
+        pc,
+        stencil: t.stencil,
+        address,
+        cold: if t.has_cold_part { cold_address } else { 0 },
+        record: cold_address + t.records_at as u64,
+        key: values.key,
+        state: values.state,
+        next_in_chain: values.next_in_chain,
+        code_size: code_size as u32,
+        cold_size: t.cold_code_len as u32,
+        size: size as u32,
+        in_line: slab.is_some(),
+    })
+}
+
 impl BaselineJit {
     /// The fused inline cache of the compiled instruction at `pc` now holds, in its first
     /// entry, a state of `kind`: adds a stub for that entry at the head of the instruction's
@@ -164,8 +266,12 @@ impl BaselineJit {
     /// `pc` is the address of an instruction of a function compiled by this JIT whose bytecode
     /// is still alive (the instruction's own code is asking).
     pub unsafe fn add_ic_stub(&mut self, pc: u64, kind: u32) -> Result<Option<IcStub>, JitError> {
+        if self.megamorphic_filter.contains(pc) {
+            self.stats.ic_megamorphic_fills += 1;
+            return Ok(None);
+        }
         // One lookup of the site, and the JIT's other parts borrowed beside it.
-        let BaselineJit { tables, cache, shared, ic_sites, stub_hot, stub_cold, stub_templates, stats, .. } = self;
+        let BaselineJit { tables, cache, shared, ic_sites, stub_hot, stub_cold, stub_templates, stats, megamorphic_filter, .. } = self;
         let tables = *tables;
         let Some(site) = ic_sites.get_mut(pc) else { return Ok(None) };
         let (opcode, entry, cold_area, next, branch, head) = (site.opcode, site.entry, site.cold, site.next, site.branch, site.head);
@@ -190,97 +296,79 @@ impl BaselineJit {
         }
         let (known, full, megamorphic) = (site.stubs.iter().any(|s| s.key == key), site.stubs.len() == MAX_IC_STUBS, site.megamorphic);
         if megamorphic {
+            megamorphic_filter.insert(pc);
             stats.ic_megamorphic_fills += 1;
             return Ok(None);
         }
         if known {
             return Ok(None);
         }
-        if full {
-            // Megamorphic: every key the stubs miss would pay for all their misses first. The
-            // entry now jumps straight to the generic code (the first out-of-line piece), whose
-            // cache in the bytecode keeps serving the last keys; the stubs stay unreachable.
-            point_chain(tables, cache, site, cold_area).map_err(|e| bad(e.to_string()))?;
-            site.megamorphic = true;
-            stats.ic_megamorphic_sites += 1;
-            stats.ic_megamorphic_fills += 1;
-            tracing::trace!(pc = format_args!("{pc:#x}"), "inline-cache site megamorphic");
-            return Ok(None);
-        }
-        let t = match stub_templates.get(opcode as usize).and_then(|ts| ts.get(kind as usize)) {
-            Some(Ok(t)) => t,
-            Some(Err(problem)) => return Err(bad(problem.clone())),
-            None => return Err(bad(format!("no stub for kind {kind}"))),
-        };
-        let (stencil, cold_len) = (t.stencil, t.cold_code_len);
-        // The hot part goes with the other stubs' hot parts, the cold part and the record
-        // (rarely touched) elsewhere: interleaved, they spread the hit paths over more cache
-        // lines (richards: 38% more instruction-cache misses than the stubs' hot parts packed).
-        let cold_size = t.cold.len();
-        // The site's first stub goes into its slab when it was made for it (the slab is this
-        // stub's size: `compile::inline_slab`), without its trailing jump to the next
-        // instruction, which follows the slab.
-        let hot = &tables.stencils[stencil as usize];
-        let in_line = slab_empty && slab > 0 && crate::compile::inline_stub_len(hot) == slab;
-        let code_size = if in_line { slab } else { t.hot.len() };
-        let address = if in_line { entry } else { stub_hot.take(cache, t.hot.len(), 16)? };
-        let cold_address = if cold_size > 0 { stub_cold.take(cache, cold_size, 8)? } else { 0 };
         let derive = |k: u16, state: u32| derive(tables, shared, k, state);
-        let values = StubValues {
+        let template = |k: usize| match stub_templates.get(opcode as usize).and_then(|ts| ts.get(k)) {
+            Some(Ok(t)) => Ok(t),
+            Some(Err(problem)) => Err(bad(problem.clone())),
+            None => Err(bad(format!("no stub template {k}"))),
+        };
+        let values = |hot: u64, cold: u64| StubValues {
             instruction,
             pc,
             next,
             branch,
             entry,
             generic: cold_area,
-            hot: address,
-            cold: cold_address,
+            hot,
+            cold,
             key,
             state,
             next_in_chain: head,
             derive: &derive,
         };
-        // The cold part first, then the hot one: the entry points at the stub only once it is
-        // whole. Parts in fresh memory are written where they run (a failed write leaves bytes
-        // nothing reaches yet); a stub in the slab replaces the live IC entry, so it is made
-        // whole in a buffer first and the entry stays as it was if a hole cannot take its value.
-        if cold_size > 0 {
-            cache.patch_with(cold_address, cold_size, |out| t.write(StubPart::Cold, out, &values))?.map_err(bad)?;
+        if full {
+            // Megamorphic: every key the stubs miss would pay for all their misses first. The
+            // entry now jumps past them, the stubs stay unreachable, and the generic code's
+            // cache in the bytecode keeps serving the last keys. That generic code is a
+            // trampoline into code all sites share, reading the instruction from its record
+            // and going on through a register; this site runs it at every access from now
+            // on, so it gets a copy of its own with the instruction's values as immediates.
+            let target = match ic.megamorphic {
+                Some(_) => {
+                    let t = template(ic.stubs.len())?;
+                    let copy = place_stub(t, cache, stub_hot, stub_cold, None, pc, |hot, cold| StubValues { key: 0, state: 0, ..values(hot, cold) })
+                        .map_err(|e| bad(e.to_string()))?;
+                    site.megamorphic_copy = Some(copy);
+                    stats.ic_stub_bytes += u64::from(copy.size);
+                    copy.address
+                }
+                None => cold_area,
+            };
+            point_chain(tables, cache, site, target).map_err(|e| bad(e.to_string()))?;
+            site.megamorphic = true;
+            megamorphic_filter.insert(pc);
+            stats.ic_megamorphic_sites += 1;
+            stats.ic_megamorphic_fills += 1;
+            tracing::trace!(pc = format_args!("{pc:#x}"), "inline-cache site megamorphic");
+            return Ok(None);
         }
-        if in_line {
-            let mut bytes = vec![0u8; code_size];
-            t.write(StubPart::Hot, &mut bytes, &values).map_err(bad)?;
-            cache.patch(address, &bytes)?;
-        } else {
-            cache.patch_with(address, code_size, |out| t.write(StubPart::Hot, out, &values))?.map_err(bad)?;
-        }
-        let (cold, record) = (if t.has_cold_part { cold_address } else { 0 }, cold_address + t.records_at as u64);
-        // A stub in line is counted with its function's code.
-        let size = if in_line { cold_size } else { hot.code.len() + cold_size };
-        let stub = IcStub {
-            pc,
-            stencil,
-            address,
-            cold,
-            record,
-            key,
-            state,
-            next_in_chain: head,
-            code_size: code_size as u32,
-            cold_size: cold_len as u32,
-            size: size as u32,
-            in_line,
-        };
+        let t = template(kind as usize)?;
+        // The site's first stub goes into its slab when it was made for it (the slab is this
+        // stub's size: `compile::inline_slab`), without its trailing jump to the next
+        // instruction, which follows the slab.
+        let hot = &tables.stencils[t.stencil as usize];
+        let in_line = slab_empty && slab > 0 && crate::compile::inline_stub_len(hot) == slab;
+        let stub = place_stub(t, cache, stub_hot, stub_cold, in_line.then_some((entry, slab)), pc, values).map_err(|e| match e {
+            JitError::Bytecode { problem, .. } => bad(problem),
+            other => other,
+        })?;
         if in_line {
             // The stub is the entry now; the chain's head stays the generic code.
             stats.ic_stubs_in_line += 1;
         } else {
-            point_chain(tables, cache, site, address)?;
+            point_chain(tables, cache, site, stub.address)?;
         }
         site.stubs.push(stub);
         stats.ic_stubs += 1;
-        stats.ic_stub_bytes += size as u64;
-        tracing::trace!(pc = format_args!("{pc:#x}"), stub = format_args!("{address:#x}"), kind, key, state, "inline-cache stub added");
+        stats.ic_stub_bytes += u64::from(stub.size);
+        tracing::trace!(pc = format_args!("{pc:#x}"), stub = format_args!("{:#x}", stub.address), kind, key, state, "inline-cache stub added");
         Ok(Some(stub))
     }
 
@@ -288,13 +376,31 @@ impl BaselineJit {
     /// its inline-cache sites are dropped (its bytecode's addresses may name another
     /// function's instructions next). Its code and stubs stay in the cache, unreachable.
     pub fn forget(&mut self, bytecode: &[u8]) {
-        self.ic_sites.remove_function(bytecode.as_ptr() as u64);
+        let start = bytecode.as_ptr() as u64;
+        self.ic_sites.remove_function(start);
+        self.megamorphic_filter.remove_range(start, start + bytecode.len() as u64);
     }
 
     /// The stubs of the compiled instruction at `pc`, newest (the chain's head) first: for
     /// listings (`ljr --dump-jit`) and profilers' symbol maps.
     pub fn ic_stubs(&self, pc: u64) -> impl Iterator<Item = &IcStub> + '_ {
         self.ic_sites.get(pc).into_iter().flat_map(|s| s.stubs.iter().rev())
+    }
+
+    /// The checker for the inline-cache site of the compiled instruction at `pc` as it is now:
+    /// its stubs, its chain and a megamorphic site's copy of its generic code (which the
+    /// fill that makes a site megamorphic adds without a stub to check). `Ok` when `pc` has
+    /// no site.
+    pub fn verify_ic_site_at(&self, pc: u64) -> Result<(), VerifyError> {
+        let Some(site) = self.ic_sites.get(pc) else { return Ok(()) };
+        let variant = self.tables.variants.get(site.opcode as usize).map_or("?", |v| v.name);
+        self.verify_ic_site(site, site.entry, site.cold).map_err(|problem| VerifyError { offset: 0, variant, problem })
+    }
+
+    /// A megamorphic site's own copy of its generic code (a stub without a key), for listings
+    /// and profilers' symbol maps.
+    pub fn ic_megamorphic_copy(&self, pc: u64) -> Option<&IcStub> {
+        self.ic_sites.get(pc)?.megamorphic_copy.as_ref()
     }
 
     /// The name of the stencil a stub was copied from.
@@ -321,7 +427,7 @@ impl BaselineJit {
         let pieces = site_pieces(tables, site.opcode, site.entry, site.cold);
         let hot = &tables.stencils[stub.stencil as usize];
         let ic = v.ic.ok_or_else(|| fail("its instruction has no inline cache".into()))?;
-        if !ic.stubs.contains(&stub.stencil) {
+        if !ic.stubs.contains(&stub.stencil) && ic.megamorphic != Some(stub.stencil) {
             return Err(fail(format!("{} is not a stub of {}", hot.name, v.name)));
         }
         // What a hole or record field of `value` must hold, recomputed from the instruction,

@@ -93,13 +93,14 @@ pub(crate) struct StubTemplate {
 }
 
 /// The stub templates of every variant, by opcode and kind (or why a stub has none, reported
-/// when such a stub is asked for).
+/// when such a stub is asked for); after the kinds, the template of the megamorphic copy of
+/// the generic code (`IcRecord::megamorphic`), when the variant has one.
 pub(crate) fn build_all(tables: &'static StencilTables, placed: &Placed<'_>) -> Vec<Vec<Result<StubTemplate, String>>> {
     tables
         .variants
         .iter()
         .map(|v| match v.ic {
-            Some(ic) => ic.stubs.iter().map(|&stencil| build(tables, v, stencil, placed)).collect(),
+            Some(ic) => ic.stubs.iter().chain(&ic.megamorphic).map(|&stencil| build(tables, v, stencil, placed)).collect(),
             None => Vec::new(),
         })
         .collect()

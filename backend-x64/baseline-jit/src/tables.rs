@@ -147,6 +147,11 @@ pub struct IcRecord {
     /// quickened the instruction when it filled the cache), so that a function compiled after
     /// the interpreter warmed its caches starts with a stub for each.
     pub kind: Option<u8>,
+    /// The stencil of the variant's generic code with the instruction's operands and
+    /// successors as holes, which a site that goes megamorphic copies, like a stub without a
+    /// key (`baseline-aot-ic-generic`: the main stencil is a trampoline into the generic code
+    /// compiled once, which reads them from the record).
+    pub megamorphic: Option<u16>,
 }
 
 /// Where an operand is in the instruction and how its runtime constant is encoded.

@@ -697,6 +697,61 @@ impl Builder {
         }
     }
 
+    /// Copies the body of function `from` into `to`, a function without one of the same type:
+    /// every block and instruction, in order, with the operands, successors and phi entries
+    /// mapped to their copies and `from`'s parameters to `to`'s.
+    pub fn clone_body_into(&self, from: Value, to: Value) {
+        let mut map = ValueMap::default();
+        for i in 0..unsafe { LLVMCountParams(from.0) } {
+            map.values.insert(from.param(i), to.param(i));
+        }
+        let blocks = from.blocks();
+        for &b in &blocks {
+            map.blocks.insert(b, to.append_block(&b.name()));
+        }
+        self.clone_blocks(&blocks, &mut map, Vec::new(), |_| false);
+    }
+
+    /// Copies the instructions of `blocks` (but those `skip` names) to the end of their
+    /// counterparts in `map.blocks`, in order, then maps the copies' operands through `map`.
+    /// A phi is copied empty and then given its entries from blocks with a counterpart, as are
+    /// the `(original, copy)` phis the caller made itself.
+    pub fn clone_blocks(&self, blocks: &[Block], map: &mut ValueMap, mut phis: Vec<(Value, Value)>, skip: impl Fn(Value) -> bool) {
+        let mut clones = Vec::new();
+        for &b in blocks {
+            self.position_at_end(map.blocks[&b]);
+            for inst in b.instructions() {
+                if skip(inst) {
+                    continue;
+                }
+                let c = if inst.is_phi() {
+                    let c = self.phi(inst.type_of(), &inst.name());
+                    phis.push((inst, c));
+                    c
+                } else {
+                    let c = self.insert_clone(inst);
+                    clones.push(c);
+                    c
+                };
+                map.values.insert(inst, c);
+            }
+        }
+        for c in clones {
+            for (i, v) in c.operands().into_iter().enumerate() {
+                if let Some(n) = map.get(v) {
+                    c.set_operand(i as u32, n);
+                }
+            }
+        }
+        for (inst, c) in phis {
+            for (v, from) in inst.incoming() {
+                if let Some(&copy) = map.blocks.get(&from) {
+                    c.add_incoming(map.get(v).unwrap_or(v), copy);
+                }
+            }
+        }
+    }
+
     /// `v` as an `i64` argument (see [`Value::crosses_as_i64`]).
     pub fn to_i64(&self, v: Value) -> Value {
         let t = v.type_of().0;

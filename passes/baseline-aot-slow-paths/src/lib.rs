@@ -58,6 +58,28 @@ impl<'ctx> Pass<LlvmModule<'ctx>> for BaselineAotSlowPaths {
         if by_stencil.is_empty() {
             return Ok(PreservedAnalyses::all());
         }
+        // Other stencils that tail-call a stencil's slow paths (`baseline-aot-ic-generic`'s
+        // megamorphic copy of a generic code that became one of them): they pass a record of
+        // the same layout.
+        let mut sharers: BTreeMap<String, Vec<FunctionValue<'ctx>>> = BTreeMap::new();
+        for f in defined_functions(module) {
+            if !function_attr(f, HANDLER_KIND_ATTR).is_some_and(|k| handler_kind::is_stencil_entry(&k)) {
+                continue;
+            }
+            let name = f.get_name().to_string_lossy().into_owned();
+            for block in Value(f.as_value_ref()).blocks() {
+                for inst in block.instructions() {
+                    let Some(owner) = inst.callee().and_then(|c| module.get_function(&c.name())).and_then(|c| function_attr(c, SLOW_PATH_OF_ATTR))
+                    else {
+                        continue;
+                    };
+                    let list = sharers.entry(owner.clone()).or_default();
+                    if owner != name && !list.contains(&f) {
+                        list.push(f);
+                    }
+                }
+            }
+        }
         let builder = Builder::new(module);
         let (mut stencils, mut slow_paths, mut fields_total) = (0usize, 0usize, 0usize);
         for (owner, slows) in &by_stencil {
@@ -75,8 +97,10 @@ impl<'ctx> Pass<LlvmModule<'ctx>> for BaselineAotSlowPaths {
             }
             let stencil = module.get_function(owner).expect("looked up above");
             if !layout.is_empty() {
-                set_function_attr(stencil, SLOW_PATH_DATA_ATTR, &layout.join(","));
-                pass_record_address(module, stencil, slows).map_err(PassError::invalid_input)?;
+                for s in std::iter::once(&stencil).chain(sharers.get(owner).into_iter().flatten()) {
+                    set_function_attr(*s, SLOW_PATH_DATA_ATTR, &layout.join(","));
+                    pass_record_address(module, *s, slows).map_err(PassError::invalid_input)?;
+                }
             }
             tracing::debug!(slow_paths = slows.len(), fields = ?layout, "AOT slow paths");
             stencils += 1;

@@ -478,48 +478,20 @@ fn outline<'ctx>(
         map.blocks.insert(block, sv.append_block(&block.name()));
     }
     builder.branch(map.blocks[&b]);
-    let mut clones = Vec::new();
-    let mut phis = Vec::new();
-    for &block in &region {
-        builder.position_at_end(map.blocks[&block]);
-        for inst in block.instructions() {
-            if block == b && inst.is_phi() {
-                if loops {
-                    // Entered with the passed value, then around the loop.
-                    let entry_value = map.values[&inst];
-                    let c = builder.phi(inst.type_of(), &inst.name());
-                    c.add_incoming(entry_value, slow_entry);
-                    phis.push((inst, c));
-                    map.values.insert(inst, c);
-                }
-                continue;
-            }
-            let c = if inst.is_phi() {
-                let c = builder.phi(inst.type_of(), &inst.name());
-                phis.push((inst, c));
-                c
-            } else {
-                let c = builder.insert_clone(inst);
-                clones.push(c);
-                c
-            };
+    // The entry's phis take the passed values; where the region loops back into the entry,
+    // a phi in the copy takes them on the way in, then the loop's entries.
+    let mut entry_phis = Vec::new();
+    if loops {
+        builder.position_at_end(map.blocks[&b]);
+        for inst in b.phis() {
+            let entry_value = map.values[&inst];
+            let c = builder.phi(inst.type_of(), &inst.name());
+            c.add_incoming(entry_value, slow_entry);
+            entry_phis.push((inst, c));
             map.values.insert(inst, c);
         }
     }
-    for c in clones {
-        for (i, v) in c.operands().into_iter().enumerate() {
-            if let Some(n) = map.get(v) {
-                c.set_operand(i as u32, n);
-            }
-        }
-    }
-    for (inst, c) in phis {
-        for (v, from) in inst.incoming() {
-            if in_region.contains(&from) {
-                c.add_incoming(map.get(v).unwrap_or(v), map.blocks[&from]);
-            }
-        }
-    }
+    builder.clone_blocks(&region, &mut map, entry_phis, |inst| inst.is_phi() && inst.parent() == b);
 
     // The handler: hot branches into the entry go to a tail call of the slow path instead.
     let stub = fv.append_block(&format!("slow{index}"));

@@ -12,11 +12,13 @@ pub const INTERPRETER_PIPELINE: &str = "interp-create-handlers,inline-semantics,
 /// interpreter's passes where the transformation is the same (inlining, type checks, call
 /// inline caches, API lowering, finalization), its own where it differs (stencil creation,
 /// runtime-constant ranges, the inline-cache stubs' derived constants, AOT slow paths). The hot-cold split outlines each stencil's slow
-/// paths; `baseline-aot-slow-paths` then makes them functions compiled once that read the
+/// paths; `baseline-aot-ic-generic` makes the generic code of each instruction with a fused
+/// inline cache (which runs only when its stubs miss) one more of them, behind a trampoline;
+/// `baseline-aot-slow-paths` then makes them functions compiled once that read the
 /// instruction's SlowPathData, so the JIT copies only the fast path per instruction; and
 /// `baseline-cold-split` has llc move what is left of them (the jumps into those functions)
 /// into each stencil's cold part.
-pub const BASELINE_PIPELINE: &str = "baseline-create-stencils,inline-semantics,interp-ic-quickening,type-hint-slow-paths,type-check-strength-reduction<keep-checkers>,interp-call-ic,call-ic-check-hoisting,type-check-strength-reduction,lower-interp-api,runtime-constant-range,interp-finalize,ic-state-folding,nan-check-fusion,hot-cold-split,baseline-aot-slow-paths,tag-register-rewrite,baseline-cold-split";
+pub const BASELINE_PIPELINE: &str = "baseline-create-stencils,inline-semantics,interp-ic-quickening,type-hint-slow-paths,type-check-strength-reduction<keep-checkers>,interp-call-ic,call-ic-check-hoisting,type-check-strength-reduction,lower-interp-api,runtime-constant-range,interp-finalize,ic-state-folding,nan-check-fusion,hot-cold-split,baseline-aot-ic-generic,baseline-aot-slow-paths,tag-register-rewrite,baseline-cold-split";
 
 /// Every pass over LLVM modules, in the order the interpreter pipeline runs them. Each pass
 /// is declared once, by its crate's `DESCRIPTOR`: this list, `deegen-opt --list-passes` and the
@@ -37,6 +39,7 @@ pub fn llvm_registry<'ctx>() -> PassRegistry<LlvmModule<'ctx>> {
         .register::<deegen_pass_ic_state_folding::IcStateFolding>()
         .register::<deegen_pass_nan_check_fusion::NanCheckFusion>()
         .register::<deegen_pass_hot_cold_split::HotColdSplit>()
+        .register::<deegen_pass_baseline_aot_ic_generic::BaselineAotIcGeneric>()
         .register::<deegen_pass_baseline_aot_slow_paths::BaselineAotSlowPaths>()
         .register::<deegen_pass_tag_register_rewrite::TagRegisterRewrite>()
         .register::<deegen_pass_baseline_cold_split::BaselineColdSplit>();

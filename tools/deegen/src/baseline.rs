@@ -188,8 +188,19 @@ struct VariantOut {
     operands: Vec<(u32, u8, bool, String)>,
     output_offset: Option<u32>,
     branch_offset: Option<u32>,
-    /// (IC entry, stub per kind, cache offset, kind of a quickened variant)
-    ic: Option<(u16, Vec<u16>, u32, Option<u8>)>,
+    ic: Option<IcOut>,
+}
+
+/// A fused inline cache's part of a variant's record (`IcRecord` in the generated tables).
+struct IcOut {
+    entry: u16,
+    /// The stub stencil of each kind.
+    stubs: Vec<u16>,
+    cache_offset: u32,
+    /// The kind of a quickened variant's first entry.
+    kind: Option<u8>,
+    /// The stencil a megamorphic site copies (`baseline-aot-ic-generic`).
+    megamorphic: Option<u16>,
 }
 
 struct Tables<'a> {
@@ -267,7 +278,13 @@ impl<'a> Tables<'a> {
                         Some(Quickening::Quickened { kind, .. }) => Some(kind),
                         _ => None,
                     };
-                    Some((entry, stubs, cache.offset, kind))
+                    // A megamorphic site's own copy of the generic code (`baseline-aot-ic-generic`)
+                    // runs for the base's instruction, like a stub.
+                    let megamorphic = id.get(format!("{main_name}{}", deegen_pass_baseline_aot_ic_generic::MEGAMORPHIC_SUFFIX).as_str()).copied();
+                    if let Some(m) = megamorphic {
+                        owner.insert(stencils[m as usize].name.as_str(), (base.opcode as usize, cont_names.clone()));
+                    }
+                    Some(IcOut { entry, stubs, cache_offset: cache.offset, kind, megamorphic })
                 }
                 _ => None,
             };
@@ -462,9 +479,9 @@ impl<'a> Tables<'a> {
                 v.output_offset,
                 v.branch_offset,
                 match &v.ic {
-                    Some((entry, stubs, cache_offset, kind)) => {
-                        format!("Some(IcRecord {{ entry: {entry}, stubs: &{stubs:?}, cache_offset: {cache_offset}, kind: {kind:?} }})")
-                    }
+                    Some(IcOut { entry, stubs, cache_offset, kind, megamorphic }) => format!(
+                        "Some(IcRecord {{ entry: {entry}, stubs: &{stubs:?}, cache_offset: {cache_offset}, kind: {kind:?}, megamorphic: {megamorphic:?} }})"
+                    ),
                     None => "None".to_owned(),
                 }
             );

@@ -547,21 +547,34 @@ fn jit_listing(st: &LuaState) -> String {
                     };
                     let name = jit.stencil_name(stub.stencil);
                     out.push_str(&format!("       inline-cache stub {name} (key {:#x}, state {:#x}){place}", stub.key, stub.state));
-                    if !stub.in_line {
-                        // SAFETY: stubs stay mapped while their function lives.
-                        let code = unsafe { std::slice::from_raw_parts(stub.address as *const u8, stub.code_size as usize) };
-                        out.push_str(&deegen_stencil::disassemble_code(code, stub.address));
-                    }
-                    if stub.cold != 0 {
-                        out.push_str("         its cold part:\n");
-                        // SAFETY: as above.
-                        let cold = unsafe { std::slice::from_raw_parts(stub.cold as *const u8, stub.cold_size as usize) };
-                        out.push_str(&deegen_stencil::disassemble_code(cold, stub.cold));
-                    }
+                    out.push_str(&stub_listing(stub));
+                }
+                if let Some(copy) = jit.ic_megamorphic_copy(pc) {
+                    let name = jit.stencil_name(copy.stencil);
+                    out.push_str(&format!("       megamorphic: its own copy of the generic code, {name}, {} bytes with its record:\n", copy.size));
+                    out.push_str(&stub_listing(copy));
                 }
             }
         }
         out.push('\n');
+    }
+    out
+}
+
+/// The disassembly of an inline-cache stub's code out of line (a stub in the slab is its
+/// instruction's, listed with it) and of its cold part.
+fn stub_listing(stub: &deegen_baseline_jit::IcStub) -> String {
+    let mut out = String::new();
+    if !stub.in_line {
+        // SAFETY: stubs stay mapped while their function lives.
+        let code = unsafe { std::slice::from_raw_parts(stub.address as *const u8, stub.code_size as usize) };
+        out.push_str(&deegen_stencil::disassemble_code(code, stub.address));
+    }
+    if stub.cold != 0 {
+        out.push_str("         its cold part:\n");
+        // SAFETY: as above.
+        let cold = unsafe { std::slice::from_raw_parts(stub.cold as *const u8, stub.cold_size as usize) };
+        out.push_str(&deegen_stencil::disassemble_code(cold, stub.cold));
     }
     out
 }
@@ -610,7 +623,14 @@ fn perf_map_text(st: &LuaState) -> String {
                 out.push_str(&format!("{:x} {:x} lua {place} out of line\n", ins.cold_address, ins.cold_size));
             }
             if let Some(jit) = st.tiering.jit() {
-                for stub in jit.ic_stubs(p.code.as_ptr() as u64 + u64::from(ins.bytecode_offset)) {
+                let pc = p.code.as_ptr() as u64 + u64::from(ins.bytecode_offset);
+                if let Some(copy) = jit.ic_megamorphic_copy(pc) {
+                    out.push_str(&format!("{:x} {:x} lua {place} generic code (megamorphic)\n", copy.address, copy.code_size));
+                    if copy.cold != 0 {
+                        out.push_str(&format!("{:x} {:x} lua {place} generic code (megamorphic) cold part\n", copy.cold, copy.cold_size));
+                    }
+                }
+                for stub in jit.ic_stubs(pc) {
                     if !stub.in_line {
                         out.push_str(&format!("{:x} {:x} lua {place} inline-cache stub {:#x}\n", stub.address, stub.code_size, stub.key));
                     }

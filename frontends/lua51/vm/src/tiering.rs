@@ -229,6 +229,14 @@ impl Tiering {
                     std::process::abort();
                 }
             }
+            // No stub: the key was known, or the site is (or just went) megamorphic, which
+            // may have given it its own copy of the generic code.
+            Ok(None) if self.verify => {
+                if let Err(e) = jit.verify_ic_site_at(pc as u64) {
+                    eprintln!("ljr: the baseline JIT's checker rejects an inline-cache site: {e}");
+                    std::process::abort();
+                }
+            }
             Ok(_) => {}
             Err(e) => {
                 tracing::info!(error = %e, "no inline-cache stub; the site stays with its generic code");

@@ -265,3 +265,58 @@ fn the_prologue_is_checked() {
     }
     jit.verify(live, &code).expect("everything restored");
 }
+
+/// A field site that sees more hidden classes than a chain takes goes megamorphic and gets its
+/// own copy of its variant's generic code (a stub without a key), which its IC entry then jumps
+/// to. The checkers accept it, and reject a changed byte of it and an entry that jumps to the
+/// trampoline into the shared generic code instead.
+#[test]
+fn a_megamorphic_site_has_its_own_generic_code() {
+    let mut st = LuaState::new().expect("memory");
+    st.tiering.mode = TierMode::Baseline;
+    let f = st
+        .load(
+            b"local ts = {{x = 1}, {a = 0, x = 2}, {b = 0, x = 3}, {c = 0, x = 4}, {d = 0, x = 5}, {e = 0, x = 6}, {f = 0, x = 7}} \
+              local s = 0 for r = 1, 3 do for i = 1, #ts do s = s + ts[i].x end end return s",
+            "=megamorphic",
+            false,
+        )
+        .unwrap_or_else(|e| panic!("{}", String::from_utf8_lossy(&e)));
+    let results = st.call(f, &[]).unwrap_or_else(|e| panic!("error {:?}", e.value));
+    assert_eq!(results.first().filter(|v| v.is_double()).map(|v| v.as_f64()), Some(84.0));
+    let (live, code) = code_of(st.compiled_functions().iter().max_by_key(|p| p.code.len()).expect("the chunk was compiled"));
+    let jit = st.tiering.jit_mut().expect("the JIT ran");
+    let pc_base = live.as_ptr() as u64;
+    let (ins, copy) = code
+        .instructions
+        .iter()
+        .find_map(|i| jit.ic_megamorphic_copy(pc_base + u64::from(i.bytecode_offset)).map(|c| (*i, *c)))
+        .expect("the field site went megamorphic and got its own generic code");
+    assert!(jit.stencil_name(copy.stencil).ends_with("__megamorphic"), "{}", jit.stencil_name(copy.stencil));
+    jit.verify_ic_site_at(copy.pc).expect("the checker accepts the copy");
+    jit.verify(live, &code).expect("and the entry that jumps to it");
+
+    // Every byte of the copy's hot part changed, one at a time: the site's checker catches
+    // each change outside the holes.
+    let bytes = read(copy.address, copy.code_size as usize);
+    let mut caught = 0;
+    for (k, &b) in bytes.iter().enumerate() {
+        jit.patch(copy.address + k as u64, &[b ^ 0x40]).unwrap();
+        if jit.verify_ic_site_at(copy.pc).is_err() {
+            caught += 1;
+        }
+        jit.patch(copy.address + k as u64, &[b]).unwrap();
+    }
+    assert!(caught * 2 > bytes.len(), "only {caught} of {} changed bytes of the copy were caught", bytes.len());
+    jit.verify_ic_site_at(copy.pc).expect("restored");
+
+    // The IC entry jumping to the trampoline (the instruction's first out-of-line piece)
+    // instead of the copy.
+    let saved = read(ins.address + 1, 4);
+    let rel = (ins.cold_address as i64 - (ins.address as i64 + 5)) as i32;
+    jit.patch(ins.address + 1, &rel.to_le_bytes()).unwrap();
+    let verdict = jit.verify(live, &code);
+    jit.patch(ins.address + 1, &saved).unwrap();
+    eprintln!("an entry past its megamorphic copy: {}", verdict.expect_err("the entry must reach the copy"));
+    jit.verify(live, &code).expect("everything restored");
+}
