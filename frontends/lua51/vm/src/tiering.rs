@@ -221,6 +221,7 @@ impl Tiering {
     /// `pc` is an instruction of a live function compiled by this state's JIT.
     pub unsafe fn ic_filled(&mut self, pc: *const u8, kind: u32) {
         let Some(jit) = self.jit.as_mut() else { return };
+        let megamorphic_before = jit.stats.ic_megamorphic_sites;
         // SAFETY: per the contract.
         match unsafe { jit.add_ic_stub(pc as u64, kind) } {
             Ok(Some(stub)) if self.verify => {
@@ -229,9 +230,10 @@ impl Tiering {
                     std::process::abort();
                 }
             }
-            // No stub: the key was known, or the site is (or just went) megamorphic, which
-            // may have given it its own copy of the generic code.
-            Ok(None) if self.verify => {
+            // No stub, but the site just went megamorphic: its entry was repointed, and it may
+            // have its own copy of the generic code now. (Other fills without a stub, a known
+            // key or a site megamorphic already, change nothing.)
+            Ok(None) if self.verify && jit.stats.ic_megamorphic_sites != megamorphic_before => {
                 if let Err(e) = jit.verify_ic_site_at(pc as u64) {
                     eprintln!("ljr: the baseline JIT's checker rejects an inline-cache site: {e}");
                     std::process::abort();
