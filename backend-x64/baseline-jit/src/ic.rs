@@ -309,6 +309,11 @@ impl BaselineJit {
             Some(Err(problem)) => Err(bad(problem.clone())),
             None => Err(bad(format!("no stub template {k}"))),
         };
+        // A stub's own problem, named with its instruction; a full code cache stays what it is.
+        let in_site = |e: JitError| match e {
+            JitError::Bytecode { problem, .. } => bad(problem),
+            other => other,
+        };
         let values = |hot: u64, cold: u64| StubValues {
             instruction,
             pc,
@@ -330,16 +335,19 @@ impl BaselineJit {
             // trampoline into code all sites share, reading the instruction from its record
             // and going on through a register; this site runs it at every access from now
             // on, so it gets a copy of its own with the instruction's values as immediates.
-            let target = match ic.megamorphic {
-                Some(_) => {
-                    let t = template(ic.stubs.len())?;
-                    let copy = place_stub(t, cache, stub_hot, stub_cold, None, pc, |hot, cold| StubValues { key: 0, state: 0, ..values(hot, cold) })
-                        .map_err(|e| bad(e.to_string()))?;
-                    site.megamorphic_copy = Some(copy);
-                    stats.ic_stub_bytes += u64::from(copy.size);
-                    copy.address
-                }
-                None => cold_area,
+            // (Where the copy cannot be made, a full cache or a template the JIT could not
+            // build, the site still goes megamorphic, on the shared generic code, and the
+            // error is reported. Tables without megamorphic stencils have generic code of
+            // their own per instruction.)
+            let copy = ic.megamorphic.map(|_| {
+                template(ic.stubs.len()).and_then(|t| {
+                    place_stub(t, cache, stub_hot, stub_cold, None, pc, |hot, cold| StubValues { key: 0, state: 0, ..values(hot, cold) })
+                        .map_err(in_site)
+                })
+            });
+            let target = match &copy {
+                Some(Ok(c)) => c.address,
+                _ => cold_area,
             };
             point_chain(tables, cache, site, target).map_err(|e| bad(e.to_string()))?;
             site.megamorphic = true;
@@ -347,7 +355,15 @@ impl BaselineJit {
             stats.ic_megamorphic_sites += 1;
             stats.ic_megamorphic_fills += 1;
             tracing::trace!(pc = format_args!("{pc:#x}"), "inline-cache site megamorphic");
+            if let Some(copy) = copy.transpose()? {
+                site.megamorphic_copy = Some(copy);
+                stats.ic_stub_bytes += u64::from(copy.size);
+            }
             return Ok(None);
+        }
+        // (The templates after the kinds' are not stubs.)
+        if kind as usize >= ic.stubs.len() {
+            return Err(bad(format!("no stub for kind {kind}")));
         }
         let t = template(kind as usize)?;
         // The site's first stub goes into its slab when it was made for it (the slab is this
@@ -355,10 +371,7 @@ impl BaselineJit {
         // instruction, which follows the slab.
         let hot = &tables.stencils[t.stencil as usize];
         let in_line = slab_empty && slab > 0 && crate::compile::inline_stub_len(hot) == slab;
-        let stub = place_stub(t, cache, stub_hot, stub_cold, in_line.then_some((entry, slab)), pc, values).map_err(|e| match e {
-            JitError::Bytecode { problem, .. } => bad(problem),
-            other => other,
-        })?;
+        let stub = place_stub(t, cache, stub_hot, stub_cold, in_line.then_some((entry, slab)), pc, values).map_err(in_site)?;
         if in_line {
             // The stub is the entry now; the chain's head stays the generic code.
             stats.ic_stubs_in_line += 1;

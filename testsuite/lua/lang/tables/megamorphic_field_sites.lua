@@ -59,12 +59,27 @@ for i = 1, #objects do if get_x(objects[i]) == nil then missing = missing + 1 en
 for i = 1, 4 do set_x(objects[i], -i) end
 print("removed", missing, get_x(objects[1]), get_x(objects[4]), get_x(objects[5]))
 
--- A global site whose environment changes shape under it (setfenv with many tables).
+-- Global sites whose environment changes shape under them (setfenv with many tables).
 local function read_g() return g end
-for i = 1, 10 do
-  local env = {g = i}
-  env["k" .. i] = true
-  setfenv(read_g, env)
-  sum = sum + read_g()
+local function write_g(v) g = v end
+for round = 1, 3 do
+  for i = 1, 12 do
+    local env = {g = i}
+    env["k" .. i] = true
+    setfenv(read_g, env)
+    setfenv(write_g, env)
+    write_g(read_g() + round)
+    sum = sum + read_g() + env.g
+  end
 end
 print("globals", sum)
+-- A megamorphic global site meets an environment with __index and __newindex functions.
+local seen = {}
+local env = setmetatable({}, {
+  __index = function(_, k) seen[#seen + 1] = "get " .. k return 1000 end,
+  __newindex = function(t, k, v) seen[#seen + 1] = "set " .. k .. "=" .. v rawset(t, "stored", v) end,
+})
+setfenv(read_g, env)
+setfenv(write_g, env)
+write_g(read_g() + 1)
+print("global metamethods", rawget(env, "g"), env.stored, table.concat(seen, ","))
