@@ -15,7 +15,7 @@ use inkwell::values::{AsValueRef, FunctionValue};
 /// The pass's one declaration (name, description, parameters, phases).
 pub static DESCRIPTOR: PassDescriptor<LlvmPhase> = PassDescriptor {
     name: "baseline-aot-ic-generic",
-    description: "compiles the generic code of each instruction with a fused inline cache once, as an AOT function reading its SlowPathData record, and leaves a trampoline to it as the stencil the JIT copies",
+    description: "compiles the generic code of each instruction with a fused inline cache once, as an AOT function reading its SlowPathData record, leaves a trampoline to it as the stencil the JIT copies, and keeps the code as it was as the stencil of a megamorphic site's own copy",
     params: "",
     required: false,
     runs_in: &[LlvmPhase::Finalized],
