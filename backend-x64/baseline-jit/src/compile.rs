@@ -44,6 +44,10 @@ pub struct JitStats {
     /// The part of `compile_seconds` spent waiting for fresh code pages
     /// ([`CodeCache::populate_seconds`]): the rest is the compiler's own work.
     pub memory_seconds: f64,
+    /// Seconds another thread spent making code pages ready ahead of the compiler
+    /// ([`CodeCache::background_populate_seconds`], as of the last compilation): not part of
+    /// `compile_seconds`, but CPU time all the same.
+    pub background_memory_seconds: f64,
     /// Compilations that failed (the function stayed in the interpreter).
     pub failures: u64,
     /// Inline-cache stubs made ([`BaselineJit::add_ic_stub`]) and their bytes (code and
@@ -370,6 +374,7 @@ impl BaselineJit {
         }
         self.stats.compile_seconds += start.elapsed().as_secs_f64();
         self.stats.memory_seconds += self.cache.populate_seconds() - populating;
+        self.stats.background_memory_seconds = self.cache.background_populate_seconds();
         result
     }
 

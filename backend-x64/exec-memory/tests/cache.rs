@@ -73,3 +73,57 @@ fn the_cache_is_within_rel32_reach_of_the_program() {
     let cache = CodeCache::new(64 << 20, Some(here)).unwrap();
     assert!(cache.reachable_from(here), "cache at {:#x}, program at {here:#x}", cache.base());
 }
+
+/// Past the first megabyte a thread populates pages ahead of the code: code emitted there (and
+/// data emitted from the top meanwhile) runs and reads back, the thread does the populating,
+/// and dropping the cache stops the thread before the views go.
+#[test]
+fn code_past_the_first_chunk_is_populated_off_the_compiling_thread() {
+    // The populater threads alive (by name: no other test here makes a cache large enough).
+    let populaters = || {
+        std::fs::read_dir("/proc/self/task")
+            .unwrap()
+            .filter(|t| std::fs::read_to_string(t.as_ref().unwrap().path().join("comm")).is_ok_and(|c| c.trim() == "jit-populate"))
+            .count()
+    };
+    let mut cache = CodeCache::new(64 << 20, None).unwrap();
+    let mut emitted = Vec::new();
+    for k in 0..24u32 {
+        // Half a megabyte each: `mov eax, k; ret` then padding.
+        let (a, ()) = cache
+            .emit(1 << 19, 16, |buf, _| {
+                buf.fill(0xCC);
+                buf[..6].copy_from_slice(&return_constant(k));
+            })
+            .unwrap();
+        emitted.push((a, k));
+        if k % 4 == 0 {
+            let (d, ()) = cache.emit_data(8, 8, |buf, _| buf.copy_from_slice(&u64::from(k).to_le_bytes())).unwrap();
+            // SAFETY: data the cache just wrote, readable in the executable view.
+            assert_eq!(unsafe { (d as *const u64).read() }, u64::from(k));
+        }
+    }
+    for (a, k) in emitted {
+        assert_eq!(call(a), k);
+    }
+    // The thread did work (only on a kernel with MADV_POPULATE_*, 5.14 and later).
+    let kernel = std::fs::read_to_string("/proc/sys/kernel/osrelease").unwrap();
+    let (major, minor) = kernel
+        .split_once('.')
+        .map(|(a, b)| (a.parse::<u32>().unwrap_or(0), b.split(|c: char| !c.is_ascii_digit()).next().unwrap_or("0").parse::<u32>().unwrap_or(0)))
+        .unwrap();
+    if (major, minor) >= (5, 14) {
+        // Asked for at most a few chunks ahead; wait briefly for it to be done with them.
+        let deadline = std::time::Instant::now() + std::time::Duration::from_secs(10);
+        while cache.background_populate_seconds() == 0.0 && std::time::Instant::now() < deadline {
+            std::thread::sleep(std::time::Duration::from_millis(1));
+        }
+        assert!(cache.background_populate_seconds() > 0.0);
+        // The first chunk was populated on this thread, and never more than that here.
+        assert!(cache.populate_seconds() > 0.0);
+    }
+    assert_eq!(populaters(), 1);
+    drop(cache);
+    // `Drop` joined it.
+    assert_eq!(populaters(), 0);
+}

@@ -726,7 +726,7 @@ fn run(st: &mut LuaState, argv: &[String]) -> bool {
         st.flush();
         let s = st.tiering.stats();
         eprintln!(
-            "{{\"tier\": \"{:?}\", \"functions\": {}, \"bytecodes\": {}, \"code_bytes\": {}, \"cold_code_bytes\": {}, \"slow_path_data_bytes\": {}, \"compile_seconds\": {:.6}, \"memory_seconds\": {:.6}, \"failures\": {}, \"bytecodes_per_second\": {:.0}, \"code_bytes_per_bytecode\": {:.1}, \"ic_stubs\": {}, \"ic_stubs_in_line\": {}, \"ic_stub_bytes\": {}, \"ic_megamorphic_sites\": {}, \"ic_megamorphic_fills\": {}}}",
+            "{{\"tier\": \"{:?}\", \"functions\": {}, \"bytecodes\": {}, \"code_bytes\": {}, \"cold_code_bytes\": {}, \"slow_path_data_bytes\": {}, \"compile_seconds\": {:.6}, \"memory_seconds\": {:.6}, \"background_memory_seconds\": {:.6}, \"failures\": {}, \"bytecodes_per_second\": {:.0}, \"code_bytes_per_bytecode\": {:.1}, \"ic_stubs\": {}, \"ic_stubs_in_line\": {}, \"ic_stub_bytes\": {}, \"ic_megamorphic_sites\": {}, \"ic_megamorphic_fills\": {}}}",
             st.tiering.mode,
             s.functions,
             s.bytecodes,
@@ -735,6 +735,7 @@ fn run(st: &mut LuaState, argv: &[String]) -> bool {
             s.slow_path_data_bytes,
             s.compile_seconds,
             s.memory_seconds,
+            s.background_memory_seconds,
             s.failures,
             if s.compile_seconds > 0.0 { s.bytecodes as f64 / s.compile_seconds } else { 0.0 },
             if s.bytecodes > 0 { s.code_bytes as f64 / s.bytecodes as f64 } else { 0.0 },
