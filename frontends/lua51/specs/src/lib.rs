@@ -127,6 +127,22 @@ fn equality(name: &'static str, semantics: &'static str) -> BytecodeSpec {
     }
 }
 
+/// `lhs / k` and `lhs % k` for a number constant `k` that is a power of two, with its
+/// reciprocal as a second constant (`x / 2`, `n % 2`): the quotient is a multiply (see
+/// `lua_div_pow2`). The compiler picks these when `k` and `1/k` are both powers of two, and
+/// loading a binary chunk checks the same (`dump::verify`), so both constants are numbers by
+/// construction: no variants on their types (which would be four per bytecode, three never
+/// emitted), and the semantics test only `lhs`.
+fn by_power_of_two(name: &'static str, semantics: &'static str) -> BytecodeSpec {
+    BytecodeSpec {
+        name,
+        operands: vec![op("lhs", OperandKind::Slot).hinted(NUMBER), op("rhs", OperandKind::Constant), op("inverse", OperandKind::Constant)],
+        result: ResultKind::Value,
+        semantics,
+        variants: vec![],
+    }
+}
+
 fn unary(name: &'static str, semantics: &'static str) -> BytecodeSpec {
     BytecodeSpec { name, operands: vec![op("src", OperandKind::Slot)], result: ResultKind::Value, semantics, variants: vec![] }
 }
@@ -167,6 +183,8 @@ pub fn bytecodes() -> Vec<BytecodeSpec> {
         numeric(binary("Mul", "lua_mul", Value)),
         numeric(binary("Div", "lua_div", Value)),
         numeric(binary("Mod", "lua_mod", Value)),
+        by_power_of_two("DivPow2", "lua_div_pow2"),
+        by_power_of_two("ModPow2", "lua_mod_pow2"),
         numeric(binary("Pow", "lua_pow", Value)),
         numeric(unary("Unm", "lua_unm")),
         unary("Not", "lua_not"),

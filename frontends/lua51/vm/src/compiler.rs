@@ -315,6 +315,30 @@ impl<'s> Compiler<'s> {
         Ok(k)
     }
 
+    /// For constant `k` a number that is a power of two whose reciprocal is one too (`2`,
+    /// `0.5`, `-4`; not `2^-1074`, whose reciprocal overflows), the constant operand of `1/k`
+    /// (added to the table if new): `x / k` and `x % k` then multiply by it (`DivPow2`,
+    /// `ModPow2`), with the division's result bit for bit. `None` for any other constant, and
+    /// when `1/k` would need an index past an operand's 16 bits (so a table that lua5.1
+    /// accepts never overflows here for the extra constant: the limit is 2^18).
+    fn power_of_two_inverse(&mut self, k: u16, line: u32) -> Result<Option<u16>> {
+        let v = self.fs().constants[usize::from(k)];
+        if !v.is_double() {
+            return Ok(None);
+        }
+        let x = v.as_f64();
+        let inverse = 1.0 / x;
+        if !is_power_of_two(x.abs()) || !is_power_of_two(inverse.abs()) {
+            return Ok(None);
+        }
+        let known = self.fs().const_map.contains_key(&TValue::from_f64(inverse).raw());
+        if !known && self.fs().constants.len() >= usize::from(u16::MAX) {
+            return Ok(None);
+        }
+        let index = self.constant(TValue::from_f64(inverse), line)?;
+        Ok(u16::try_from(index).ok())
+    }
+
     fn string_constant(&mut self, s: &[u8], line: u32) -> Result<u32> {
         let v = self.st.intern(s).map_err(|_| oom())?;
         self.constant(v, line)
@@ -1330,6 +1354,18 @@ impl<'s> Compiler<'s> {
                     };
                     (l, self.exp_to_operand(rhs)?)
                 };
+                if let (BinOp::Div | BinOp::Mod, Operand::Slot(lhs), Operand::Const(k)) = (op, l, r) {
+                    if let Some(inverse) = self.power_of_two_inverse(k, line)? {
+                        self.fs().line = line;
+                        let b = &mut self.fs().b;
+                        let em =
+                            if matches!(op, BinOp::Div) { b.create_div_pow2(lhs, k, inverse, dst) } else { b.create_mod_pow2(lhs, k, inverse, dst) };
+                        let em = self.mark(em, op.symbol())?;
+                        self.name_operand(em, 0, linfo);
+                        self.name_operand(em, 1, rinfo);
+                        return Ok(());
+                    }
+                }
                 if l.is_const() && r.is_const() {
                     let t = self.alloc_reg(line)?;
                     self.emit_mov(l, t)?;
@@ -1534,6 +1570,20 @@ enum CallKind {
 /// The value of a numeric constant expression, when Lua 5.1's code generator would have
 /// folded it (its `isnumeral`): this decides which constants enter the constant table, where
 /// `0` and `-0` share one entry, so it is visible in what programs print.
+/// Whether `x` is `2^e` for some `e` (normal or subnormal).
+pub(crate) fn is_power_of_two(x: f64) -> bool {
+    const MANTISSA: u64 = (1 << 52) - 1;
+    let bits = x.to_bits();
+    let (exponent, mantissa) = (bits >> 52, bits & MANTISSA);
+    match exponent {
+        // Positive subnormals: one bit set.
+        0 => mantissa.is_power_of_two(),
+        // Positive normals (not infinity or NaN, exponent 0x7ff; not negative, sign set).
+        1..=0x7fe => mantissa == 0,
+        _ => false,
+    }
+}
+
 fn const_number(e: &Expr) -> Option<f64> {
     // Only expressions made of constants: 5.1 folds the *value* of `x and 0` when x is known
     // truthy, but still runs x's code, so anything with code to run is not folded here.

@@ -691,6 +691,20 @@ fn verify(p: &ProtoData, parent: Option<&ProtoData>) -> Result<(), String> {
                 return Err(at("upvalue out of range"));
             }
             "Close" => within(op("from")?, 0)?,
+            // The semantics multiply by `inverse` without testing either constant: they must
+            // be numbers and reciprocal powers of two, as the compiler emits them.
+            "DivPow2" | "ModPow2" => {
+                let number = |name: &str| -> Result<f64, String> {
+                    match p.constants.get(op(name)? as usize) {
+                        Some(Const::Number(bits)) => Ok(f64::from_bits(*bits)),
+                        _ => Err(at(&format!("a '{name}' that is not a number constant"))),
+                    }
+                };
+                let (k, inverse) = (number("rhs")?, number("inverse")?);
+                if !crate::compiler::is_power_of_two(k.abs()) || 1.0 / k != inverse || !crate::compiler::is_power_of_two(inverse.abs()) {
+                    return Err(at("an 'inverse' that is not the reciprocal power of two of 'rhs'"));
+                }
+            }
             // Constants past the 16-bit operands, named by a 32-bit literal.
             "LoadConstWide" | "GetGlobalWide" | "SetGlobalWide" | "NewClosureWide" => {
                 let index = op(if v.bytecode == "LoadConstWide" {
@@ -1005,5 +1019,33 @@ mod corpus_tests {
         assert_eq!(close0.length, close1.length);
         p.code[pc..pc + 2].copy_from_slice(&close0.opcode.to_le_bytes());
         refused(&p, None, "closes no upvalues");
+        // A division by a power of two whose reciprocal is not one (it would multiply by
+        // anything), or is not a number at all.
+        let src = "local x = ... return x / 4, x % 0.5";
+        let p = data_of(src, false);
+        assert_eq!(insns(&p).iter().filter(|(_, v)| matches!(v.bytecode.as_str(), "DivPow2" | "ModPow2")).count(), 2);
+        let reciprocal = |p: &ProtoData, x: f64| p.constants.iter().position(|k| matches!(k, Const::Number(b) if *b == x.to_bits())).unwrap();
+        for (of, becomes, expect) in [
+            (0.25, Const::Number(3f64.to_bits()), "reciprocal"),
+            (2.0, Const::Number(0.25f64.to_bits()), "reciprocal"),
+            (0.25, Const::Bool(true), "not a number constant"),
+        ] {
+            let mut q = data_of(src, false);
+            let k = reciprocal(&p, of);
+            q.constants[k] = becomes;
+            refused(&q, None, expect);
+        }
+    }
+
+    #[test]
+    fn powers_of_two() {
+        use crate::compiler::is_power_of_two;
+        for e in -1074i32..=1023 {
+            let x = if e >= -1022 { f64::from_bits(((e + 1023) as u64) << 52) } else { f64::from_bits(1 << (e + 1074)) };
+            assert!(is_power_of_two(x), "2^{e}");
+        }
+        for x in [0.0, -0.0, 3.0, 0.75, 6.0, -2.0, f64::INFINITY, f64::NAN, 2f64.powi(-1074) * 3.0, f64::MAX] {
+            assert!(!is_power_of_two(x), "{x}");
+        }
     }
 }
