@@ -22,6 +22,7 @@ use lua51_value::{
 
 extern "C" {
     fn floor(x: f64) -> f64;
+    fn ceil(x: f64) -> f64;
     fn pow(x: f64, y: f64) -> f64;
 }
 
@@ -2179,6 +2180,78 @@ pub fn lua_lib_math_floor(num_args: u64) -> ! {
     // C's `floor`, which LLVM makes one `roundsd`: the result of a number is a number (a
     // NaN argument gives back that NaN).
     return_one(num(unsafe { floor(x.as_f64()) }))
+}
+
+/// `math.ceil(x)` of a number, as `math.floor`.
+#[no_mangle]
+pub fn lua_lib_math_ceil(num_args: u64) -> ! {
+    let x = number_argument(num_args);
+    return_one(num(unsafe { ceil(x) }))
+}
+
+/// `math.sqrt(x)` of a number: `sqrtsd`, whose result C's `sqrt` returns too (a NaN for a
+/// negative number). Not through a call of C's `sqrt`: LLVM keeps one for negative arguments
+/// (to set `errno`), and a handler with a call in it had its whole fast path outlined.
+#[no_mangle]
+pub fn lua_lib_math_sqrt(num_args: u64) -> ! {
+    let mut x = number_argument(num_args);
+    // SAFETY: one SSE2 instruction on a register, no memory, no flags.
+    unsafe { core::arch::asm!("sqrtsd {x}, {x}", x = inout(xmm_reg) x, options(pure, nomem, nostack, preserves_flags)) };
+    return_one(num(x))
+}
+
+/// `math.abs(x)` of a number: the sign bit cleared, as C's `fabs` (of `-0` and of a NaN too).
+#[no_mangle]
+pub fn lua_lib_math_abs(num_args: u64) -> ! {
+    let x = number_argument(num_args);
+    return_one(x.to_bits() & !(1 << 63))
+}
+
+/// `math.max(x, ...)` of numbers: 5.1's loop, the first argument kept unless a later one is
+/// greater (so a NaN first stays, a NaN later is passed over, and of `0` and `-0` the first
+/// wins). Anything but numbers (none, numeric strings, other values) is the twin's.
+#[no_mangle]
+pub fn lua_lib_math_max(num_args: u64) -> ! {
+    let best = extreme(num_args, |candidate, best| candidate > best);
+    return_one(num(best))
+}
+
+/// `math.min(x, ...)` of numbers, as `math.max` with the comparison turned round.
+#[no_mangle]
+pub fn lua_lib_math_min(num_args: u64) -> ! {
+    let best = extreme(num_args, |candidate, best| candidate < best);
+    return_one(num(best))
+}
+
+/// The first argument, a number; the native twin answers for anything else (none, a numeric
+/// string it converts, the error for other values). Extra arguments are ignored, as 5.1 does.
+#[inline(always)]
+fn number_argument(num_args: u64) -> f64 {
+    let x = TValue(unsafe { *api::stack_base() });
+    if num_args == 0 || !x.is_double() {
+        native_twin(num_args)
+    }
+    x.as_f64()
+}
+
+/// The argument `better` prefers over every one before it (`math.max`, `math.min`), when every
+/// argument is a number; the native twin's answer otherwise.
+#[inline(always)]
+fn extreme(num_args: u64, better: impl Fn(f64, f64) -> bool) -> f64 {
+    let base = api::stack_base();
+    let mut best = number_argument(num_args);
+    let mut i = 1;
+    while i < num_args {
+        let v = TValue(unsafe { *base.add(i as usize) });
+        if !v.is_double() {
+            native_twin(num_args)
+        }
+        if better(v.as_f64(), best) {
+            best = v.as_f64();
+        }
+        i += 1;
+    }
+    best
 }
 
 /// `tonumber(x)` of a number.

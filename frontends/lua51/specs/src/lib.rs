@@ -470,6 +470,11 @@ pub fn library() -> Vec<LibFunctionSpec> {
         "string_byte",
         "string_sub",
         "math_floor",
+        "math_ceil",
+        "math_sqrt",
+        "math_abs",
+        "math_max",
+        "math_min",
     ] {
         functions.push(LibFunctionSpec::new(name, &format!("lua_lib_{name}")));
     }

@@ -64,6 +64,11 @@ extern "C" {
     pub(crate) fn __deegen_lib_string_byte();
     pub(crate) fn __deegen_lib_string_sub();
     pub(crate) fn __deegen_lib_math_floor();
+    pub(crate) fn __deegen_lib_math_ceil();
+    pub(crate) fn __deegen_lib_math_sqrt();
+    pub(crate) fn __deegen_lib_math_abs();
+    pub(crate) fn __deegen_lib_math_max();
+    pub(crate) fn __deegen_lib_math_min();
     /// The return continuations of a coroutine's function that a generated `resume` or a
     /// function made by `wrap` runs.
     fn __deegen_lib_coroutine_resume__ret__lua_lib_coroutine_resume_done();

@@ -19,9 +19,9 @@ macro_rules! math1 {
 }
 
 math1!(FLOOR, "floor", f64::floor, generated crate::interp::__deegen_lib_math_floor);
-math1!(CEIL, "ceil", f64::ceil);
-math1!(SQRT, "sqrt", f64::sqrt);
-math1!(ABS, "abs", f64::abs);
+math1!(CEIL, "ceil", f64::ceil, generated crate::interp::__deegen_lib_math_ceil);
+math1!(SQRT, "sqrt", f64::sqrt, generated crate::interp::__deegen_lib_math_sqrt);
+math1!(ABS, "abs", f64::abs, generated crate::interp::__deegen_lib_math_abs);
 math1!(SIN, "sin", f64::sin);
 math1!(COS, "cos", f64::cos);
 math1!(TAN, "tan", f64::tan);
@@ -86,7 +86,7 @@ native!(POW, "pow", |c| {
     Ok(1)
 });
 
-native!(MAX, "max", |c| {
+native!(MAX, "max", generated crate::interp::__deegen_lib_math_max, |c| {
     let mut m = c.check_number(0)?;
     for i in 1..c.nargs {
         let x = c.check_number(i)?;
@@ -98,7 +98,7 @@ native!(MAX, "max", |c| {
     Ok(1)
 });
 
-native!(MIN, "min", |c| {
+native!(MIN, "min", generated crate::interp::__deegen_lib_math_min, |c| {
     let mut m = c.check_number(0)?;
     for i in 1..c.nargs {
         let x = c.check_number(i)?;
