@@ -206,6 +206,11 @@ impl Value {
         unsafe { LLVMInstructionEraseFromParent(self.0) }
     }
 
+    /// For a terminator: makes its successor `i` `to`.
+    pub fn set_successor(self, i: u32, to: Block) {
+        unsafe { LLVMSetSuccessor(self.0, i, to.0) }
+    }
+
     /// Replaces every use with `v` and erases the instruction.
     pub fn replace_and_erase(self, v: Value) {
         unsafe {
@@ -317,6 +322,11 @@ impl Value {
 
     pub fn is_fcmp(self) -> bool {
         !unsafe { LLVMIsAFCmpInst(self.0) }.is_null()
+    }
+
+    /// For an `fcmp`: its predicate.
+    pub fn fcmp_predicate(self) -> Option<inkwell::llvm_sys::LLVMRealPredicate> {
+        self.is_fcmp().then(|| unsafe { LLVMGetFCmpPredicate(self.0) })
     }
 
     /// Whether this is `fcmp ord`.
@@ -779,12 +789,16 @@ impl Builder {
     }
 
     /// `fcmp ord double (bitcast a), (bitcast b)`: true when neither is a NaN.
-    pub fn both_ordered(&self, a: Value, b: Value) -> Value {
+    ///
+    /// The compare takes `b` first when `swapped` (the same test: the order only decides which
+    /// `ucomisd` the backend emits, see `nan-check-fusion`).
+    pub fn both_ordered(&self, a: Value, b: Value, swapped: bool) -> Value {
         unsafe {
             let double = LLVMDoubleTypeInContext(LLVMGetTypeContext(LLVMTypeOf(a.0)));
             let fa = LLVMBuildBitCast(self.raw, a.0, double, c"lhs.as_double".as_ptr());
             let fb = LLVMBuildBitCast(self.raw, b.0, double, c"rhs.as_double".as_ptr());
-            Value(LLVMBuildFCmp(self.raw, inkwell::llvm_sys::LLVMRealPredicate::LLVMRealORD, fa, fb, c"both.ordered".as_ptr()))
+            let (x, y) = if swapped { (fb, fa) } else { (fa, fb) };
+            Value(LLVMBuildFCmp(self.raw, inkwell::llvm_sys::LLVMRealPredicate::LLVMRealORD, x, y, c"both.ordered".as_ptr()))
         }
     }
 

@@ -109,18 +109,60 @@ fn double_check(v: Value, bound: u64) -> Option<(Value, bool)> {
 /// arithmetic the fusion does not pay: two integer compares against the tag register are two
 /// fused micro-ops, while the ordered test waits for both values to reach vector registers
 /// (measured: mandelbrot 0.71 s -> 0.99 s with Add/Mul fused).
-fn compares_the_pair(fast: Block, lhs: Value, rhs: Value) -> bool {
+///
+/// Returns the comparison's operands (the values read as doubles) in the order the ordered
+/// test should take them: the order x86 compares them in. LLVM lowers `olt`, `ole`, `ugt` and
+/// `uge` to a `ucomisd` of the swapped pair (so that the branch reads the carry flag), and the
+/// rest in order; with the ordered test's `ucomisd` on the same pair in the same order, llc
+/// keeps one `ucomisd` for both (`ucomisd; jp <recheck>; jb <target>`), where the other order
+/// left two. (Unordered is symmetric: either order is the same test.)
+fn compares_the_pair(fast: Block, lhs: Value, rhs: Value) -> Option<(Value, Value)> {
+    use inkwell::llvm_sys::LLVMRealPredicate::*;
     let read_as_double = |v: Value| v.is_bitcast_of().is_some_and(|src| src == lhs || src == rhs);
     for inst in fast.instructions() {
         if inst.is_phi() || read_as_double(inst) {
             continue;
         }
-        return inst.is_fcmp() && inst.operands().iter().all(|o| read_as_double(*o)) && {
-            let srcs: Vec<_> = inst.operands().iter().filter_map(|o| o.is_bitcast_of()).collect();
-            srcs.contains(&lhs) && srcs.contains(&rhs)
-        };
+        if !inst.is_fcmp() || !inst.operands().iter().all(|o| read_as_double(*o)) {
+            return None;
+        }
+        let srcs: Vec<_> = inst.operands().iter().filter_map(|o| o.is_bitcast_of()).collect();
+        let [a, b] = srcs[..] else { return None };
+        if !srcs.contains(&lhs) || !srcs.contains(&rhs) {
+            return None;
+        }
+        return Some(match inst.fcmp_predicate()? {
+            LLVMRealOLT | LLVMRealOLE | LLVMRealUGT | LLVMRealUGE => (b, a),
+            _ => (a, b),
+        });
     }
-    false
+    None
+}
+
+/// Where `fast` goes for a pair of doubles of which one is a NaN, when that is known without
+/// running it: `fast` is nothing but the comparison (its operands read as doubles, the `fcmp`,
+/// the branch on it, none of it used elsewhere), an ordered predicate is false for a NaN and
+/// an unordered one true.
+fn unordered_outcome(fast: Block) -> Option<Block> {
+    use inkwell::llvm_sys::LLVMRealPredicate::*;
+    let insts = fast.instructions();
+    let (_, body) = insts.split_last()?;
+    let (&cmp, reads) = body.split_last()?;
+    if fast.branch_condition() != Some(cmp) || !fast.phis().is_empty() {
+        return None;
+    }
+    if !reads.iter().all(|r| r.is_bitcast_of().is_some()) || !body.iter().all(|i| i.users().iter().all(|u| u.parent() == fast)) {
+        return None;
+    }
+    let unordered_is_true = match cmp.fcmp_predicate()? {
+        LLVMRealULT | LLVMRealULE | LLVMRealUGT | LLVMRealUGE | LLVMRealUEQ | LLVMRealUNE | LLVMRealUNO | LLVMRealPredicateTrue => true,
+        LLVMRealOLT | LLVMRealOLE | LLVMRealOGT | LLVMRealOGE | LLVMRealOEQ | LLVMRealONE | LLVMRealORD | LLVMRealPredicateFalse => false,
+    };
+    let succs = fast.successors();
+    let outcome = succs[if unordered_is_true { 0 } else { 1 }];
+    // Values the outcome's phis take from `fast` are defined before it (checked above: nothing
+    // of `fast` is used outside it), so they reach the new edge too.
+    Some(outcome)
 }
 
 /// Fuses the double checks ending `b`, if it ends in them; the block that rechecks them when
@@ -147,9 +189,10 @@ fn fuse(b: Block, bound: u64, builder: &Builder) -> Option<Block> {
     }
     let succs = b.successors();
     let (fast, slow) = (succs[fast_index], succs[1 - fast_index]);
-    if fast == slow || !compares_the_pair(fast, lhs, rhs) {
+    if fast == slow {
         return None;
     }
+    let (first, second) = compares_the_pair(fast, lhs, rhs)?;
     let term = b.terminator_value().expect("a conditional branch ends the block");
     // The original checks move to a block of their own, reached when the pair is unordered
     // (copied, and the originals deleted once unused, so the fast path does not compute them).
@@ -169,13 +212,31 @@ fn fuse(b: Block, bound: u64, builder: &Builder) -> Option<Block> {
     for phi in slow.phis() {
         phi.retarget_incoming(b, recheck, builder);
     }
-    for phi in fast.phis() {
-        if let Some((v, _)) = phi.incoming().into_iter().find(|(_, from)| *from == b) {
-            phi.add_incoming(v, recheck);
+    match unordered_outcome(fast) {
+        // A pair of doubles gets here only when one is a NaN, and the fast path's comparison
+        // of it is known: go where it goes. The fast path then has one predecessor, this
+        // block's, and llc keeps one `ucomisd` for the ordered test and the comparison (with
+        // a second edge into it, the flags of the first could not be reused).
+        Some(outcome) => {
+            // Successor `fast_index` of the original branch is `fast` (and so of the clone).
+            term2.set_successor(fast_index as u32, outcome);
+            for phi in outcome.phis() {
+                if let Some((v, _)) = phi.incoming().into_iter().find(|(_, from)| *from == fast) {
+                    phi.add_incoming(v, recheck);
+                }
+            }
+        }
+        None => {
+            for phi in fast.phis() {
+                if let Some((v, _)) = phi.incoming().into_iter().find(|(_, from)| *from == b) {
+                    phi.add_incoming(v, recheck);
+                }
+            }
         }
     }
     builder.position_before(term);
-    let ordered = builder.both_ordered(lhs, rhs);
+    debug_assert!((first, second) == (lhs, rhs) || (first, second) == (rhs, lhs));
+    let ordered = builder.both_ordered(lhs, rhs, first != lhs);
     builder.cond_branch(ordered, fast, recheck);
     term.erase();
     for v in [cond, x, y] {

@@ -11,13 +11,28 @@
 ; CHECK-LABEL: define i64 @less(
 ; CHECK:        %lhs.as_double = bitcast i64 %a to double
 ; CHECK-NEXT:   %rhs.as_double = bitcast i64 %b to double
-; CHECK-NEXT:   %both.ordered = fcmp ord double %lhs.as_double, %rhs.as_double
+; CHECK-NEXT:   %both.ordered = fcmp ord double %rhs.as_double, %lhs.as_double
 ; CHECK-NEXT:   br i1 %both.ordered, label %compare, label %check.recheck
 ; CHECK:      check.recheck:
 ; CHECK:        br i1 %{{.*}}, label %slow, label %compare
+; The ordered compare takes the pair in the order x86 compares it for the predicate (`olt`:
+; swapped), so that llc keeps one `ucomisd` for both.
 ; CHECK-LABEL: define i1 @less_equal(
 ; CHECK:        fcmp ord double
 ; CHECK-NOT:    __deegen_uncommon_path
+; A fast path that is only the comparison and its branch: a pair of doubles rechecked (one a
+; NaN) goes where the comparison sends an unordered pair (`olt`: false, `ult`: true), never
+; back into the comparison, which then has one predecessor (phis take the new edge).
+; CHECK-LABEL: define i64 @jump_if_not_less(
+; CHECK:        %both.ordered = fcmp ord double %rhs.as_double, %lhs.as_double
+; CHECK:      taken:
+; CHECK-NEXT:   %from = phi i64 [ 2, %fast ], [ 2, %entry.recheck ]
+; CHECK:      entry.recheck:
+; CHECK:        br i1 %{{.*}}, label %taken, label %slow
+; CHECK-LABEL: define i64 @jump_if_unordered_less(
+; CHECK:        %both.ordered = fcmp ord double %lhs.as_double, %rhs.as_double
+; CHECK:      entry.recheck:
+; CHECK:        br i1 %{{.*}}, label %taken, label %slow
 ; In a baseline JIT stencil the recheck is an uncommon path, for baseline-cold-split.
 ; CHECK-LABEL: define ghccc void @less_equal_stencil(
 ; CHECK:        fcmp ord double
