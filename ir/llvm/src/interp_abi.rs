@@ -59,6 +59,26 @@ pub fn mark_uncommon_path(module: &Module<'_>, block: inkwell::basic_block::Basi
     builder.build_call(uncommon_path_directive(module), &[], "").map(|_| ()).map_err(|e| e.to_string())
 }
 
+/// Branch weights (`!prof`) of an edge into an uncommon path against the other edge of its
+/// branch, in an interpreter handler: enough for llc to lay the uncommon side out after the
+/// common one (so the common path falls through instead of jumping over it), and far above the
+/// 1/1000 at which `hot-cold-split` takes an edge for a slow path and outlines it.
+pub const UNCOMMON_BRANCH_WEIGHTS: (u32, u32) = (1, 64);
+
+/// Gives the two-way branch `br` [`UNCOMMON_BRANCH_WEIGHTS`]: successor `uncommon` the small
+/// weight. A branch that already has weights keeps them.
+pub fn weigh_uncommon_successor(br: inkwell::values::InstructionValue<'_>, uncommon: u32) -> Result<(), String> {
+    let ctx = br.get_parent().ok_or("the branch is in no block")?.get_context();
+    let prof = ctx.get_kind_id("prof");
+    if br.get_metadata(prof).is_some() {
+        return Ok(());
+    }
+    let (rare, usual) = UNCOMMON_BRANCH_WEIGHTS;
+    let weight = |w: u32| ctx.i32_type().const_int(u64::from(w), false).into();
+    let weights = if uncommon == 0 { [weight(rare), weight(usual)] } else { [weight(usual), weight(rare)] };
+    br.set_metadata(ctx.metadata_node(&[ctx.metadata_string("branch_weights").into(), weights[0], weights[1]]), prof).map_err(|e| e.to_string())
+}
+
 /// Metadata kind on the load of an operand with a type hint: a node of the hinted type names.
 pub const HINT_METADATA: &str = "deegen.hint";
 

@@ -206,6 +206,17 @@ impl Value {
         unsafe { LLVMInstructionEraseFromParent(self.0) }
     }
 
+    /// Gives this instruction the branch weights (`!prof`) of `from`, if it has any.
+    pub fn copy_branch_weights(self, from: Value) {
+        unsafe {
+            let kind = LLVMGetMDKindIDInContext(LLVMGetTypeContext(LLVMTypeOf(self.0)), c"prof".as_ptr(), 4);
+            let node = LLVMGetMetadata(from.0, kind);
+            if !node.is_null() {
+                LLVMSetMetadata(self.0, kind, node);
+            }
+        }
+    }
+
     /// For a terminator: makes its successor `i` `to`.
     pub fn set_successor(self, i: u32, to: Block) {
         unsafe { LLVMSetSuccessor(self.0, i, to.0) }
@@ -900,8 +911,8 @@ impl Builder {
         }
     }
 
-    pub fn cond_branch(&self, cond: Value, if_true: Block, if_false: Block) {
-        unsafe { LLVMBuildCondBr(self.raw, cond.0, if_true.0, if_false.0) };
+    pub fn cond_branch(&self, cond: Value, if_true: Block, if_false: Block) -> Value {
+        Value(unsafe { LLVMBuildCondBr(self.raw, cond.0, if_true.0, if_false.0) })
     }
 
     /// `musttail call ghccc void callee(args); ret void`.

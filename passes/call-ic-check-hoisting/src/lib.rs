@@ -228,10 +228,12 @@ impl Hoister<'_> {
         let probe = b.insert_clone(p.probe);
         probe.set_operand(0, p.callee);
         probe.set_operand(1, key);
-        b.cond_branch(probe, p.hit, check);
+        let hoisted = b.cond_branch(probe, p.hit, check);
 
         // The old probe runs only after the hoisted one missed.
         let old = p.probe_block.terminator_value().expect("planned on a branch");
+        // (A hit likely, in an interpreter handler: `interp-call-ic`.)
+        hoisted.copy_branch_weights(old);
         b.position_before(old);
         b.branch(p.miss);
         old.erase();

@@ -168,7 +168,7 @@ fn cache<'ctx>(module: &Module<'ctx>, f: FunctionValue<'ctx>, site: CallSiteValu
     let hit_bb = ctx.append_basic_block(f, "call_ic.hit");
     let miss_bb = ctx.append_basic_block(f, "call_ic.miss");
     let call_bb = ctx.append_basic_block(f, "call_ic.call");
-    b.build_conditional_branch(hit, hit_bb, miss_bb).map_err(e)?;
+    let probe = b.build_conditional_branch(hit, hit_bb, miss_bb).map_err(e)?;
 
     b.position_at_end(hit_bb);
     let cb_addr = ib.byte_offset(pc, ib.i64(u64::from(offset) + 8), "call_ic.code_block.addr")?;
@@ -179,8 +179,12 @@ fn cache<'ctx>(module: &Module<'ctx>, f: FunctionValue<'ctx>, site: CallSiteValu
     b.position_at_end(miss_bb);
     // A miss happens once at a monomorphic site, at every call of a polymorphic one: in JIT
     // code an uncommon path, out of the main stream but on the stencil's registers.
+    // In an interpreter handler it stays in line, laid out after the hit (which then falls
+    // through into the call instead of jumping over the fill).
     if is_stencil_function(f) {
         mark_uncommon_path(module, miss_bb)?;
+    } else {
+        deegen_llvm_ir::weigh_uncommon_successor(probe, 1)?;
     }
     let cb_miss = b
         .build_call(hook, &[callee.into()], "call_ic.new_code_block")

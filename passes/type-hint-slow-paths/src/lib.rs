@@ -33,7 +33,7 @@ fn err(message: impl Into<String>) -> PassError {
 impl<'ctx> Pass<LlvmModule<'ctx>> for TypeHintSlowPaths {
     fn run(&mut self, unit: &mut LlvmModule<'ctx>, _: &mut AnalysisManager<LlvmModule<'ctx>>) -> Result<PreservedAnalyses, PassError> {
         let module = &unit.module;
-        let stated = lower_cold_path_markers(module).map_err(err)? + lower_uncommon_path_markers(module);
+        let stated = lower_cold_path_markers(module).map_err(err)? + lower_uncommon_path_markers(module).map_err(err)?;
         let Some(lattice) = read_type_lattice(module).map_err(err)? else {
             tracing::debug!("the module declares no type lattice: no hints to weigh");
             return Ok(if stated == 0 { PreservedAnalyses::all() } else { PreservedAnalyses::none() });
@@ -167,8 +167,8 @@ fn lower_cold_path_markers(module: &inkwell::module::Module<'_>) -> Result<usize
 /// `nounwind willreturn`), which the optimizer keeps where it is and `baseline-cold-split`
 /// reads and erases; in any other function it is erased. No edge is marked: the path is not a
 /// slow path. Returns how many markers there were.
-fn lower_uncommon_path_markers(module: &inkwell::module::Module<'_>) -> usize {
-    let Some(marker) = module.get_function(deegen_api::UNCOMMON_PATH_MARKER) else { return 0 };
+fn lower_uncommon_path_markers(module: &inkwell::module::Module<'_>) -> Result<usize, String> {
+    let Some(marker) = module.get_function(deegen_api::UNCOMMON_PATH_MARKER) else { return Ok(0) };
     let mut count = 0;
     for f in defined_functions(module) {
         let in_jit_code = is_stencil_function(f);
@@ -179,6 +179,10 @@ fn lower_uncommon_path_markers(module: &inkwell::module::Module<'_>) -> usize {
             let inst = deegen_llvm_ir::call_instruction(call);
             count += 1;
             if !in_jit_code {
+                // An interpreter handler keeps the path in line, laid out after the common one.
+                if let Some(block) = inst.get_parent() {
+                    weigh_edge_into(block)?;
+                }
                 inst.erase_from_basic_block();
                 continue;
             }
@@ -189,7 +193,32 @@ fn lower_uncommon_path_markers(module: &inkwell::module::Module<'_>) -> usize {
     if count > 0 {
         tracing::debug!(markers = count, "uncommon paths stated by the semantics");
     }
-    count
+    Ok(count)
+}
+
+/// Gives the edge into `block` (an uncommon path of an interpreter handler) its branch
+/// weights: the two-way branch it comes from, found through blocks that lead only here (the
+/// marker may sit a few unconditional jumps past the branch, as rustc's unoptimized IR has it).
+/// A block reached from several places, or by a switch, is left as it is.
+fn weigh_edge_into(block: inkwell::basic_block::BasicBlock<'_>) -> Result<(), String> {
+    use deegen_llvm_ir::raw::Block;
+    let mut b = Block(block.as_mut_ptr());
+    for _ in 0..8 {
+        let preds = b.parent_function().predecessors(b);
+        let [pred] = preds[..] else { return Ok(()) };
+        let succs = pred.successors();
+        match succs[..] {
+            [only] if only == b => b = pred,
+            [s0, s1] if s0 != s1 && (s0 == b || s1 == b) && pred.branch_condition().is_some() => {
+                let br = pred.terminator_value().expect("a branch ends the block");
+                // SAFETY: the branch is an instruction of this module's context.
+                let br = unsafe { inkwell::values::InstructionValue::new(br.0) };
+                return deegen_llvm_ir::weigh_uncommon_successor(br, u32::from(s1 == b));
+            }
+            _ => return Ok(()),
+        }
+    }
+    Ok(())
 }
 
 /// Branch weights of a stated slow path's edge against the other (`!prof`): what the

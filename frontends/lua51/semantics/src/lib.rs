@@ -622,7 +622,15 @@ pub fn lua_call_continuation(frame: *mut u64, _num_args: u64, num_results: u64) 
     }
     let mut i = 0;
     while i < num_results {
-        unsafe { *frame.add(i as usize) = if i < count { *values.add(i as usize) } else { NIL_BITS } };
+        let v = if i < count {
+            unsafe { *values.add(i as usize) }
+        } else {
+            // Fewer results than wanted (a function returning nothing used as a value): the
+            // rest of the common path does not jump over this.
+            api::uncommon_path();
+            NIL_BITS
+        };
+        unsafe { *frame.add(i as usize) = v };
         i += 1;
     }
     api::fallthrough()
