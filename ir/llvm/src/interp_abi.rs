@@ -454,9 +454,12 @@ impl<'a, 'ctx> InterpBuilder<'a, 'ctx> {
         Ok(())
     }
 
-    /// Marks the loop whose back edge is `back_edge` not to be unrolled (`llvm.loop` with
-    /// `llvm.loop.unroll.disable`): a frame move copies a few words, and LLVM's runtime
-    /// unrolling by four made every tail-call stencil about 100 bytes longer. A loop ID must
+    /// Marks the loop whose back edge is `back_edge` not to be unrolled for a count known only
+    /// at run time (`llvm.loop` with `llvm.loop.unroll.runtime.disable`): a frame move copies a
+    /// few words, and LLVM's runtime unrolling by four made every tail-call stencil about 100
+    /// bytes longer. A count the optimizer knows (a variant specialised on it, as `TailCall`
+    /// is on 0 to 3 arguments) is still unrolled in full: one load and store per slot, no
+    /// loop (the whole of `llvm.loop.unroll.disable` forbade that too). A loop ID must
     /// refer to itself, which inkwell's metadata builder cannot make: a temporary node stands
     /// for it until the node exists.
     fn forbid_unrolling(&self, back_edge: inkwell::values::InstructionValue<'ctx>) -> BuildResult<()> {
@@ -470,7 +473,7 @@ impl<'a, 'ctx> InterpBuilder<'a, 'ctx> {
         // is replaced (and freed) by the RAUW before anything else sees it.
         unsafe {
             let raw_ctx = ctx.as_ctx_ref();
-            let text = "llvm.loop.unroll.disable";
+            let text = "llvm.loop.unroll.runtime.disable";
             let name = LLVMMDStringInContext2(raw_ctx, text.as_ptr() as *const _, text.len());
             let mut disable_ops = [name];
             let disable = LLVMMDNodeInContext2(raw_ctx, disable_ops.as_mut_ptr(), 1);

@@ -574,19 +574,28 @@ pub fn lua_call_var_args(frame: *mut u64, num_fixed_args: u64, _num_results: u64
 /// `return f(args)`: a proper tail call, so tail recursion runs in constant stack.
 #[no_mangle]
 pub fn lua_tail_call(frame: *mut u64, num_args: u64) -> ! {
-    let mut num_args = num_args;
     if !TValue(unsafe { *frame }).is_function() {
-        // `__call`: the handler replaces the callee, which becomes its first argument.
+        // `__call`: the handler replaces the callee, which becomes its first argument. A tail
+        // call of its own (not one shared with the common path), so that the common path's
+        // argument count stays the variant's constant and its copy is unrolled.
         let r = unsafe { lua_rt_call_handler(ctx(), frame, num_args, 1) };
         if r.kind != RT_CALL {
             api::throw_runtime_error(r.value)
         }
-        num_args += 1;
+        tail_call_function(frame, num_args + 1)
     }
+    tail_call_function(frame, num_args)
+}
+
+/// The tail call of the function in slot `frame` with `num_args` arguments.
+#[inline(always)]
+fn tail_call_function(frame: *mut u64, num_args: u64) -> ! {
     let callee = TValue(unsafe { *frame });
     if unsafe { !(*(*callee.as_closure()).code_block).native.is_null() } {
         // Like 5.1, a tail call to a native function is an ordinary call: the caller's frame
-        // stays for error positions, names and tracebacks.
+        // stays for error positions, names and tracebacks. Uncommon (`return tostring(x)`),
+        // and with its return continuation most of the stencil: out of its main stream.
+        api::uncommon_path();
         api::make_call(frame, num_args, lua_tail_call_native_continuation as *const ())
     }
     close_upvalues_from(api::stack_base());

@@ -58,9 +58,10 @@
 ; CHECK-NEXT:    %hdr.ret = getelementptr i64, ptr %base, i64 -3
 ; CHECK-NEXT:    %ret.cont = load ptr, ptr %hdr.ret
 ; CHECK-NEXT:    musttail call ghccc void %ret.cont(ptr %ctx, ptr %base, ptr poison, ptr poison, i64 %t1, i64 %retp, i64 %a1, i64 poison, i64 poison, i64 %t2)
-; The frame move's loop is not to be unrolled: a loop ID that refers to itself.
+; The frame move's loop is not to be unrolled for a count known only at run time (a known
+; count is unrolled in full): a loop ID that refers to itself.
 ; CHECK:       ![[LOOP]] = distinct !{![[LOOP]], ![[NOUNROLL:[0-9]+]]}
-; CHECK-NEXT:  ![[NOUNROLL]] = !{!"llvm.loop.unroll.disable"}
+; CHECK-NEXT:  ![[NOUNROLL]] = !{!"llvm.loop.unroll.runtime.disable"}
 
 ; With a call inline cache (interp-call-ic), the cached code block is used and the hook is
 ; only the cache's miss path.
