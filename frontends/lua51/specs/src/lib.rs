@@ -394,10 +394,19 @@ pub fn bytecodes() -> Vec<BytecodeSpec> {
             variants: vec![],
         },
         BytecodeSpec { name: "NewClosure", operands: vec![op("proto", Constant)], result: Value, semantics: "lua_new_closure", variants: vec![] },
-        BytecodeSpec { name: "GetUpval", operands: vec![op("index", u16_lit())], result: Value, semantics: "lua_get_upval", variants: vec![] },
+        // Most functions use their first few upvalues (a recursive local function's own name,
+        // a module's locals): variants for those index the closure's upvalues with a constant
+        // offset, where the general one (in a JIT stencil) materialised the index first.
+        BytecodeSpec {
+            name: "GetUpval",
+            operands: vec![op("index", u16_lit()).specialized(&[0, 1, 2, 3])],
+            result: Value,
+            semantics: "lua_get_upval",
+            variants: vec![],
+        },
         BytecodeSpec {
             name: "SetUpval",
-            operands: vec![op("index", u16_lit()), op("value", Slot)],
+            operands: vec![op("index", u16_lit()).specialized(&[0, 1, 2]), op("value", Slot)],
             result: None,
             semantics: "lua_set_upval",
             variants: vec![],
