@@ -33,18 +33,24 @@ for _, x in ipairs(values) do
     show(x / 3), show(x % 3), show(x / 2^-1074), show(x % 2^-1074), show(x / 0), show(x % 0))
 end
 
--- The quotient feeding a loop (the collatz shape).
-local function chain(n)
-  local steps = 0
-  while n ~= 1 do
-    if n % 2 == 0 then n = n / 2 else n = 3 * n + 1 end
-    steps = steps + 1
+-- The quotient feeding a loop: halvings and quarterings until a value drops below one,
+-- with the remainders summed on the way (a loop-carried chain through both bytecodes).
+local function digits(n)
+  local sum, count = 0, 0
+  while n >= 1 do
+    local quarter = n % 4
+    sum = sum + quarter + (n % 2) * 0.5
+    n = (n - quarter) / 4
+    count = count + 1
   end
-  return steps
+  return sum, count
 end
-local total = 0
-for n = 1, 2000 do total = total + chain(n) end
-print("chains", total)
+local total, steps = 0, 0
+for n = 1, 3000, 7 do
+  local s, c = digits(n * 1.5)
+  total, steps = total + s, steps + c
+end
+print("digits", total, steps)
 
 -- Strings convert, as for every arithmetic operator.
 local s, hex, bad = "9", "0x10", "nine"
