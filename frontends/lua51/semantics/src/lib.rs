@@ -573,7 +573,7 @@ pub fn lua_call_var_args(frame: *mut u64, num_fixed_args: u64, _num_results: u64
 
 /// `return f(args)`: a proper tail call, so tail recursion runs in constant stack.
 #[no_mangle]
-pub fn lua_tail_call(frame: *mut u64, num_args: u64) -> ! {
+pub fn lua_tail_call(frame: *mut u64, num_args: u64, close: u64) -> ! {
     if !TValue(unsafe { *frame }).is_function() {
         // `__call`: the handler replaces the callee, which becomes its first argument. A tail
         // call of its own (not one shared with the common path), so that the common path's
@@ -582,14 +582,15 @@ pub fn lua_tail_call(frame: *mut u64, num_args: u64) -> ! {
         if r.kind != RT_CALL {
             api::throw_runtime_error(r.value)
         }
-        tail_call_function(frame, num_args + 1)
+        tail_call_function(frame, num_args + 1, close)
     }
-    tail_call_function(frame, num_args)
+    tail_call_function(frame, num_args, close)
 }
 
-/// The tail call of the function in slot `frame` with `num_args` arguments.
+/// The tail call of the function in slot `frame` with `num_args` arguments, closing the
+/// frame's captured locals first unless `close` is 0 (the function makes no closures).
 #[inline(always)]
-fn tail_call_function(frame: *mut u64, num_args: u64) -> ! {
+fn tail_call_function(frame: *mut u64, num_args: u64, close: u64) -> ! {
     let callee = TValue(unsafe { *frame });
     if unsafe { !(*(*callee.as_closure()).code_block).native.is_null() } {
         // Like 5.1, a tail call to a native function is an ordinary call: the caller's frame
@@ -598,21 +599,23 @@ fn tail_call_function(frame: *mut u64, num_args: u64) -> ! {
         api::uncommon_path();
         api::make_call(frame, num_args, lua_tail_call_native_continuation as *const ())
     }
-    close_upvalues_from(api::stack_base());
+    if close != 0 {
+        close_upvalues_from(api::stack_base());
+    }
     api::make_tail_call(frame, num_args)
 }
 
 /// Returns every result of a native function called in tail position.
 #[no_mangle]
-pub fn lua_tail_call_native_continuation(_frame: *mut u64, _num_args: u64) -> ! {
+pub fn lua_tail_call_native_continuation(_frame: *mut u64, _num_args: u64, _close: u64) -> ! {
     let (values, count) = api::return_values();
     close_upvalues_from(api::stack_base());
     api::return_from_function(values, count)
 }
 
 #[no_mangle]
-pub fn lua_tail_call_var_args(frame: *mut u64, num_fixed_args: u64) -> ! {
-    lua_tail_call(frame, num_fixed_args + unsafe { (*ctx()).var_results })
+pub fn lua_tail_call_var_args(frame: *mut u64, num_fixed_args: u64, close: u64) -> ! {
+    lua_tail_call(frame, num_fixed_args + unsafe { (*ctx()).var_results }, close)
 }
 
 /// Stores the first `num_results` returned values from slot `frame`, padding with nil; or,

@@ -256,14 +256,16 @@ pub fn bytecodes() -> Vec<BytecodeSpec> {
             // `return f(x)`, `return self:m(a, b)`) a variant of its own copies each with one
             // load and store, where the general loop took five instructions per argument and
             // four around them.
-            operands: vec![op("frame", SlotRef), op("num_args", u16_lit()).specialized(&[0, 1, 2, 3])],
+            // `close` as a return's: 0 where the function makes no closures, so the tail call
+            // need not look for open upvalues of its frame.
+            operands: vec![op("frame", SlotRef), op("num_args", u16_lit()).specialized(&[0, 1, 2, 3]), CLOSE],
             result: None,
             semantics: "lua_tail_call",
             variants: vec![],
         },
         BytecodeSpec {
             name: "TailCallVarArgs",
-            operands: vec![op("frame", SlotRef), op("num_fixed_args", u16_lit())],
+            operands: vec![op("frame", SlotRef), op("num_fixed_args", u16_lit()), CLOSE],
             result: None,
             semantics: "lua_tail_call_var_args",
             variants: vec![],

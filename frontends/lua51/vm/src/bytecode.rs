@@ -97,6 +97,11 @@ impl BytecodeBuilder {
         );
         self.code[at..at + 2].copy_from_slice(&opcode.to_le_bytes());
     }
+    /// The opcode of the instruction at `at`.
+    pub fn opcode_at(&self, at: u32) -> u16 {
+        let at = at as usize;
+        u16::from_le_bytes([self.code[at], self.code[at + 1]])
+    }
     pub fn finish(self) -> Vec<u8> {
         self.code
     }
@@ -116,6 +121,29 @@ pub const EMPTY_CALL_IC: [u8; deegen_bytecode_spec::CALL_IC_BYTES as usize] = {
     }
     b
 };
+
+/// The variant of the same bytecode as `opcode` that differs from it only in its `close`
+/// literal being 0 where `opcode`'s is 1 (a return or tail call of a function that turns out
+/// to make no closures): same layout, every other operand alike.
+pub fn close0_twin(opcode: u16) -> Option<u16> {
+    let v = variants().get(usize::from(opcode))?;
+    variants()
+        .iter()
+        .find(|w| {
+            w.bytecode == v.bytecode
+                && w.length == v.length
+                && w.operands.len() == v.operands.len()
+                && w.operands.iter().zip(&v.operands).all(|(a, b)| {
+                    a.name == b.name
+                        && if a.name == "close" {
+                            a.fixed == Some(0) && b.fixed == Some(1)
+                        } else {
+                            a.fixed == b.fixed && a.access == b.access && a.offset == b.offset && a.width == b.width
+                        }
+                })
+        })
+        .map(|w| w.opcode)
+}
 
 /// The variants, parsed once from the generated table.
 pub fn variants() -> &'static [Variant] {

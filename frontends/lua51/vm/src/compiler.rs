@@ -76,6 +76,8 @@ struct FuncState {
     /// Where the returns are (and whether each is a ReturnVarArgs): they close captured
     /// locals, unless the function turns out to make no closures.
     returns: Vec<(u32, bool)>,
+    /// Where the tail calls are: the same.
+    tail_calls: Vec<u32>,
 }
 
 /// Where an assignment stores.
@@ -171,6 +173,7 @@ impl<'s> Compiler<'s> {
             children: Vec::new(),
             line: body.line_defined,
             returns: Vec::new(),
+            tail_calls: Vec::new(),
         });
         let params: Vec<&[u8]> = self_param.into_iter().chain(body.params.iter().map(|p| p.as_bytes())).collect();
         for p in &params {
@@ -191,6 +194,11 @@ impl<'s> Compiler<'s> {
             // have nothing to close.
             for &(at, var_args) in &fs.returns {
                 fs.b.set_opcode(at, if var_args { crate::bytecode::opcode::RETURNVARARGS_CLOSE0 } else { crate::bytecode::opcode::RETURN_CLOSE0 });
+            }
+            for &at in &fs.tail_calls {
+                let opcode = fs.b.opcode_at(at);
+                let twin = crate::bytecode::close0_twin(opcode).expect("every tail call variant has a close-0 twin");
+                fs.b.set_opcode(at, twin);
             }
         }
         let locvars = fs.locvars;
@@ -1546,14 +1554,19 @@ impl<'s> Compiler<'s> {
         let fixed = (args.len() - usize::from(var_args) + usize::from(self_arg)) as u16;
         let b = &mut self.fs().b;
         let em = match (kind, var_args) {
-            (CallKind::Tail, true) => b.create_tail_call_var_args(base, fixed),
-            (CallKind::Tail, false) => b.create_tail_call(base, fixed),
+            (CallKind::Tail, true) => b.create_tail_call_var_args(base, fixed, 1),
+            (CallKind::Tail, false) => b.create_tail_call(base, fixed, 1),
             (_, true) => b.create_call_var_args(base, fixed, num_results),
             (_, false) => b.create_call(base, fixed, num_results),
         };
         let em = self.mark(em, "Call")?;
         self.name_operand(em, 0, info);
         let fs = self.fs();
+        if matches!(kind, CallKind::Tail) {
+            // Like a return, a tail call closes captured locals, unless the function turns out
+            // to make no closures.
+            fs.tail_calls.push(em.start);
+        }
         fs.free_reg = base + if u64::from(num_results) == MULTRET { 1 } else { num_results.max(1) };
         fs.max_regs = fs.max_regs.max(fs.free_reg);
         Ok(base)

@@ -653,11 +653,19 @@ fn verify(p: &ProtoData, parent: Option<&ProtoData>) -> Result<(), String> {
                 results(frame)?;
                 consumes(frame + header + fixed)?;
             }
-            "TailCall" => within(op("frame")?, header + op("num_args")?)?,
-            "TailCallVarArgs" => {
-                let (frame, fixed) = (op("frame")?, op("num_fixed_args")?);
-                within(frame, header + fixed)?;
-                consumes(frame + header + fixed)?;
+            "TailCall" | "TailCallVarArgs" => {
+                let frame = op("frame")?;
+                if v.bytecode == "TailCall" {
+                    within(frame, header + op("num_args")?)?;
+                } else {
+                    let fixed = op("num_fixed_args")?;
+                    within(frame, header + fixed)?;
+                    consumes(frame + header + fixed)?;
+                }
+                // As for a return.
+                if op("close")? == 0 && !p.children.is_empty() {
+                    return Err(at("a tail call that closes no upvalues in a function that makes closures"));
+                }
             }
             "Return" | "ReturnVarArgs" => {
                 let (first, n) = (op("first")?, if v.bytecode == "Return" { op("count")? } else { op("num_fixed")? });
@@ -1019,6 +1027,18 @@ mod corpus_tests {
         assert_eq!(close0.length, close1.length);
         p.code[pc..pc + 2].copy_from_slice(&close0.opcode.to_le_bytes());
         refused(&p, None, "closes no upvalues");
+        // The same for a tail call (the compiler switches it to the close-0 twin only in a
+        // function without closures).
+        let mut p = data_of("local x local g = function() return x end return f(x)", false);
+        let (pc, v) = *insns(&p).iter().rev().find(|(_, v)| v.bytecode == "TailCall").unwrap();
+        assert_eq!(v.operands.iter().find(|o| o.name == "close").and_then(|o| o.fixed), Some(1));
+        let twin = crate::bytecode::close0_twin(v.opcode).unwrap();
+        p.code[pc..pc + 2].copy_from_slice(&twin.to_le_bytes());
+        refused(&p, None, "closes no upvalues");
+        // Without closures the compiler emits the twin, and it verifies.
+        let p = data_of("local x return f(x)", false);
+        let (_, v) = *insns(&p).iter().rev().find(|(_, v)| v.bytecode == "TailCall").unwrap();
+        assert_eq!(v.operands.iter().find(|o| o.name == "close").and_then(|o| o.fixed), Some(0));
         // A division by a power of two whose reciprocal is not one (it would multiply by
         // anything), or is not a number at all.
         let src = "local x = ... return x / 4, x % 0.5";
