@@ -212,7 +212,9 @@ fn fuse(b: Block, bound: u64, builder: &Builder) -> Option<Block> {
     for phi in slow.phis() {
         phi.retarget_incoming(b, recheck, builder);
     }
-    match unordered_outcome(fast) {
+    // (Not when the outcome is the slow block itself: its phis already take the recheck's
+    // edge, with the slow path's values.)
+    match unordered_outcome(fast).filter(|&outcome| outcome != slow) {
         // A pair of doubles gets here only when one is a NaN, and the fast path's comparison
         // of it is known: go where it goes. The fast path then has one predecessor, this
         // block's, and llc keeps one `ucomisd` for the ordered test and the comparison (with

@@ -33,6 +33,12 @@
 ; CHECK:        %both.ordered = fcmp ord double %lhs.as_double, %rhs.as_double
 ; CHECK:      entry.recheck:
 ; CHECK:        br i1 %{{.*}}, label %taken, label %slow
+; Unless that is the slow block itself.
+; CHECK-LABEL: define i64 @less_or_slow(
+; CHECK:      other:
+; CHECK-NEXT:   %r{{[0-9]*}} = phi i64 [ 2, %entry.recheck ], [ 3, %fast ]{{$}}
+; CHECK:      entry.recheck:
+; CHECK:        br i1 %{{.*}}, label %fast, label %other
 ; In a baseline JIT stencil the recheck is an uncommon path, for baseline-cold-split.
 ; CHECK-LABEL: define ghccc void @less_equal_stencil(
 ; CHECK:        fcmp ord double
