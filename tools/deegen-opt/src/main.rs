@@ -11,7 +11,9 @@
 //! ```
 //! Input kind is chosen by content (LLVM bitcode magic, else textual LLVM IR). Every error (an
 //! unknown pass, a bad pipeline, a pipeline in the wrong order for the input's phase, a
-//! malformed file, a pass that rejects its input) is one message on stderr and exit status 1.
+//! malformed file, a pass that rejects its input, a pipeline whose output fails LLVM's verifier,
+//! checked as `opt` checks it unless `--disable-verify`) is one message on stderr and exit
+//! status 1.
 
 use std::io::Write;
 use std::path::PathBuf;
@@ -22,7 +24,7 @@ use deegen_pass::{AnalysisManager, Instrumentation, IrUnit};
 use inkwell::context::Context;
 use inkwell::targets::FileType;
 
-const USAGE: &str = "usage: deegen-opt [--passes=PIPELINE] [--print-after-all] [--verify-each] [--time-passes] [--opt-bisect-limit=N] [--emit=ll|bc|asm|obj] [-o OUTPUT] INPUT\n       deegen-opt --list-passes[=markdown]";
+const USAGE: &str = "usage: deegen-opt [--passes=PIPELINE] [--print-after-all] [--verify-each] [--disable-verify] [--time-passes] [--opt-bisect-limit=N] [--emit=ll|bc|asm|obj] [-o OUTPUT] INPUT\n       deegen-opt --list-passes[=markdown]";
 
 /// Everything `deegen-opt` can fail with, one line each on stderr.
 #[derive(Debug, thiserror::Error)]
@@ -35,6 +37,8 @@ enum OptError {
     Load(#[from] deegen_llvm_ir::LoadError),
     #[error(transparent)]
     Run(#[from] deegen_pass::RunError),
+    #[error("the pipeline's output is not valid LLVM IR (as `opt`, deegen-opt checks it; --disable-verify skips the check):\n{}", .0.join("\n"))]
+    InvalidOutput(Vec<String>),
     #[error("code generation failed: {0}")]
     Emit(String),
     #[error("cannot write '{path}': {source}")]
@@ -46,6 +50,8 @@ struct Args {
     passes: Option<String>,
     print_after_all: bool,
     verify_each: bool,
+    /// Skip the check of the final module (`opt`'s `-disable-verify`).
+    disable_verify: bool,
     time_passes: bool,
     list: Option<String>,
     opt_bisect_limit: Option<usize>,
@@ -61,6 +67,7 @@ fn parse_args() -> Result<Args, OptError> {
         match arg.as_str() {
             "--print-after-all" => a.print_after_all = true,
             "--verify-each" => a.verify_each = true,
+            "--disable-verify" => a.disable_verify = true,
             "--time-passes" => a.time_passes = true,
             "--list-passes" => a.list = Some("text".into()),
             "-h" | "--help" => return Err(usage(USAGE)),
@@ -150,6 +157,12 @@ fn run() -> Result<(), OptError> {
         eprintln!("{decision}");
     }
     result?;
+    // As LLVM's `opt`: a pass that leaves invalid IR is an error here, not later in whatever
+    // reads the output. (LLVM's verifier only: the phases' own invariants are
+    // `--verify-each`'s, and the file tests' small fixtures do not keep them.)
+    if !args.disable_verify && !args.passes.as_deref().unwrap_or("").is_empty() {
+        unit.module.verify().map_err(|e| OptError::InvalidOutput(e.to_string().lines().map(str::to_owned).filter(|l| !l.is_empty()).collect()))?;
+    }
     if args.time_passes {
         for t in pm.timings() {
             eprintln!("{:>10.3} ms  {}", t.time.as_secs_f64() * 1e3, t.pass);
