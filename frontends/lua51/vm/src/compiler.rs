@@ -73,11 +73,9 @@ struct FuncState {
     #[allow(clippy::vec_box)]
     children: Vec<Box<Proto>>,
     line: u32,
-    /// Where the returns are (and whether each is a ReturnVarArgs): they close captured
-    /// locals, unless the function turns out to make no closures.
-    returns: Vec<(u32, bool)>,
-    /// Where the tail calls are: the same.
-    tail_calls: Vec<u32>,
+    /// Where the returns and tail calls are: they close captured locals, unless the function
+    /// turns out to make no closures.
+    closing: Vec<u32>,
 }
 
 /// Where an assignment stores.
@@ -172,8 +170,7 @@ impl<'s> Compiler<'s> {
             upvalues: Vec::new(),
             children: Vec::new(),
             line: body.line_defined,
-            returns: Vec::new(),
-            tail_calls: Vec::new(),
+            closing: Vec::new(),
         });
         let params: Vec<&[u8]> = self_param.into_iter().chain(body.params.iter().map(|p| p.as_bytes())).collect();
         for p in &params {
@@ -191,13 +188,9 @@ impl<'s> Compiler<'s> {
         let mut fs = self.funcs.pop().expect("pushed above");
         if fs.children.is_empty() {
             // No closures: no local of this function's frames is ever captured, so its returns
-            // have nothing to close.
-            for &(at, var_args) in &fs.returns {
-                fs.b.set_opcode(at, if var_args { crate::bytecode::opcode::RETURNVARARGS_CLOSE0 } else { crate::bytecode::opcode::RETURN_CLOSE0 });
-            }
-            for &at in &fs.tail_calls {
-                let opcode = fs.b.opcode_at(at);
-                let twin = crate::bytecode::close0_twin(opcode).expect("every tail call variant has a close-0 twin");
+            // and tail calls have nothing to close.
+            for &at in &fs.closing {
+                let twin = crate::bytecode::close0_twin(fs.b.opcode_at(at)).expect("every return and tail call variant has a close-0 twin");
                 fs.b.set_opcode(at, twin);
             }
         }
@@ -506,7 +499,7 @@ impl<'s> Compiler<'s> {
     fn emit_return(&mut self, first: u16, count: u16) -> Result<()> {
         let e = self.fs().b.create_return(first, count, 1);
         let e = self.mark(e, "Return")?;
-        self.fs().returns.push((e.start, false));
+        self.fs().closing.push(e.start);
         Ok(())
     }
 
@@ -953,7 +946,7 @@ impl<'s> Compiler<'s> {
                     self.fs().line = line;
                     let e = self.fs().b.create_return_var_args(base, fixed.len() as u16, 1);
                     let e = self.mark(e, "ReturnVarArgs")?;
-                    self.fs().returns.push((e.start, true));
+                    self.fs().closing.push(e.start);
                     return Ok(());
                 }
                 self.exp_to_next_reg(&last[0])?;
@@ -1565,7 +1558,7 @@ impl<'s> Compiler<'s> {
         if matches!(kind, CallKind::Tail) {
             // Like a return, a tail call closes captured locals, unless the function turns out
             // to make no closures.
-            fs.tail_calls.push(em.start);
+            fs.closing.push(em.start);
         }
         fs.free_reg = base + if u64::from(num_results) == MULTRET { 1 } else { num_results.max(1) };
         fs.max_regs = fs.max_regs.max(fs.free_reg);
