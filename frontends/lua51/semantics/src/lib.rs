@@ -119,8 +119,15 @@ fn first_result() -> u64 {
 
 #[inline(always)]
 fn arith_slow(op: ArithOp, lhs: u64, rhs: u64) -> ! {
+    arith_in_runtime(op, lhs, rhs, lua_binary_mm_continuation as *const ())
+}
+
+/// `lhs op rhs` by the runtime (strings, metamethods, errors), a metamethod's result coming
+/// back through `continuation` (the bytecode's own: it takes the bytecode's operands).
+#[inline(always)]
+fn arith_in_runtime(op: ArithOp, lhs: u64, rhs: u64, continuation: *const ()) -> ! {
     let r = unsafe { lua_rt_arith(ctx(), op, lhs, rhs, api::stack_base(), api::code_block()) };
-    finish(r, 2, lua_binary_mm_continuation as *const ())
+    finish(r, 2, continuation)
 }
 
 /// Output of a binary operator's metamethod.
@@ -196,8 +203,7 @@ pub fn lua_mod_pow2(lhs: u64, rhs: u64, inverse: u64) -> ! {
 /// `Mod` do it.
 #[inline(always)]
 fn pow2_slow(op: ArithOp, lhs: u64, rhs: u64) -> ! {
-    let r = unsafe { lua_rt_arith(ctx(), op, lhs, rhs, api::stack_base(), api::code_block()) };
-    finish(r, 2, lua_pow2_mm_continuation as *const ())
+    arith_in_runtime(op, lhs, rhs, lua_pow2_mm_continuation as *const ())
 }
 
 /// Output of `DivPow2`'s and `ModPow2`'s metamethod.
@@ -221,8 +227,7 @@ pub fn lua_unm(src: u64) -> ! {
     if v.is_double() {
         api::ret(num(-v.as_f64()))
     }
-    let r = unsafe { lua_rt_arith(ctx(), ArithOp::Unm, src, src, api::stack_base(), api::code_block()) };
-    finish(r, 2, lua_unary_mm_continuation as *const ())
+    arith_in_runtime(ArithOp::Unm, src, src, lua_unary_mm_continuation as *const ())
 }
 
 #[no_mangle]
@@ -2192,14 +2197,10 @@ pub fn lua_lib_string_sub(num_args: u64) -> ! {
 /// anything else). Extra arguments are ignored, as 5.1 does.
 #[no_mangle]
 pub fn lua_lib_math_floor(num_args: u64) -> ! {
-    let base = api::stack_base();
-    let x = TValue(unsafe { *base });
-    if num_args == 0 || !x.is_double() {
-        native_twin(num_args)
-    }
+    let x = number_argument(num_args);
     // C's `floor`, which LLVM makes one `roundsd`: the result of a number is a number (a
     // NaN argument gives back that NaN).
-    return_one(num(unsafe { floor(x.as_f64()) }))
+    return_one(num(unsafe { floor(x) }))
 }
 
 /// `math.ceil(x)` of a number, as `math.floor`.
