@@ -69,14 +69,25 @@ pub const UNCOMMON_BRANCH_WEIGHTS: (u32, u32) = (1, 64);
 /// weight. A branch that already has weights keeps them.
 pub fn weigh_uncommon_successor(br: inkwell::values::InstructionValue<'_>, uncommon: u32) -> Result<(), String> {
     let ctx = br.get_parent().ok_or("the branch is in no block")?.get_context();
-    let prof = ctx.get_kind_id("prof");
-    if br.get_metadata(prof).is_some() {
+    if br.get_metadata(ctx.get_kind_id("prof")).is_some() {
         return Ok(());
     }
-    let (rare, usual) = UNCOMMON_BRANCH_WEIGHTS;
-    let weight = |w: u32| ctx.i32_type().const_int(u64::from(w), false).into();
-    let weights = if uncommon == 0 { [weight(rare), weight(usual)] } else { [weight(usual), weight(rare)] };
-    br.set_metadata(ctx.metadata_node(&[ctx.metadata_string("branch_weights").into(), weights[0], weights[1]]), prof).map_err(|e| e.to_string())
+    weigh_rare_successor(br, uncommon, UNCOMMON_BRANCH_WEIGHTS)
+}
+
+/// Gives the two-way branch `br` the weights `(rare, usual)`: successor `rare_index` the rare
+/// one, replacing any it had.
+pub fn weigh_rare_successor(br: inkwell::values::InstructionValue<'_>, rare_index: u32, (rare, usual): (u32, u32)) -> Result<(), String> {
+    set_branch_weights(br, &if rare_index == 0 { [rare, usual] } else { [usual, rare] })
+}
+
+/// Sets the terminator `br`'s branch weights (`!prof !{!"branch_weights", i32 w0, ...}`), one per
+/// successor.
+pub fn set_branch_weights(br: inkwell::values::InstructionValue<'_>, weights: &[u32]) -> Result<(), String> {
+    let ctx = br.get_parent().ok_or("the branch is in no block")?.get_context();
+    let mut ops: Vec<BasicMetadataValueEnum<'_>> = vec![ctx.metadata_string("branch_weights").into()];
+    ops.extend(weights.iter().map(|&w| BasicMetadataValueEnum::from(ctx.i32_type().const_int(u64::from(w), false))));
+    br.set_metadata(ctx.metadata_node(&ops), ctx.get_kind_id("prof")).map_err(|e| e.to_string())
 }
 
 /// Metadata kind on the load of an operand with a type hint: a node of the hinted type names.

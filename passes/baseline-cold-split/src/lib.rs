@@ -7,7 +7,7 @@ use deegen_llvm_ir::{defined_functions, function_attr, is_stencil_function, Func
 use deegen_pass::{AnalysisManager, Pass, PassDescriptor, PassError, PassParams, PipelineError, PreservedAnalyses, RegisteredPass};
 use deegen_pass_hot_cold_split::SLOW_PATH_OF_ATTR;
 use inkwell::context::ContextRef;
-use inkwell::values::{AsValueRef, BasicMetadataValueEnum, FunctionValue, InstructionValue};
+use inkwell::values::{AsValueRef, FunctionValue, InstructionValue};
 
 /// The pass's one declaration (name, description, parameters, phases).
 pub static DESCRIPTOR: PassDescriptor<LlvmPhase> = PassDescriptor {
@@ -48,7 +48,7 @@ impl<'ctx> Pass<LlvmModule<'ctx>> for BaselineColdSplit {
                 continue;
             }
             let _span = tracing::debug_span!("cold_split", stencil = %f.get_name().to_string_lossy()).entered();
-            let n = weigh_cold_edges(&module.get_context(), f, &cold).map_err(PassError::invalid_input)?;
+            let n = weigh_cold_edges(f, &cold).map_err(PassError::invalid_input)?;
             give_entry_count(&module.get_context(), f);
             tracing::debug!(cold_blocks = cold.len(), cold_edges = n, "synthesized profile");
             stencils += 1;
@@ -123,7 +123,7 @@ fn cold_blocks(f: FunctionValue<'_>, slow_paths: &HashSet<Value>) -> HashSet<Blo
 
 /// Gives every edge from a hot block into a cold one the weight 0 (`!prof` branch weights,
 /// one per successor), keeping the weights the hot successors had. Returns how many edges.
-fn weigh_cold_edges<'ctx>(ctx: &ContextRef<'ctx>, f: FunctionValue<'ctx>, cold: &HashSet<Block>) -> Result<usize, String> {
+fn weigh_cold_edges(f: FunctionValue<'_>, cold: &HashSet<Block>) -> Result<usize, String> {
     let mut count = 0;
     for b in Value(f.as_value_ref()).blocks() {
         if cold.contains(&b) {
@@ -136,13 +136,13 @@ fn weigh_cold_edges<'ctx>(ctx: &ContextRef<'ctx>, f: FunctionValue<'ctx>, cold: 
         }
         let t = b.terminator_value().ok_or("a block without a terminator")?;
         let old = b.branch_weights().filter(|w| w.len() == succ.len());
-        let weights: Vec<u64> =
-            succ.iter().enumerate().map(|(i, s)| if cold.contains(s) { 0 } else { old.as_ref().map_or(HOT_WEIGHT, |w| w[i].max(1)) }).collect();
-        let mut ops: Vec<BasicMetadataValueEnum> = vec![ctx.metadata_string("branch_weights").into()];
-        ops.extend(weights.iter().map(|&w| BasicMetadataValueEnum::from(ctx.i32_type().const_int(w.min(u64::from(u32::MAX)), false))));
+        let weights: Vec<u32> = succ
+            .iter()
+            .enumerate()
+            .map(|(i, s)| if cold.contains(s) { 0 } else { old.as_ref().map_or(HOT_WEIGHT, |w| w[i].max(1)).min(u64::from(u32::MAX)) as u32 })
+            .collect();
         // SAFETY: `t` is an instruction of this module.
-        let inst = unsafe { InstructionValue::new(t.0) };
-        inst.set_metadata(ctx.metadata_node(&ops), ctx.get_kind_id("prof")).map_err(|e| e.to_string())?;
+        deegen_llvm_ir::set_branch_weights(unsafe { InstructionValue::new(t.0) }, &weights)?;
         count += n_cold;
     }
     Ok(count)

@@ -586,12 +586,7 @@ impl<'a, 'ctx> HandlerBuilder<'a, 'ctx> {
         let fits = ctx.append_basic_block(f, "fits");
         let branch = be(b.build_conditional_branch(too_big, overflow, fits))?;
         // An overflow is once per program at most: out of the way of the call.
-        let weights = ctx.metadata_node(&[
-            ctx.metadata_string("branch_weights").into(),
-            i32t.const_int(1, false).into(),
-            i32t.const_int(1 << 20, false).into(),
-        ]);
-        branch.set_metadata(weights, ctx.get_kind_id("prof")).map_err(|e| e.to_string())?;
+        deegen_llvm_ir::set_branch_weights(branch, &[1, 1 << 20])?;
         // Keep the stack's high-water mark (rarely raised, so a predictable branch).
         b.position_at_end(fits);
         let hw_addr = ib.byte_offset(state0.ctx.into_pointer_value(), ib.i64(offsets::CTX_STACK_HIGH_WATER as u64), "high_water.addr")?;

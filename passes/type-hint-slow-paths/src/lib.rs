@@ -119,22 +119,10 @@ fn lower_cold_path_markers(module: &inkwell::module::Module<'_>) -> Result<usize
             }
             let marker_block = Value(inst.as_value_ref()).parent();
             let mut marked = 0;
-            let mut work = vec![(marker_block, 0)];
-            while let Some((b, depth)) = work.pop() {
-                for p in fv.predecessors(b) {
-                    let t = p.terminator_value().ok_or("a block without a terminator")?;
-                    let successors = p.successors();
-                    if successors.len() == 2 && successors[0] != successors[1] {
-                        let index = successors.iter().position(|s| *s == b).expect("a predecessor") as u64;
-                        // SAFETY: `t` is an instruction of this module.
-                        let br = unsafe { InstructionValue::new(t.0) };
-                        mark_cold_successor(&ctx, br, index)?;
-                        weigh_cold_successor(&ctx, br, index)?;
-                        marked += 1;
-                    } else if successors.len() == 1 && depth < 4 {
-                        work.push((p, depth + 1));
-                    }
-                }
+            for (br, index) in branches_into(fv, marker_block)? {
+                mark_cold_successor(&ctx, br, u64::from(index))?;
+                deegen_llvm_ir::weigh_rare_successor(br, index, STATED_WEIGHTS)?;
+                marked += 1;
             }
             // Nothing branches into the marker (a continuation only a metamethod returns to
             // is a slow path from its start): `hot-cold-split` splits there, after the
@@ -180,9 +168,7 @@ fn lower_uncommon_path_markers(module: &inkwell::module::Module<'_>) -> Result<u
             count += 1;
             if !in_jit_code {
                 // An interpreter handler keeps the path in line, laid out after the common one.
-                if let Some(block) = inst.get_parent() {
-                    weigh_edge_into(block)?;
-                }
+                weigh_edge_into(Value(inst.as_value_ref()).parent())?;
                 inst.erase_from_basic_block();
                 continue;
             }
@@ -199,10 +185,10 @@ fn lower_uncommon_path_markers(module: &inkwell::module::Module<'_>) -> Result<u
 /// Gives the edge into `block` (an uncommon path of an interpreter handler) its branch
 /// weights: the two-way branch it comes from, found through blocks that lead only here (the
 /// marker may sit a few unconditional jumps past the branch, as rustc's unoptimized IR has it).
-/// A block reached from several places, or by a switch, is left as it is.
-fn weigh_edge_into(block: inkwell::basic_block::BasicBlock<'_>) -> Result<(), String> {
-    use deegen_llvm_ir::raw::Block;
-    let mut b = Block(block.as_mut_ptr());
+/// A block reached from several places, or by a switch, is left as it is (unlike a slow path's,
+/// whose every way in is marked: `branches_into`).
+fn weigh_edge_into(block: deegen_llvm_ir::raw::Block) -> Result<(), String> {
+    let mut b = block;
     for _ in 0..8 {
         let preds = b.parent_function().predecessors(b);
         let [pred] = preds[..] else { return Ok(()) };
@@ -212,7 +198,7 @@ fn weigh_edge_into(block: inkwell::basic_block::BasicBlock<'_>) -> Result<(), St
             [s0, s1] if s0 != s1 && (s0 == b || s1 == b) && pred.branch_condition().is_some() => {
                 let br = pred.terminator_value().expect("a branch ends the block");
                 // SAFETY: the branch is an instruction of this module's context.
-                let br = unsafe { inkwell::values::InstructionValue::new(br.0) };
+                let br = unsafe { InstructionValue::new(br.0) };
                 return deegen_llvm_ir::weigh_uncommon_successor(br, u32::from(s1 == b));
             }
             _ => return Ok(()),
@@ -221,21 +207,34 @@ fn weigh_edge_into(block: inkwell::basic_block::BasicBlock<'_>) -> Result<(), St
     Ok(())
 }
 
+/// The two-way branches that lead into `block`, each with the index of its successor that
+/// does: its predecessors', and those of blocks that only jump on towards it (at most four
+/// deep: rustc's unoptimised IR puts such blocks between a branch and a statement).
+fn branches_into<'ctx>(f: Value, block: deegen_llvm_ir::raw::Block) -> Result<Vec<(InstructionValue<'ctx>, u32)>, String> {
+    let mut found = Vec::new();
+    let mut work = vec![(block, 0)];
+    while let Some((b, depth)) = work.pop() {
+        for p in f.predecessors(b) {
+            let t = p.terminator_value().ok_or("a block without a terminator")?;
+            let successors = p.successors();
+            if successors.len() == 2 && successors[0] != successors[1] {
+                let index = successors.iter().position(|s| *s == b).expect("a predecessor") as u32;
+                // SAFETY: `t` is an instruction of this module.
+                found.push((unsafe { InstructionValue::new(t.0) }, index));
+            } else if successors.len() == 1 && depth < 4 {
+                work.push((p, depth + 1));
+            }
+        }
+    }
+    Ok(found)
+}
+
 /// Branch weights of a stated slow path's edge against the other (`!prof`): what the
 /// optimizer keeps when it folds the branch into another (SimplifyCFG turns `if kind == A {..}
 /// cold_path(); if kind == B {..}` into one `switch`, dropping `!deegen.cold_edge`), and what
 /// `hot-cold-split` also reads (an edge at most 1/1000 of its branch's weight is cold), so the
 /// stated slow path still leaves the handler. LLVM lays the cold side out last too.
-const STATED_WEIGHTS: (u64, u64) = (1, 4000);
-
-/// Gives successor `index` of the two-way `br` the cold weight and the other the hot one.
-fn weigh_cold_successor<'ctx>(ctx: &ContextRef<'ctx>, br: InstructionValue<'ctx>, index: u64) -> Result<(), String> {
-    let (cold, hot) = STATED_WEIGHTS;
-    let weight = |w: u64| ctx.i32_type().const_int(w, false).into();
-    let weights = if index == 0 { [weight(cold), weight(hot)] } else { [weight(hot), weight(cold)] };
-    let node = ctx.metadata_node(&[ctx.metadata_string("branch_weights").into(), weights[0], weights[1]]);
-    br.set_metadata(node, ctx.get_kind_id("prof")).map_err(|e| e.to_string())
-}
+const STATED_WEIGHTS: (u32, u32) = (1, 4000);
 
 /// Marks successor `index` of `br` as a slow-path edge. The metadata names the edge by its
 /// index, which LLVM does not update when it swaps a branch's successors or folds two branches
