@@ -189,6 +189,7 @@ pub(crate) mod markers {
         pub fn __deegen_api_return_values_ptr() -> *mut u64;
         pub fn __deegen_api_return_values_count() -> u64;
         pub fn __deegen_api_return_from_function(values: *mut u64, count: u64) -> !;
+        pub fn __deegen_api_copy_slots(to: *mut u64, from: *mut u64, count: u64);
         pub fn __deegen_api_make_call_in(ctx: *mut u8, frame: *mut u64, num_args: u64, continuation: *const ()) -> !;
         pub fn __deegen_api_return_in(ctx: *mut u8, base: *mut u64, values: *mut u64, count: u64) -> !;
         pub fn __deegen_api_ic_fused_kind(computed: u32, kinds: u32) -> u32;
@@ -340,6 +341,20 @@ pub fn return_values() -> (*mut u64, u64) {
 #[inline(always)]
 pub fn return_from_function(values: *mut u64, count: u64) -> ! {
     unsafe { markers::__deegen_api_return_from_function(values, count) }
+}
+
+/// Copies `count` slots from `from` to `to`, one word at a time upwards: correct where `to`
+/// lies below `from` (values moving down a stack) or the ranges do not overlap (arguments
+/// moving into a new frame, values moving to another coroutine's stack).
+///
+/// The generator makes this the loop its own frame moves are (`copy_slots_upwards`): never
+/// vectorised, never unrolled for a count known only at run time, never a call of `memmove`;
+/// a count the optimizer knows is unrolled in full. A plain loop in the semantics got LLVM's
+/// vectorised and four-times-unrolled copy, whose checks cost more than copying the one or
+/// two values a call usually moves (`pcall`'s return: 17 instructions for one value).
+#[inline(always)]
+pub fn copy_slots(to: *mut u64, from: *mut u64, count: u64) {
+    unsafe { markers::__deegen_api_copy_slots(to, from, count) }
 }
 
 /// [`make_call`] onto another stack: the callee runs with `ctx` as its pinned context (a

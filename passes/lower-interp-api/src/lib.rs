@@ -245,6 +245,11 @@ impl<'a, 'ctx> Lowerer<'a, 'ctx> {
                     ib.tail_call(TailTarget::Pointer(cont), &state, poison.into(), poison.into(), [Some(values_i.into()), Some(count), None, None])
                 })())?;
             }
+            "copy_slots" => {
+                let (to, from, count) = (self.arg_ptr(call, 0)?, self.arg_ptr(call, 1)?, self.arg(call, 2)?.into_int_value());
+                e(self.lower_copy_slots(inst, to, from, count, &ib))?;
+                return Ok(());
+            }
             // A slow-path statement `type-hint-slow-paths` did not act on (it is an
             // optimisation, which `--opt-bisect-limit` may skip): a hint, no code.
             "cold_path" | "jit_cold_path" => {
@@ -254,6 +259,33 @@ impl<'a, 'ctx> Lowerer<'a, 'ctx> {
             _ => return Err(self.fail(format!("unknown API marker '{marker}'"))),
         }
         erase_from(inst);
+        Ok(())
+    }
+
+    /// `copy_slots(to, from, count)` at `marker`, in the middle of a block: what follows the
+    /// marker moves to a block of its own, which the copy's loop (`copy_slots_upwards`) ends
+    /// in, and the marker goes.
+    fn lower_copy_slots(
+        &self,
+        marker: inkwell::values::InstructionValue<'ctx>,
+        to: PointerValue<'ctx>,
+        from: PointerValue<'ctx>,
+        count: inkwell::values::IntValue<'ctx>,
+        ib: &InterpBuilder<'_, 'ctx>,
+    ) -> Result<(), String> {
+        use inkwell::values::AsValueRef;
+        let at = raw::Value(marker.as_value_ref());
+        let block = at.parent();
+        let rest = block.split_after(at, "copy.rest", &raw::Builder::new(self.module));
+        // `block` is now [.., marker, br rest]; the loop's entry branch goes before the marker.
+        let old_branch = block.terminator_value().ok_or("a split block without its branch")?;
+        self.builder.position_before(&marker);
+        ib.copy_slots_upwards(to, from, count, "copy")?;
+        // SAFETY: `rest` is a block of this function, made by the split above.
+        let rest = unsafe { inkwell::basic_block::BasicBlock::new(rest.0) }.ok_or("the split made no block")?;
+        self.builder.build_unconditional_branch(rest).map_err(|x| x.to_string())?;
+        old_branch.erase();
+        marker.erase_from_basic_block();
         Ok(())
     }
 

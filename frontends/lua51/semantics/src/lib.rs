@@ -629,11 +629,7 @@ pub fn lua_tail_call_var_args(frame: *mut u64, num_fixed_args: u64, close: u64) 
 pub fn lua_call_continuation(frame: *mut u64, _num_args: u64, num_results: u64) -> ! {
     let (values, count) = api::return_values();
     if num_results == MULTRET {
-        let mut i = 0;
-        while i < count {
-            unsafe { *frame.add(i as usize) = *values.add(i as usize) };
-            i += 1;
-        }
+        api::copy_slots(frame, values, count);
         unsafe { (*ctx()).var_results = count };
         api::fallthrough()
     }
@@ -1516,11 +1512,7 @@ pub fn lua_lib_pcall(num_args: u64) -> ! {
             api::throw(lua_rt_stack_overflow(ctx()))
         }
         *frame = *base;
-        let mut i = 1;
-        while i < n {
-            *frame.add(FRAME_HEADER_SLOTS + i - 1) = *base.add(i);
-            i += 1;
-        }
+        api::copy_slots(frame.add(FRAME_HEADER_SLOTS), base.add(1), num_args - 1);
         let mut num_args = num_args - 1;
         if !TValue(*frame).is_function() {
             api::cold_path();
@@ -1552,9 +1544,11 @@ fn enter_protected(base: *mut u64) -> bool {
         if *depth + 1 >= lua51_value::MAX_C_CALLS as usize {
             return false;
         }
-        // Below 2^40 (the depth is under MAX_C_CALLS): a signed conversion, one instruction,
-        // where an unsigned one took six.
-        *base = num((*depth << 32 | (*ctx()).c_calls as usize) as i64 as f64);
+        // Kept as raw bits: below 2^40 (the depth is under MAX_C_CALLS), which is a positive
+        // subnormal double's pattern, so the slot still holds a number for the collector and
+        // anything else that looks, and neither side converts (a `cvtsi2sd` here, a
+        // `cvttsd2si` in the catch).
+        *base = (*depth << 32 | (*ctx()).c_calls as usize) as u64;
         *depth += 1;
     }
     true
@@ -1568,19 +1562,8 @@ fn protected_call_returned() -> ! {
     let (values, count) = api::return_values();
     let base = api::stack_base();
     unsafe { *base = TValue::TRUE.raw() };
-    copy_forward(unsafe { base.add(1) }, values, count);
+    api::copy_slots(unsafe { base.add(1) }, values, count);
     library_return(base, count + 1)
-}
-
-/// Copies `count` values from `from` to `to`, one at a time upwards: safe where `to` lies below
-/// `from` (results moving down a stack) or on another stack (a coroutine's values).
-#[inline(always)]
-fn copy_forward(to: *mut u64, from: *mut u64, count: u64) {
-    let mut i = 0;
-    while i < count {
-        unsafe { *to.add(i as usize) = *from.add(i as usize) };
-        i += 1;
-    }
 }
 
 /// An error thrown inside a protected call unwound to its frame: `false` and the error (an
@@ -1589,7 +1572,7 @@ fn copy_forward(to: *mut u64, from: *mut u64, count: u64) {
 fn protected_call_caught() -> ! {
     let base = api::stack_base();
     unsafe {
-        let saved = TValue(*base).as_f64() as usize;
+        let saved = *base as usize;
         let error = lua_rt_catch(ctx(), base);
         *native_depth() = saved >> 32;
         (*ctx()).c_calls = saved as u32;
@@ -1744,7 +1727,7 @@ pub fn lua_lib_coroutine_resume_done() -> ! {
     match coroutine_came_back(TValue(unsafe { *base }), values, count, base, 1) {
         Ok((values, count)) => {
             unsafe { *base = TValue::TRUE.raw() };
-            copy_forward(unsafe { base.add(1) }, values, count);
+            api::copy_slots(unsafe { base.add(1) }, values, count);
             library_return(base, count + 1)
         }
         Err(error) => return_failure(base, error),
@@ -1784,7 +1767,7 @@ pub fn lua_lib_coroutine_wrapped_done() -> ! {
     let base = api::stack_base();
     match coroutine_came_back(wrapped_coroutine(), values, count, base, 0) {
         Ok((values, count)) => {
-            copy_forward(base, values, count);
+            api::copy_slots(base, values, count);
             library_return(base, count)
         }
         // Raised again with the caller's position, as lua5.1's `auxwrap` does for a string.
