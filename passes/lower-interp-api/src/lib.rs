@@ -313,18 +313,35 @@ impl<'a, 'ctx> Lowerer<'a, 'ctx> {
             // arguments where a vararg entry moved the frame, 0 everywhere else, as the
             // collector and `debug` need), so a count above 0 is a moved frame, without
             // asking which entry the running function has.
-            let i64t = self.module.get_context().i64_type();
+            //
+            // A branch, not a select: a moved frame is uncommon (a tail call from a vararg
+            // function), and computing its original position on every tail call took five
+            // instructions and a load more than the test.
+            let ctx = self.module.get_context();
+            let i64t = ctx.i64_type();
             let num_varargs = ib.load_i64(ib.header_slot(state.base, deegen_api::frame::NUM_VARARGS, "hdr.num_varargs")?, "num_varargs")?;
-            let nparams_addr = ib.byte_offset(state.code_block, ib.i64(deegen_api::offsets::CB_NUM_FIXED_PARAMS as u64), "self.nparams.addr")?;
-            let nparams32 = b.build_load(self.module.get_context().i32_type(), nparams_addr, "self.nparams32").map_err(e)?.into_int_value();
-            let nparams = b.build_int_z_extend(nparams32, i64t, "self.nparams").map_err(e)?;
             let moved = b.build_int_compare(inkwell::IntPredicate::UGT, num_varargs, ib.i64(0), "frame.moved").map_err(e)?;
+            let here = b.get_insert_block().ok_or("the builder has no block")?;
+            let moved_bb = ctx.append_basic_block(self.function, "tail.frame_moved");
+            let join_bb = ctx.append_basic_block(self.function, "tail.frame");
+            let branch = b.build_conditional_branch(moved, moved_bb, join_bb).map_err(e)?;
+            // Past LLVM's threshold of a predictable branch (99%), which SimplifyCFG does not
+            // turn into a select, and above the 1/1000 of a slow path `hot-cold-split` outlines.
+            deegen_llvm_ir::weigh_rare_successor(branch, 0, (1, 200))?;
+            b.position_at_end(moved_bb);
+            let nparams_addr = ib.byte_offset(state.code_block, ib.i64(deegen_api::offsets::CB_NUM_FIXED_PARAMS as u64), "self.nparams.addr")?;
+            let nparams32 = b.build_load(ctx.i32_type(), nparams_addr, "self.nparams32").map_err(e)?.into_int_value();
+            let nparams = b.build_int_z_extend(nparams32, i64t, "self.nparams").map_err(e)?;
             let below = b
                 .build_int_add(b.build_int_add(num_varargs, nparams, "below.args").map_err(e)?, ib.i64(FRAME_HEADER_SLOTS as u64), "below")
                 .map_err(e)?;
             let back = b.build_int_neg(below, "back").map_err(e)?;
             let original = ib.slot_address(state.base, back, "original.base")?;
-            let target = b.build_select(moved, original, state.base, "tail.base").map_err(e)?.into_pointer_value();
+            b.build_unconditional_branch(join_bb).map_err(e)?;
+            b.position_at_end(join_bb);
+            let phi = b.build_phi(ctx.ptr_type(Default::default()), "tail.base").map_err(e)?;
+            phi.add_incoming(&[(&original, moved_bb), (&state.base, here)]);
+            let target = phi.as_basic_value().into_pointer_value();
             let callee = ib.load_i64(frame, "callee")?;
             let callee_slot = ib.header_slot(target, deegen_api::frame::CALLEE, "hdr.callee")?;
             b.build_store(callee_slot, callee).map_err(e)?;

@@ -29,7 +29,13 @@
 ; CHECK-NOT:     @__deegen_interp_entry_bytecode_vararg
 ; CHECK:         %num_varargs = load i64, ptr %hdr.num_varargs
 ; CHECK:         %frame.moved = icmp ugt i64 %num_varargs, 0
-; CHECK:         %tail.base = select i1 %frame.moved, ptr %original.base, ptr %base
+; A branch weighted past LLVM's predictable threshold (not a select: the common case does not
+; compute the moved frame's original position).
+; CHECK-NEXT:    br i1 %frame.moved, label %tail.frame_moved, label %tail.frame, !prof ![[MOVED:[0-9]+]]
+; CHECK:       tail.frame_moved:
+; CHECK:         %original.base = getelementptr i64, ptr %base, i64 %back
+; CHECK:       tail.frame:
+; CHECK-NEXT:    %tail.base = phi ptr [ %original.base, %tail.frame_moved ], [ %base, %tail_call ]
 ; CHECK-NEXT:    %[[CALLEE:callee[0-9]+]] = load i64, ptr %frame
 ; CHECK-NEXT:    %hdr.callee = getelementptr i64, ptr %tail.base, i64 -5
 ; CHECK-NEXT:    store i64 %[[CALLEE]], ptr %hdr.callee
@@ -38,7 +44,7 @@
 ; CHECK:         %args = getelementptr i64, ptr %frame, i64 5
 ; CHECK-NEXT:    br label %tail.args.head
 ; CHECK:       tail.args.head:
-; CHECK-NEXT:    %tail.args.i = phi i64 [ 0, %tail_call ], [ %tail.args.next, %tail.args.body ]
+; CHECK-NEXT:    %tail.args.i = phi i64 [ 0, %tail.frame ], [ %tail.args.next, %tail.args.body ]
 ; CHECK-NEXT:    %tail.args.more = icmp ult i64 %tail.args.i, 2
 ; CHECK:       tail.args.body:
 ; CHECK-NEXT:    %tail.args.from = getelementptr i64, ptr %args, i64 %tail.args.i
@@ -60,6 +66,7 @@
 ; CHECK-NEXT:    musttail call ghccc void %ret.cont(ptr %ctx, ptr %base, ptr poison, ptr poison, i64 %t1, i64 %retp, i64 %a1, i64 poison, i64 poison, i64 %t2)
 ; The frame move's loop is not to be unrolled for a count known only at run time (a known
 ; count is unrolled in full): a loop ID that refers to itself.
+; CHECK:       ![[MOVED]] = !{!"branch_weights", i32 1, i32 200}
 ; CHECK:       ![[LOOP]] = distinct !{![[LOOP]], ![[NOUNROLL:[0-9]+]]}
 ; CHECK-NEXT:  ![[NOUNROLL]] = !{!"llvm.loop.unroll.runtime.disable"}
 
