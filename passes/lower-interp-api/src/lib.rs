@@ -349,11 +349,23 @@ impl<'a, 'ctx> Lowerer<'a, 'ctx> {
             // as `(tail call)` levels), saturating so it never spills into the base bits.
             let caller_slot = ib.header_slot(target, deegen_api::frame::CALLER_BASE, "hdr.caller_base")?;
             let caller = ib.load_i64(caller_slot, "caller.slot")?;
-            let count = b.build_right_shift(caller, ib.i64(deegen_api::frame::TAIL_CALLS_SHIFT.into()), false, "tail_calls").map_err(e)?;
-            let saturated = b
-                .build_int_compare(inkwell::IntPredicate::EQ, count, ib.i64(deegen_api::frame::MAX_TAIL_CALLS), "tail_calls.saturated")
-                .map_err(e)?;
-            let bumped = b.build_int_add(caller, ib.i64(1 << deegen_api::frame::TAIL_CALLS_SHIFT), "caller.slot.counted").map_err(e)?;
+            // The count is the slot's top bits, so it is saturated exactly when adding one
+            // carries out of the word: an add with overflow and a select on its carry (`add;
+            // cmovc`). A compare of the count with its maximum was a 64-bit constant that llc
+            // then shared with the callee's type check, which grew by two instructions.
+            const _: () = assert!(deegen_api::frame::MAX_TAIL_CALLS == u64::MAX >> deegen_api::frame::TAIL_CALLS_SHIFT);
+            let add = inkwell::intrinsics::Intrinsic::find("llvm.uadd.with.overflow")
+                .and_then(|i| i.get_declaration(self.module, &[i64t.into()]))
+                .ok_or("no llvm.uadd.with.overflow.i64")?;
+            let sum = b
+                .build_call(add, &[caller.into(), ib.i64(1 << deegen_api::frame::TAIL_CALLS_SHIFT).into()], "caller.slot.add")
+                .map_err(e)?
+                .try_as_basic_value()
+                .basic()
+                .ok_or("uadd.with.overflow returns a value")?
+                .into_struct_value();
+            let bumped = b.build_extract_value(sum, 0, "caller.slot.counted").map_err(e)?.into_int_value();
+            let saturated = b.build_extract_value(sum, 1, "tail_calls.saturated").map_err(e)?.into_int_value();
             let counted = b.build_select(saturated, caller, bumped, "caller.slot.new").map_err(e)?;
             b.build_store(caller_slot, counted).map_err(e)?;
             let args = ib.slot_address(frame, ib.i64(FRAME_HEADER_SLOTS as u64), "args")?;

@@ -39,8 +39,11 @@
 ; CHECK-NEXT:    %[[CALLEE:callee[0-9]+]] = load i64, ptr %frame
 ; CHECK-NEXT:    %hdr.callee = getelementptr i64, ptr %tail.base, i64 -5
 ; CHECK-NEXT:    store i64 %[[CALLEE]], ptr %hdr.callee
-; CHECK:         %tail_calls = lshr i64 %caller.slot, 48
-; CHECK:         %caller.slot.counted = add i64 %caller.slot, 281474976710656
+; The count saturates where adding one carries out of the slot's top bits.
+; CHECK:         %caller.slot.add = call { i64, i1 } @llvm.uadd.with.overflow.i64(i64 %caller.slot, i64 281474976710656)
+; CHECK-NEXT:    %caller.slot.counted = extractvalue { i64, i1 } %caller.slot.add, 0
+; CHECK-NEXT:    %tail_calls.saturated = extractvalue { i64, i1 } %caller.slot.add, 1
+; CHECK-NEXT:    %caller.slot.new = select i1 %tail_calls.saturated, i64 %caller.slot, i64 %caller.slot.counted
 ; CHECK:         %args = getelementptr i64, ptr %frame, i64 5
 ; CHECK-NEXT:    br label %tail.args.head
 ; CHECK:       tail.args.head:
