@@ -246,18 +246,31 @@ pub unsafe extern "C" fn lua_rt_coroutine_resume(ctx: *mut LuaContext, co: u64, 
         }
         switch_in(st, co_value, args.add(n), true);
         if !(*co).started {
-            // Its function's frame at the bottom of its stack; `make_call_in` writes the header.
-            (*co).started = true;
-            let frame = (*co).stack.as_mut_ptr();
-            *frame = (*co).func.raw();
-            std::ptr::copy_nonoverlapping(args, bottom, n);
-            return RtSwitch { ctx: co_ctx, frame, values: std::ptr::null_mut(), count };
+            return start_in_place(co, args, count);
         }
         // The frame of the `resume` (whose arguments follow the coroutine) or of the function
         // `wrap` made (whose arguments are its own).
         let caller = if wrapped != 0 { args } else { args.sub(1) };
         link_bottom(co, caller, crate::interp::coroutine_return_continuation(wrapped != 0));
         RtSwitch { ctx: co_ctx, frame: (*co).yield_base, values: args, count }
+    }
+}
+
+/// A coroutine's first resume in place: its function's frame at the bottom of its stack, the
+/// `count` arguments from `args` in it (`make_call_in` writes the header). Once per coroutine,
+/// and out of line: its copy made every switch save and restore four registers.
+///
+/// # Safety
+/// `co` was just switched in, not started; its stack has room for the arguments.
+#[cold]
+#[inline(never)]
+unsafe fn start_in_place(co: *mut Thread, args: *mut u64, count: u64) -> RtSwitch {
+    unsafe {
+        (*co).started = true;
+        let frame = (*co).stack.as_mut_ptr();
+        *frame = (*co).func.raw();
+        std::ptr::copy_nonoverlapping(args, bottom_frame(co), count as usize);
+        RtSwitch { ctx: std::ptr::addr_of_mut!((*co).ctx), frame, values: std::ptr::null_mut(), count }
     }
 }
 
