@@ -2031,6 +2031,32 @@ pub fn lua_lib_ipairs(num_args: u64) -> ! {
     return_iteration(shared().ipairs_aux_fn, t, num(0.0))
 }
 
+/// `table.insert(t, v)`: 5.1's `lua_rawseti(t, #t + 1, v)`, where `#t` needs no search and
+/// the array part has room for one more: a push (as `append_in_place`, but raw: a metatable
+/// is not consulted). A position, a nil value, a table that must grow or search for its
+/// border, and every error are the twin's.
+#[no_mangle]
+pub fn lua_lib_table_insert(num_args: u64) -> ! {
+    let t = table_argument(num_args);
+    if num_args != 2 {
+        native_twin(num_args)
+    }
+    let base = api::stack_base();
+    let value = TValue(unsafe { *base.add(1) });
+    let tb = unsafe { &mut *t.as_table() };
+    // `length_fast` answers only without a hash part, so its length is the array part's.
+    match tb.length_fast() {
+        Some(n) if n < tb.array_cap && !value.is_nil() => {
+            unsafe { *tb.array.add(n) = value };
+            tb.array_len = n + 1;
+            tb.note_array_store(value);
+            write_barrier(&mut tb.header);
+            api::return_from_function(base, 0)
+        }
+        _ => native_twin(num_args),
+    }
+}
+
 /// `unpack(t)` of a table whose length needs no search, with room for the values.
 #[no_mangle]
 pub fn lua_lib_unpack(num_args: u64) -> ! {

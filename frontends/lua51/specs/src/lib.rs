@@ -477,6 +477,7 @@ pub fn library() -> Vec<LibFunctionSpec> {
         "pairs",
         "ipairs",
         "unpack",
+        "table_insert",
         "assert",
         "getmetatable",
         "tostring",

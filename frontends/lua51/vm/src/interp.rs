@@ -64,6 +64,7 @@ extern "C" {
     pub(crate) fn __deegen_lib_string_byte();
     pub(crate) fn __deegen_lib_string_sub();
     pub(crate) fn __deegen_lib_math_floor();
+    pub(crate) fn __deegen_lib_table_insert();
     pub(crate) fn __deegen_lib_math_ceil();
     pub(crate) fn __deegen_lib_math_sqrt();
     pub(crate) fn __deegen_lib_math_abs();

@@ -14,21 +14,20 @@ use crate::state::{Event, LuaState};
 
 native!(SETN, "setn", |c| { Err(c.error(&format!("'{}' is obsolete", c.name()))) });
 
-native!(INSERT, "insert", |c| {
+native!(INSERT, "insert", generated crate::interp::__deegen_lib_table_insert, |c| {
     let t = c.check_table(0)?;
-    let n = table_mut(t).length();
+    let n = table_mut(t).length() as i64;
+    // 5.1's tinsert: no bounds on the position (5.2 added them). The elements from the first
+    // empty one (or the position, when it lies past it) down to the position move up one,
+    // whatever the position's sign.
     let (pos, v) = match c.nargs {
         2 => (n + 1, c.arg(1)),
         3 => {
             let pos = c.check_int(1)?;
-            if pos < 1 {
-                return Err(c.arg_error(1, "position out of bounds"));
-            }
-            let pos = pos as usize;
-            let mut i = n;
-            while i >= pos {
-                let moved = table_mut(t).get(TValue::from_f64(i as f64));
-                c.table_set(t, TValue::from_f64((i + 1) as f64), moved)?;
+            let mut i = (n + 1).max(pos);
+            while i > pos {
+                let moved = table_mut(t).get(TValue::from_f64((i - 1) as f64));
+                c.table_set(t, TValue::from_f64(i as f64), moved)?;
                 i -= 1;
             }
             (pos, c.arg(2))
