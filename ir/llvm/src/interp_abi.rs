@@ -473,7 +473,7 @@ impl<'a, 'ctx> InterpBuilder<'a, 'ctx> {
     /// loop (the whole of `llvm.loop.unroll.disable` forbade that too). A loop ID must
     /// refer to itself, which inkwell's metadata builder cannot make: a temporary node stands
     /// for it until the node exists.
-    fn forbid_unrolling(&self, back_edge: inkwell::values::InstructionValue<'ctx>) -> BuildResult<()> {
+    pub fn forbid_unrolling(&self, back_edge: inkwell::values::InstructionValue<'ctx>) -> BuildResult<()> {
         use inkwell::context::AsContextRef;
         use inkwell::llvm_sys::core::{LLVMMDNodeInContext2, LLVMMDStringInContext2, LLVMMetadataAsValue, LLVMSetMetadata};
         use inkwell::llvm_sys::debuginfo::{LLVMMetadataReplaceAllUsesWith, LLVMTemporaryMDNode};

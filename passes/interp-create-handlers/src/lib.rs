@@ -559,15 +559,22 @@ impl<'a, 'ctx> HandlerBuilder<'a, 'ctx> {
         let overflow = ctx.append_basic_block(f, "overflow");
         let run = ctx.append_basic_block(f, "run");
         let needs_fill = be(b.build_int_compare(IntPredicate::ULT, nargs, nparams, "needs_fill"))?;
-        be(b.build_conditional_branch(needs_fill, fill, check))?;
+        let to_fill = be(b.build_conditional_branch(needs_fill, fill, check))?;
+        // Calls usually pass every parameter: the fill is laid out of the way, not jumped over.
+        deegen_llvm_ir::weigh_uncommon_successor(to_fill, 0)?;
         b.position_at_end(fill);
         let i = be(b.build_phi(i64t, "i"))?;
         let slot = ib.slot_address(base, i.as_basic_value().into_int_value(), "slot")?;
-        be(b.build_store(slot, nil))?;
+        // Missing arguments are one or two words: a loop as the frame moves' (volatile, not
+        // unrolled for a count known at run time). Vectorised, its trip count made every
+        // entry compute `nparams - nargs` before the test, two instructions on every call.
+        let store = be(b.build_store(slot, nil))?;
+        store.set_volatile(true).and_then(|()| store.set_alignment(8)).map_err(|e| e.to_string())?;
         let next = be(b.build_int_add(i.as_basic_value().into_int_value(), ib.i64(1), "i.next"))?;
         i.add_incoming(&[(&nargs, pre), (&next, fill)]);
         let more = be(b.build_int_compare(IntPredicate::ULT, next, nparams, "more"))?;
-        be(b.build_conditional_branch(more, fill, check))?;
+        let back_edge = be(b.build_conditional_branch(more, fill, check))?;
+        ib.forbid_unrolling(back_edge)?;
         b.position_at_end(check);
         let frame_end = if end == EntryEnd::Stencil {
             let bytes = be(b.build_ptr_to_int(runtime_constant_symbol(m, rc::FRAME_SIZE), i64t, "frame_bytes"))?;
@@ -592,7 +599,9 @@ impl<'a, 'ctx> HandlerBuilder<'a, 'ctx> {
         let hw_addr = ib.byte_offset(state0.ctx.into_pointer_value(), ib.i64(offsets::CTX_STACK_HIGH_WATER as u64), "high_water.addr")?;
         let hw = be(b.build_ptr_to_int(ib.load_ptr(hw_addr, "high_water")?, i64t, "high_water.i"))?;
         let higher = be(b.build_int_compare(IntPredicate::UGT, end_i, hw, "higher"))?;
-        be(b.build_conditional_branch(higher, record, run))?;
+        let to_record = be(b.build_conditional_branch(higher, record, run))?;
+        // Out of the way, so the usual entry falls through instead of jumping over the store.
+        deegen_llvm_ir::weigh_uncommon_successor(to_record, 0)?;
         b.position_at_end(record);
         be(b.build_store(hw_addr, frame_end))?;
         be(b.build_unconditional_branch(run))?;
