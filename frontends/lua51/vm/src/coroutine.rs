@@ -258,7 +258,7 @@ pub unsafe extern "C" fn lua_rt_coroutine_resume(ctx: *mut LuaContext, co: u64, 
 
 /// A coroutine's first resume in place: its function's frame at the bottom of its stack, the
 /// `count` arguments from `args` in it (`make_call_in` writes the header). Once per coroutine,
-/// and out of line: its copy made every switch save and restore four registers.
+/// and out of line: its `memcpy` made every resume save and restore two more registers.
 ///
 /// # Safety
 /// `co` was just switched in, not started; its stack has room for the arguments.
