@@ -351,7 +351,7 @@ pub fn return_from_function(values: *mut u64, count: u64) -> ! {
 /// vectorised, never unrolled for a count known only at run time, never a call of `memmove`;
 /// a count the optimizer knows is unrolled in full. A plain loop in the semantics got LLVM's
 /// vectorised and four-times-unrolled copy, whose checks cost more than copying the one or
-/// two values a call usually moves (`pcall`'s return: 17 instructions for one value).
+/// two values a call usually moves (`pcall`'s return: 18 instructions for one value).
 #[inline(always)]
 pub fn copy_slots(to: *mut u64, from: *mut u64, count: u64) {
     unsafe { markers::__deegen_api_copy_slots(to, from, count) }

@@ -904,8 +904,17 @@ fn raw_set_fast(table: TValue, key: TValue, value: u64) -> bool {
 /// conversion is five instructions and a constant pool in every stencil that appends.
 #[inline(always)]
 fn append_in_place(t: &mut lua51_value::TableObject, is_next: impl FnOnce(usize) -> bool, value: TValue) -> bool {
+    t.metatable.is_null() && is_next(t.array_len) && push_raw(t, value)
+}
+
+/// A raw set of `t[#t + 1] = value` as a push, where that is all it takes (the conditions of
+/// `append_in_place` but the metatable's, which a raw set does not consult): `#t` is the array
+/// part's length (no hash part, its last element not nil), the array part has room, and the
+/// value is not nil. False, and nothing done, otherwise.
+#[inline(always)]
+fn push_raw(t: &mut lua51_value::TableObject, value: TValue) -> bool {
     let len = t.array_len;
-    if len >= t.array_cap || t.used != 0 || !t.metatable.is_null() || value.is_nil() || !is_next(len) {
+    if len >= t.array_cap || t.used != 0 || value.is_nil() {
         return false;
     }
     if len > 0 && unsafe { (*t.array.add(len - 1)).is_nil() } {
@@ -2031,10 +2040,9 @@ pub fn lua_lib_ipairs(num_args: u64) -> ! {
     return_iteration(shared().ipairs_aux_fn, t, num(0.0))
 }
 
-/// `table.insert(t, v)`: 5.1's `lua_rawseti(t, #t + 1, v)`, where `#t` needs no search and
-/// the array part has room for one more: a push (as `append_in_place`, but raw: a metatable
-/// is not consulted). A position, a nil value, a table that must grow or search for its
-/// border, and every error are the twin's.
+/// `table.insert(t, v)`: 5.1's `lua_rawseti(t, #t + 1, v)`, where that is a push
+/// (`push_raw`: a metatable is not consulted). A position, a nil value, a table that must grow
+/// or search for its border, and every error are the twin's.
 #[no_mangle]
 pub fn lua_lib_table_insert(num_args: u64) -> ! {
     let t = table_argument(num_args);
@@ -2042,19 +2050,10 @@ pub fn lua_lib_table_insert(num_args: u64) -> ! {
         native_twin(num_args)
     }
     let base = api::stack_base();
-    let value = TValue(unsafe { *base.add(1) });
-    let tb = unsafe { &mut *t.as_table() };
-    // `length_fast` answers only without a hash part, so its length is the array part's.
-    match tb.length_fast() {
-        Some(n) if n < tb.array_cap && !value.is_nil() => {
-            unsafe { *tb.array.add(n) = value };
-            tb.array_len = n + 1;
-            tb.note_array_store(value);
-            write_barrier(&mut tb.header);
-            api::return_from_function(base, 0)
-        }
-        _ => native_twin(num_args),
+    if !push_raw(unsafe { &mut *t.as_table() }, TValue(unsafe { *base.add(1) })) {
+        native_twin(num_args)
     }
+    api::return_from_function(base, 0)
 }
 
 /// `unpack(t)` of a table whose length needs no search, with room for the values.
