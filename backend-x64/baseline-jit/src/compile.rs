@@ -3,7 +3,7 @@
 //! the same list. Branch targets, the next instruction and the return continuations are
 //! therefore known when a hole is patched, with no late-patch list.
 
-use deegen_exec_memory::{CodeCache, ExecMemoryError};
+use deegen_exec_memory::{CodeCache, ExecMemoryError, Mapping};
 use deegen_stencil::{patch_hole, HoleKind, PatchError};
 
 use crate::tables::{HoleRecord, HoleValue, StencilRecord, StencilTables, VariantRecord};
@@ -259,8 +259,14 @@ impl BaselineJit {
     /// A JIT with a code cache of `cache_limit` bytes within `rel32` reach of the program's code,
     /// with the helpers and the stencils' data placed.
     pub fn new(tables: &'static StencilTables, cache_limit: usize) -> Result<Self, JitError> {
+        Self::with_mapping(tables, cache_limit, Mapping::Dual)
+    }
+
+    /// [`BaselineJit::new`] with the code cache mapped as `mapping` says
+    /// ([`Mapping::Anonymous`] for profilers).
+    pub fn with_mapping(tables: &'static StencilTables, cache_limit: usize, mapping: Mapping) -> Result<Self, JitError> {
         let near = patch_hole as *const () as u64;
-        let mut cache = CodeCache::new(cache_limit, Some(near))?;
+        let mut cache = CodeCache::with_mapping(cache_limit, Some(near), mapping)?;
         let externals: Vec<u64> = tables.externals.iter().map(|(_, f)| *f as *const () as u64).collect();
         let near_externals = place_jump_stubs(&mut cache, &externals)?;
         let mut data = vec![0u64; tables.stencils.len()];

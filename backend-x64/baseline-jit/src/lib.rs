@@ -20,4 +20,5 @@ mod tables;
 mod template;
 
 pub use compile::{BaselineJit, CompiledCode, CompiledInstruction, FunctionShape, IcStub, JitError, JitStats, VerifyError, MAX_IC_STUBS};
+pub use deegen_exec_memory::Mapping;
 pub use tables::{HoleRecord, HoleValue, IcRecord, OperandRecord, StencilRecord, StencilTables, VariantRecord};

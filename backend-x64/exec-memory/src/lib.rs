@@ -12,6 +12,12 @@
 //! `mprotect`: two per compiled function were 85% of the baseline JIT's compile time. Data
 //! pages are made read-only (not executable) in the executable view once written.
 //!
+//! For profiling there is a second layout, [`Mapping::Anonymous`]: one anonymous mapping whose
+//! pages are made read-write while they are written and read-execute again after. It costs two
+//! `mprotect`s per write, but perf resolves JIT symbols (`/tmp/perf-PID.map`) only in anonymous
+//! memory: samples in the memory file's view are charged to `memfd:deegen-code-cache` and stay
+//! unnamed. W^X holds in both layouts.
+//!
 //! A full cache or a failed mapping is an error the caller turns into "stay in the
 //! interpreter", never a crash.
 
@@ -50,13 +56,27 @@ enum Access {
     Read,
 }
 
+/// How a cache's memory is mapped.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum Mapping {
+    /// A memory file mapped twice, read-execute and read-write: writing needs no `mprotect`.
+    #[default]
+    Dual,
+    /// One anonymous mapping, made writable (and not executable) page by page while written:
+    /// slower to emit into, but what profilers expect of JIT code (`perf` reads
+    /// `/tmp/perf-PID.map` for anonymous memory only).
+    Anonymous,
+}
+
 /// A reservation of executable memory and its two bump allocators.
 #[derive(Debug)]
 pub struct CodeCache {
     /// The read-execute view: every address the cache hands out is in it.
     base: NonNull<u8>,
-    /// The read-write view of the same memory, where bytes are written.
+    /// The read-write view of the same memory, where bytes are written (`base` itself under
+    /// [`Mapping::Anonymous`], whose pages are made writable while written).
     write_view: NonNull<u8>,
+    mapping: Mapping,
     limit: usize,
     page: usize,
     /// Bytes of code emitted, from `base` up.
@@ -89,6 +109,14 @@ impl CodeCache {
     /// Reserves `limit` bytes (rounded up to pages). With `near`, the whole cache lies within
     /// `rel32` reach of that address (pass the address of any function of the program).
     pub fn new(limit: usize, near: Option<u64>) -> Result<Self, ExecMemoryError> {
+        Self::with_mapping(limit, near, Mapping::Dual)
+    }
+
+    /// [`CodeCache::new`] with the memory mapped as `mapping` says.
+    pub fn with_mapping(limit: usize, near: Option<u64>, mapping: Mapping) -> Result<Self, ExecMemoryError> {
+        if mapping == Mapping::Anonymous {
+            return Self::anonymous(limit, near);
+        }
         let page = page_size();
         let limit = limit.max(page).next_multiple_of(page);
         let failed = |near: Option<u64>| ExecMemoryError::Reserve {
@@ -109,9 +137,48 @@ impl CodeCache {
             return Err(e);
         };
         tracing::debug!(base = ?base, limit, "code cache mapped");
-        Ok(Self {
+        Ok(Self::mapped(base, write_view, Mapping::Dual, limit, page))
+    }
+
+    /// The [`Mapping::Anonymous`] layout: one private anonymous mapping, read-execute.
+    fn anonymous(limit: usize, near: Option<u64>) -> Result<Self, ExecMemoryError> {
+        let page = page_size();
+        let limit = limit.max(page).next_multiple_of(page);
+        let map = |hint: Option<u64>| -> Option<NonNull<u8>> {
+            let mut flags = libc::MAP_PRIVATE | libc::MAP_ANONYMOUS | libc::MAP_NORESERVE;
+            if hint.is_some() {
+                flags |= libc::MAP_FIXED_NOREPLACE;
+            }
+            // SAFETY: a fresh anonymous mapping; MAP_FIXED_NOREPLACE never replaces a mapping.
+            let p = unsafe { libc::mmap(hint.unwrap_or(0) as *mut libc::c_void, limit, libc::PROT_READ | libc::PROT_EXEC, flags, -1, 0) };
+            if p == libc::MAP_FAILED {
+                return None;
+            }
+            if hint.is_some_and(|h| p as u64 != h) {
+                // SAFETY: we just mapped it.
+                unsafe { libc::munmap(p, limit) };
+                return None;
+            }
+            NonNull::new(p.cast())
+        };
+        let base = match near {
+            None => map(None),
+            Some(target) => candidates(target, limit as u64, page as u64).into_iter().find_map(|hint| map(Some(hint))),
+        }
+        .ok_or_else(|| ExecMemoryError::Reserve {
+            bytes: limit,
+            near: near.map(|n| format!(" within 2 GiB of {n:#x}")).unwrap_or_default(),
+            os_error: os_error(),
+        })?;
+        tracing::debug!(base = ?base, limit, "code cache mapped (anonymous, one view)");
+        Ok(Self::mapped(base, base, Mapping::Anonymous, limit, page))
+    }
+
+    fn mapped(base: NonNull<u8>, write_view: NonNull<u8>, mapping: Mapping, limit: usize, page: usize) -> Self {
+        Self {
             base,
             write_view,
+            mapping,
             limit,
             page,
             code_top: 0,
@@ -120,7 +187,12 @@ impl CodeCache {
             populate_seconds: 0.0,
             populater: None,
             populater_tried: false,
-        })
+        }
+    }
+
+    /// How the cache's memory is mapped.
+    pub fn mapping(&self) -> Mapping {
+        self.mapping
     }
 
     /// The address of the cache's first byte.
@@ -225,6 +297,10 @@ impl CodeCache {
     /// [`POPULATE_AHEAD`] bytes ready ahead of `end`. The compiling thread never waits for it:
     /// a page it writes before the populater got there faults in as it would without one.
     fn populate(&mut self, end: usize, limit: usize) {
+        if self.mapping == Mapping::Anonymous {
+            // Private pages, executable until written: they fault in as they are written.
+            return;
+        }
         if let Some(populater) = &self.populater {
             // Asked again once the code is within a chunk of what was asked for last.
             if end + POPULATE_CHUNK > self.populated {
@@ -262,16 +338,22 @@ impl CodeCache {
     }
 
     /// Lets `fill` write `[offset, offset+len)` through the write view; data (`after` is
-    /// [`Access::Read`]) then becomes read-only in the executable view.
+    /// [`Access::Read`]) then becomes read-only in the executable view. Under
+    /// [`Mapping::Anonymous`] the pages are read-write (not executable) while `fill` runs, and
+    /// `after` again once it returned.
     fn write<R>(&mut self, offset: usize, len: usize, after: Access, fill: impl FnOnce(&mut [u8], u64) -> R) -> Result<R, ExecMemoryError> {
+        let first = offset & !(self.page - 1);
+        let end = (offset + len).next_multiple_of(self.page).max(first + self.page);
+        if self.mapping == Mapping::Anonymous {
+            self.protect(first, end - first, Access::Write)?;
+        }
         // SAFETY: `[offset, offset+len)` lies in the mapping (callers check), the write view
-        // is mapped read-write, and no other reference to it exists while `fill` runs.
+        // is mapped read-write (made so just above in the one-view layout), and no other
+        // reference to it exists while `fill` runs.
         let bytes = unsafe { std::slice::from_raw_parts_mut(self.write_view.as_ptr().add(offset), len) };
         let r = fill(bytes, self.base() + offset as u64);
-        if after == Access::Read {
-            let first = offset & !(self.page - 1);
-            let end = (offset + len).next_multiple_of(self.page).max(first + self.page);
-            self.protect(first, end - first, Access::Read)?;
+        if after == Access::Read || self.mapping == Mapping::Anonymous {
+            self.protect(first, end - first, after)?;
         }
         Ok(r)
     }
@@ -298,7 +380,9 @@ impl Drop for CodeCache {
         // SAFETY: both views are ours and nothing runs in them once the cache is dropped.
         unsafe {
             libc::munmap(self.base.as_ptr().cast(), self.limit);
-            libc::munmap(self.write_view.as_ptr().cast(), self.limit);
+            if self.write_view != self.base {
+                libc::munmap(self.write_view.as_ptr().cast(), self.limit);
+            }
         }
     }
 }

@@ -1,7 +1,7 @@
 //! The code cache: emitted code runs, pages are never writable and executable at once, a full
 //! cache is an error, and the cache lies within rel32 reach of the program.
 
-use deegen_exec_memory::{CodeCache, ExecMemoryError};
+use deegen_exec_memory::{CodeCache, ExecMemoryError, Mapping};
 
 /// `mov eax, imm32; ret`
 fn return_constant(v: u32) -> Vec<u8> {
@@ -19,14 +19,21 @@ fn call(address: u64) -> u32 {
 
 /// The permissions of every mapping that overlaps `[lo, hi)`, from /proc/self/maps.
 fn permissions(lo: u64, hi: u64) -> Vec<String> {
+    mappings(lo, hi).into_iter().map(|(perms, _)| perms).collect()
+}
+
+/// The permissions and the path (empty for anonymous memory) of every mapping that overlaps
+/// `[lo, hi)`.
+fn mappings(lo: u64, hi: u64) -> Vec<(String, String)> {
     let maps = std::fs::read_to_string("/proc/self/maps").unwrap();
     maps.lines()
         .filter_map(|l| {
             let mut parts = l.split_whitespace();
             let (range, perms) = (parts.next()?, parts.next()?);
+            let path = parts.nth(3).unwrap_or("").to_owned();
             let (a, b) = range.split_once('-')?;
             let (a, b) = (u64::from_str_radix(a, 16).ok()?, u64::from_str_radix(b, 16).ok()?);
-            (a < hi && b > lo).then(|| perms.to_owned())
+            (a < hi && b > lo).then(|| (perms.to_owned(), path))
         })
         .collect()
 }
@@ -52,6 +59,35 @@ fn emitted_code_runs_and_is_never_writable_and_executable() {
     assert_eq!(call(a), 99);
     assert!(permissions(cache.base(), cache.base() + 4096).iter().all(|p| p.starts_with("r-x")));
     assert!(matches!(cache.patch(cache.base() + 4096, &[0]), Err(ExecMemoryError::NotOurs { .. })));
+}
+
+/// The profilers' layout (`ljr --perf-map`): one anonymous mapping (perf names samples from the
+/// map file only there), W^X by flipping the written pages, code that runs and patches.
+#[test]
+fn the_anonymous_mapping_is_anonymous_and_never_writable_and_executable() {
+    let here = return_constant as fn(u32) -> Vec<u8> as usize as u64;
+    let mut cache = CodeCache::with_mapping(1 << 20, Some(here), Mapping::Anonymous).unwrap();
+    assert_eq!(cache.mapping(), Mapping::Anonymous);
+    assert!(cache.reachable_from(here));
+    let (a, ()) = cache.emit(6, 16, |buf, _| buf.copy_from_slice(&return_constant(42))).unwrap();
+    // The second function shares the first one's page, which is writable while it is written.
+    let (b, ()) = cache.emit(6, 16, |buf, _| buf.copy_from_slice(&return_constant(7))).unwrap();
+    assert_eq!((call(a), call(b)), (42, 7));
+    let (d, ()) = cache.emit_data(8, 8, |buf, _| buf.copy_from_slice(&2.5f64.to_le_bytes())).unwrap();
+    // SAFETY: emitted just above, readable.
+    assert_eq!(unsafe { *(d as *const f64) }, 2.5);
+    cache.patch(b + 1, &99u32.to_le_bytes()).unwrap();
+    assert_eq!(call(b), 99);
+    let maps = mappings(cache.base(), cache.base() + cache.limit() as u64);
+    assert!(maps.iter().all(|(_, path)| path.is_empty()), "not anonymous: {maps:?}");
+    assert!(maps.iter().any(|(p, _)| p.starts_with("r-x")) && maps.iter().any(|(p, _)| p.starts_with("r--")), "{maps:?}");
+    let all = permissions(0, u64::MAX);
+    assert!(all.iter().all(|p| !(p.contains('w') && p.contains('x'))), "W^X broken: {all:?}");
+    // The usual layout is the memory file's.
+    let dual = CodeCache::new(1 << 20, None).unwrap();
+    assert_eq!(dual.mapping(), Mapping::Dual);
+    let maps = mappings(dual.base(), dual.base() + dual.limit() as u64);
+    assert!(maps.iter().all(|(_, path)| path.contains("memfd:")), "{maps:?}");
 }
 
 #[test]

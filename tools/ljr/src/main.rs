@@ -21,7 +21,9 @@
 //!   --dump-jit           disassemble every compiled function at exit, by bytecode
 //!   --dump-stencils      print the baseline JIT's stencils with their holes and exit
 //!   --perf-map           write /tmp/perf-PID.map at exit, naming the JIT code (each bytecode's
-//!                        code, its out-of-line part, each helper) for `perf report`
+//!                        code, its out-of-line part, each helper) for `perf report`; the
+//!                        code cache is then one anonymous mapping (perf reads the map for
+//!                        anonymous memory only), its pages flipped writable while written
 //!   --gc-stress          collect garbage at every safe point (finds missing roots)
 //!   --gc-verify          a small collector step at every safe point, each followed by a check
 //!                        that no black object refers to a white one (finds missing barriers)
@@ -666,7 +668,11 @@ fn run(st: &mut LuaState, argv: &[String]) -> bool {
             "--jit-stats" => jit_stats = true,
             "--jit-verify" => st.tiering.verify = true,
             "--dump-jit" => dump_jit = true,
-            "--perf-map" => perf_map = true,
+            "--perf-map" => {
+                perf_map = true;
+                // perf reads the map file only for samples in anonymous memory.
+                st.tiering.mapping = lua51_vm::tiering::Mapping::Anonymous;
+            }
             "-joff" => st.tiering.mode = lua51_vm::tiering::TierMode::Interpreter,
             "-jon" => st.tiering.mode = lua51_vm::tiering::TierMode::Auto,
             _ if is_value_option(a) => {

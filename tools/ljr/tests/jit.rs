@@ -160,14 +160,35 @@ fn jit_stats_and_dumps() {
 }
 
 /// `--perf-map` names every compiled bytecode's code (and the helpers) in perf's map format,
-/// `/tmp/perf-PID.map`, at the addresses `--dump-jit` would list.
+/// `/tmp/perf-PID.map`, at the addresses `--dump-jit` would list, in anonymous memory (perf
+/// reads the map only for samples there: in the usual memory-file mapping they stay unnamed).
 #[test]
 fn perf_map_names_the_jit_code() {
+    use std::io::Write as _;
     let ljr = env!("CARGO_BIN_EXE_ljr");
-    let program = "local function add(x) return x + 1 end print(add(1))";
-    let child =
-        Command::new(ljr).args(["--tier=baseline", "--perf-map", "-e", program]).stdout(std::process::Stdio::null()).spawn().expect("ljr runs");
+    // Waits for a line on stdin once its code is compiled, so that its mappings can be read.
+    let program = "local function add(x) return x + 1 end print(add(1)) io.stdout:flush() io.read()";
+    let mut child = Command::new(ljr)
+        .args(["--tier=baseline", "--perf-map", "-e", program])
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .spawn()
+        .expect("ljr runs");
     let path = format!("/tmp/perf-{}.map", child.id());
+    let mut first = String::new();
+    std::io::BufRead::read_line(&mut std::io::BufReader::new(child.stdout.as_mut().expect("piped")), &mut first).expect("ljr prints");
+    assert_eq!(first, "2\n");
+    // Each mapping's range and path (empty for anonymous memory).
+    let maps: Vec<(u64, u64, String)> = std::fs::read_to_string(format!("/proc/{}/maps", child.id()))
+        .expect("ljr's mappings")
+        .lines()
+        .filter_map(|l| {
+            let mut parts = l.split_whitespace();
+            let (a, b) = parts.next()?.split_once('-')?;
+            Some((u64::from_str_radix(a, 16).ok()?, u64::from_str_radix(b, 16).ok()?, parts.nth(4).unwrap_or("").to_owned()))
+        })
+        .collect();
+    child.stdin.take().expect("piped").write_all(b"\n").expect("ljr reads");
     let status = child.wait_with_output().expect("ljr exits").status;
     assert_eq!(status.code(), Some(0));
     let text = std::fs::read_to_string(&path).expect("the map is written at exit");
@@ -185,6 +206,8 @@ fn perf_map_names_the_jit_code() {
     for (start, size, name) in &entries {
         assert!(*start >= previous_end, "symbols overlap at {name}");
         previous_end = start + size;
+        let mapping = maps.iter().find(|(lo, hi, _)| lo <= start && start + size <= *hi);
+        assert!(mapping.is_some_and(|(_, _, path)| path.is_empty()), "{name} is not in anonymous memory: {mapping:?}");
     }
     assert!(entries.iter().any(|(_, _, n)| n.contains("] Add_SC") && n.contains("(line 1)")), "{text}");
     assert!(entries.iter().any(|(_, _, n)| n.starts_with("jit-helper __deegen_jit_op_")), "{text}");

@@ -18,6 +18,7 @@
 //! the interpreter again ([`Tiering::set_hooked`]): JIT code has no hook calls.
 
 use deegen_api::CodeBlock;
+pub use deegen_baseline_jit::Mapping;
 use deegen_baseline_jit::{BaselineJit, CompiledCode, FunctionShape, JitError, JitStats};
 
 use crate::interp::{
@@ -73,6 +74,9 @@ pub struct Tiering {
     pub verify: bool,
     /// Bytes of executable memory the JIT may use (`ljr --jit-cache-limit`).
     pub cache_limit: usize,
+    /// How the JIT's code cache is mapped: [`Mapping::Anonymous`] under `ljr --perf-map`, so
+    /// that perf names the JIT code from the map file.
+    pub mapping: Mapping,
     jit: Option<BaselineJit>,
     /// The JIT could not be set up (its code cache not reserved): never try again.
     unavailable: bool,
@@ -89,6 +93,7 @@ impl Default for Tiering {
             threshold: TIER_UP_THRESHOLD,
             verify: false,
             cache_limit: CODE_CACHE_LIMIT,
+            mapping: Mapping::Dual,
             jit: None,
             unavailable: false,
             compiled: Vec::new(),
@@ -156,7 +161,7 @@ impl Tiering {
             return None;
         }
         if self.jit.is_none() {
-            match BaselineJit::new(&BASELINE_STENCILS, self.cache_limit) {
+            match BaselineJit::with_mapping(&BASELINE_STENCILS, self.cache_limit, self.mapping) {
                 Ok(jit) => self.jit = Some(jit),
                 Err(e) => {
                     tracing::warn!(error = %e, "the baseline JIT is unavailable; functions stay in the interpreter");
