@@ -63,7 +63,7 @@ pub enum IcBody<R> {
 
 /// One instruction's inline cache of `WAYS` entries (`8 * WAYS` bytes of its bytecode, any
 /// alignment), each a key and a state. The first entry is compared in line; the others only
-/// after it misses, on the slow path, so a site that sees one hidden class pays for one
+/// after it misses, on the slow path ([`InlineCache::run_or_quick`]: on an uncommon path), so a site that sees one hidden class pays for one
 /// compare and a site that sees a few (instances of sibling classes reaching one method) stops
 /// running the body at every execution. A fill moves the entries down one place and writes
 /// the first; a hit of another entry moves it to the first place the same way, so the entry in
@@ -165,19 +165,51 @@ impl<const WAYS: usize> InlineCache<WAYS> {
         self.miss(key, &valid, body, effect)
     }
 
-    /// Like [`InlineCache::run`], with a cheap answer tried on a miss before the miss becomes
-    /// the slow path: when `quick()` has one (a filter proving the key absent), the lookup
-    /// ends there, uncached. For a cache shared by several objects looked at in turn (a
-    /// method's cache along an `__index` chain names the class that holds the method, and the
-    /// classes before it must not take the slow path at every call).
+    /// Like [`InlineCache::run`] for a site that is polymorphic by nature, with a cheap answer
+    /// tried when the first entry misses: `quick()` may answer `Cache(state)` (made the first
+    /// entry, as a fill would) or `Done(r)` (the answer, uncached); when it has none, the other
+    /// entries are compared, and only a miss of all of them is the slow path. `quick` and the
+    /// other entries are the caller's to put on an uncommon path (`quick` starts with
+    /// [`crate::uncommon_path`]), so they stay on the fast path's registers; an entry other
+    /// than the first that hits is not moved (the keys of such a site take turns, and moving
+    /// them cost stores at every turn).
+    ///
+    /// For a cache shared by several objects looked at in turn (a method's cache along an
+    /// `__index` chain names the classes that hold the method; a class before them, whose key
+    /// filter proves the method absent, is answered `Done`), and for a receiver cache whose
+    /// objects usually lack the key (the instances of several classes at one method call: the
+    /// filter's "absent" is cached).
     #[inline(always)]
-    pub fn run_or_quick<R>(self, key: u32, quick: impl FnOnce() -> Option<R>, body: impl FnOnce() -> IcBody<R>, effect: impl Fn(u32) -> R) -> R {
+    pub fn run_or_quick<R>(
+        self,
+        key: u32,
+        quick: impl FnOnce() -> Option<IcBody<R>>,
+        body: impl FnOnce() -> IcBody<R>,
+        effect: impl Fn(u32) -> R,
+    ) -> R {
         let (cached_key, state) = self.load(0);
         if cached_key == key {
             return effect(state);
         }
-        if let Some(r) = quick() {
-            return r;
+        match quick() {
+            Some(IcBody::Done(r)) => return r,
+            Some(IcBody::Cache(state)) => {
+                if key != UNCACHEABLE_KEY && key != IMPOSSIBLE_KEY {
+                    // Where the key already is (promoted), or a fill.
+                    let from = self.probe_others(key, &|_| true).map_or(WAYS - 1, |(way, _)| way);
+                    self.move_to_front(from, key, state);
+                }
+                return effect(state);
+            }
+            None => {}
+        }
+        let mut way = 1;
+        while way < WAYS {
+            let (cached_key, state) = self.load(way);
+            if cached_key == key {
+                return effect(state);
+            }
+            way += 1;
         }
         self.miss(key, &|_| true, body, effect)
     }
@@ -370,10 +402,31 @@ mod tests {
         let ic = unsafe { InlineCache::<2>::at(bytes.as_mut_ptr()) };
         let runs = Cell::new(0);
         ic.run(7, caching(&runs, 70), |s| s);
-        assert_eq!(ic.run_or_quick(9, || Some(1), caching(&runs, 90), |s| s), 1);
+        assert_eq!(ic.run_or_quick(9, || Some(IcBody::Done(1)), caching(&runs, 90), |s| s), 1);
+        assert_eq!(entries(&bytes), [(7, 70), (0, 0)], "a quick `Done` is not cached");
         assert_eq!(ic.run_or_quick(9, || None, caching(&runs, 90), |s| s), 90);
+        assert_eq!(entries(&bytes), [(9, 90), (7, 70)]);
+        // The other entry hits where it is, without the body.
         assert_eq!(ic.run_or_quick(7, || None, caching(&runs, 0), |s| s), 70);
         assert_eq!(runs.get(), 2);
-        assert_eq!(entries(&bytes), [(7, 70), (9, 90)]);
+        assert_eq!(entries(&bytes), [(9, 90), (7, 70)]);
+        // Keys taking turns never run the body again; a third key drops the older entry.
+        for _ in 0..3 {
+            assert_eq!(ic.run_or_quick(9, || None, caching(&runs, 0), |s| s), 90);
+            assert_eq!(ic.run_or_quick(7, || None, caching(&runs, 0), |s| s), 70);
+        }
+        assert_eq!(runs.get(), 2);
+        assert_eq!(ic.run_or_quick(5, || None, caching(&runs, 50), |s| s), 50);
+        assert_eq!(entries(&bytes), [(5, 50), (9, 90)]);
+        assert_eq!(runs.get(), 3);
+        // A quick `Cache` is a fill without the body (promoting the key where it already is).
+        assert_eq!(ic.run_or_quick(3, || Some(IcBody::Cache(30)), caching(&runs, 0), |s| s + 1), 31);
+        assert_eq!(entries(&bytes), [(3, 30), (5, 50)]);
+        assert_eq!(ic.run_or_quick(5, || Some(IcBody::Cache(51)), caching(&runs, 0), |s| s), 51);
+        assert_eq!(entries(&bytes), [(5, 51), (3, 30)]);
+        assert_eq!(runs.get(), 3);
+        // Never under the uncacheable key.
+        assert_eq!(ic.run_or_quick(UNCACHEABLE_KEY, || Some(IcBody::Cache(1)), caching(&runs, 0), |s| s), 1);
+        assert_eq!(entries(&bytes), [(5, 51), (3, 30)]);
     }
 }

@@ -35,7 +35,7 @@ pub enum OperandKind {
     SlotOrConstant,
     /// An integer literal of `width` bytes (1, 2 or 4).
     Literal { width: u8, signed: bool },
-    /// `bytes` (4, 8 or 16) of per-instruction inline-cache state: zero when the instruction is
+    /// `bytes` (4, or 8 per entry: 8, 16, 24 or 32) of per-instruction inline-cache state: zero when the instruction is
     /// emitted, then the semantics' to read and write (they receive its address). The cache
     /// must only make an answer faster, never decide it: the semantics validate what it says.
     InlineCache { bytes: u8 },
@@ -48,6 +48,10 @@ pub enum OperandKind {
     /// and it must not run in a loop (`interp-ic-quickening` checks both).
     FusedInlineCache { bytes: u8, kinds: u8 },
 }
+
+/// The sizes an inline cache may have: 4 bytes, or one to four entries of 8
+/// (`deegen_api::ic::InlineCache` has at most four).
+const IC_BYTES: [u32; 5] = [4, 8, 16, 24, 32];
 
 /// What one resolved operand is in a particular variant.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -412,8 +416,8 @@ impl BytecodeSpec {
                     (OperandAccess::Literal { signed }, if fixed.is_some() { 0 } else { u32::from(width) })
                 }
                 OperandKind::InlineCache { bytes } | OperandKind::FusedInlineCache { bytes, .. } => {
-                    if ![4, 8, 16].contains(&bytes) {
-                        return Err(self.invalid(format!("inline cache '{}' has {bytes} bytes; 4, 8 or 16", op.name)));
+                    if !IC_BYTES.contains(&u32::from(bytes)) {
+                        return Err(self.invalid(format!("inline cache '{}' has {bytes} bytes; 4, 8, 16, 24 or 32", op.name)));
                     }
                     (OperandAccess::InlineCache, u32::from(bytes))
                 }
@@ -712,9 +716,9 @@ impl Variant {
                     _ => return Err(err(&format!("unknown operand kind '{kind}'"))),
                 };
                 let width = num(width)?;
-                let widths: &[u32] = if access == OperandAccess::InlineCache { &[4, 8, 16] } else { &[1, 2, 4] };
+                let widths: &[u32] = if access == OperandAccess::InlineCache { &IC_BYTES } else { &[1, 2, 4] };
                 if !widths.contains(&width) {
-                    return Err(err("operand width is 1, 2 or 4 (4, 8 or 16 for an inline cache)"));
+                    return Err(err("operand width is 1, 2 or 4 (4, 8, 16, 24 or 32 for an inline cache)"));
                 }
                 if !known.is_empty() && access != OperandAccess::Constant {
                     return Err(err("only constants have known types"));

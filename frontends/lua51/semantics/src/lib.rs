@@ -16,8 +16,8 @@ use deegen_api as api;
 use deegen_api::{CodeBlock, InterpContext, FRAME_HEADER_SLOTS};
 use lua51_value::abi::{ArithOp, ForError};
 use lua51_value::{
-    method_receiver_cached, string_slot_cached_fused, FieldLookup, GcHeader, LuaContext, ReceiverLookup, RtResult, TValue, FIELD_IC_WAYS, MULTRET,
-    NIL_BITS, RT_CALL, RT_CALL_NEGATED, RT_VALUE,
+    method_receiver_cached, string_slot_cached_fused, FieldLookup, GcHeader, LuaContext, ReceiverLookup, RtResult, TValue, FIELD_IC_WAYS,
+    METHOD_IC_WAYS, MULTRET, NIL_BITS, RT_CALL, RT_CALL_NEGATED, RT_VALUE,
 };
 
 extern "C" {
@@ -833,8 +833,9 @@ fn method_chain_step(current: TValue, name: TValue, method_cache: *mut u8, share
     // One cache for the chain: it ends up naming the table that holds the method (a class).
     // A class before it in the chain (a subclass) misses the cache at every call: its shape's
     // key filter says "absent" there, before the miss would take the slow path.
-    // SAFETY: the cache is the instruction's 8 inline-cache bytes; names are interned.
-    let value = unsafe { t.string_slot_cached_or_filtered(name, method_cache) }.map_or(TValue::NIL, |v| unsafe { *v });
+    // SAFETY: the cache is the instruction's `method` operand of METHOD_IC_WAYS entries; names
+    // are interned.
+    let value = unsafe { t.string_slot_cached_or_filtered::<METHOD_IC_WAYS>(name, method_cache) }.map_or(TValue::NIL, |v| unsafe { *v });
     if !value.is_nil() || t.metatable.is_null() {
         return ChainStep::Found(value.raw());
     }

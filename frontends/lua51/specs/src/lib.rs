@@ -55,13 +55,10 @@ pub fn type_lattice() -> Result<TypeLattice, LatticeError> {
     Ok(l)
 }
 
-/// The inline cache of the table bytecodes (GetField, SetField, GetGlobal, SetGlobal,
-/// GetMethod, and GetTable/SetTable for string keys): the shape id and named slot of the last hit, or the hash slot for a dictionary
-/// table (see `TableObject::string_slot_cached`).
-const SLOT_CACHE: OperandKind = OperandKind::InlineCache { bytes: 8 };
-
-/// [`SLOT_CACHE`] fused into the opcode (GetField, SetField, GetGlobal, SetGlobal): one quickened
-/// variant per kind of state (named slots inline or out of line, metatable or not; see
+/// The inline cache of GetGlobal, SetGlobal and InitField (a constructor's named field): the
+/// shape id and named slot of the last hit, or the hash slot for a dictionary table (see
+/// `TableObject::string_slot_cached`), fused into the opcode: one quickened variant per kind
+/// of state (named slots inline or out of line, metatable or not; see
 /// `lua51_value::string_slot_cached_fused`).
 const FUSED_SLOT_CACHE: OperandKind = OperandKind::FusedInlineCache { bytes: 8, kinds: lua51_value::TABLE_IC_KINDS as u8 };
 
@@ -75,6 +72,11 @@ const FUSED_FIELD_CACHE: OperandKind =
 /// GetMethod's receiver cache (where the instance keeps the name, or that it lacks it), with
 /// [`lua51_value::FIELD_IC_WAYS`] entries for the same reason as [`FUSED_FIELD_CACHE`].
 const RECEIVER_CACHE: OperandKind = OperandKind::InlineCache { bytes: 8 * lua51_value::FIELD_IC_WAYS as u8 };
+
+/// GetMethod's method cache, shared along the `__index` chain: the classes that hold the
+/// method, [`lua51_value::METHOD_IC_WAYS`] of them (one call site over a list of instances of
+/// several classes finds the method in several).
+const METHOD_CACHE: OperandKind = OperandKind::InlineCache { bytes: 8 * lua51_value::METHOD_IC_WAYS as u8 };
 
 const S: OperandAccess = OperandAccess::Slot;
 const C: OperandAccess = OperandAccess::Constant;
@@ -352,7 +354,13 @@ pub fn bytecodes() -> Vec<BytecodeSpec> {
         },
         BytecodeSpec {
             name: "GetMethod",
-            operands: vec![op("object", Slot), op("name", Constant), op("frame", SlotRef), op("receiver", RECEIVER_CACHE), op("method", SLOT_CACHE)],
+            operands: vec![
+                op("object", Slot),
+                op("name", Constant),
+                op("frame", SlotRef),
+                op("receiver", RECEIVER_CACHE),
+                op("method", METHOD_CACHE),
+            ],
             result: None,
             semantics: "lua_get_method",
             variants: vec![],

@@ -424,21 +424,23 @@ impl TableObject {
         unsafe { string_slot_cached_in(TValue::from_table(self), key, cache) }.unwrap_or(None)
     }
 
-    /// [`TableObject::string_slot_cached`] for a cache shared along an `__index` chain (a
-    /// method's): on a miss, a shaped table whose key filter lacks `key` answers "absent" at
-    /// once, without the miss's slow path (a subclass of the class the cache names).
+    /// [`TableObject::string_slot_cached`] for a cache of `WAYS` entries shared along an
+    /// `__index` chain (a method's): on a miss, a shaped table whose key filter lacks `key`
+    /// answers "absent" at once (a subclass of the classes the cache names), and the other
+    /// entries are compared (the classes holding the method for the other receivers of a
+    /// polymorphic site), both without the miss's slow path.
     ///
     /// # Safety
-    /// As for [`TableObject::string_slot_cached`].
+    /// As for [`TableObject::string_slot_cached`], with `cache` of `WAYS` entries.
     #[inline(always)]
-    pub unsafe fn string_slot_cached_or_filtered(&self, key: TValue, cache: *mut u8) -> Option<*mut TValue> {
-        let ic = unsafe { deegen_api::ic::InlineCache::<1>::at(cache) };
+    pub unsafe fn string_slot_cached_or_filtered<const WAYS: usize>(&self, key: TValue, cache: *mut u8) -> Option<*mut TValue> {
+        let ic = unsafe { deegen_api::ic::InlineCache::<WAYS>::at(cache) };
         let v = TValue::from_table(self);
         // A miss of a method's cache (a subclass before the class it names): in JIT code an
         // uncommon path, with the rest of the lookup in the parent.
         let quick = || {
             deegen_api::uncommon_path();
-            self.filter_excludes(key).then_some(None)
+            self.filter_excludes(key).then_some(deegen_api::ic::IcBody::Done(None))
         };
         let body = || match unsafe { string_slot_ic_body(v, key) } {
             deegen_api::ic::IcBody::Cache(state) => deegen_api::ic::IcBody::Cache(state),
@@ -643,6 +645,9 @@ pub const TABLE_IC_ABSENT: u32 = 4;
 /// Entries of a field access's inline cache (GetField, SetField, GetMethod's receiver cache):
 /// the hidden classes one site serves without running the cache's body.
 pub const FIELD_IC_WAYS: usize = 2;
+/// Entries of GetMethod's method cache (the classes along the `__index` chain that hold the
+/// method): a call site over the instances of several classes finds the method in several.
+pub const METHOD_IC_WAYS: usize = 4;
 
 /// A table's inline-cache key (see [`TableObject::ic_key`]): the uncacheable key for an id out of
 /// range.
@@ -707,8 +712,19 @@ pub unsafe fn method_receiver_cached(v: TValue, key: TValue, cache: *mut u8) -> 
     let t = v.as_table();
     let ic_key = unsafe { (*t).header.ic_key };
     let ic = unsafe { deegen_api::ic::InlineCache::<FIELD_IC_WAYS>::at(cache) };
-    ic.run(
+    // A miss (instances of more shapes than the cache has entries: `shape:area()` over a list
+    // of shapes) whose shape's key filter proves the name absent, as it does for most
+    // instances, which do not hold their methods: absence cached, and on to the metatable,
+    // still on the fast path's registers, rather than the cache's slow path (in JIT code an
+    // AOT slow path, where the whole rest of the lookup then ran: a third of a polymorphic
+    // method-call benchmark's instructions).
+    let quick = || {
+        deegen_api::uncommon_path();
+        unsafe { &*t }.filter_excludes(key).then_some(IcBody::Cache(ABSENT_STATE))
+    };
+    ic.run_or_quick(
         ic_key,
+        quick,
         || match unsafe { &*t }.string_slot_state_or_absent(key) {
             Some(state) => IcBody::Cache(state),
             None => IcBody::Done(ReceiverLookup::Absent),
