@@ -1814,15 +1814,18 @@ pub fn lua_lib_coroutine_running(_num_args: u64) -> ! {
     return_one(running.raw())
 }
 
-/// `coroutine.status(co)`: the interned name.
+/// `coroutine.status(co)`: the interned name its status byte indexes; anything but a
+/// coroutine is the twin's (the argument error).
 #[no_mangle]
 pub fn lua_lib_coroutine_status(num_args: u64) -> ! {
-    let co = if num_args == 0 { TValue::NIL.raw() } else { unsafe { *api::stack_base() } };
-    let name = unsafe { lua_rt_coroutine_status(ctx(), co) };
-    if name == 0 {
+    let co = if num_args == 0 { TValue::NIL } else { TValue(unsafe { *api::stack_base() }) };
+    if !co.is_kind(lua51_value::ObjKind::Thread) {
         native_twin(num_args)
     }
-    return_one(name)
+    // SAFETY: a thread object, whose status byte is one of the four (`lua51_vm`'s `CoStatus`).
+    let status = unsafe { *co.as_ptr::<u8>().add(lua51_value::THREAD_STATUS_OFFSET) } as usize;
+    let shared = unsafe { &*(*ctx()).shared };
+    return_one(shared.status_names[status & 3].raw())
 }
 
 /// `coroutine.yield(...)`: switches back to the resumer in place (to its `resume`'s

@@ -155,8 +155,6 @@ macro_rules! runtime_abi {
             /// arguments (a collection safe point): the new coroutine of the Lua function in
             /// `base[0]`, or 0 for anything else (not a Lua function, out of memory).
             fn lua_rt_coroutine_create(ctx: *mut $crate::LuaContext, base: *mut u64, num_args: u64) -> u64;
-            /// `coroutine.status(co)`'s interned name, or 0 when `co` is not a coroutine.
-            fn lua_rt_coroutine_status(ctx: *mut $crate::LuaContext, co: u64) -> u64;
             /// The error of nesting more runtime calls (`LuaContext::c_calls`) than 5.1 allows.
             fn lua_rt_c_stack_overflow(ctx: *mut $crate::LuaContext) -> u64;
             /// A function ran out of its hotness countdown (a tier-up request) going on at `pc`

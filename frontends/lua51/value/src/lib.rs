@@ -937,6 +937,9 @@ pub struct SharedState {
     pub string_metatable: *mut TableObject,
     /// The names `type` returns, interned, by [`type_index`].
     pub type_names: [TValue; TYPE_NAMES.len()],
+    /// The names `coroutine.status` returns, interned, by a thread's status byte
+    /// ([`THREAD_STATUS_OFFSET`]): suspended, running, normal, dead.
+    pub status_names: [TValue; 4],
     /// The interned strings `"__metatable"` and `"__tostring"` (`getmetatable` and
     /// `tostring` in generated code look them up).
     pub metatable_event: TValue,
@@ -1212,6 +1215,11 @@ impl RtSwitch {
 /// Where a coroutine's context lies in its thread object (`lua51_vm`'s `Thread` asserts it):
 /// generated code tells a coroutine's context from its resumer's by address.
 pub const THREAD_CONTEXT_OFFSET: usize = core::mem::size_of::<GcHeader>();
+
+/// Where a coroutine's status lies in its thread object, right after its context (`lua51_vm`'s
+/// `Thread` asserts it): a byte indexing [`SharedState::status_names`], which generated
+/// `coroutine.status` reads.
+pub const THREAD_STATUS_OFFSET: usize = THREAD_CONTEXT_OFFSET + core::mem::size_of::<LuaContext>();
 
 /// `value` is the result.
 pub const RT_VALUE: u64 = 0;

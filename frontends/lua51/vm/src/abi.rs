@@ -9,8 +9,8 @@
 #![allow(non_upper_case_globals)]
 
 use crate::coroutine::{
-    lua_rt_coroutine_caught, lua_rt_coroutine_create, lua_rt_coroutine_resume, lua_rt_coroutine_returned, lua_rt_coroutine_status,
-    lua_rt_coroutine_yield, lua_rt_wrapped_error,
+    lua_rt_coroutine_caught, lua_rt_coroutine_create, lua_rt_coroutine_resume, lua_rt_coroutine_returned, lua_rt_coroutine_yield,
+    lua_rt_wrapped_error,
 };
 use crate::hook::lua_rt_hook_instruction;
 use crate::object::function::NativeFn;

@@ -339,16 +339,6 @@ pub unsafe extern "C" fn lua_rt_coroutine_create(ctx: *mut LuaContext, base: *mu
     new_thread(st, f).map_or(0, TValue::raw)
 }
 
-#[no_mangle]
-pub unsafe extern "C" fn lua_rt_coroutine_status(ctx: *mut LuaContext, co: u64) -> u64 {
-    let st = unsafe { state_of(ctx) };
-    let co = TValue(co);
-    if !co.is_kind(lua51_value::ObjKind::Thread) {
-        return 0;
-    }
-    st.status_names[crate::object::thread::status_index(crate::object::thread::thread_mut(co))].raw()
-}
-
 /// Where a `yield` thrown by the native twin (debug hooks on) goes when a generated `resume`
 /// runs the coroutine: to that `resume`'s catch, in its frame (the coroutine's bottom frame's
 /// caller). None when a native `resume` waits for the interpreter to leave.

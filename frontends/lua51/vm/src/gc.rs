@@ -437,7 +437,7 @@ fn mark_roots(st: &LuaState, m: &mut Marker<'_>, top: *mut u64, main_bottom: *mu
     for &v in &st.to_finalize {
         m.value(v);
     }
-    for v in st.event_names.into_iter().chain(st.status_names).chain(st.shared.type_names).chain([st.memory_error]) {
+    for v in st.event_names.into_iter().chain(st.shared.status_names).chain(st.shared.type_names).chain([st.memory_error]) {
         m.value(v);
     }
     for &s in &st.heap.single_chars {

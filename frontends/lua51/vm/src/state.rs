@@ -172,8 +172,6 @@ pub struct LuaState {
     /// The allocation `coroutine::resume` hands its values back in, reused across resumes
     /// (a resume/yield ring allocated and freed one per switch).
     pub(crate) resume_values: Vec<TValue>,
-    /// `coroutine.status`'s answers, interned once (status polling loops call it constantly).
-    pub(crate) status_names: [TValue; 4],
     /// "not enough memory", interned when the state is made and always marked, as 5.1 fixes
     /// its memory error message: when memory is exhausted there may be no room to intern it.
     pub(crate) memory_error: TValue,
@@ -249,6 +247,7 @@ impl LuaState {
             newindex_event: event_names[Event::NewIndex as usize],
             string_metatable: std::ptr::null_mut(),
             type_names,
+            status_names,
             metatable_event: event_names[Event::Metatable as usize],
             tostring_event: event_names[Event::ToString as usize],
             next_fn: TValue::NIL,
@@ -284,7 +283,6 @@ impl LuaState {
             current_thread: TValue::NIL,
             protected: Vec::new(),
             resume_values: Vec::new(),
-            status_names,
             memory_error,
             type_metatables: [std::ptr::null_mut(); 5],
             registry,

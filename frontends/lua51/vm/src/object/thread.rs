@@ -82,14 +82,17 @@ impl Drop for StackMemory {
     }
 }
 
+/// A coroutine's status: a byte that indexes [`STATUS_NAMES`] (generated `coroutine.status`
+/// reads it at `lua51_value::THREAD_STATUS_OFFSET`).
+#[repr(u8)]
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum CoStatus {
     /// Created, or stopped in `yield`.
-    Suspended,
-    Running,
+    Suspended = 0,
+    Running = 1,
     /// Resumed another coroutine.
-    Normal,
-    Dead,
+    Normal = 2,
+    Dead = 3,
 }
 
 /// A coroutine.
@@ -98,8 +101,8 @@ pub enum CoStatus {
 pub struct Thread {
     pub header: GcHeader,
     pub ctx: LuaContext,
-    pub(crate) stack: StackMemory,
     pub status: CoStatus,
+    pub(crate) stack: StackMemory,
     pub(crate) func: TValue,
     /// The coroutine's globals (5.1's per-thread `gt(L)`: inherited from the thread that made
     /// it, changed by `setfenv(0, t)` inside it or `debug.setfenv`). While it runs, the state's
@@ -132,6 +135,8 @@ pub struct Thread {
 
 // Generated code finds a coroutine's context in its thread object at this offset.
 const _: () = assert!(std::mem::offset_of!(Thread, ctx) == lua51_value::THREAD_CONTEXT_OFFSET);
+// ... and its status here.
+const _: () = assert!(std::mem::offset_of!(Thread, status) == lua51_value::THREAD_STATUS_OFFSET);
 
 impl Thread {
     /// `runtime` and `shared` are what every context of the state points at (the state, and its
@@ -191,12 +196,7 @@ pub const STATUS_NAMES: [&str; 4] = ["suspended", "running", "normal", "dead"];
 
 /// The position of `co`'s status in [`STATUS_NAMES`].
 pub fn status_index(co: &Thread) -> usize {
-    match co.status {
-        CoStatus::Suspended => 0,
-        CoStatus::Running => 1,
-        CoStatus::Normal => 2,
-        CoStatus::Dead => 3,
-    }
+    co.status as usize
 }
 
 /// One thread's hook (5.1 keeps these in the `lua_State`).

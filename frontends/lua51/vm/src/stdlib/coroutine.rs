@@ -99,7 +99,7 @@ native!(YIELD, "yield", generated crate::interp::__deegen_lib_coroutine_yield, |
 
 native!(STATUS, "status", generated crate::interp::__deegen_lib_coroutine_status, |c| {
     let co = check_thread(c, 0)?;
-    let s = c.st.status_names[status_index(thread_mut(co))];
+    let s = c.st.shared.status_names[status_index(thread_mut(co))];
     c.set(0, s);
     Ok(1)
 });
