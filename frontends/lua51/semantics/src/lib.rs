@@ -677,9 +677,14 @@ fn get_fast(table: TValue, key: TValue) -> Option<u64> {
     }
     let t = unsafe { &*table.as_table() };
     // The array part first: constant string keys have GetField, so a key in a slot is most
-    // often an index.
+    // often an index. A non-nil element returns from here, on a path of its own (joined with
+    // the others it ended in a jump to the shared store and dispatch).
     let value = if let Some(slot) = t.array_slot(key) {
-        unsafe { *slot }
+        let value = unsafe { *slot };
+        if !value.is_nil() {
+            return Some(value.raw());
+        }
+        value
     } else {
         api::uncommon_path();
         if key.is_string() {
