@@ -1,9 +1,11 @@
 #!/usr/bin/env python3
 """Attributes a `perf record` profile of `ljr --perf-map` to JIT code by name.
 
-perf reads /tmp/perf-PID.map only for anonymous memory, and the baseline JIT's code cache is a
-dual mapping of a memfd (never writable and executable at once), which perf takes for a
-deleted file. This script resolves the samples' addresses itself:
+perf reads /tmp/perf-PID.map only for samples in anonymous memory. The baseline JIT's code cache
+is usually a dual mapping of a memfd (never writable and executable at once), which perf takes
+for a deleted file; under `--perf-map` it is one anonymous mapping instead, so `perf report`
+names JIT code itself. This script resolves the samples' addresses from the map either way,
+and with --by-opcode sums them per opcode:
 
     perf record -o perf.data ljr --perf-map script.lua
     scripts/perf-jit-report.py perf.data /tmp/perf-PID.map [--top N] [--by-opcode]
