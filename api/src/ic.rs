@@ -63,12 +63,14 @@ pub enum IcBody<R> {
 
 /// One instruction's inline cache of `WAYS` entries (`8 * WAYS` bytes of its bytecode, any
 /// alignment), each a key and a state. The first entry is compared in line; the others only
-/// after it misses, on the slow path ([`InlineCache::run_or_quick`]: on an uncommon path), so a site that sees one hidden class pays for one
+/// after it misses, on the slow path, so a site that sees one hidden class pays for one
 /// compare and a site that sees a few (instances of sibling classes reaching one method) stops
 /// running the body at every execution. A fill moves the entries down one place and writes
 /// the first; a hit of another entry moves it to the first place the same way, so the entry in
 /// line is the one that hit last (and, fused, of the kind the opcode is quickened for): a rare
-/// second class does not leave the common one on the slow path.
+/// second class does not leave the common one on the slow path. (Sites whose keys take turns
+/// use [`InlineCache::run_or_quick`], which compares the other entries on an uncommon path
+/// and leaves them where they are.)
 #[derive(Clone, Copy)]
 pub struct InlineCache<const WAYS: usize = 1> {
     entry: *mut u32,

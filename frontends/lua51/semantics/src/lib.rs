@@ -714,7 +714,7 @@ const INLINE_INDEX_CHAIN: usize = 4;
 /// Three caches make the usual `instance:method()` a few compares: the receiver's own (which
 /// remembers that an instance lacks the name), the metatable's cache of its `__index` field
 /// (in the metatable object), and the instruction's `method` cache, which ends up naming the
-/// table that holds the method (a class).
+/// tables that hold the method (classes: [`METHOD_IC_WAYS`] of them).
 #[inline(always)]
 fn get_method_fast(obj: TValue, name: TValue, receiver_cache: *mut u8, method_cache: *mut u8) -> Option<u64> {
     let shared = unsafe { &*(*ctx()).shared };
@@ -835,9 +835,10 @@ fn method_chain_step(current: TValue, name: TValue, method_cache: *mut u8, share
         return ChainStep::Runtime;
     }
     let t = unsafe { &*current.as_table() };
-    // One cache for the chain: it ends up naming the table that holds the method (a class).
-    // A class before it in the chain (a subclass) misses the cache at every call: its shape's
-    // key filter says "absent" there, before the miss would take the slow path.
+    // One cache for the chain: it ends up naming the tables that hold the method (classes;
+    // several at a site that sees the instances of several). A class before them in the chain
+    // (a subclass) misses the cache at every call: its shape's key filter says "absent"
+    // there, before the other entries are compared and the miss would take the slow path.
     // SAFETY: the cache is the instruction's `method` operand of METHOD_IC_WAYS entries; names
     // are interned.
     let value = unsafe { t.string_slot_cached_or_filtered::<METHOD_IC_WAYS>(name, method_cache) }.map_or(TValue::NIL, |v| unsafe { *v });
