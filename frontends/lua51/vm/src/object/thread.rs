@@ -101,8 +101,8 @@ pub enum CoStatus {
 pub struct Thread {
     pub header: GcHeader,
     pub ctx: LuaContext,
-    pub status: CoStatus,
     pub(crate) stack: StackMemory,
+    pub status: CoStatus,
     pub(crate) func: TValue,
     /// The coroutine's globals (5.1's per-thread `gt(L)`: inherited from the thread that made
     /// it, changed by `setfenv(0, t)` inside it or `debug.setfenv`). While it runs, the state's
