@@ -56,6 +56,17 @@ enum Access {
     Read,
 }
 
+impl Access {
+    /// The page protection it takes (never writable and executable).
+    fn prot(self) -> libc::c_int {
+        match self {
+            Access::Write => libc::PROT_READ | libc::PROT_WRITE,
+            Access::Execute => libc::PROT_READ | libc::PROT_EXEC,
+            Access::Read => libc::PROT_READ,
+        }
+    }
+}
+
 /// How a cache's memory is mapped.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub enum Mapping {
@@ -114,9 +125,6 @@ impl CodeCache {
 
     /// [`CodeCache::new`] with the memory mapped as `mapping` says.
     pub fn with_mapping(limit: usize, near: Option<u64>, mapping: Mapping) -> Result<Self, ExecMemoryError> {
-        if mapping == Mapping::Anonymous {
-            return Self::anonymous(limit, near);
-        }
         let page = page_size();
         let limit = limit.max(page).next_multiple_of(page);
         let failed = |near: Option<u64>| ExecMemoryError::Reserve {
@@ -124,12 +132,20 @@ impl CodeCache {
             near: near.map(|n| format!(" within 2 GiB of {n:#x}")).unwrap_or_default(),
             os_error: os_error(),
         };
-        let file = MemoryFile::new(limit).ok_or_else(|| failed(None))?;
-        let base = match near {
-            None => file.map(None, Access::Execute),
-            Some(target) => candidates(target, limit as u64, page as u64).into_iter().find_map(|hint| file.map(Some(hint), Access::Execute)),
+        // The executable view, where `map` puts it: within reach of `near` when given.
+        let place = |map: &dyn Fn(Option<u64>) -> Option<NonNull<u8>>| match near {
+            None => map(None),
+            Some(target) => candidates(target, limit as u64, page as u64).into_iter().find_map(|hint| map(Some(hint))),
+        };
+        if mapping == Mapping::Anonymous {
+            // One private anonymous mapping, read-execute; pages turn writable while written.
+            let flags = libc::MAP_PRIVATE | libc::MAP_ANONYMOUS | libc::MAP_NORESERVE;
+            let base = place(&|hint| map_at(hint, limit, Access::Execute, flags, -1)).ok_or_else(|| failed(near))?;
+            tracing::debug!(base = ?base, limit, "code cache mapped (anonymous, one view)");
+            return Ok(Self::mapped(base, base, Mapping::Anonymous, limit, page));
         }
-        .ok_or_else(|| failed(near))?;
+        let file = MemoryFile::new(limit).ok_or_else(|| failed(None))?;
+        let base = place(&|hint| file.map(hint, Access::Execute)).ok_or_else(|| failed(near))?;
         let Some(write_view) = file.map(None, Access::Write) else {
             let e = failed(None);
             // SAFETY: mapped just above, nothing refers to it yet.
@@ -138,40 +154,6 @@ impl CodeCache {
         };
         tracing::debug!(base = ?base, limit, "code cache mapped");
         Ok(Self::mapped(base, write_view, Mapping::Dual, limit, page))
-    }
-
-    /// The [`Mapping::Anonymous`] layout: one private anonymous mapping, read-execute.
-    fn anonymous(limit: usize, near: Option<u64>) -> Result<Self, ExecMemoryError> {
-        let page = page_size();
-        let limit = limit.max(page).next_multiple_of(page);
-        let map = |hint: Option<u64>| -> Option<NonNull<u8>> {
-            let mut flags = libc::MAP_PRIVATE | libc::MAP_ANONYMOUS | libc::MAP_NORESERVE;
-            if hint.is_some() {
-                flags |= libc::MAP_FIXED_NOREPLACE;
-            }
-            // SAFETY: a fresh anonymous mapping; MAP_FIXED_NOREPLACE never replaces a mapping.
-            let p = unsafe { libc::mmap(hint.unwrap_or(0) as *mut libc::c_void, limit, libc::PROT_READ | libc::PROT_EXEC, flags, -1, 0) };
-            if p == libc::MAP_FAILED {
-                return None;
-            }
-            if hint.is_some_and(|h| p as u64 != h) {
-                // SAFETY: we just mapped it.
-                unsafe { libc::munmap(p, limit) };
-                return None;
-            }
-            NonNull::new(p.cast())
-        };
-        let base = match near {
-            None => map(None),
-            Some(target) => candidates(target, limit as u64, page as u64).into_iter().find_map(|hint| map(Some(hint))),
-        }
-        .ok_or_else(|| ExecMemoryError::Reserve {
-            bytes: limit,
-            near: near.map(|n| format!(" within 2 GiB of {n:#x}")).unwrap_or_default(),
-            os_error: os_error(),
-        })?;
-        tracing::debug!(base = ?base, limit, "code cache mapped (anonymous, one view)");
-        Ok(Self::mapped(base, base, Mapping::Anonymous, limit, page))
     }
 
     fn mapped(base: NonNull<u8>, write_view: NonNull<u8>, mapping: Mapping, limit: usize, page: usize) -> Self {
@@ -359,13 +341,8 @@ impl CodeCache {
     }
 
     fn protect(&self, offset: usize, len: usize, access: Access) -> Result<(), ExecMemoryError> {
-        let prot = match access {
-            Access::Write => libc::PROT_READ | libc::PROT_WRITE,
-            Access::Execute => libc::PROT_READ | libc::PROT_EXEC,
-            Access::Read => libc::PROT_READ,
-        };
         // SAFETY: the range is page-aligned and inside our own mapping.
-        let rc = unsafe { libc::mprotect(self.base.as_ptr().add(offset).cast(), len, prot) };
+        let rc = unsafe { libc::mprotect(self.base.as_ptr().add(offset).cast(), len, access.prot()) };
         if rc != 0 {
             return Err(ExecMemoryError::Protect { address: self.base() + offset as u64, len, os_error: os_error() });
         }
@@ -408,31 +385,28 @@ impl MemoryFile {
 
     /// Maps the whole file shared, read-execute or read-write; at exactly `hint` when given.
     fn map(&self, hint: Option<u64>, access: Access) -> Option<NonNull<u8>> {
-        let prot = match access {
-            Access::Execute => libc::PROT_READ | libc::PROT_EXEC,
-            Access::Write => libc::PROT_READ | libc::PROT_WRITE,
-            Access::Read => libc::PROT_READ,
-        };
-        let mut flags = libc::MAP_SHARED | libc::MAP_NORESERVE;
-        if hint.is_some() {
-            flags |= libc::MAP_FIXED_NOREPLACE;
-        }
-        let addr = hint.unwrap_or(0) as *mut libc::c_void;
-        // SAFETY: a shared mapping of our own file; MAP_FIXED_NOREPLACE never replaces a mapping.
-        let p = unsafe { libc::mmap(addr, self.len, prot, flags, self.fd, 0) };
-        if p == libc::MAP_FAILED {
-            return None;
-        }
-        if let Some(h) = hint {
-            if p as u64 != h {
-                // An old kernel that ignores MAP_FIXED_NOREPLACE placed it elsewhere.
-                // SAFETY: we just mapped it.
-                unsafe { libc::munmap(p, self.len) };
-                return None;
-            }
-        }
-        NonNull::new(p.cast())
+        map_at(hint, self.len, access, libc::MAP_SHARED | libc::MAP_NORESERVE, self.fd)
     }
+}
+
+/// `mmap` of `len` bytes with `flags` (and `fd`, -1 for anonymous memory) for `access`; at
+/// exactly `hint` when given (never replacing a mapping), else anywhere.
+fn map_at(hint: Option<u64>, len: usize, access: Access, flags: libc::c_int, fd: libc::c_int) -> Option<NonNull<u8>> {
+    let flags = if hint.is_some() { flags | libc::MAP_FIXED_NOREPLACE } else { flags };
+    let addr = hint.unwrap_or(0) as *mut libc::c_void;
+    // SAFETY: a new mapping (of the caller's file, or anonymous); MAP_FIXED_NOREPLACE never
+    // replaces one.
+    let p = unsafe { libc::mmap(addr, len, access.prot(), flags, fd, 0) };
+    if p == libc::MAP_FAILED {
+        return None;
+    }
+    if hint.is_some_and(|h| p as u64 != h) {
+        // An old kernel that ignores MAP_FIXED_NOREPLACE placed it elsewhere.
+        // SAFETY: we just mapped it.
+        unsafe { libc::munmap(p, len) };
+        return None;
+    }
+    NonNull::new(p.cast())
 }
 
 impl Drop for MemoryFile {
