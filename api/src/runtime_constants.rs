@@ -72,6 +72,18 @@ pub const IC_STATE: &str = "__deegen_rc_ic_state";
 /// chain's head.
 pub const IC_NEXT: &str = "__deegen_jit_ic_next";
 
+/// In a call inline-cache stub (`interp-call-ic`): the callee the stub was made for (the
+/// *direct* mode: the boxed value, all 64 bits).
+pub const CALL_IC_KEY: &str = "__deegen_rc_call_ic_key";
+
+/// In a call inline-cache stub: the cached callee's code block (a heap address).
+pub const CALL_IC_CODE_BLOCK: &str = "__deegen_rc_call_ic_code_block";
+
+/// In a call inline-cache stub: where its call jumps (a `jmp rel32`), the callee's entry as
+/// its code block gave it when the stub was made. The JIT repoints it when that entry changes
+/// (the callee tiers up, a debug hook sends every call through the interpreter).
+pub const CALL_IC_TARGET: &str = "__deegen_jit_call_ic_target";
+
 /// Prefix of a constant derived from an inline-cache stub's state (`ic-state-folding`):
 /// `__deegen_rc_ic_derived_<k>` holds what the generated function
 /// `__deegen_ic_derive_<k>(state)` returns, say the byte offset of the cached slot, so the stub
@@ -97,7 +109,23 @@ pub const IC_FILLED: &str = "__deegen_jit_ic_filled";
 /// successors' code is): a hole in a stencil, a SlowPathData field in an AOT slow path, and
 /// never something a helper shared by every instruction may refer to.
 pub fn is_per_instruction(name: &str) -> bool {
-    [PC, OUTPUT, NEXT, BRANCH, SLOW_PATH_DATA, IC_KEY, IC_STATE, IC_NEXT, CODE_BLOCK, NUM_PARAMS, FRAME_SIZE].contains(&name)
+    [
+        PC,
+        OUTPUT,
+        NEXT,
+        BRANCH,
+        SLOW_PATH_DATA,
+        IC_KEY,
+        IC_STATE,
+        IC_NEXT,
+        CODE_BLOCK,
+        NUM_PARAMS,
+        FRAME_SIZE,
+        CALL_IC_KEY,
+        CALL_IC_CODE_BLOCK,
+        CALL_IC_TARGET,
+    ]
+    .contains(&name)
         || name.starts_with(OPERAND_PREFIX)
         || name.starts_with(CONTINUATION_PREFIX)
         || name.starts_with(IC_DERIVED_PREFIX)

@@ -61,6 +61,10 @@ pub struct JitStats {
     /// generic code), and the fills of their caches since.
     pub ic_megamorphic_sites: u64,
     pub ic_megamorphic_fills: u64,
+    /// Of the stubs, call inline caches' (direct calls of a cached callee or code block), and
+    /// the call sites that turned to closure mode.
+    pub call_ic_stubs: u64,
+    pub call_ic_closure_sites: u64,
 }
 
 /// Stubs per inline-cache site: a site that sees more keys is megamorphic, and its later keys
@@ -75,9 +79,14 @@ pub(crate) struct IcSite {
     /// The IC entry (`jmp rel32`) and the instruction's out-of-line pieces.
     pub entry: u64,
     pub cold: u64,
+    /// Where the chain ends: the generic code (the main stencil: a fused cache's first
+    /// out-of-line piece, a call cache's right after its entry).
+    pub generic: u64,
     /// The next instruction's code and the branch target's (0 when it does not branch).
     pub next: u64,
     pub branch: u64,
+    /// A call site in closure mode: its stubs are keyed by code block.
+    pub closure: bool,
     /// The chain: its head (where the entry's miss goes), and its stubs, oldest first.
     pub head: u64,
     pub stubs: Vec<IcStub>,
@@ -102,10 +111,15 @@ pub struct IcStub {
     /// Its cold part's address (0 when it has none) and its SlowPathData record's.
     pub cold: u64,
     pub record: u64,
-    pub key: u32,
-    pub state: u32,
+    /// Its key and state (a fused cache's are `u32`s; a call cache's are the callee and its
+    /// code block).
+    pub key: u64,
+    pub state: u64,
     /// Where its miss goes.
     pub next_in_chain: u64,
+    /// A call stub whose callee (or code block) died: its key no longer hits, its target is
+    /// stale.
+    pub cleared: bool,
     /// It is its site's first stub, in the instruction's in-line code (the slab) rather than
     /// in the stub arena: its hit runs no jump to it and none back.
     pub in_line: bool,
@@ -246,6 +260,8 @@ pub struct BaselineJit {
     pub(crate) stub_cold: crate::ic::StubArena,
     /// Megamorphic sites, found by their instruction's address without the site lookup.
     pub(crate) megamorphic_filter: crate::ic::MegamorphicFilter,
+    /// The call stubs, by the code block they call.
+    pub(crate) call_stubs: crate::ic::CallStubs,
     pub stats: JitStats,
 }
 
@@ -290,6 +306,7 @@ impl BaselineJit {
             stub_hot: Default::default(),
             stub_cold: Default::default(),
             megamorphic_filter: Default::default(),
+            call_stubs: Default::default(),
             stats: JitStats::default(),
         };
         jit.place_shared()?;
@@ -503,21 +520,27 @@ impl BaselineJit {
                 })?;
                 if let Some(at) = t.ic_entry {
                     let entry = base + (pos[0] + at as usize) as u64;
-                    // The chain is empty: the entry jumps to the generic code, piece 0.
-                    let generic = base + pos[1] as u64;
+                    // The chain is empty: the entry jumps to the generic code, piece 0 (out of
+                    // line; a call cache's right after the entry).
+                    let call = tables.variants[ins.opcode as usize].ic.is_some_and(|ic| ic.call);
+                    // (A call cache's slab is its entry's reserve, the generic code right after.)
+                    let call_slab = if call { t.ic_entry_reserve } else { 0 };
+                    let generic = if call { entry + u64::from(call_slab) } else { base + pos[1] as u64 };
                     sites.push((
                         pc,
                         IcSite {
                             opcode: ins.opcode,
                             entry,
-                            cold: generic,
+                            cold: base + pos[1] as u64,
+                            generic,
+                            closure: false,
                             next,
                             branch,
                             head: generic,
                             stubs: Vec::new(),
                             megamorphic: false,
                             megamorphic_copy: None,
-                            slab: ins.slab,
+                            slab: if call { call_slab } else { ins.slab },
                         },
                     ));
                 }
@@ -542,7 +565,18 @@ impl BaselineJit {
             cold_address: if t.cold.is_empty() { 0 } else { base + cold_start as u64 },
             cold_size: t.cold.len() as u32,
         });
-        let warm: Vec<(u64, u8)> = sites.iter().filter_map(|(pc, site)| Some((*pc, tables.variants[site.opcode as usize].ic?.kind?))).collect();
+        // (A call cache is warm when it holds a callee: a code block.)
+        let warm: Vec<(u64, u8)> = sites
+            .iter()
+            .filter_map(|(pc, site)| {
+                let ic = tables.variants[site.opcode as usize].ic?;
+                if ic.call {
+                    let at = (*pc - pc_base) as usize + ic.cache_offset as usize + 8;
+                    return (read_field(bytecode, at, 8, false)? != 0).then_some((*pc, 0));
+                }
+                Some((*pc, ic.kind?))
+            })
+            .collect();
         // (A function compiled at the address of a freed one's bytecode replaces its sites.)
         self.ic_sites.add_function(pc_base, pc_base + bytecode.len() as u64, sites);
         // (As the sites of a function whose bytecode was here: none of its sites are this one's.)
@@ -718,6 +752,31 @@ pub struct PiecePlan {
     pub owner: Option<usize>,
     /// For a stencil with a cold part: the piece that is.
     pub cold_part: Option<usize>,
+    /// Placed first in line, before the pieces listed earlier (a call inline cache's entry,
+    /// which the instruction's code starts with).
+    pub leads: bool,
+    /// Bytes the piece takes in its area, `len` or more: a call inline cache's entry reserves
+    /// its inline slab (traps after the `jmp` until the site's first stub fills it).
+    pub reserve: usize,
+}
+
+/// Where each of `plans` starts in its area (in line or out of line), in bytes from the
+/// area's start for this instruction: in list order, but a leading piece first.
+pub(crate) fn piece_offsets(plans: &[PiecePlan]) -> Vec<u32> {
+    let lead: u32 = plans.iter().filter(|p| p.leads).map(|p| p.reserve as u32).sum();
+    let (mut in_line, mut out_of_line) = (lead, 0u32);
+    plans
+        .iter()
+        .map(|p| {
+            if p.leads {
+                return 0;
+            }
+            let at = if p.out_of_line { &mut out_of_line } else { &mut in_line };
+            let start = *at;
+            *at += p.reserve as u32;
+            start
+        })
+        .collect()
 }
 
 /// An instruction's pieces, in order: the main stencil, then each return continuation, then
@@ -743,9 +802,15 @@ pub struct PiecePlan {
 /// An instruction with a fused inline cache has one piece in line, last in the list: its IC
 /// entry (`jmp` to the chain of stubs, which ends at the main stencil); the main stencil, its
 /// continuations and their cold parts are all out of line, keeping their jumps.
+///
+/// An instruction with a call inline cache keeps its pieces where they would be and gets its
+/// IC entry in line too, last in the list but placed first ([`PiecePlan::leads`]): the chain
+/// of stubs ends at the main stencil right after it, so an instruction without stubs runs its
+/// entry's `jmp` to the next byte and then its generic code.
 pub fn plan_pieces(tables: &'static StencilTables, v: &'static VariantRecord) -> Vec<PiecePlan> {
     let main = &tables.stencils[v.main as usize];
-    let ic_entry = v.ic.map(|ic| ic.entry);
+    let call_ic_entry = v.ic.filter(|ic| ic.call).map(|ic| ic.entry);
+    let ic_entry = v.ic.filter(|ic| !ic.call).map(|ic| ic.entry);
     let all_out_of_line = main.ends_with_jump_to_next && !v.continuations.is_empty();
     let count = 1 + v.continuations.len();
     let out_of_line = |j: usize| {
@@ -763,21 +828,36 @@ pub fn plan_pieces(tables: &'static StencilTables, v: &'static VariantRecord) ->
         .map(|(j, id)| {
             let s = &tables.stencils[id as usize];
             let len = if j == last_in_line && s.ends_with_jump_to_next { s.code.len() - 5 } else { s.code.len() };
-            PiecePlan { stencil: id, len, out_of_line: out_of_line(j), owner: None, cold_part: None }
+            PiecePlan { stencil: id, len, out_of_line: out_of_line(j), owner: None, cold_part: None, leads: false, reserve: len }
         })
         .collect();
     for j in 0..count {
         if let Some(cold) = tables.stencils[pieces[j].stencil as usize].cold_part {
             pieces[j].cold_part = Some(pieces.len());
             let len = tables.stencils[cold as usize].code.len();
-            pieces.push(PiecePlan { stencil: cold, len, out_of_line: true, owner: Some(j), cold_part: None });
+            pieces.push(PiecePlan { stencil: cold, len, out_of_line: true, owner: Some(j), cold_part: None, leads: false, reserve: len });
         }
     }
-    if let Some(entry) = ic_entry {
+    if let Some(entry) = ic_entry.or(call_ic_entry) {
         let len = tables.stencils[entry as usize].code.len();
-        pieces.push(PiecePlan { stencil: entry, len, out_of_line: false, owner: None, cold_part: None });
+        let reserve = if call_ic_entry.is_some() { call_ic_slab(tables, v).max(len) } else { len };
+        pieces.push(PiecePlan { stencil: entry, len, out_of_line: false, owner: None, cold_part: None, leads: call_ic_entry.is_some(), reserve });
     }
     pieces
+}
+
+/// The inline slab of a call inline cache: room for either kind of stub (every call stub ends
+/// in a jump, so a smaller one leaves traps behind it that nothing reaches). Reserved at every
+/// call instruction, filled by the site's first stub: its hit then runs in line, with no jump
+/// to a stub and none back. 0 when a stub is larger than [`MAX_INLINE_SLAB`].
+fn call_ic_slab(tables: &'static StencilTables, v: &'static VariantRecord) -> usize {
+    let Some(ic) = v.ic.filter(|ic| ic.call) else { return 0 };
+    let len = ic.stubs.iter().map(|&s| inline_stub_len(&tables.stencils[s as usize])).max().unwrap_or(0);
+    if len > MAX_INLINE_SLAB {
+        0
+    } else {
+        len
+    }
 }
 
 /// Whether stencil `s` never goes on to the next instruction or the branch target (nor to
@@ -834,16 +914,8 @@ fn inline_slab(tables: &'static StencilTables, v: &'static VariantRecord, byteco
 
 /// The address of each piece of the compiled instruction `ins` ([`plan_pieces`] order).
 pub(crate) fn piece_addresses(tables: &'static StencilTables, v: &'static VariantRecord, ins: &CompiledInstruction) -> Vec<u64> {
-    let (mut in_line, mut cold) = (ins.address, ins.cold_address);
-    plan_pieces(tables, v)
-        .into_iter()
-        .map(|p| {
-            let at = if p.out_of_line { &mut cold } else { &mut in_line };
-            let a = *at;
-            *at += p.len as u64;
-            a
-        })
-        .collect()
+    let plans = plan_pieces(tables, v);
+    plans.iter().zip(piece_offsets(&plans)).map(|(p, at)| if p.out_of_line { ins.cold_address } else { ins.address } + u64::from(at)).collect()
 }
 
 /// The value of an instruction constant (its address, output slot or an operand) of the
@@ -974,8 +1046,8 @@ impl BaselineJit {
     /// slab is the site's first, and its miss goes to the chain's head (the newest outlined
     /// stub, or the generic code).
     pub(crate) fn verify_ic_site(&self, site: &IcSite, entry: u64, generic: u64) -> Result<(), String> {
-        if site.entry != entry || site.cold != generic {
-            return Err(format!("its inline-cache site names the entry {:#x} and generic code {:#x}", site.entry, site.cold));
+        if site.entry != entry || site.generic != generic {
+            return Err(format!("its inline-cache site names the entry {:#x} and generic code {:#x}", site.entry, site.generic));
         }
         for stub in &site.stubs {
             self.verify_ic_stub(stub).map_err(|e| e.problem)?;
@@ -987,8 +1059,11 @@ impl BaselineJit {
         if outlined.iter().any(|s| s.in_line) {
             return Err("a stub other than its first is in line".into());
         }
+        // (A call stub may be smaller than its slab: it ends in a jump.)
+        let call = self.tables.variants[site.opcode as usize].ic.is_some_and(|ic| ic.call);
         if let Some(first) = in_line {
-            if first.address != entry || first.next_in_chain != site.head || first.code_size != site.slab {
+            let fits = if call { first.code_size <= site.slab } else { first.code_size == site.slab };
+            if first.address != entry || first.next_in_chain != site.head || !fits {
                 return Err(format!(
                     "its stub in line at {:#x} ({} bytes, miss to {:#x}) is not its slab at {entry:#x} ({} bytes, head {:#x})",
                     first.address, first.code_size, first.next_in_chain, site.slab, site.head
@@ -1064,8 +1139,10 @@ impl BaselineJit {
             let pc = pc_base + u64::from(ins.bytecode_offset);
             let site = if v.ic.is_some() { self.ic_sites.get(pc) } else { None };
             let slab = site.map_or(0, |s| u64::from(s.slab));
-            let in_line: u64 = if slab > 0 { slab } else { plans.iter().filter(|p| !p.out_of_line).map(|p| p.len as u64).sum() };
-            let cold: u64 = plans.iter().filter(|p| p.out_of_line).map(|p| p.len as u64).sum();
+            // (A fused cache's slab is all its code in line; a call cache's, its entry's reserve.)
+            let call = v.ic.is_some_and(|ic| ic.call);
+            let in_line: u64 = if slab > 0 && !call { slab } else { plans.iter().filter(|p| !p.out_of_line).map(|p| p.reserve as u64).sum() };
+            let cold: u64 = plans.iter().filter(|p| p.out_of_line).map(|p| p.reserve as u64).sum();
             // Each piece's SlowPathData record (a cold part uses its owner's).
             let mut records: Vec<Option<u64>> = Vec::with_capacity(plans.len());
             if ins.address + in_line != next {

@@ -25,7 +25,7 @@ use crate::compile::{
     MAX_IC_STUBS,
 };
 use crate::stub_template::{StubPart, StubTemplate, StubValues};
-use crate::tables::{HoleValue, StencilTables};
+use crate::tables::{HoleValue, StencilRecord, StencilTables};
 use deegen_exec_memory::CodeCache;
 
 /// The inline-cache sites of the compiled functions, found by an instruction's address: per
@@ -190,7 +190,9 @@ fn point_chain(tables: &'static StencilTables, cache: &mut CodeCache, site: &mut
             }
             first.next_in_chain = target;
             site.head = target;
-            Ok(cache.patch(first.address, &bytes)?)
+            cache.patch(first.address, &bytes)?;
+            // (Its AOT slow paths may go on along the chain too, through its record.)
+            patch_record(cache, s, first.record, HoleValue::IcNext, target)
         }
         None => {
             site.head = target;
@@ -223,7 +225,7 @@ fn place_stub<'v>(
     let bad = |problem: String| JitError::Bytecode { offset: 0, problem };
     let cold_size = t.cold.len();
     let (address, code_size) = match slab {
-        Some((entry, len)) => (entry, len),
+        Some((entry, len)) => (entry, len.min(t.hot.len())),
         None => (stub_hot.take(cache, t.hot.len(), 16)?, t.hot.len()),
     };
     let cold_address = if cold_size > 0 { stub_cold.take(cache, cold_size, 8)? } else { 0 };
@@ -253,7 +255,70 @@ fn place_stub<'v>(
         cold_size: t.cold_code_len as u32,
         size: size as u32,
         in_line: slab.is_some(),
+        cleared: false,
     })
+}
+
+/// The kinds of a call inline cache's stubs ([`crate::tables::IcRecord::stubs`] order).
+pub(crate) const CALL_STUB_DIRECT: u32 = 0;
+pub(crate) const CALL_STUB_CLOSURE: u32 = 1;
+
+/// The JIT's call inline-cache stubs, found by their callee's code block: where each jumps
+/// (the callee's entry) must follow that entry when it changes.
+#[derive(Debug, Default)]
+pub(crate) struct CallStubs {
+    /// Per code block, the stubs that call it: their instruction's address and their own.
+    pub(crate) by_code_block: std::collections::HashMap<u64, Vec<(u64, u64)>>,
+    /// Jump stubs (`jmp *0(%rip)`, then the address) to targets beyond `rel32` reach of the
+    /// code cache, by target.
+    far: std::collections::HashMap<u64, u64>,
+}
+
+impl CallStubs {
+    /// What a `rel32` jump from the code cache to `target` names: `target`, or a jump stub to
+    /// it (made now, once per target).
+    pub(crate) fn near(&mut self, cache: &mut CodeCache, target: u64) -> Result<u64, JitError> {
+        if cache.reachable_from(target) {
+            return Ok(target);
+        }
+        if let Some(&stub) = self.far.get(&target) {
+            return Ok(stub);
+        }
+        let (stub, ()) = cache.emit(16, 16, |buf, _| {
+            buf[..6].copy_from_slice(&[0xff, 0x25, 0, 0, 0, 0]);
+            buf[6..14].copy_from_slice(&target.to_le_bytes());
+            buf[14..].copy_from_slice(&[0xcc, 0xcc]);
+        })?;
+        self.far.insert(target, stub);
+        Ok(stub)
+    }
+
+    /// What a stub's target hole holds for the entry `target` (see [`CallStubs::near`]).
+    pub(crate) fn current_target(&self, target: u64) -> u64 {
+        self.far.get(&target).copied().unwrap_or(target)
+    }
+}
+
+/// Writes `value` into every hole of `kind` in the stub (hot part) at `address`.
+fn repatch_stub(tables: &'static StencilTables, cache: &mut CodeCache, stub: &IcStub, value: HoleValue, to: u64) -> Result<(), JitError> {
+    let s = &tables.stencils[stub.stencil as usize];
+    // SAFETY: the stub is emitted code in the cache, which lives as long as the JIT.
+    let mut bytes = unsafe { std::slice::from_raw_parts(stub.address as *const u8, stub.code_size as usize) }.to_vec();
+    let len = bytes.len();
+    for h in s.holes.iter().filter(|h| h.value == value && (h.offset as usize) + h.kind.width() <= len) {
+        patch_hole(&mut bytes, h.offset as usize, h.kind, h.addend, to, stub.address).map_err(|e| e.in_stencil(s.name))?;
+    }
+    cache.patch(stub.address, &bytes)?;
+    patch_record(cache, s, stub.record, value, to)
+}
+
+/// Writes `to` into every field of value `value` of the SlowPathData record at `record` of a
+/// copy of stencil `s` (what its AOT slow paths read of it).
+fn patch_record(cache: &mut CodeCache, s: &StencilRecord, record: u64, value: HoleValue, to: u64) -> Result<(), JitError> {
+    for (k, _) in s.slow_path_data.iter().enumerate().filter(|(_, &v)| v == value) {
+        cache.patch(record + 8 * k as u64, &to.to_le_bytes())?;
+    }
+    Ok(())
 }
 
 impl BaselineJit {
@@ -271,39 +336,90 @@ impl BaselineJit {
             return Ok(None);
         }
         // One lookup of the site, and the JIT's other parts borrowed beside it.
-        let BaselineJit { tables, cache, shared, ic_sites, stub_hot, stub_cold, stub_templates, stats, megamorphic_filter, .. } = self;
+        let BaselineJit { tables, cache, shared, ic_sites, stub_hot, stub_cold, stub_templates, stats, megamorphic_filter, call_stubs, .. } = self;
         let tables = *tables;
         let Some(site) = ic_sites.get_mut(pc) else { return Ok(None) };
-        let (opcode, entry, cold_area, next, branch, head) = (site.opcode, site.entry, site.cold, site.next, site.branch, site.head);
-        let (slab, slab_empty) = (site.slab as usize, site.stubs.is_empty());
+        let (opcode, entry, cold_area, generic, next, branch) = (site.opcode, site.entry, site.cold, site.generic, site.next, site.branch);
+        let slab = site.slab as usize;
         let v = &tables.variants[opcode as usize];
         let Some(ic) = v.ic else { return Ok(None) };
         let bad = |problem: String| JitError::Bytecode { offset: 0, problem: format!("inline-cache stub of {} at {pc:#x}: {problem}", v.name) };
         // SAFETY: per the contract, the instruction (`v.length` bytes, its cache among them)
         // is alive.
         let instruction = unsafe { std::slice::from_raw_parts(pc as *const u8, v.length as usize) };
-        let field = |at: u32| -> Result<u32, JitError> {
-            let at = at as usize;
-            instruction
-                .get(at..at + 4)
-                .map(|b| u32::from_le_bytes(b.try_into().expect("4 bytes")))
+        // A field of the cache: `width` bytes (4 or 8) at `at`.
+        let field = |at: u32, width: u8| -> Result<u64, JitError> {
+            crate::compile::read_field(instruction, at as usize, width, false)
+                .map(|v| v as u64)
                 .ok_or_else(|| bad("the cache runs past the instruction".into()))
         };
-        let (key, state) = (field(ic.cache_offset)?, field(ic.cache_offset + 4)?);
-        // A fill never caches these (`deegen_api::ic`); an entry holding one is no entry.
-        if key == deegen_api::ic::IMPOSSIBLE_KEY || key == deegen_api::ic::UNCACHEABLE_KEY {
-            return Ok(None);
-        }
-        let (known, full, megamorphic) = (site.stubs.iter().any(|s| s.key == key), site.stubs.len() == MAX_IC_STUBS, site.megamorphic);
-        if megamorphic {
+        let (key, state, call_target) = if ic.call {
+            let (callee, code_block) = (field(ic.cache_offset, 8)?, field(ic.cache_offset + 8, 8)?);
+            // An empty call cache has no code block.
+            if code_block == 0 {
+                return Ok(None);
+            }
+            // SAFETY: the cache was just filled with a live callee, whose code block starts
+            // with its entry (the API's layout, `deegen_api::CodeBlock`).
+            let entry = unsafe { *(code_block as *const u64) };
+            (callee, code_block, entry)
+        } else {
+            let (key, state) = (field(ic.cache_offset, 4)?, field(ic.cache_offset + 4, 4)?);
+            // A fill never caches these (`deegen_api::ic`); an entry holding one is no entry.
+            if key == u64::from(deegen_api::ic::IMPOSSIBLE_KEY) || key == u64::from(deegen_api::ic::UNCACHEABLE_KEY) {
+                return Ok(None);
+            }
+            (key, state, 0)
+        };
+        if site.megamorphic {
             megamorphic_filter.insert(pc);
             stats.ic_megamorphic_fills += 1;
             return Ok(None);
         }
+        // A call site starts in direct mode (keyed by the callee). When it meets a second
+        // callee of a code block a stub already calls (closures of one function), it turns to
+        // closure mode for good (keyed by the code block): its stubs are dropped (the entry
+        // jumps to the generic code again) and it starts over with closure stubs.
+        let (key, kind) = if ic.call {
+            if !site.closure && site.stubs.iter().any(|s| s.state == state && s.key != key) {
+                if site.stubs.first().is_some_and(|s| s.in_line) {
+                    // The slab holds the entry's jump again (to the generic code), then traps.
+                    let mut bytes = vec![0xccu8; site.slab as usize];
+                    bytes[0] = 0xe9;
+                    let rel = i32::try_from(generic as i64 - (entry as i64 + 5)).expect("the generic code follows the slab");
+                    bytes[1..5].copy_from_slice(&rel.to_le_bytes());
+                    cache.patch(entry, &bytes)?;
+                    site.head = generic;
+                } else {
+                    point_chain(tables, cache, site, generic)?;
+                }
+                // (Their registrations go too: a new stub may take a dropped one's address.)
+                for dropped in site.stubs.drain(..) {
+                    if let Some(list) = call_stubs.by_code_block.get_mut(&dropped.state) {
+                        list.retain(|&(p, a)| (p, a) != (pc, dropped.address));
+                    }
+                }
+                site.closure = true;
+                stats.call_ic_closure_sites += 1;
+                tracing::trace!(pc = format_args!("{pc:#x}"), "call inline-cache site in closure mode");
+            }
+            if site.closure {
+                (state, CALL_STUB_CLOSURE)
+            } else {
+                (key, CALL_STUB_DIRECT)
+            }
+        } else {
+            (key, kind)
+        };
+        let head = site.head;
+        let slab_empty = site.stubs.is_empty();
+        let (known, full, megamorphic) = (site.stubs.iter().any(|s| s.key == key), site.stubs.len() == MAX_IC_STUBS, site.megamorphic);
         if known {
             return Ok(None);
         }
         let derive = |k: u16, state: u32| derive(tables, shared, k, state);
+        // (Made before the stub, so that a full cache leaves the chain as it was.)
+        let near_call_target = if ic.call && !megamorphic && !known && !full { call_stubs.near(cache, call_target)? } else { 0 };
         let template = |k: usize| match stub_templates.get(opcode as usize).and_then(|ts| ts.get(k)) {
             Some(Ok(t)) => Ok(t),
             Some(Err(problem)) => Err(bad(problem.clone())),
@@ -320,12 +436,13 @@ impl BaselineJit {
             next,
             branch,
             entry,
-            generic: cold_area,
+            out_of_line: cold_area,
             hot,
             cold,
             key,
             state,
             next_in_chain: head,
+            call_target: near_call_target,
             derive: &derive,
         };
         if full {
@@ -347,7 +464,7 @@ impl BaselineJit {
             });
             let target = match &copy {
                 Some(Ok(c)) => c.address,
-                _ => cold_area,
+                _ => generic,
             };
             point_chain(tables, cache, site, target).map_err(|e| bad(e.to_string()))?;
             site.megamorphic = true;
@@ -370,7 +487,9 @@ impl BaselineJit {
         // stub's size: `compile::inline_slab`), without its trailing jump to the next
         // instruction, which follows the slab.
         let hot = &tables.stencils[t.stencil as usize];
-        let in_line = slab_empty && slab > 0 && crate::compile::inline_stub_len(hot) == slab;
+        // (A call stub may leave part of its slab to traps: it ends in a jump.)
+        let len = crate::compile::inline_stub_len(hot);
+        let in_line = slab_empty && slab > 0 && if ic.call { len <= slab } else { len == slab };
         let stub = place_stub(t, cache, stub_hot, stub_cold, in_line.then_some((entry, slab)), pc, values).map_err(in_site)?;
         if in_line {
             // The stub is the entry now; the chain's head stays the generic code.
@@ -379,10 +498,107 @@ impl BaselineJit {
             point_chain(tables, cache, site, stub.address)?;
         }
         site.stubs.push(stub);
+        if ic.call {
+            // Repointed when the callee's entry changes (`retarget_calls`).
+            call_stubs.by_code_block.entry(state).or_default().push((pc, stub.address));
+            stats.call_ic_stubs += 1;
+        }
         stats.ic_stubs += 1;
         stats.ic_stub_bytes += u64::from(stub.size);
         tracing::trace!(pc = format_args!("{pc:#x}"), stub = format_args!("{:#x}", stub.address), kind, key, state, "inline-cache stub added");
         Ok(Some(stub))
+    }
+
+    /// The entry of the code block `code_block` changed (its function was compiled, or a debug
+    /// hook sends its calls through the interpreter, or no longer does): every call stub that
+    /// calls it jumps to the new entry. Stubs of instructions no longer compiled are dropped
+    /// from the list. Returns the stubs repointed (for the checker).
+    ///
+    /// # Safety
+    /// `code_block` is a live code block (its first word is its entry).
+    pub unsafe fn retarget_calls(&mut self, code_block: u64) -> Result<Vec<IcStub>, JitError> {
+        let Some(stubs) = self.call_stubs.by_code_block.remove(&code_block) else { return Ok(Vec::new()) };
+        // SAFETY: per the contract.
+        let entry = unsafe { *(code_block as *const u64) };
+        let target = self.call_stubs.near(&mut self.cache, entry)?;
+        let mut kept = Vec::with_capacity(stubs.len());
+        let mut repointed = Vec::with_capacity(stubs.len());
+        for (pc, address) in stubs {
+            // (A registration whose stub was dropped, or whose address another stub took, is
+            // forgotten: only a stub calling this code block follows its entry.)
+            let Some(stub) =
+                self.ic_sites.get(pc).and_then(|site| site.stubs.iter().find(|s| s.address == address && s.state == code_block)).copied()
+            else {
+                continue;
+            };
+            repatch_stub(self.tables, &mut self.cache, &stub, HoleValue::CallTarget, target)?;
+            kept.push((pc, address));
+            repointed.push(stub);
+        }
+        tracing::trace!(code_block = format_args!("{code_block:#x}"), stubs = kept.len(), "call stubs repointed");
+        if !kept.is_empty() {
+            self.call_stubs.by_code_block.insert(code_block, kept);
+        }
+        Ok(repointed)
+    }
+
+    /// The code block `code_block` is about to be freed: every call stub that calls it is
+    /// cleared (a closure stub is keyed by it, and a new code block at its address must not
+    /// hit), and forgotten.
+    pub fn forget_code_block(&mut self, code_block: u64, empty: u64) -> Result<(), JitError> {
+        let Some(stubs) = self.call_stubs.by_code_block.remove(&code_block) else { return Ok(()) };
+        for (pc, address) in stubs {
+            let Some(site) = self.ic_sites.get_mut(pc) else { continue };
+            let Some(stub) = site.stubs.iter_mut().find(|s| s.address == address && s.state == code_block) else { continue };
+            let closure = self.tables.variants[site.opcode as usize].ic.and_then(|ic| ic.stubs.get(CALL_STUB_CLOSURE as usize).copied());
+            let value = if Some(stub.stencil) == closure {
+                stub.key = empty;
+                stub.state = empty;
+                HoleValue::IcState
+            } else {
+                stub.key = empty;
+                HoleValue::IcKey
+            };
+            stub.cleared = true;
+            let stub = *stub;
+            repatch_stub(self.tables, &mut self.cache, &stub, value, empty)?;
+        }
+        Ok(())
+    }
+
+    /// Every code block some call stub calls (for a runtime that changes many entries at once).
+    pub fn called_code_blocks(&self) -> Vec<u64> {
+        self.call_stubs.by_code_block.keys().copied().collect()
+    }
+
+    /// Clears the call stubs whose callee is about to be freed (`is_dead` of the key), so that
+    /// no new object at its address can hit them: their key becomes `empty`, a value no callee
+    /// has (the language's empty call cache's key). Called by the collector between marking and
+    /// sweeping, as it clears the caches in the bytecode.
+    pub fn clear_dead_call_stubs(&mut self, is_dead: impl Fn(u64) -> bool, empty: u64) -> Result<(), JitError> {
+        let BaselineJit { tables, cache, ic_sites, call_stubs, .. } = self;
+        for (&code_block, list) in call_stubs.by_code_block.iter_mut() {
+            let mut result = Ok(());
+            list.retain(|&(pc, address)| {
+                let Some(site) = ic_sites.get_mut(pc) else { return false };
+                let direct = tables.variants[site.opcode as usize].ic.and_then(|ic| ic.stubs.first().copied());
+                let Some(stub) = site.stubs.iter_mut().find(|s| s.address == address && s.state == code_block) else { return false };
+                // (A closure stub's key is a code block: cleared when that is freed.)
+                if Some(stub.stencil) != direct || !is_dead(stub.key) {
+                    return true;
+                }
+                stub.key = empty;
+                stub.cleared = true;
+                let stub = *stub;
+                if let Err(e) = repatch_stub(tables, cache, &stub, HoleValue::IcKey, empty) {
+                    result = Err(e);
+                }
+                false
+            });
+            result?;
+        }
+        call_stubs.by_code_block.retain(|_, list| !list.is_empty());
+        Ok(())
     }
 
     /// The compiled function whose bytecode is `bytecode` is about to be freed:
@@ -407,7 +623,7 @@ impl BaselineJit {
     pub fn verify_ic_site_at(&self, pc: u64) -> Result<(), VerifyError> {
         let Some(site) = self.ic_sites.get(pc) else { return Ok(()) };
         let variant = self.tables.variants.get(site.opcode as usize).map_or("?", |v| v.name);
-        self.verify_ic_site(site, site.entry, site.cold).map_err(|problem| VerifyError { offset: 0, variant, problem })
+        self.verify_ic_site(site, site.entry, site.generic).map_err(|problem| VerifyError { offset: 0, variant, problem })
     }
 
     /// A megamorphic site's own copy of its generic code (a stub without a key), for listings
@@ -453,9 +669,14 @@ impl BaselineJit {
                 HoleValue::HotPart => stub.address,
                 HoleValue::SlowPathData => stub.record,
                 HoleValue::IcNext => stub.next_in_chain,
-                HoleValue::IcKey => u64::from(stub.key),
-                HoleValue::IcState => u64::from(stub.state),
-                HoleValue::IcDerived(k) => derive(tables, &self.shared, k, stub.state).map_err(fail)?,
+                HoleValue::IcKey => stub.key,
+                HoleValue::IcState => stub.state,
+                HoleValue::IcDerived(k) => derive(tables, &self.shared, k, stub.state as u32).map_err(fail)?,
+                // The callee's entry as its code block has it now (every change repoints it).
+                // SAFETY: a call stub's code block is alive while its key is (a stub whose
+                // callee died was cleared, and keeps a key no value has).
+                HoleValue::CallTarget if stub.cleared => return Ok(None),
+                HoleValue::CallTarget => self.call_stubs.current_target(unsafe { *(stub.state as *const u64) }),
                 HoleValue::Pc | HoleValue::Output | HoleValue::Operand(_) => {
                     // SAFETY: the instruction is alive while its stubs are checked.
                     let instruction = unsafe { std::slice::from_raw_parts(stub.pc as *const u8, v.length as usize) };

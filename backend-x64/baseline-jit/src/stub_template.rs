@@ -11,7 +11,7 @@
 use deegen_api::runtime_constants::OperandEncoding;
 use deegen_stencil::{patch_hole, HoleKind};
 
-use crate::compile::plan_pieces;
+use crate::compile::{piece_offsets, plan_pieces};
 use crate::tables::{HoleValue, StencilTables, VariantRecord};
 use crate::template::{Placed, Write};
 
@@ -58,6 +58,9 @@ pub(crate) enum StubSource {
     /// The cache entry's key and state.
     Key,
     State,
+    /// A call stub's target: its callee's entry (or a jump stub to it, when that is beyond
+    /// `rel32` reach).
+    CallTarget,
     /// Where a miss goes: the chain's head before this stub.
     IcNext,
     /// Derived constant `k` of the state (`ic-state-folding`'s helpers).
@@ -121,13 +124,9 @@ fn build(tables: &'static StencilTables, v: &'static VariantRecord, stencil: u16
     }
     // Where each piece of the instruction is, from its IC entry (in line) or from its generic
     // code (out of line): continuation `k` is piece `k + 1`.
-    let mut starts = Vec::new();
-    let (mut in_line, mut out_of_line) = (0u32, 0u32);
-    for p in plan_pieces(tables, v) {
-        let at = if p.out_of_line { &mut out_of_line } else { &mut in_line };
-        starts.push(StubSource::SitePiece { out_of_line: p.out_of_line, offset: *at });
-        *at += p.len as u32;
-    }
+    let plans = plan_pieces(tables, v);
+    let starts: Vec<StubSource> =
+        plans.iter().zip(piece_offsets(&plans)).map(|(p, offset)| StubSource::SitePiece { out_of_line: p.out_of_line, offset }).collect();
     let operand = |offset: Option<u32>, width: u8, signed: bool, encoding: OperandEncoding, what: &str| -> Result<StubSource, String> {
         let offset = offset.ok_or_else(|| format!("{} has no {what}", v.name))?;
         if width > 8 || (width > 0 && offset as usize + width as usize > v.length as usize) {
@@ -153,6 +152,7 @@ fn build(tables: &'static StencilTables, v: &'static VariantRecord, stencil: u16
             HoleValue::IcKey => StubSource::Key,
             HoleValue::IcState => StubSource::State,
             HoleValue::IcNext => StubSource::IcNext,
+            HoleValue::CallTarget => StubSource::CallTarget,
             HoleValue::IcDerived(k) => StubSource::Derived(k),
             HoleValue::Data | HoleValue::Shared(_) | HoleValue::External(_) => return Ok(None),
             // The generator gives stubs (which make no calls) no continuations of their own.
@@ -208,15 +208,19 @@ pub(crate) struct StubValues<'a> {
     pub next: u64,
     /// The branch target's code (0: the instruction does not branch).
     pub branch: u64,
-    /// The instruction's IC entry, and its generic code (its first out-of-line piece).
+    /// The instruction's IC entry, and its first out-of-line piece (a fused cache's generic
+    /// code).
     pub entry: u64,
-    pub generic: u64,
+    pub out_of_line: u64,
     /// Where the stub's parts go.
     pub hot: u64,
     pub cold: u64,
-    pub key: u32,
-    pub state: u32,
+    /// The entry's key and state (a fused cache's are `u32`s).
+    pub key: u64,
+    pub state: u64,
     pub next_in_chain: u64,
+    /// A call stub's target (0 in any other stub).
+    pub call_target: u64,
     /// Derived constant `k` of a state.
     pub derive: &'a dyn Fn(u16, u32) -> Result<u64, String>,
 }
@@ -242,14 +246,15 @@ impl StubTemplate {
                 StubSource::Next => values.next,
                 StubSource::Branch if values.branch != 0 => values.branch,
                 StubSource::Branch => return Err("the stub has a branch hole and its instruction does not branch".into()),
-                StubSource::SitePiece { out_of_line, offset } => (if out_of_line { values.generic } else { values.entry }) + u64::from(offset),
+                StubSource::SitePiece { out_of_line, offset } => (if out_of_line { values.out_of_line } else { values.entry }) + u64::from(offset),
                 StubSource::Record => values.cold + self.records_at as u64,
                 StubSource::ColdPart => values.cold,
                 StubSource::HotPart => values.hot,
-                StubSource::Key => u64::from(values.key),
-                StubSource::State => u64::from(values.state),
+                StubSource::Key => values.key,
+                StubSource::State => values.state,
                 StubSource::IcNext => values.next_in_chain,
-                StubSource::Derived(k) => (values.derive)(k, values.state)?,
+                StubSource::CallTarget => values.call_target,
+                StubSource::Derived(k) => (values.derive)(k, values.state as u32)?,
             };
             match f.write {
                 Write::Hole(kind) => patch_hole(out, f.at as usize, kind, f.addend, value, address).map_err(|e| e.to_string())?,

@@ -102,6 +102,9 @@ pub enum HoleValue {
     /// Where an inline-cache miss goes: in a stub, the next stub of the chain (or the
     /// instruction's generic code); in the instruction's IC entry, the chain's head.
     IcNext,
+    /// In a call inline-cache stub: where its call jumps, the cached callee's entry (repointed
+    /// when that entry changes).
+    CallTarget,
     /// In an inline-cache stub: derived constant `k` of its state, what the helper
     /// [`StencilTables::ic_derive`]`[k]` returns for it (`ic-state-folding`).
     IcDerived(u16),
@@ -152,6 +155,11 @@ pub struct IcRecord {
     /// key (`baseline-aot-ic-generic`: the main stencil is a trampoline into the generic code
     /// compiled once, which reads them from the record).
     pub megamorphic: Option<u16>,
+    /// A *call* inline cache (`interp-call-ic`) rather than a fused one: its entry (key: the
+    /// callee, state: the callee's code block, `u64`s) holds no kind, its one stub calls the
+    /// cached callee directly ([`HoleValue::CallTarget`]), and its generic code (the main
+    /// stencil) stays in line, right after the IC entry, where the chain ends.
+    pub call: bool,
 }
 
 /// Where an operand is in the instruction and how its runtime constant is encoded.

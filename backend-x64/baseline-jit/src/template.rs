@@ -17,7 +17,7 @@
 use deegen_api::runtime_constants::{OperandEncoding, CONSTANT_BIAS};
 use deegen_stencil::{patch_hole, HoleKind};
 
-use crate::compile::plan_pieces;
+use crate::compile::{piece_offsets, plan_pieces};
 use crate::tables::{HoleValue, StencilTables, VariantRecord};
 
 /// Which part of an instruction's output a fill writes into.
@@ -159,6 +159,8 @@ pub(crate) struct Template {
     pub branch: Option<u32>,
     /// For a variant with a fused inline cache: the offset of its IC entry in line.
     pub ic_entry: Option<u32>,
+    /// Bytes its IC entry takes in line (a call cache's: its slab).
+    pub ic_entry_reserve: u32,
 }
 
 /// The addresses a template's constant holes refer to, as placed in the JIT's cache.
@@ -213,11 +215,17 @@ fn build(tables: &'static StencilTables, v: &'static VariantRecord, placed: &Pla
     // Where each piece starts: continuation `k` is piece `k + 1`.
     let mut starts = Vec::new();
     let plans = plan_pieces(tables, v);
-    for plan in &plans {
+    for (plan, at) in plans.iter().zip(piece_offsets(&plans)) {
         let area = if plan.out_of_line { Area::Cold } else { Area::InLine };
         let out = if plan.out_of_line { &mut cold } else { &mut in_line };
-        starts.push((area, out.len() as u32));
-        out.extend_from_slice(&tables.stencils[plan.stencil as usize].code[..plan.len]);
+        starts.push((area, at));
+        let code = &tables.stencils[plan.stencil as usize].code[..plan.len];
+        let at = at as usize;
+        // (A reserve beyond the code is traps: a call cache's empty slab.)
+        if out.len() < at + plan.reserve {
+            out.resize(at + plan.reserve, 0xcc);
+        }
+        out[at..at + code.len()].copy_from_slice(code);
     }
     let field = |offset: Option<u32>, width: u8, what: &str| -> Result<u32, String> {
         let o = offset.ok_or_else(|| format!("{} has no {what}", v.name))?;
@@ -264,7 +272,7 @@ fn build(tables: &'static StencilTables, v: &'static VariantRecord, placed: &Pla
             HoleValue::HotPart => own(plans[p].owner, "hot part")?,
             // The IC entry's first target: the generic code (the main stencil, piece 0).
             HoleValue::IcNext if v.ic.is_some_and(|ic| ic.entry == plans[p].stencil) => own(Some(0), "generic code")?,
-            HoleValue::IcNext | HoleValue::IcKey | HoleValue::IcState | HoleValue::IcDerived(_) => {
+            HoleValue::IcNext | HoleValue::IcKey | HoleValue::IcState | HoleValue::IcDerived(_) | HoleValue::CallTarget => {
                 return Err(format!("a piece of {} has an inline-cache stub's {value:?} hole", v.name))
             }
             HoleValue::NumParams | HoleValue::FrameSize if v.length > 0 => {
@@ -319,13 +327,13 @@ fn build(tables: &'static StencilTables, v: &'static VariantRecord, placed: &Pla
     }
     // (An instruction with an inline cache needs it for its stubs, made later.)
     let branch = if fills.iter().any(|f| f.source == Source::Branch) || v.ic.is_some() { v.branch_offset } else { None };
-    let ic_entry = match v.ic {
+    let (ic_entry, ic_entry_reserve) = match v.ic {
         Some(ic) => {
             let p =
                 plans.iter().position(|p| p.stencil == ic.entry && !p.out_of_line).ok_or_else(|| format!("{} has no IC entry in line", v.name))?;
-            Some(starts[p].1)
+            (Some(starts[p].1), plans[p].reserve as u32)
         }
-        None => None,
+        None => (None, 0),
     };
     // The compile loop writes fills without a bounds check: each must lie in its area.
     let area_len = |area: Area| match area {
@@ -368,6 +376,7 @@ fn build(tables: &'static StencilTables, v: &'static VariantRecord, placed: &Pla
         other: other.into(),
         branch,
         ic_entry,
+        ic_entry_reserve,
     })
 }
 

@@ -131,6 +131,12 @@ pub const COLD_EDGE_METADATA: &str = "deegen.cold_edge";
 pub const MAKE_CALL_WITH_CODE_BLOCK: &str = "__deegen_api_make_call_with_code_block";
 pub const MAKE_TAIL_CALL_WITH_CODE_BLOCK: &str = "__deegen_api_make_tail_call_with_code_block";
 
+/// The same call to a callee whose code block and entry are known (in a call inline-cache
+/// stub: the runtime constants `CALL_IC_CODE_BLOCK`, `CALL_IC_TARGET`): `(frame, n, k, cb,
+/// entry)` or, for a tail call, `(frame, n, cb, entry)`. Lowered to a direct jump to `entry`.
+pub const MAKE_CALL_DIRECT: &str = "__deegen_api_make_call_direct";
+pub const MAKE_TAIL_CALL_DIRECT: &str = "__deegen_api_make_tail_call_direct";
+
 /// LLVM's number for the GHC calling convention.
 pub const GHC_CALLING_CONV: u32 = 10;
 /// `musttail` in LLVM's C API (`LLVMTailCallKindMustTail`).
@@ -143,6 +149,20 @@ pub const VARIANT_ATTR: &str = "deegen-variant";
 /// Function attribute on the functions generated for a library function (its entry, catch
 /// handler and continuations, instead of [`VARIANT_ATTR`]): the library function's name.
 pub const LIBRARY_ATTR: &str = "deegen-library";
+/// Function attribute on a baseline JIT stencil that is the *call inline-cache stub* of its
+/// variant's main component (`baseline-create-stencils`; `interp-call-ic` lowers its call).
+pub const CALL_IC_STUB_ATTR: &str = "deegen-call-ic-stub";
+
+/// Values of [`CALL_IC_STUB_ATTR`]: what a copy of a main component is for.
+pub mod call_ic_stub {
+    /// A stub keyed by the callee (the paper's direct call mode).
+    pub const DIRECT: &str = "direct";
+    /// A stub keyed by the callee's code block (closure call mode).
+    pub const CLOSURE: &str = "closure";
+    /// The generic code a megamorphic site runs: the main component, whose fills do not
+    /// report to the JIT.
+    pub const GENERIC: &str = "generic";
+}
 /// Function attribute on continuation handlers: the semantic function they run.
 pub const CONTINUATION_ATTR: &str = "deegen-continuation";
 

@@ -31,6 +31,36 @@ pub fn continuation_stencil_name(variant: &str, continuation: &str) -> String {
     format!("{}{variant}__ret__{continuation}", symbols::STENCIL_PREFIX)
 }
 
+/// Name of the call inline-cache stencil of `variant` of kind `kind` (`call_ic_stub::*`, see
+/// `interp-call-ic`).
+pub fn call_ic_stub_name(variant: &str, kind: &str) -> String {
+    format!("{}{variant}__call_ic_{kind}", symbols::STENCIL_PREFIX)
+}
+
+/// Whether the semantic function `name` may reach a guest-language call (`make_call`,
+/// `make_tail_call`), through the functions it calls: its main component gets a call inline
+/// cache (when `interp-call-ic` finds the call on a hot path), and its stencil a stub.
+fn may_make_call(module: &inkwell::module::Module<'_>, name: &str) -> bool {
+    let mut seen = std::collections::HashSet::from([name.to_owned()]);
+    let mut work = vec![name.to_owned()];
+    while let Some(n) = work.pop() {
+        let Some(f) = module.get_function(&n) else { continue };
+        for c in calls_in(f) {
+            let Some(callee) = callee_name(c) else { continue };
+            if callee == MAKE_CALL_MARKER || callee == MAKE_TAIL_CALL_MARKER {
+                return true;
+            }
+            if seen.insert(callee.clone()) {
+                work.push(callee);
+            }
+        }
+    }
+    false
+}
+
+const MAKE_CALL_MARKER: &str = "__deegen_api_make_call";
+const MAKE_TAIL_CALL_MARKER: &str = "__deegen_api_make_tail_call";
+
 /// Gives every stencil (and continuation body) LLVM's `optsize`: the JIT copies a stencil at
 /// every instruction, so its bytes count where an interpreter handler's do not. Under it LLVM
 /// neither vectorizes nor unrolls the copy loops of a call's return continuation (455 -> 124
@@ -73,6 +103,17 @@ impl<'ctx> Pass<LlvmModule<'ctx>> for BaselineCreateStencils {
             // calls return into its base's, which compute the kind).
             if matches!(v.quickening, Some(Quickening::Quickened { .. })) {
                 continue;
+            }
+            // The main component thrice more, as the stubs of its call inline cache (direct
+            // and closure mode) and the generic code of a megamorphic site (their calls return
+            // into the same continuations); `interp-call-ic` drops them when the call gets no
+            // cache. (Not for a variant with a fused inline cache, whose stubs are its
+            // quickened variants': its calls are a metamethod's.)
+            if v.quickening.is_none() && may_make_call(module, &v.semantics) {
+                for kind in [call_ic_stub::DIRECT, call_ic_stub::CLOSURE, call_ic_stub::GENERIC] {
+                    let stub = builder.main_component(v, &call_ic_stub_name(&v.name, kind), handler_kind::STENCIL)?;
+                    set_function_attr(stub, CALL_IC_STUB_ATTR, kind);
+                }
             }
             for k in continuations_of(module, &v.semantics) {
                 builder.continuation(

@@ -122,10 +122,16 @@ impl Hoister<'_> {
         if pred != LLVMIntPredicate::LLVMIntEQ {
             return None;
         }
-        // interp-call-ic writes `icmp eq %callee, %key` with both loads in the probe's block.
+        // interp-call-ic writes `icmp eq %callee, %key` with both loads in the probe's block;
+        // in a call inline-cache stub the key is a runtime constant (`ptrtoint` of its
+        // materialization), which moves as freely as the load.
         let (callee_load, key) = (a, b);
         let probe_block = probe.parent();
-        if callee_load.opcode() != Some(LLVMOpcode::LLVMLoad) || key.opcode() != Some(LLVMOpcode::LLVMLoad) {
+        let key_is_constant = key.opcode() == Some(LLVMOpcode::LLVMPtrToInt) && {
+            let c = key.operands()[0];
+            c.opcode().is_some() && c.parent() == probe_block && is_runtime_constant(c)
+        };
+        if callee_load.opcode() != Some(LLVMOpcode::LLVMLoad) || !(key_is_constant || key.opcode() == Some(LLVMOpcode::LLVMLoad)) {
             return None;
         }
         let key_addr = key.operands()[0];
@@ -133,7 +139,7 @@ impl Hoister<'_> {
         let mut own: HashSet<Value> = [key_addr, key, callee_load, probe].into();
         let moved_base = key_addr
             .opcode()
-            .filter(|o| *o == LLVMOpcode::LLVMGetElementPtr)
+            .filter(|o| !key_is_constant && *o == LLVMOpcode::LLVMGetElementPtr)
             .map(|_| key_addr.operands()[0])
             .filter(|base| base.opcode().is_some() && base.parent() == probe_block && is_runtime_constant(*base));
         own.extend(moved_base);

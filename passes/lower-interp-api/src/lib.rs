@@ -8,6 +8,14 @@ use inkwell::builder::Builder;
 use inkwell::module::Module;
 use inkwell::values::{BasicValueEnum, CallSiteValue, FunctionValue, PointerValue};
 
+/// The callee of a call whose code block is known (a call inline cache hit): from the cache,
+/// or, in a call inline-cache stub (`direct`), the stub's constants, entered by a direct jump.
+#[derive(Clone, Copy)]
+struct KnownCallee<'ctx> {
+    code_block: PointerValue<'ctx>,
+    direct: bool,
+}
+
 /// See the crate documentation.
 #[derive(Debug, Default)]
 pub struct LowerInterpApi;
@@ -217,13 +225,21 @@ impl<'a, 'ctx> Lowerer<'a, 'ctx> {
                 self.variant("make_tail_call")?;
                 self.lower_make_tail_call(call, &state, &ib, None)?
             }
-            _ if marker == MAKE_CALL_WITH_CODE_BLOCK => {
-                let cb = self.arg_ptr(call, 3)?;
-                self.lower_make_call(call, &state, &ib, Some(cb))?
+            _ if marker == MAKE_CALL_WITH_CODE_BLOCK || marker == MAKE_CALL_DIRECT => {
+                let code_block = self.arg_ptr(call, 3)?;
+                let direct = marker == MAKE_CALL_DIRECT;
+                if direct && state.source != OperandSource::RuntimeConstants {
+                    return Err(self.fail("a call inline-cache stub's direct call outside a baseline JIT stencil"));
+                }
+                self.lower_make_call(call, &state, &ib, Some(KnownCallee { code_block, direct }))?
             }
-            _ if marker == MAKE_TAIL_CALL_WITH_CODE_BLOCK => {
-                let cb = self.arg_ptr(call, 2)?;
-                self.lower_make_tail_call(call, &state, &ib, Some(cb))?
+            _ if marker == MAKE_TAIL_CALL_WITH_CODE_BLOCK || marker == MAKE_TAIL_CALL_DIRECT => {
+                let code_block = self.arg_ptr(call, 2)?;
+                let direct = marker == MAKE_TAIL_CALL_DIRECT;
+                if direct && state.source != OperandSource::RuntimeConstants {
+                    return Err(self.fail("a call inline-cache stub's direct call outside a baseline JIT stencil"));
+                }
+                self.lower_make_tail_call(call, &state, &ib, Some(KnownCallee { code_block, direct }))?
             }
             "return_in" => {
                 let (ctx, base, values, count) = (self.arg(call, 0)?, self.arg_ptr(call, 1)?, self.arg_ptr(call, 2)?, self.arg(call, 3)?);
@@ -297,7 +313,7 @@ impl<'a, 'ctx> Lowerer<'a, 'ctx> {
         call: CallSiteValue<'ctx>,
         state: &PinnedState<'ctx>,
         ib: &InterpBuilder<'_, 'ctx>,
-        known_cb: Option<PointerValue<'ctx>>,
+        known_cb: Option<KnownCallee<'ctx>>,
     ) -> Result<(), PassError> {
         let frame = self.arg_ptr(call, 0)?;
         let num_args = deegen_llvm_ir::int_argument(call, 1).map_err(|m| self.fail(m))?;
@@ -414,12 +430,12 @@ impl<'a, 'ctx> Lowerer<'a, 'ctx> {
         ib: &InterpBuilder<'_, 'ctx>,
         hook: FunctionValue<'ctx>,
         callee: inkwell::values::IntValue<'ctx>,
-        known_cb: Option<PointerValue<'ctx>>,
+        known_cb: Option<KnownCallee<'ctx>>,
         state: &PinnedState<'ctx>,
         num_args: BasicValueEnum<'ctx>,
     ) -> Result<(), String> {
         let cb = match known_cb {
-            Some(cb) => cb,
+            Some(k) => k.code_block,
             None => self
                 .builder
                 .build_call(hook, &[callee.into()], "callee.cb")
@@ -430,10 +446,14 @@ impl<'a, 'ctx> Lowerer<'a, 'ctx> {
                 .ok_or("deegen_hook_code_block must return a pointer")?
                 .into_pointer_value(),
         };
-        let entry = ib.load_ptr(cb, "callee.entry")?;
+        let target = match known_cb {
+            // A call inline-cache stub's callee: a direct jump to the entry it cached.
+            Some(KnownCallee { direct: true, .. }) => TailTarget::Function(declare_handler(self.module, runtime_constants::CALL_IC_TARGET)),
+            _ => TailTarget::Pointer(ib.load_ptr(cb, "callee.entry")?),
+        };
         let poison = self.module.get_context().ptr_type(Default::default()).get_poison();
         // The entry receives the callee's code block in the pinned register.
-        ib.tail_call(TailTarget::Pointer(entry), state, poison.into(), cb.into(), [Some(num_args), None, None, None])
+        ib.tail_call(target, state, poison.into(), cb.into(), [Some(num_args), None, None, None])
     }
 
     /// The language hook that maps a callee to its code block.
@@ -448,7 +468,7 @@ impl<'a, 'ctx> Lowerer<'a, 'ctx> {
         call: CallSiteValue<'ctx>,
         state: &PinnedState<'ctx>,
         ib: &InterpBuilder<'_, 'ctx>,
-        known_cb: Option<PointerValue<'ctx>>,
+        known_cb: Option<KnownCallee<'ctx>>,
     ) -> Result<(), PassError> {
         self.lower_make_call_at(call, 0, state, ib, known_cb)
     }
@@ -461,7 +481,7 @@ impl<'a, 'ctx> Lowerer<'a, 'ctx> {
         first: u32,
         state: &PinnedState<'ctx>,
         ib: &InterpBuilder<'_, 'ctx>,
-        known_cb: Option<PointerValue<'ctx>>,
+        known_cb: Option<KnownCallee<'ctx>>,
     ) -> Result<(), PassError> {
         let frame = self.arg_ptr(call, first)?;
         let num_args = self.arg(call, first + 1)?;

@@ -201,6 +201,8 @@ struct IcOut {
     kind: Option<u8>,
     /// The stencil a megamorphic site copies (`baseline-aot-ic-generic`).
     megamorphic: Option<u16>,
+    /// A call inline cache (its one stub: `baseline-create-stencils`' call IC stub).
+    call: bool,
 }
 
 struct Tables<'a> {
@@ -238,6 +240,8 @@ impl<'a> Tables<'a> {
         let mut owner: HashMap<&str, (usize, Vec<String>)> = HashMap::new();
         // The inline-cache stubs (the only stencils with a key, a state or a next stub).
         let mut stub_names: std::collections::HashSet<&str> = std::collections::HashSet::new();
+        // Of those, the call inline caches' (whose key and state are 64-bit).
+        let mut call_stub_names: std::collections::HashSet<&str> = std::collections::HashSet::new();
         let mut variant_out = Vec::with_capacity(variants.len());
         for v in variants {
             let base = match v.quickening {
@@ -284,9 +288,31 @@ impl<'a> Tables<'a> {
                     if let Some(m) = megamorphic {
                         owner.insert(stencils[m as usize].name.as_str(), (base.opcode as usize, cont_names.clone()));
                     }
-                    Some(IcOut { entry, stubs, cache_offset: cache.offset, kind, megamorphic })
+                    Some(IcOut { entry, stubs, cache_offset: cache.offset, kind, megamorphic, call: false })
                 }
-                _ => None,
+                // A call inline cache, when the stub of its call survived `interp-call-ic`.
+                // Its stubs: direct mode (kind 0), closure mode (kind 1), and the generic code a
+                // megamorphic site copies.
+                _ => {
+                    use deegen_llvm_ir::call_ic_stub::{CLOSURE, DIRECT, GENERIC};
+                    let call_stencils = [DIRECT, CLOSURE, GENERIC]
+                        .map(|k| id.get(deegen_pass_baseline_create_stencils::call_ic_stub_name(&base.name, k).as_str()).copied());
+                    match (base.call_ic_offset, call_stencils) {
+                        (Some(cache_offset), [Some(direct), Some(closure), Some(generic)]) => {
+                            let entry = *id.get(IC_ENTRY).ok_or_else(|| bad(IC_ENTRY, "is missing"))?;
+                            for s in [direct, closure, generic] {
+                                owner.insert(stencils[s as usize].name.as_str(), (base.opcode as usize, cont_names.clone()));
+                            }
+                            for s in [direct, closure] {
+                                stub_names.insert(stencils[s as usize].name.as_str());
+                                call_stub_names.insert(stencils[s as usize].name.as_str());
+                            }
+                            Some(IcOut { entry, stubs: vec![direct, closure], cache_offset, kind: None, megamorphic: Some(generic), call: true })
+                        }
+                        (_, [None, None, None]) => None,
+                        _ => return Err(bad(&main_name, "has some of its call inline-cache stencils but not all, or no call inline cache")),
+                    }
+                }
             };
             let operands = runtime_constant_operands(v)
                 .map(|(op, enc)| {
@@ -316,10 +342,12 @@ impl<'a> Tables<'a> {
             let context = owner.get(cold_part_of(&s.name).unwrap_or(&s.name)).map(|(opcode, conts)| (&variants[*opcode], conts));
             let is_prologue = cold_part_of(&s.name).unwrap_or(&s.name) == rc::FUNCTION_ENTRY_STENCIL;
             let is_stub = stub_names.contains(cold_part_of(&s.name).unwrap_or(&s.name));
+            let is_call_stub = call_stub_names.contains(cold_part_of(&s.name).unwrap_or(&s.name));
             // An inline cache's values exist only in its stubs (and the IC entry's next stub).
             let check_ic = |value: HoleValue| -> Result<(), GenerateError> {
                 let allowed = match value {
                     HoleValue::IcKey | HoleValue::IcState | HoleValue::IcDerived(_) => is_stub,
+                    HoleValue::CallTarget => is_call_stub,
                     HoleValue::IcNext => is_stub || s.name == IC_ENTRY,
                     // A stub is copied for a site, not compiled with its function.
                     HoleValue::CodeBlock => !is_stub,
@@ -368,6 +396,7 @@ impl<'a> Tables<'a> {
                 // truncated it (see runtime-constant-range).
                 let wide = match (value, context) {
                     (HoleValue::Pc | HoleValue::CodeBlock | HoleValue::Continuation(_), _) => true,
+                    (HoleValue::IcKey | HoleValue::IcState, _) => is_call_stub,
                     (HoleValue::Operand(k), Some((v, _))) => {
                         runtime_constant_operands(v).nth(k as usize).is_some_and(|(o, enc)| enc.needs_64_bits(o.width))
                     }
@@ -479,8 +508,8 @@ impl<'a> Tables<'a> {
                 v.output_offset,
                 v.branch_offset,
                 match &v.ic {
-                    Some(IcOut { entry, stubs, cache_offset, kind, megamorphic }) => format!(
-                        "Some(IcRecord {{ entry: {entry}, stubs: &{stubs:?}, cache_offset: {cache_offset}, kind: {kind:?}, megamorphic: {megamorphic:?} }})"
+                    Some(IcOut { entry, stubs, cache_offset, kind, megamorphic, call }) => format!(
+                        "Some(IcRecord {{ entry: {entry}, stubs: &{stubs:?}, cache_offset: {cache_offset}, kind: {kind:?}, megamorphic: {megamorphic:?}, call: {call} }})"
                     ),
                     None => "None".to_owned(),
                 }
@@ -553,6 +582,9 @@ fn instruction_symbol(name: &str, context: Option<(&Variant, &Vec<String>)>) -> 
         rc::IC_KEY => return Ok(Some(HoleValue::IcKey)),
         rc::IC_STATE => return Ok(Some(HoleValue::IcState)),
         rc::IC_NEXT => return Ok(Some(HoleValue::IcNext)),
+        rc::CALL_IC_KEY => return Ok(Some(HoleValue::IcKey)),
+        rc::CALL_IC_CODE_BLOCK => return Ok(Some(HoleValue::IcState)),
+        rc::CALL_IC_TARGET => return Ok(Some(HoleValue::CallTarget)),
         _ => {}
     }
     if let Some(k) = name.strip_prefix(rc::IC_DERIVED_PREFIX) {

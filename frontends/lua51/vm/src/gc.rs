@@ -287,6 +287,8 @@ fn forget_compiled(tiering: &mut crate::tiering::Tiering, root: &Proto) {
         if p.jit.is_some() {
             tiering.forget(p.code_block(), &p.code);
         }
+        // Compiled or not, JIT code may call it.
+        tiering.code_block_freed(p.code_block());
     });
 }
 
@@ -518,6 +520,12 @@ fn atomic(st: &mut LuaState, cycle: &mut GcCycle, top: *mut u64) {
     });
     for _ in 0..hooked_freed {
         st.hooked_thread_removed();
+    }
+    // The JIT's call stubs of callees about to be freed, like the caches in the bytecode below.
+    if let Some(jit) = st.tiering.jit_mut() {
+        if let Err(e) = jit.clear_dead_call_stubs(|key| is_dead(TValue(key), white), lua51_value::CALL_IC_EMPTY) {
+            tracing::error!(error = %e, "a call stub of a dead callee could not be cleared");
+        }
     }
     // Chunks no closure refers to any more (their constants were not marked through them).
     st.protos.retain(|&p| {

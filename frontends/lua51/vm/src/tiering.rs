@@ -197,7 +197,12 @@ impl Tiering {
                 let (_, jit_entry) = entries(is_vararg(cb));
                 let jit_entry = code.function_entry().map_or(jit_entry, |a| a as *const ());
                 cb.entry = jit_entry;
+                // Call stubs made while the function ran in the interpreter jump to its JIT
+                // code from now on.
+                // SAFETY: `cb` is live, its entry just set.
+                let retargeted = unsafe { jit.retarget_calls(cb as *mut CodeBlock as u64) };
                 self.compiled.push((cb, jit_entry));
+                self.check_retargeted(retargeted);
                 Some(code)
             }
             Err(e) => {
@@ -262,8 +267,19 @@ impl Tiering {
         }
     }
 
+    /// A code block (compiled or not) is about to be freed: the JIT's call stubs that call it
+    /// are cleared, so that none hits a code block allocated at its address later.
+    pub fn code_block_freed(&mut self, cb: *const CodeBlock) {
+        let Some(jit) = self.jit.as_mut() else { return };
+        if let Err(e) = jit.forget_code_block(cb as u64, lua51_value::CALL_IC_EMPTY) {
+            tracing::error!(error = %e, "a call stub of a freed function could not be cleared");
+            self.fail_when_verifying(&e, "the baseline JIT cannot clear a call stub");
+        }
+    }
+
     /// A debug hook was set (or the last one removed): while one is set, compiled functions are
-    /// entered through the interpreter, which calls the hook, and nothing is compiled.
+    /// entered through the interpreter, which calls the hook, and nothing is compiled. The
+    /// JIT's call stubs, which jump to their callees' entries directly, follow.
     pub fn set_hooked(&mut self, hooked: bool) {
         if self.hooked == hooked {
             return;
@@ -275,6 +291,36 @@ impl Tiering {
             let vararg = jit_entry == __deegen_jit_entry_bytecode_vararg as *const ();
             let (interp_entry, _) = entries(vararg);
             cb.entry = if hooked { interp_entry } else { jit_entry };
+        }
+        let Some(blocks) = self.jit.as_ref().map(BaselineJit::called_code_blocks) else { return };
+        for cb in blocks {
+            let jit = self.jit.as_mut().expect("checked above");
+            // SAFETY: a code block with call stubs is alive (a stub of a dead callee was
+            // cleared and dropped from the list by the collector).
+            let retargeted = unsafe { jit.retarget_calls(cb) };
+            self.check_retargeted(retargeted);
+        }
+    }
+
+    /// The call stubs repointed at a callee's new entry, checked under `--jit-verify`; or why
+    /// one could not be (its code could not be written: it would go on jumping to the old
+    /// entry, under a hook past the hook).
+    fn check_retargeted(&self, retargeted: Result<Vec<deegen_baseline_jit::IcStub>, JitError>) {
+        match retargeted {
+            Ok(stubs) if self.verify => {
+                let jit = self.jit.as_ref().expect("stubs were repointed");
+                for stub in &stubs {
+                    if let Err(e) = jit.verify_ic_stub(stub) {
+                        eprintln!("ljr: the baseline JIT's checker rejects a repointed call stub: {e}");
+                        std::process::abort();
+                    }
+                }
+            }
+            Ok(_) => {}
+            Err(e) => {
+                tracing::error!(error = %e, "a call stub could not be repointed");
+                self.fail_when_verifying(&e, "the baseline JIT cannot repoint a call stub");
+            }
         }
     }
 

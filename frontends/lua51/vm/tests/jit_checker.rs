@@ -136,7 +136,8 @@ fn the_stub_checker_rejects_planted_faults() {
     let stub = stubs[0];
     let bytes = read(stub.address, stub.code_size as usize);
     // The key is an immediate of the stub, at its stencil's key hole: change it.
-    let key = stub.key.to_le_bytes();
+    // (A field cache's key is a `u32`.)
+    let key = (stub.key as u32).to_le_bytes();
     let hole = jit.tables().stencils[stub.stencil as usize].holes.iter().find(|h| h.value == HoleValue::IcKey).expect("a stub has a key hole");
     let at = u64::from(hole.offset);
     assert_eq!(read(stub.address + at, 4), key, "the key hole holds the key");
@@ -177,6 +178,71 @@ fn the_stub_checker_rejects_planted_faults() {
     jit.patch(ins.address + 1, &saved).unwrap();
     eprintln!("an IC entry off its chain: {}", verdict.expect_err("an IC entry off its chain"));
     jit.verify(live, &code).expect("everything restored");
+}
+
+/// Call sites' stubs: direct ones (keyed by the callee) at a site that calls two functions,
+/// closure ones (keyed by the code block) at a site that calls closures of one function. The
+/// checker accepts them and rejects planted faults: a changed key, a call target off by a byte.
+#[test]
+fn call_stubs_are_checked() {
+    let mut st = LuaState::new().expect("memory");
+    st.tiering.mode = TierMode::Baseline;
+    let f = st
+        .load(
+            b"local function f(x) return x + 1 end local function g(x) return x * 2 end \
+              local function direct(h, x) local r = h(x) return r end \
+              local function closure(h, x) local r = h(x) return r end \
+              local function make(k) return function(x) return x + k end end \
+              local s = 0 for i = 1, 10 do s = s + direct(f, i) + direct(g, i) + closure(make(i), i) end return s",
+            "=calls",
+            false,
+        )
+        .unwrap_or_else(|e| panic!("{}", String::from_utf8_lossy(&e)));
+    st.call(f, &[]).unwrap_or_else(|e| panic!("error {:?}", e.value));
+    let functions: Vec<_> = st.compiled_functions().iter().map(|p| code_of(p)).collect();
+    let jit = st.tiering.jit_mut().expect("the JIT ran");
+    let mut stubs = Vec::new();
+    for (live, code) in &functions {
+        let pc_base = live.as_ptr() as u64;
+        for i in &code.instructions {
+            stubs.extend(jit.ic_stubs(pc_base + u64::from(i.bytecode_offset)).copied());
+        }
+    }
+    let tables = jit.tables();
+    let name = |s: &deegen_baseline_jit::IcStub| tables.stencils[s.stencil as usize].name;
+    let direct: Vec<_> = stubs.iter().filter(|s| name(s).ends_with("__call_ic_direct")).copied().collect();
+    let closure: Vec<_> = stubs.iter().filter(|s| name(s).ends_with("__call_ic_closure")).copied().collect();
+    assert!(direct.len() >= 2, "the direct site made a stub per callee: {stubs:?}");
+    assert!(!closure.is_empty(), "the closure site turned to closure mode: {stubs:?}");
+    assert!(jit.stats.call_ic_closure_sites >= 1);
+    for (live, code) in &functions {
+        jit.verify(live, code).expect("the checker accepts the code and its chains");
+    }
+    for stub in direct.iter().chain(&closure) {
+        jit.verify_ic_stub(stub).expect("the checker accepts what the JIT made");
+        let holes = tables.stencils[stub.stencil as usize].holes;
+        // The key: the callee (direct) or the code block (closure), a 64-bit immediate.
+        let key_value = if name(stub).ends_with("__call_ic_direct") { HoleValue::IcKey } else { HoleValue::IcState };
+        let key = holes.iter().find(|h| h.value == key_value && (h.offset as usize) < stub.code_size as usize).expect("a key hole");
+        let at = stub.address + u64::from(key.offset);
+        let saved = read(at, 8);
+        let mut wrong = saved.clone();
+        wrong[0] ^= 8;
+        jit.patch(at, &wrong).unwrap();
+        let verdict = jit.verify_ic_stub(stub);
+        jit.patch(at, &saved).unwrap();
+        eprintln!("a changed call key: {}", verdict.expect_err("a changed call key"));
+        // The target: the callee's entry.
+        let target = holes.iter().find(|h| h.value == HoleValue::CallTarget).expect("a call target hole");
+        let at = stub.address + u64::from(target.offset);
+        let saved = read(at, 4);
+        let rel = i32::from_le_bytes(saved.clone().try_into().unwrap()).wrapping_add(1);
+        jit.patch(at, &rel.to_le_bytes()).unwrap();
+        let verdict = jit.verify_ic_stub(stub);
+        jit.patch(at, &saved).unwrap();
+        eprintln!("a call target off by one: {}", verdict.expect_err("a call target off by one"));
+        jit.verify_ic_stub(stub).expect("restored");
+    }
 }
 
 /// A cache the interpreter filled before its function was compiled gets its first stub in the
