@@ -4,8 +4,8 @@ use std::collections::HashSet;
 
 use deegen_llvm_ir::raw::{Block, Builder, Value};
 use deegen_llvm_ir::{
-    defined_functions, function_attr, handler_kind, read_type_lattice, wide_runtime_constant_symbol, Checkers, LlvmModule, LlvmPhase,
-    CALL_IC_PROBE_METADATA, HANDLER_KIND_ATTR,
+    call_ic_stub, defined_functions, function_attr, handler_kind, read_type_lattice, wide_runtime_constant_symbol, Checkers, LlvmModule, LlvmPhase,
+    CALL_IC_PROBE_METADATA, CALL_IC_STUB_ATTR, HANDLER_KIND_ATTR,
 };
 use deegen_pass::{AnalysisManager, Pass, PassDescriptor, PassError, PassParams, PipelineError, PreservedAnalyses, RegisteredPass};
 use inkwell::llvm_sys::{LLVMIntPredicate, LLVMOpcode};
@@ -57,7 +57,10 @@ impl<'ctx> Pass<LlvmModule<'ctx>> for CallIcCheckHoisting {
             for probe in probes {
                 match hoister.plan(probe) {
                     Some(plan) => {
-                        hoister.apply(plan);
+                        // A baseline JIT call stub's miss goes on along the chain at once:
+                        // the check and whatever follows it are the generic code's to run.
+                        let stub = function_attr(f, CALL_IC_STUB_ATTR).as_deref() == Some(call_ic_stub::DIRECT);
+                        hoister.apply(plan, stub);
                         hoisted += 1;
                     }
                     None => kept += 1,
@@ -208,7 +211,10 @@ impl Hoister<'_> {
     /// check:        the moved check; br %cond, ...        (the old terminator)
     /// probe_block:  br %miss                              (reached only after a miss)
     /// ```
-    fn apply(&self, p: Plan) {
+    ///
+    /// With `miss_to_chain` (a direct call stub), the hoisted probe's miss goes straight to the
+    /// probe's miss (the next stub), and the moved check is left unreachable.
+    fn apply(&self, p: Plan, miss_to_chain: bool) {
         let b = self.builder;
         let function = p.check_block.parent_function();
         let check = function.append_block("call_ic.check");
@@ -234,12 +240,17 @@ impl Hoister<'_> {
         let probe = b.insert_clone(p.probe);
         probe.set_operand(0, p.callee);
         probe.set_operand(1, key);
-        let hoisted = b.cond_branch(probe, p.hit, check);
-
-        // The old probe runs only after the hoisted one missed.
+        let hoisted = b.cond_branch(probe, p.hit, if miss_to_chain { p.miss } else { check });
         let old = p.probe_block.terminator_value().expect("planned on a branch");
         // (A hit likely, in an interpreter handler: `interp-call-ic`.)
         hoisted.copy_branch_weights(old);
+        if miss_to_chain {
+            // The check, the old probe and what only they reached go.
+            function.delete_unreachable_blocks(b);
+            return;
+        }
+
+        // The old probe runs only after the hoisted one missed.
         b.position_before(old);
         b.branch(p.miss);
         old.erase();

@@ -11,7 +11,8 @@
 ; RUN: deegen-opt --passes=interp-call-ic %s | FileCheck %s
 ; RUN: deegen-opt --passes=interp-call-ic %s | FileCheck %s --check-prefix=GONE
 ; `call-ic-check-hoisting` moves a direct stub's probe, whose key is a runtime constant, above
-; the function check: a hit skips it.
+; the function check, and sends its miss straight along the chain: the check and the calls
+; behind it (the next stub's, or the generic code's to make) leave the stub.
 ; RUN: deegen-opt --passes=interp-call-ic,call-ic-check-hoisting %s | FileCheck %s --check-prefix=HOIST
 ; HOIST-LABEL: define ghccc void @__deegen_jit_op_Call__call_ic_direct(
 ; HOIST:       entry:
@@ -20,9 +21,12 @@
 ; HOIST-NEXT:    %[[RC:.*]] = call ptr asm "movabsq $$__deegen_rc_call_ic_key, $0"
 ; HOIST-NEXT:    %[[KEY:.*]] = ptrtoint ptr %[[RC]] to i64
 ; HOIST-NEXT:    %[[HIT:.*]] = icmp eq i64 %callee, %[[KEY]], !deegen.call_ic_probe
-; HOIST-NEXT:    br i1 %[[HIT]], label %call_ic.hit1, label %call_ic.check
-; HOIST:       call_ic.check:
-; HOIST-NEXT:    %isfn = call zeroext i1 @is_function(i64 %callee)
+; HOIST-NEXT:    br i1 %[[HIT]], label %call_ic.hit1, label %call_ic.miss
+; HOIST-NOT:   is_function
+; HOIST:       call_ic.miss:
+; HOIST-NEXT:    call void @__deegen_api_ic_next()
+; HOIST-NEXT:    unreachable
+; HOIST-NEXT:  }
 ; `lower-interp-api` makes the stub's call a direct jump to its target and its miss a jump to
 ; the chain's next stub.
 ; RUN: deegen-opt --passes=interp-call-ic,call-ic-check-hoisting,lower-interp-api %s | FileCheck %s --check-prefix=LOWER
