@@ -76,12 +76,10 @@ pub const MAX_IC_STUBS: usize = 4;
 pub(crate) struct IcSite {
     /// The opcode it was compiled as (its variant's tables name the stubs).
     pub opcode: u16,
-    /// The IC entry (`jmp rel32`) and the instruction's out-of-line pieces.
+    /// The IC entry (`jmp rel32`) and the instruction's out-of-line pieces, the first of which
+    /// is its generic code (the main stencil), where the chain ends.
     pub entry: u64,
     pub cold: u64,
-    /// Where the chain ends: the generic code (the main stencil: a fused cache's first
-    /// out-of-line piece, a call cache's right after its entry).
-    pub generic: u64,
     /// The next instruction's code and the branch target's (0 when it does not branch).
     pub next: u64,
     pub branch: u64,
@@ -520,8 +518,7 @@ impl BaselineJit {
                 })?;
                 if let Some(at) = t.ic_entry {
                     let entry = base + (pos[0] + at as usize) as u64;
-                    // The chain is empty: the entry jumps to the generic code, piece 0 (out of
-                    // line; a call cache's right after the entry).
+                    // The chain is empty: the entry jumps to the generic code, piece 0.
                     let call = tables.variants[ins.opcode as usize].ic.is_some_and(|ic| ic.call);
                     // (A call cache's slab is its entry's reserve.)
                     let call_slab = if call { t.ic_entry_reserve } else { 0 };
@@ -531,8 +528,7 @@ impl BaselineJit {
                         IcSite {
                             opcode: ins.opcode,
                             entry,
-                            cold: base + pos[1] as u64,
-                            generic,
+                            cold: generic,
                             closure: false,
                             next,
                             branch,
@@ -803,10 +799,10 @@ pub(crate) fn piece_offsets(plans: &[PiecePlan]) -> Vec<u32> {
 /// entry (`jmp` to the chain of stubs, which ends at the main stencil); the main stencil, its
 /// continuations and their cold parts are all out of line, keeping their jumps.
 ///
-/// An instruction with a call inline cache keeps its pieces where they would be and gets its
-/// IC entry in line too, last in the list but placed first ([`PiecePlan::leads`]): the chain
-/// of stubs ends at the main stencil right after it, so an instruction without stubs runs its
-/// entry's `jmp` to the next byte and then its generic code.
+/// An instruction with a call inline cache keeps its continuations where they would be and
+/// gets its IC entry in line too, last in the list but placed first ([`PiecePlan::leads`]),
+/// with room for its first stub ([`PiecePlan::reserve`]); its main stencil, where the chain of
+/// stubs ends, goes out of line (it runs only when the stubs miss).
 pub fn plan_pieces(tables: &'static StencilTables, v: &'static VariantRecord) -> Vec<PiecePlan> {
     let main = &tables.stencils[v.main as usize];
     let call_ic_entry = v.ic.filter(|ic| ic.call).map(|ic| ic.entry);
@@ -1050,8 +1046,8 @@ impl BaselineJit {
     /// slab is the site's first, and its miss goes to the chain's head (the newest outlined
     /// stub, or the generic code).
     pub(crate) fn verify_ic_site(&self, site: &IcSite, entry: u64, generic: u64) -> Result<(), String> {
-        if site.entry != entry || site.generic != generic {
-            return Err(format!("its inline-cache site names the entry {:#x} and generic code {:#x}", site.entry, site.generic));
+        if site.entry != entry || site.cold != generic {
+            return Err(format!("its inline-cache site names the entry {:#x} and generic code {:#x}", site.entry, site.cold));
         }
         for stub in &site.stubs {
             self.verify_ic_stub(stub).map_err(|e| e.problem)?;

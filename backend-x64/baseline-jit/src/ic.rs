@@ -17,6 +17,11 @@
 //! runs at every access. Stubs hold no object references: a key is a hidden-class id, which the
 //! language never reuses, so a stub never needs clearing by the collector. Stubs live as long
 //! as the code cache (like compiled functions, they are not reclaimed).
+//!
+//! A *call* inline cache (`IcRecord::call`) uses the same chains, with 64-bit keys (the
+//! callee, or in closure mode its code block) and stubs that jump straight to the callee's
+//! entry; [`CallStubs`] keeps those targets in step with the entries, and the collector has
+//! stubs of dying callees cleared (`clear_dead_call_stubs`, `forget_code_block`).
 
 use deegen_stencil::patch_hole;
 
@@ -339,7 +344,9 @@ impl BaselineJit {
         let BaselineJit { tables, cache, shared, ic_sites, stub_hot, stub_cold, stub_templates, stats, megamorphic_filter, call_stubs, .. } = self;
         let tables = *tables;
         let Some(site) = ic_sites.get_mut(pc) else { return Ok(None) };
-        let (opcode, entry, cold_area, generic, next, branch) = (site.opcode, site.entry, site.cold, site.generic, site.next, site.branch);
+        let (opcode, entry, cold_area, next, branch) = (site.opcode, site.entry, site.cold, site.next, site.branch);
+        // (The generic code is the first out-of-line piece.)
+        let generic = cold_area;
         let slab = site.slab as usize;
         let v = &tables.variants[opcode as usize];
         let Some(ic) = v.ic else { return Ok(None) };
@@ -386,7 +393,8 @@ impl BaselineJit {
                     // The slab holds the entry's jump again (to the generic code), then traps.
                     let mut bytes = vec![0xccu8; site.slab as usize];
                     bytes[0] = 0xe9;
-                    let rel = i32::try_from(generic as i64 - (entry as i64 + 5)).expect("the generic code follows the slab");
+                    let rel = i32::try_from(generic as i64 - (entry as i64 + 5))
+                        .map_err(|_| bad(format!("the generic code at {generic:#x} is out of the entry's reach")))?;
                     bytes[1..5].copy_from_slice(&rel.to_le_bytes());
                     cache.patch(entry, &bytes)?;
                     site.head = generic;
@@ -623,7 +631,7 @@ impl BaselineJit {
     pub fn verify_ic_site_at(&self, pc: u64) -> Result<(), VerifyError> {
         let Some(site) = self.ic_sites.get(pc) else { return Ok(()) };
         let variant = self.tables.variants.get(site.opcode as usize).map_or("?", |v| v.name);
-        self.verify_ic_site(site, site.entry, site.generic).map_err(|problem| VerifyError { offset: 0, variant, problem })
+        self.verify_ic_site(site, site.entry, site.cold).map_err(|problem| VerifyError { offset: 0, variant, problem })
     }
 
     /// A megamorphic site's own copy of its generic code (a stub without a key), for listings

@@ -208,8 +208,7 @@ pub(crate) struct StubValues<'a> {
     pub next: u64,
     /// The branch target's code (0: the instruction does not branch).
     pub branch: u64,
-    /// The instruction's IC entry, and its first out-of-line piece (a fused cache's generic
-    /// code).
+    /// The instruction's IC entry, and its first out-of-line piece (its generic code).
     pub entry: u64,
     pub out_of_line: u64,
     /// Where the stub's parts go.
