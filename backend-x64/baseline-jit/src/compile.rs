@@ -203,10 +203,21 @@ fn external_address(externals: &[u64], near: &[u64], k: u16, kind: HoleKind) -> 
     }
 }
 
-/// A jump stub for each external beyond `rel32` reach of the cache (`jmp *0(%rip)` followed
-/// by the address, 16 bytes); returns what a `rel32` reference to each external should name.
+/// Bytes of a jump stub ([`write_jump_stub`]).
+pub(crate) const JUMP_STUB: usize = 16;
+
+/// Writes a jump stub to `target` into `stub` ([`JUMP_STUB`] bytes): `jmp *0(%rip)`, the
+/// address, two traps. What a `rel32` jump or call names for a target beyond its reach.
+pub(crate) fn write_jump_stub(stub: &mut [u8], target: u64) {
+    stub[..6].copy_from_slice(&[0xff, 0x25, 0, 0, 0, 0]);
+    stub[6..14].copy_from_slice(&target.to_le_bytes());
+    stub[14..JUMP_STUB].copy_from_slice(&[0xcc, 0xcc]);
+}
+
+/// A jump stub for each external beyond `rel32` reach of the cache; returns what a `rel32`
+/// reference to each external should name.
 fn place_jump_stubs(cache: &mut CodeCache, externals: &[u64]) -> Result<Vec<u64>, JitError> {
-    const STUB: usize = 16;
+    const STUB: usize = JUMP_STUB;
     let far: Vec<usize> = (0..externals.len()).filter(|&k| !cache.reachable_from(externals[k])).collect();
     let mut near = externals.to_vec();
     if far.is_empty() {
@@ -214,10 +225,7 @@ fn place_jump_stubs(cache: &mut CodeCache, externals: &[u64]) -> Result<Vec<u64>
     }
     let (base, ()) = cache.emit(STUB * far.len(), STUB, |buf, _| {
         for (j, &k) in far.iter().enumerate() {
-            let stub = &mut buf[STUB * j..STUB * (j + 1)];
-            stub[..6].copy_from_slice(&[0xff, 0x25, 0, 0, 0, 0]);
-            stub[6..14].copy_from_slice(&externals[k].to_le_bytes());
-            stub[14..].copy_from_slice(&[0xcc, 0xcc]);
+            write_jump_stub(&mut buf[STUB * j..STUB * (j + 1)], externals[k]);
         }
     })?;
     for (j, &k) in far.iter().enumerate() {

@@ -26,8 +26,8 @@
 use deegen_stencil::patch_hole;
 
 use crate::compile::{
-    check_emitted, instruction_constant, patched_value, piece_addresses, BaselineJit, CompiledInstruction, IcSite, IcStub, JitError, VerifyError,
-    MAX_IC_STUBS,
+    check_emitted, instruction_constant, patched_value, piece_addresses, write_jump_stub, BaselineJit, CompiledInstruction, IcSite, IcStub, JitError,
+    VerifyError, JUMP_STUB, MAX_IC_STUBS,
 };
 use crate::stub_template::{StubPart, StubTemplate, StubValues};
 use crate::tables::{HoleValue, StencilRecord, StencilTables};
@@ -289,11 +289,7 @@ impl CallStubs {
         if let Some(&stub) = self.far.get(&target) {
             return Ok(stub);
         }
-        let (stub, ()) = cache.emit(16, 16, |buf, _| {
-            buf[..6].copy_from_slice(&[0xff, 0x25, 0, 0, 0, 0]);
-            buf[6..14].copy_from_slice(&target.to_le_bytes());
-            buf[14..].copy_from_slice(&[0xcc, 0xcc]);
-        })?;
+        let (stub, ()) = cache.emit(JUMP_STUB, JUMP_STUB, |buf, _| write_jump_stub(buf, target))?;
         self.far.insert(target, stub);
         Ok(stub)
     }

@@ -226,20 +226,12 @@ impl<'a, 'ctx> Lowerer<'a, 'ctx> {
                 self.lower_make_tail_call(call, &state, &ib, None)?
             }
             _ if marker == MAKE_CALL_WITH_CODE_BLOCK || marker == MAKE_CALL_DIRECT => {
-                let code_block = self.arg_ptr(call, 3)?;
-                let direct = marker == MAKE_CALL_DIRECT;
-                if direct && state.source != OperandSource::RuntimeConstants {
-                    return Err(self.fail("a call inline-cache stub's direct call outside a baseline JIT stencil"));
-                }
-                self.lower_make_call(call, &state, &ib, Some(KnownCallee { code_block, direct }))?
+                let known = self.known_callee(call, 3, marker == MAKE_CALL_DIRECT, &state)?;
+                self.lower_make_call(call, &state, &ib, Some(known))?
             }
             _ if marker == MAKE_TAIL_CALL_WITH_CODE_BLOCK || marker == MAKE_TAIL_CALL_DIRECT => {
-                let code_block = self.arg_ptr(call, 2)?;
-                let direct = marker == MAKE_TAIL_CALL_DIRECT;
-                if direct && state.source != OperandSource::RuntimeConstants {
-                    return Err(self.fail("a call inline-cache stub's direct call outside a baseline JIT stencil"));
-                }
-                self.lower_make_tail_call(call, &state, &ib, Some(KnownCallee { code_block, direct }))?
+                let known = self.known_callee(call, 2, marker == MAKE_TAIL_CALL_DIRECT, &state)?;
+                self.lower_make_tail_call(call, &state, &ib, Some(known))?
             }
             "return_in" => {
                 let (ctx, base, values, count) = (self.arg(call, 0)?, self.arg_ptr(call, 1)?, self.arg_ptr(call, 2)?, self.arg(call, 3)?);
@@ -454,6 +446,15 @@ impl<'a, 'ctx> Lowerer<'a, 'ctx> {
         let poison = self.module.get_context().ptr_type(Default::default()).get_poison();
         // The entry receives the callee's code block in the pinned register.
         ib.tail_call(target, state, poison.into(), cb.into(), [Some(num_args), None, None, None])
+    }
+
+    /// The callee of a cached call marker: its code block is argument `at`; `direct` (a call
+    /// stub's) only in a baseline JIT stencil, where the stub's target is a runtime constant.
+    fn known_callee(&self, call: CallSiteValue<'ctx>, at: u32, direct: bool, state: &PinnedState<'ctx>) -> Result<KnownCallee<'ctx>, PassError> {
+        if direct && state.source != OperandSource::RuntimeConstants {
+            return Err(self.fail("a call inline-cache stub's direct call outside a baseline JIT stencil"));
+        }
+        Ok(KnownCallee { code_block: self.arg_ptr(call, at)?, direct })
     }
 
     /// The language hook that maps a callee to its code block.

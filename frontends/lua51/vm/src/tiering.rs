@@ -115,6 +115,12 @@ fn is_vararg(cb: &CodeBlock) -> bool {
     cb.entry == __deegen_interp_entry_bytecode_vararg as *const () || cb.entry == __deegen_jit_entry_bytecode_vararg as *const ()
 }
 
+/// Under `--jit-verify`: the JIT's checker rejected `what`; the run stops with its report.
+fn checker_rejects(what: &str, e: &deegen_baseline_jit::VerifyError) -> ! {
+    eprintln!("ljr: the baseline JIT's checker rejects {what}: {e}");
+    std::process::abort()
+}
+
 impl Tiering {
     /// The countdown a function loaded now starts with.
     pub fn initial_hotness(&self) -> i64 {
@@ -187,8 +193,7 @@ impl Tiering {
             Ok(code) => {
                 if self.verify {
                     if let Err(e) = jit.verify(bytecode, &code) {
-                        eprintln!("ljr: the baseline JIT's checker rejects a compiled function: {e}");
-                        std::process::abort();
+                        checker_rejects("a compiled function", &e);
                     }
                 }
                 // SAFETY: per the contract.
@@ -236,8 +241,7 @@ impl Tiering {
         match unsafe { jit.add_ic_stub(pc as u64, kind) } {
             Ok(Some(stub)) if self.verify => {
                 if let Err(e) = jit.verify_ic_stub(&stub) {
-                    eprintln!("ljr: the baseline JIT's checker rejects an inline-cache stub: {e}");
-                    std::process::abort();
+                    checker_rejects("an inline-cache stub", &e);
                 }
             }
             // No stub, but the site just went megamorphic: its entry was repointed, and it may
@@ -245,8 +249,7 @@ impl Tiering {
             // key or a site megamorphic already, change nothing.)
             Ok(None) if self.verify && jit.stats.ic_megamorphic_sites != megamorphic_before => {
                 if let Err(e) = jit.verify_ic_site_at(pc as u64) {
-                    eprintln!("ljr: the baseline JIT's checker rejects an inline-cache site: {e}");
-                    std::process::abort();
+                    checker_rejects("an inline-cache site", &e);
                 }
             }
             Ok(_) => {}
@@ -311,8 +314,7 @@ impl Tiering {
                 let jit = self.jit.as_ref().expect("stubs were repointed");
                 for stub in &stubs {
                     if let Err(e) = jit.verify_ic_stub(stub) {
-                        eprintln!("ljr: the baseline JIT's checker rejects a repointed call stub: {e}");
-                        std::process::abort();
+                        checker_rejects("a repointed call stub", &e);
                     }
                 }
             }
