@@ -14,6 +14,8 @@
 //! Language independent: everything about the bytecode format comes from the tables.
 
 mod compile;
+#[doc(hidden)]
+pub mod emit;
 mod ic;
 mod stub_template;
 mod tables;

@@ -28,6 +28,9 @@ pub struct StencilTables {
     /// first instruction of a function without variable arguments. Described as a variant of
     /// no operands and no length, so it is copied and patched like an instruction.
     pub function_entry: Option<&'static VariantRecord>,
+    /// Indexed by opcode: each variant's generated emitter ([`crate::emit`]), written by the
+    /// generator from the same tables. Empty, or `None` for a variant, where there is none.
+    pub emitters: &'static [Option<crate::emit::GeneratedEmitter>],
 }
 
 /// One stencil.

@@ -137,30 +137,32 @@ pub(crate) struct SlotFill {
 
 /// What the compile loop emits for one opcode.
 #[derive(Debug)]
-pub(crate) struct Template {
-    pub in_line: Box<[u8]>,
-    pub cold: Box<[u8]>,
+pub struct Template {
+    pub(crate) in_line: Box<[u8]>,
+    pub(crate) cold: Box<[u8]>,
     /// Bytes of SlowPathData records (their fields are fills; the bytes are all written).
-    pub records: u32,
+    pub(crate) records: u32,
     /// `rel32` holes whose value is an address in the function's own allocation (the next
     /// instruction, the branch target, this instruction's pieces and records): in range
     /// because the compile loop refuses a function larger than `MAX_FUNCTION_BYTES` (1 GiB).
-    pub rel32_local: Box<[AddressFill]>,
+    pub(crate) rel32_local: Box<[AddressFill]>,
     /// `rel32` holes whose value is any other address (a helper, an external, the
     /// instruction's bytecode): range-checked.
-    pub rel32: Box<[AddressFill]>,
+    pub(crate) rel32: Box<[AddressFill]>,
     /// 8-byte holes and SlowPathData fields whose value is an address.
-    pub abs64: Box<[AddressFill]>,
-    pub slots: Box<[SlotFill]>,
+    pub(crate) abs64: Box<[AddressFill]>,
+    pub(crate) slots: Box<[SlotFill]>,
+    /// SlowPathData fields holding such a value (8 bytes: every value fits).
+    pub(crate) slot_fields: Box<[SlotFill]>,
     /// Every other hole or field, computed and written the general way.
-    pub other: Box<[Fill]>,
+    pub(crate) other: Box<[Fill]>,
     /// Offset of the branch displacement in the instruction, when a fill or an inline-cache
     /// stub needs the branch target (then the compile loop looks it up).
-    pub branch: Option<u32>,
+    pub(crate) branch: Option<u32>,
     /// For a variant with a fused inline cache: the offset of its IC entry in line.
-    pub ic_entry: Option<u32>,
+    pub(crate) ic_entry: Option<u32>,
     /// Bytes its IC entry takes in line (a call cache's: its slab).
-    pub ic_entry_reserve: u32,
+    pub(crate) ic_entry_reserve: u32,
 }
 
 /// The addresses a template's constant holes refer to, as placed in the JIT's cache.
@@ -350,7 +352,8 @@ fn build(tables: &'static StencilTables, v: &'static VariantRecord, placed: &Pla
             return Err(format!("a hole of {} at {} of its {:?} area runs past the area's end", v.name, f.at, f.area));
         }
     }
-    let (mut rel32_local, mut rel32, mut abs64, mut slots, mut other) = (Vec::new(), Vec::new(), Vec::new(), Vec::new(), Vec::new());
+    let (mut rel32_local, mut rel32, mut abs64, mut slots, mut slot_fields, mut other) =
+        (Vec::new(), Vec::new(), Vec::new(), Vec::new(), Vec::new(), Vec::new());
     for f in fills {
         if let Some(a) = as_address(&f) {
             match f.write {
@@ -360,7 +363,11 @@ fn build(tables: &'static StencilTables, v: &'static VariantRecord, placed: &Pla
                 Write::Hole(_) => other.push(f),
             }
         } else if let Some(s) = as_slot(&f) {
-            slots.push(s);
+            if f.write == Write::Field {
+                slot_fields.push(s);
+            } else {
+                slots.push(s);
+            }
         } else {
             other.push(f);
         }
@@ -373,6 +380,7 @@ fn build(tables: &'static StencilTables, v: &'static VariantRecord, placed: &Pla
         rel32: rel32.into(),
         abs64: abs64.into(),
         slots: slots.into(),
+        slot_fields: slot_fields.into(),
         other: other.into(),
         branch,
         ic_entry,
@@ -398,7 +406,8 @@ fn as_address(f: &Fill) -> Option<AddressFill> {
     Some(AddressFill { area: f.area, base, at: f.at, off: off.wrapping_add(addend) })
 }
 
-/// `f` as a [`SlotFill`], if it reads a 2-byte field into a 4-byte hole that holds every value.
+/// `f` as a [`SlotFill`], if it reads a 2-byte field into a 4-byte hole that holds every value,
+/// or into a SlowPathData field (8 bytes: `add + scale * raw` wraps as the encoding does).
 fn as_slot(f: &Fill) -> Option<SlotFill> {
     let Source::Operand { offset, width: 2, signed: false, encoding } = f.source else { return None };
     let (scale, add) = match encoding {
@@ -420,7 +429,8 @@ fn as_slot(f: &Fill) -> Option<SlotFill> {
     };
     match f.write {
         Write::Hole(kind) if fits(kind) => Some(SlotFill { area: f.area, at: f.at, field: offset, scale, add: add + f.addend }),
-        _ => None,
+        Write::Field => Some(SlotFill { area: f.area, at: f.at, field: offset, scale, add }),
+        Write::Hole(_) => None,
     }
 }
 
@@ -453,6 +463,15 @@ mod tests {
                         }
                     }
                 }
+            }
+        }
+        // A SlowPathData field: every value, wrapping as the encoding does.
+        for encoding in [OperandEncoding::Unsigned, OperandEncoding::SlotOffset, OperandEncoding::ConstantOffset] {
+            let field = Fill { write: Write::Field, ..operand(encoding, HoleKind::Abs64, 0) };
+            let s = as_slot(&field).expect("a 2-byte field's record field is a slot fill");
+            for raw in 0..=0xffffu16 {
+                let written = s.add.wrapping_add(s.scale.wrapping_mul(i64::from(raw))) as u64;
+                assert_eq!(written, encoding.encode(i64::from(raw), 0), "{encoding:?} {raw}");
             }
         }
         // Not a 2-byte unsigned field, or not a 4-byte hole: the general path.

@@ -11,7 +11,7 @@ use std::fmt::Write;
 use std::path::{Path, PathBuf};
 
 use deegen_api::runtime_constants as rc;
-use deegen_baseline_jit::HoleValue;
+use deegen_baseline_jit::{HoleRecord, HoleValue, IcRecord, OperandRecord, StencilRecord, StencilTables, VariantRecord};
 use deegen_bytecode_spec::{BytecodeSpec, Quickening, Variant};
 use deegen_llvm_ir::{defined_functions, emit, function_attr, handler_kind, read_variants, HANDLER_KIND_ATTR};
 use deegen_pass::{AnalysisManager, Instrumentation};
@@ -184,8 +184,8 @@ struct VariantOut {
     length: u32,
     main: u16,
     continuations: Vec<u16>,
-    /// (offset, width, signed, encoding as Rust source)
-    operands: Vec<(u32, u8, bool, String)>,
+    /// (offset, width, signed, encoding)
+    operands: Vec<(u32, u8, bool, rc::OperandEncoding)>,
     output_offset: Option<u32>,
     branch_offset: Option<u32>,
     ic: Option<IcOut>,
@@ -320,7 +320,7 @@ impl<'a> Tables<'a> {
                     // An inline cache is not read: the stencil gets its address (its bytes, up
                     // to 16 of them, are the semantics' to read).
                     let width = if matches!(enc, rc::OperandEncoding::Address { .. }) { 0 } else { op.width as u8 };
-                    (op.offset, width, signed, format!("OperandEncoding::{enc:?}"))
+                    (op.offset, width, signed, enc)
                 })
                 .collect();
             variant_out.push(VariantOut {
@@ -515,7 +515,7 @@ impl<'a> Tables<'a> {
                 }
             );
             for (offset, width, signed, enc) in &v.operands {
-                let _ = write!(s, "OperandRecord {{ offset: {offset}, width: {width}, signed: {signed}, encoding: {enc} }}, ");
+                let _ = write!(s, "OperandRecord {{ offset: {offset}, width: {width}, signed: {signed}, encoding: OperandEncoding::{enc:?} }}, ");
             }
             s.push_str("] },\n");
         }
@@ -530,7 +530,7 @@ impl<'a> Tables<'a> {
         let _ = writeln!(s, "static IC_DERIVE: &[u16] = &{:?};\n", self.ic_derive);
         let _ = writeln!(
             s,
-            "pub static BASELINE_STENCILS: StencilTables = StencilTables {{ stencils: STENCILS, variants: VARIANTS, shared: SHARED, externals: EXTERNALS, ic_derive: IC_DERIVE, function_entry: {} }};",
+            "pub static BASELINE_STENCILS: StencilTables = StencilTables {{ stencils: STENCILS, variants: VARIANTS, shared: SHARED, externals: EXTERNALS, ic_derive: IC_DERIVE, function_entry: {}, emitters: EMITTERS }};",
             match self.function_entry {
                 Some(k) => format!(
                     "Some(&VariantRecord {{ name: \"{}\", length: 0, main: {k}, continuations: &[], output_offset: None, branch_offset: None, ic: None, operands: &[] }})",
@@ -539,7 +539,74 @@ impl<'a> Tables<'a> {
                 None => "None".to_owned(),
             }
         );
+        s.push('\n');
+        s.push_str(&deegen_baseline_jit::emit::emitters_source(self.leak()));
         s
+    }
+
+    /// The tables as the JIT reads them, for generating the emitters from (leaked: the
+    /// generator runs once per build). The externals have no addresses here; no emitter reads
+    /// one.
+    fn leak(&self) -> &'static StencilTables {
+        unsafe extern "C" fn unresolved() {}
+        fn leak<T>(v: Vec<T>) -> &'static [T] {
+            Vec::leak(v)
+        }
+        let stencils = leak(
+            self.stencils
+                .iter()
+                .map(|st| StencilRecord {
+                    name: String::leak(st.stencil.name.clone()),
+                    code: leak(st.stencil.code.clone()),
+                    data: leak(st.stencil.data.clone()),
+                    data_align: st.stencil.data_align as u32,
+                    holes: leak(
+                        st.holes.iter().map(|h| HoleRecord { offset: h.offset as u32, kind: h.kind, value: h.value, addend: h.addend }).collect(),
+                    ),
+                    ends_with_jump_to_next: st.ends_with_jump_to_next,
+                    slow_path_data: leak(st.slow_path_data.clone()),
+                    cold_part: st.cold_part,
+                })
+                .collect(),
+        );
+        let variant = |v: &VariantOut| VariantRecord {
+            name: String::leak(v.name.clone()),
+            length: v.length,
+            main: v.main,
+            continuations: leak(v.continuations.clone()),
+            operands: leak(v.operands.iter().map(|&(offset, width, signed, encoding)| OperandRecord { offset, width, signed, encoding }).collect()),
+            output_offset: v.output_offset,
+            branch_offset: v.branch_offset,
+            ic: v.ic.as_ref().map(|ic| IcRecord {
+                entry: ic.entry,
+                stubs: leak(ic.stubs.clone()),
+                cache_offset: ic.cache_offset,
+                kind: ic.kind,
+                megamorphic: ic.megamorphic,
+                call: ic.call,
+            }),
+        };
+        let function_entry = self.function_entry.map(|main| {
+            &*Box::leak(Box::new(VariantRecord {
+                name: rc::FUNCTION_ENTRY_STENCIL,
+                length: 0,
+                main,
+                continuations: &[],
+                operands: &[],
+                output_offset: None,
+                branch_offset: None,
+                ic: None,
+            }))
+        });
+        Box::leak(Box::new(StencilTables {
+            stencils,
+            variants: leak(self.variants.iter().map(variant).collect()),
+            shared: leak(self.shared.clone()),
+            externals: leak(self.externals.iter().map(|n| (&*String::leak(n.clone()), unresolved as unsafe extern "C" fn())).collect()),
+            ic_derive: leak(self.ic_derive.clone()),
+            function_entry,
+            emitters: &[],
+        }))
     }
 }
 
