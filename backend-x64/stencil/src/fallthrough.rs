@@ -159,6 +159,56 @@ fn ends_with_transfer(code: &[u8]) -> bool {
     })
 }
 
+/// Rewrites every `jcc <L>; jmp <X>; L:` of `stencil` (a short `jcc` over a `jmp rel32` whose
+/// displacement is a hole) into `j!cc <X>; L:`, in the same seven bytes. Returns how many.
+///
+/// LLVM lays a `for` loop step out as `ucomisd; jae <continue>; jmp <next>; continue: ...;
+/// jmp <loop head>`: the block that leaves the loop first, the body's path jumping over it. In
+/// JIT code every iteration then takes two jumps, the `jae` and the back edge. Inverted, the
+/// loop's path falls through the `jcc` and takes only the back edge, as a compiler lays a loop
+/// out. The same shape appears wherever a stencil's rare exit is one jump.
+///
+/// Left alone where a branch inside the stencil, or from outside it at one of the offsets
+/// `entries` (its cold part's jumps back), lands on the `jmp`: after the rewrite that offset
+/// is inside the `j!cc`.
+pub fn invert_branches_over_jumps(stencil: &mut Stencil, entries: &[usize]) -> usize {
+    let hole_offsets: Vec<usize> = stencil.holes.iter().map(|h| h.offset).collect();
+    let targets = internal_targets(&stencil.code, &hole_offsets);
+    let mut sites = Vec::new();
+    let mut decoder = Decoder::with_ip(64, &stencil.code, 0, DecoderOptions::NONE);
+    while decoder.can_decode() {
+        let at = decoder.position();
+        let i = decoder.decode();
+        if i.is_invalid() {
+            return 0;
+        }
+        // `7x rel8` whose target is the end of a `jmp rel32` right after it.
+        let code = &stencil.code;
+        if i.len() != 2 || code[at] & 0xf0 != 0x70 || i.near_branch_target() != (at + 2 + JMP) as u64 {
+            continue;
+        }
+        if code.get(at + 2) != Some(&0xe9) {
+            continue;
+        }
+        let jmp_field = at + 3;
+        if !stencil.holes.iter().any(|h| h.offset == jmp_field && h.kind == HoleKind::PcRel32 && h.addend == -4) {
+            continue;
+        }
+        if entries.contains(&(at + 2)) || targets.contains(&((at + 2) as u64)) {
+            continue;
+        }
+        sites.push(at);
+    }
+    for &at in &sites {
+        let cc = stencil.code[at] & 0x0f;
+        // `2e 0f 8y rel32` (y = the inverted condition): the `jcc rel32`, six bytes, with a
+        // segment prefix (ignored in 64-bit mode) as the seventh, so that its field is where
+        // the `jmp`'s was (the hole stays) and `L` where it was, with no `nop` to run.
+        stencil.code[at..at + 3].copy_from_slice(&[0x2e, 0x0f, 0x80 | (cc ^ 1)]);
+    }
+    sites.len()
+}
+
 /// The offset of a direct branch's or call's displacement (its last field: rel8 or rel32).
 fn branch_field(code: &[u8], at: usize, i: &iced_x86::Instruction) -> Option<usize> {
     if !(i.is_jmp_short_or_near() || i.is_jcc_short_or_near() || i.is_call_near()) {
@@ -255,6 +305,64 @@ mod tests {
         // Too short.
         let mut s = Stencil { code: vec![0xe9, 0, 0, 0, 0], holes: vec![hole(1, "next")], ..compare(Vec::new()) };
         assert!(!invert_final_branch(&mut s, "next", &[]));
+    }
+
+    /// `ucomisd %xmm0,%xmm1; jae +5; jmp <next>; lea 0x10(%rbp),%rax; jmp <branch>`: a `for`
+    /// loop step as LLVM lays it out, after a prefix of `prefix` bytes.
+    fn loop_step(prefix: Vec<u8>) -> Stencil {
+        let p = prefix.len();
+        let mut code = prefix;
+        code.extend_from_slice(&[0x66, 0x0f, 0x2e, 0xc8]);
+        code.extend_from_slice(&[0x73, 0x05]);
+        code.extend_from_slice(&[0xe9, 0, 0, 0, 0]);
+        code.extend_from_slice(&[0x48, 0x8d, 0x45, 0x10]);
+        code.extend_from_slice(&[0xe9, 0, 0, 0, 0]);
+        Stencil { name: "ForLoop".into(), code, data: Vec::new(), data_align: 1, holes: vec![hole(p + 7, "next"), hole(p + 16, "branch")] }
+    }
+
+    #[test]
+    fn a_short_branch_over_a_jump_is_inverted() {
+        let mut s = loop_step(Vec::new());
+        assert_eq!(invert_branches_over_jumps(&mut s, &[]), 1);
+        // ucomisd; jb <next> (with a segment prefix); lea; jmp <branch>
+        assert_eq!(&s.code[4..11], &[0x2e, 0x0f, 0x82, 0, 0, 0, 0]);
+        assert_eq!(s.holes, vec![hole(7, "next"), hole(16, "branch")], "the holes stay");
+        assert_eq!(s.code.len(), 20, "the same length: nothing after it moves");
+        // The decoded code says the same: the `jb`'s displacement is the hole.
+        let mut d = Decoder::with_ip(64, &s.code, 0, DecoderOptions::NONE);
+        let decoded: Vec<(String, usize)> = std::iter::from_fn(|| {
+            d.can_decode().then(|| {
+                let i = d.decode();
+                (format!("{:?}", i.mnemonic()), i.next_ip() as usize)
+            })
+        })
+        .collect();
+        let names: Vec<&str> = decoded.iter().map(|(m, _)| m.as_str()).collect();
+        assert_eq!(names, ["Ucomisd", "Jb", "Lea", "Jmp"]);
+        assert_eq!(decoded[1].1, 11, "the jb ends where the hole's four bytes end");
+        // Once is enough.
+        assert_eq!(invert_branches_over_jumps(&mut s, &[]), 0);
+    }
+
+    #[test]
+    fn a_jump_something_else_reaches_stays() {
+        // `je +6` over the compare and the `jae`, onto the `jmp`.
+        let mut s = loop_step(vec![0x74, 0x06]);
+        let before = s.clone();
+        assert_eq!(invert_branches_over_jumps(&mut s, &[]), 0);
+        assert_eq!(s, before);
+        // A jump back from the cold part onto the `jmp` keeps it too; onto the `jae`, not.
+        let mut s = loop_step(Vec::new());
+        assert_eq!(invert_branches_over_jumps(&mut s, &[6]), 0);
+        let mut s = loop_step(Vec::new());
+        assert_eq!(invert_branches_over_jumps(&mut s, &[4]), 1);
+        // A `jae` that does not land right after the `jmp`, or a `jmp` without a hole.
+        let mut s = loop_step(Vec::new());
+        s.code[5] = 0x04;
+        assert_eq!(invert_branches_over_jumps(&mut s, &[]), 0);
+        let mut s = loop_step(Vec::new());
+        s.holes.remove(0);
+        assert_eq!(invert_branches_over_jumps(&mut s, &[]), 0);
     }
 
     fn slow(symbol: &str) -> bool {

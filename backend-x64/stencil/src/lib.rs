@@ -26,7 +26,7 @@ mod patch;
 
 pub use check::{check_holes, disassemble, disassemble_code, CheckError};
 pub use extract::{cold_part_of, extract_stencils, ExtractError, COLD_PART_SUFFIX};
-pub use fallthrough::{invert_final_branch, sink_final_exit};
+pub use fallthrough::{invert_branches_over_jumps, invert_final_branch, sink_final_exit};
 pub use patch::{patch_hole, PatchError};
 
 /// How a hole's bytes are computed from its value (ELF x86-64 relocation kinds).

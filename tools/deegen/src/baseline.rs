@@ -77,14 +77,7 @@ pub fn generate_baseline_jit(
     // `jcc <next>; jmp <branch>` endings become `j!cc <branch>; jmp <next>`, whose final jump
     // the JIT drops when the next instruction follows.
     // A cold part's jumps back into its stencil are entries the inversion must keep.
-    let entries: HashMap<String, Vec<usize>> = stencils
-        .iter()
-        .filter_map(|s| {
-            let owner = cold_part_of(&s.name)?;
-            let to_owner = s.holes.iter().filter(|h| h.kind == HoleKind::PcRel32 && h.target == HoleTarget::Symbol(owner.to_owned()));
-            Some((owner.to_owned(), to_owner.map(|h| (h.addend + 4) as usize).collect()))
-        })
-        .collect();
+    let entries = cold_part_entries(&stencils);
     let inverted = stencils
         .iter_mut()
         .map(|s| {
@@ -98,6 +91,17 @@ pub fn generate_baseline_jit(
     // exit's coldness from the machine function splitter) move the exit to the cold part.
     let sunk = sink_final_exits(&mut stencils, &entries);
     tracing::debug!(sunk, "stencils whose final slow-path exit moved to their cold part");
+    // Short conditional jumps over a jump out (a `for` loop's exit) become one inverted jump,
+    // so that the path that stays falls through. (Entries again: sinking made cold parts.)
+    let entries = cold_part_entries(&stencils);
+    let inverted: usize = stencils
+        .iter_mut()
+        .map(|s| {
+            let entries = entries.get(&s.name).map(Vec::as_slice).unwrap_or_default();
+            deegen_stencil::invert_branches_over_jumps(s, entries)
+        })
+        .sum();
+    tracing::debug!(inverted, "short conditional jumps over a jump inverted");
     if variants.iter().any(|v| matches!(v.quickening, Some(Quickening::Base { .. }))) {
         stencils.push(ic_entry_stencil());
     }
@@ -110,6 +114,19 @@ pub fn generate_baseline_jit(
     let text: String = stencils.iter().map(deegen_stencil::disassemble).collect::<Vec<_>>().join("\n");
     write_atomically(&disassembly, text.as_bytes())?;
     Ok(BaselineOutputs { object, assembly, tables: tables_rs, disassembly, stencils: stencils.len() })
+}
+
+/// For each stencil with a cold part, the offsets its cold part jumps back to (entries a
+/// rewrite of the stencil must keep).
+fn cold_part_entries(stencils: &[Stencil]) -> HashMap<String, Vec<usize>> {
+    stencils
+        .iter()
+        .filter_map(|s| {
+            let owner = cold_part_of(&s.name)?;
+            let to_owner = s.holes.iter().filter(|h| h.kind == HoleKind::PcRel32 && h.target == HoleTarget::Symbol(owner.to_owned()));
+            Some((owner.to_owned(), to_owner.map(|h| (h.addend + 4) as usize).collect()))
+        })
+        .collect()
 }
 
 /// [`deegen_stencil::sink_final_exit`] on every stencil that is not a cold part, its exits
