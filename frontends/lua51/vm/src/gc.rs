@@ -537,6 +537,7 @@ fn atomic(st: &mut LuaState, cycle: &mut GcCycle, top: *mut u64) {
         } else {
             // SAFETY: a leaked box of the compiler; no closure or frame refers to it.
             forget_compiled(&mut st.tiering, unsafe { &*p });
+            st.heap.bytes_allocated -= unsafe { (*p).accounted_bytes };
             drop(unsafe { Box::from_raw(p) });
         }
         live

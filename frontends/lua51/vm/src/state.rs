@@ -512,6 +512,11 @@ impl LuaState {
     /// hotness countdown, or is compiled at once (`--tier=baseline`).
     pub(crate) fn register_chunk(&mut self, root: *mut Proto) {
         self.protos.push(root);
+        // The chunk's memory counts toward the next collection, as an object's does.
+        // SAFETY: the chunk was just built and is owned by the state.
+        let bytes = unsafe { (*root).heap_bytes() };
+        unsafe { (*root).accounted_bytes = bytes };
+        self.heap.bytes_allocated += bytes;
         let tiering = &mut self.tiering;
         // SAFETY: the chunk was just built and is owned by the state; nothing runs it yet.
         unsafe { &mut *root }.each_mut(&mut |p| {
