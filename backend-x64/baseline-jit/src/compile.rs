@@ -66,6 +66,10 @@ pub struct JitStats {
     /// the call sites that turned to closure mode.
     pub call_ic_stubs: u64,
     pub call_ic_closure_sites: u64,
+    /// Compiled functions freed (their code given back to the cache for reuse) and the bytes
+    /// of code and records they gave back.
+    pub freed_functions: u64,
+    pub freed_code_bytes: u64,
 }
 
 /// Stubs per inline-cache site: a site that sees more keys is megamorphic, and its later keys
@@ -186,6 +190,12 @@ impl CompiledCode {
     /// Where the code starts (the prologue, or the first instruction).
     pub fn start(&self) -> u64 {
         self.prologue.map_or(self.entry, |p| p.address)
+    }
+
+    /// The function's allocation in the code cache: its code, then its SlowPathData records.
+    pub fn allocation(&self) -> (u64, usize) {
+        let start = self.start();
+        (start, (self.slow_path_data + self.slow_path_data_size as u64 - start) as usize)
     }
 
     /// The address a call enters the function at, when it has its own prologue.

@@ -605,13 +605,26 @@ impl BaselineJit {
         Ok(())
     }
 
-    /// The compiled function whose bytecode is `bytecode` is about to be freed:
-    /// its inline-cache sites are dropped (its bytecode's addresses may name another
-    /// function's instructions next). Its code and stubs stay in the cache, unreachable.
-    pub fn forget(&mut self, bytecode: &[u8]) {
+    /// The compiled function whose bytecode is `bytecode` and whose code is `code` is about to
+    /// be freed: its inline-cache sites are dropped (its bytecode's addresses may name another
+    /// function's instructions next), and its code and records go back to the cache for the
+    /// next compilations. Nothing jumps into them any more: no frame runs the function (the
+    /// collector frees it), its code block goes with it, and the call stubs that call it are
+    /// cleared (`forget_code_block`). Its inline-cache stubs, outside its allocation and
+    /// reachable only from it, stay in the cache, unreachable.
+    pub fn forget(&mut self, bytecode: &[u8], code: &crate::CompiledCode) {
         let start = bytecode.as_ptr() as u64;
         self.ic_sites.remove_function(start);
         self.megamorphic_filter.remove_range(start, start + bytecode.len() as u64);
+        let (address, len) = code.allocation();
+        match self.cache.free(address, len) {
+            Ok(()) => {
+                self.stats.freed_functions += 1;
+                self.stats.freed_code_bytes += len as u64;
+            }
+            // (Only a bug gets here: the code stays, unreachable, as before code was reused.)
+            Err(e) => tracing::error!(error = %e, "a freed function's code could not be given back"),
+        }
     }
 
     /// The stubs of the compiled instruction at `pc`, newest (the chain's head) first: for

@@ -104,6 +104,69 @@ pub struct CodeCache {
     populater: Option<Populater>,
     /// Whether starting the populater was tried (once).
     populater_tried: bool,
+    /// Code freed with [`CodeCache::free`], reused by [`CodeCache::emit`] before the bump
+    /// pointer moves.
+    free: FreeRanges,
+}
+
+/// Freed ranges of the code area, by offset (to merge neighbours) and by size (to find the
+/// smallest that fits).
+#[derive(Debug, Default)]
+struct FreeRanges {
+    by_offset: std::collections::BTreeMap<usize, usize>,
+    by_size: std::collections::BTreeSet<(usize, usize)>,
+    bytes: usize,
+}
+
+impl FreeRanges {
+    fn insert(&mut self, mut offset: usize, mut len: usize) {
+        // Merged with a free neighbour on either side.
+        if let Some((&before, &before_len)) = self.by_offset.range(..offset).next_back() {
+            if before + before_len == offset {
+                self.remove(before, before_len);
+                offset = before;
+                len += before_len;
+            }
+        }
+        if let Some(&after_len) = self.by_offset.get(&(offset + len)) {
+            self.remove(offset + len, after_len);
+            len += after_len;
+        }
+        self.by_offset.insert(offset, len);
+        self.by_size.insert((len, offset));
+        self.bytes += len;
+    }
+
+    fn remove(&mut self, offset: usize, len: usize) {
+        self.by_offset.remove(&offset);
+        self.by_size.remove(&(len, offset));
+        self.bytes -= len;
+    }
+
+    /// Whether `[offset, offset + len)` overlaps a free range.
+    fn overlaps(&self, offset: usize, len: usize) -> bool {
+        let before = self.by_offset.range(..offset + len).next_back();
+        before.is_some_and(|(&o, &l)| o + l > offset)
+    }
+
+    /// Takes `len` bytes aligned to `align` from the smallest free range that holds them (among
+    /// the first few at least `len` long, whose start may not be aligned, then the smallest that
+    /// surely does); what is left of the range on either side stays free. Returns the offset.
+    fn take(&mut self, len: usize, align: usize) -> Option<usize> {
+        let fits = |&&(range_len, offset): &&(usize, usize)| offset.next_multiple_of(align) + len <= offset + range_len;
+        let need = len.checked_add(align - 1)?;
+        let &(range_len, offset) = self.by_size.range((len, 0)..).take(8).find(fits).or_else(|| self.by_size.range((need, 0)..).next())?;
+        self.remove(offset, range_len);
+        let start = offset.next_multiple_of(align);
+        if start > offset {
+            self.insert(offset, start - offset);
+        }
+        let end = start + len;
+        if end < offset + range_len {
+            self.insert(end, offset + range_len - end);
+        }
+        Some(start)
+    }
 }
 
 fn os_error() -> String {
@@ -169,6 +232,7 @@ impl CodeCache {
             populate_seconds: 0.0,
             populater: None,
             populater_tried: false,
+            free: FreeRanges::default(),
         }
     }
 
@@ -186,9 +250,14 @@ impl CodeCache {
         self.limit
     }
 
-    /// Bytes handed out (code and data).
+    /// Bytes handed out (code and data) and not freed.
     pub fn used(&self) -> usize {
-        self.code_top + (self.limit - self.data_bottom)
+        self.code_top - self.free.bytes + (self.limit - self.data_bottom)
+    }
+
+    /// Bytes of code freed and not reused yet.
+    pub fn free_bytes(&self) -> usize {
+        self.free.bytes
     }
 
     /// Seconds spent so far making fresh pages ready (the kernel allocating and clearing them,
@@ -216,6 +285,13 @@ impl CodeCache {
     pub fn emit<R>(&mut self, len: usize, align: usize, fill: impl FnOnce(&mut [u8], u64) -> R) -> Result<(u64, R), ExecMemoryError> {
         if !align.is_power_of_two() {
             return Err(ExecMemoryError::Alignment(align));
+        }
+        // Freed code first: its pages are populated, and the cache does not grow.
+        if let Some(start) = self.free.take(len, align) {
+            let r = self.write(start, len, Access::Execute, fill)?;
+            // (A tool that translated what ran here before must not run that again.)
+            discard_valgrind_translations(self.base() + start as u64, len);
+            return Ok((self.base() + start as u64, r));
         }
         let start = self.code_top.next_multiple_of(align);
         // Code and data never share a page.
@@ -246,6 +322,24 @@ impl CodeCache {
         Ok((self.base() + start as u64, r))
     }
 
+    /// Gives back `len` bytes of code at `address` (a function no longer reachable: nothing
+    /// may jump into it any more), for [`CodeCache::emit`] to reuse. They are overwritten with
+    /// `int3` at once, so that a jump that should not happen traps instead of running what was
+    /// there. A range that is not code this cache handed out, or that is free already, is an
+    /// error and changes nothing.
+    pub fn free(&mut self, address: u64, len: usize) -> Result<(), ExecMemoryError> {
+        let offset = address.checked_sub(self.base()).map(|o| o as usize);
+        match offset {
+            Some(o) if len > 0 && o.checked_add(len).is_some_and(|end| end <= self.code_top) && !self.free.overlaps(o, len) => {
+                self.write(o, len, Access::Execute, |buf, _| buf.fill(0xcc))?;
+                discard_valgrind_translations(address, len);
+                self.free.insert(o, len);
+                Ok(())
+            }
+            _ => Err(ExecMemoryError::NotOurs { address, len }),
+        }
+    }
+
     /// Overwrites emitted code at `address` (inline-cache patching), through the write view.
     pub fn patch(&mut self, address: u64, bytes: &[u8]) -> Result<(), ExecMemoryError> {
         self.patch_with(address, bytes.len(), |buf| buf.copy_from_slice(bytes))
@@ -256,7 +350,8 @@ impl CodeCache {
     pub fn patch_with<R>(&mut self, address: u64, len: usize, fill: impl FnOnce(&mut [u8]) -> R) -> Result<R, ExecMemoryError> {
         let offset = address.checked_sub(self.base()).map(|o| o as usize);
         match offset {
-            Some(o) if o.checked_add(len).is_some_and(|end| end <= self.code_top) => {
+            // (Not into freed code: whatever patches it holds a stale address.)
+            Some(o) if o.checked_add(len).is_some_and(|end| end <= self.code_top) && !self.free.overlaps(o, len) => {
                 let r = self.write(o, len, Access::Execute, |buf, _| fill(buf))?;
                 discard_valgrind_translations(address, len);
                 Ok(r)

@@ -163,3 +163,43 @@ fn code_past_the_first_chunk_is_populated_off_the_compiling_thread() {
     // `Drop` joined it.
     assert_eq!(populaters(), 0);
 }
+
+/// Freed code traps until it is reused, is reused before the cache grows (merged with freed
+/// neighbours, the rest of a larger range staying free), and a range that is not code the
+/// cache handed out, or is free already, is refused. Under both mappings.
+#[test]
+fn freed_code_traps_and_is_reused() {
+    for mapping in [Mapping::Dual, Mapping::Anonymous] {
+        let mut cache = CodeCache::with_mapping(1 << 20, None, mapping).unwrap();
+        let emit = |cache: &mut CodeCache, v: u32| cache.emit(64, 16, |buf, _| buf[..6].copy_from_slice(&return_constant(v))).unwrap().0;
+        let (a, b, c) = (emit(&mut cache, 1), emit(&mut cache, 2), emit(&mut cache, 3));
+        let used = cache.used();
+        cache.free(b, 64).unwrap();
+        // SAFETY: `b` lies in the cache's executable view, readable.
+        assert_eq!(unsafe { std::slice::from_raw_parts(b as *const u8, 64) }, &[0xcc; 64][..], "{mapping:?}");
+        assert_eq!((cache.used(), cache.free_bytes()), (used - 64, 64));
+        // Freed twice, partly, or not ours: refused, nothing changes.
+        assert!(matches!(cache.free(b, 64), Err(ExecMemoryError::NotOurs { .. })));
+        assert!(matches!(cache.free(b + 16, 16), Err(ExecMemoryError::NotOurs { .. })));
+        assert!(matches!(cache.free(cache.base() + (1 << 19), 16), Err(ExecMemoryError::NotOurs { .. })));
+        assert!(cache.patch(b, &[0x90]).is_err(), "patching freed code is refused");
+        assert_eq!(cache.free_bytes(), 64);
+        // The next function that fits goes where `b` was, and runs.
+        let d = emit(&mut cache, 4);
+        assert_eq!(d, b);
+        assert_eq!((call(a), call(d), call(c)), (1, 4, 3));
+        assert_eq!(cache.free_bytes(), 0);
+        // Two freed neighbours hold one function as large as both; a smaller one leaves the
+        // rest free.
+        cache.free(a, 64).unwrap();
+        cache.free(d, 64).unwrap();
+        let (e, ()) = cache.emit(128, 16, |buf, _| buf[..6].copy_from_slice(&return_constant(5))).unwrap();
+        assert_eq!((e, call(e)), (a, 5));
+        cache.free(e, 128).unwrap();
+        let f = emit(&mut cache, 6);
+        assert_eq!((f, call(f), cache.free_bytes()), (a, 6, 64));
+        // Nowhere writable and executable.
+        let perms = permissions(cache.base(), cache.base() + cache.limit() as u64);
+        assert!(perms.iter().all(|p| !(p.contains('w') && p.contains('x'))), "W^X broken: {perms:?}");
+    }
+}

@@ -732,7 +732,7 @@ fn run(st: &mut LuaState, argv: &[String]) -> bool {
         st.flush();
         let s = st.tiering.stats();
         eprintln!(
-            "{{\"tier\": \"{:?}\", \"functions\": {}, \"bytecodes\": {}, \"code_bytes\": {}, \"cold_code_bytes\": {}, \"slow_path_data_bytes\": {}, \"compile_seconds\": {:.6}, \"memory_seconds\": {:.6}, \"background_memory_seconds\": {:.6}, \"failures\": {}, \"bytecodes_per_second\": {:.0}, \"code_bytes_per_bytecode\": {:.1}, \"ic_stubs\": {}, \"ic_stubs_in_line\": {}, \"ic_stub_bytes\": {}, \"ic_megamorphic_sites\": {}, \"ic_megamorphic_fills\": {}, \"call_ic_stubs\": {}, \"call_ic_closure_sites\": {}}}",
+            "{{\"tier\": \"{:?}\", \"functions\": {}, \"bytecodes\": {}, \"code_bytes\": {}, \"cold_code_bytes\": {}, \"slow_path_data_bytes\": {}, \"compile_seconds\": {:.6}, \"memory_seconds\": {:.6}, \"background_memory_seconds\": {:.6}, \"failures\": {}, \"bytecodes_per_second\": {:.0}, \"code_bytes_per_bytecode\": {:.1}, \"ic_stubs\": {}, \"ic_stubs_in_line\": {}, \"ic_stub_bytes\": {}, \"ic_megamorphic_sites\": {}, \"ic_megamorphic_fills\": {}, \"call_ic_stubs\": {}, \"call_ic_closure_sites\": {}, \"freed_functions\": {}, \"freed_code_bytes\": {}}}",
             st.tiering.mode,
             s.functions,
             s.bytecodes,
@@ -752,6 +752,8 @@ fn run(st: &mut LuaState, argv: &[String]) -> bool {
             s.ic_megamorphic_fills,
             s.call_ic_stubs,
             s.call_ic_closure_sites,
+            s.freed_functions,
+            s.freed_code_bytes,
         );
     }
     if show_stats {

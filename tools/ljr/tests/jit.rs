@@ -103,6 +103,36 @@ fn a_full_code_cache_leaves_functions_in_the_interpreter() {
     assert_eq!((status, stdout.as_str()), (Some(0), expected.as_str()), "{stderr}");
 }
 
+/// Functions made, run and dropped over and over in a code cache that holds a few of them at a
+/// time: the collector gives a dead function's code back and later compilations reuse it, so
+/// none fails; the functions kept alive across every collection still run their own code.
+#[test]
+fn freed_functions_give_their_code_back() {
+    let program = "\
+        local kept, s = {}, 0 \
+        for i = 1, 400 do \
+          local f = loadstring('local a = ... return function(x) local t = {} for j = 1, 3 do t[j] = x * j + a end return t[1] + t[2] + t[3] end')(i) \
+          s = s + f(i) \
+          if i % 50 == 0 then kept[#kept + 1] = f end \
+          if i % 10 == 0 then collectgarbage() end \
+        end \
+        for k, f in ipairs(kept) do s = s + f(k) end \
+        local co = coroutine.wrap(function() for i = 1, 3 do coroutine.yield(kept[i](i)) end end) \
+        print(s, co(), co(), co())";
+    let (expected, _) = reference(program);
+    same_as_reference(program);
+    // Room for the helpers and a few functions: reused code is what lets every one compile.
+    for flags in [
+        &["--tier=baseline", "--jit-cache-limit=262144", "--jit-stats", "--jit-verify"][..],
+        &["--tier=baseline", "--jit-cache-limit=262144", "--jit-stats", "--gc-stress"],
+    ] {
+        let (stdout, stderr, status) = run(program, flags);
+        assert_eq!((status, stdout.as_str()), (Some(0), expected.as_str()), "{flags:?}: {stderr}");
+        let stats = stderr.lines().last().unwrap_or_default();
+        assert!(stats.contains("\"failures\": 0,") && !stats.contains("\"freed_functions\": 0,"), "{flags:?}: {stats}");
+    }
+}
+
 /// Field and global accesses whose sites see one, a few and many hidden classes: the JIT's
 /// inline caches (chains of patched stubs, `deegen_baseline_jit::BaselineJit::add_ic_stub`)
 /// must answer as the interpreter does, for every kind of cached state (inline or

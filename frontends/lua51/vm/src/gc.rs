@@ -284,11 +284,11 @@ fn weak_mode(st: &LuaState, t: &Table) -> (bool, bool) {
 /// The tiering policy stops tracking the compiled functions of a chunk about to be freed.
 fn forget_compiled(tiering: &mut crate::tiering::Tiering, root: &Proto) {
     root.each(&mut |p| {
-        if p.jit.is_some() {
-            tiering.forget(p.code_block(), &p.code);
-        }
-        // Compiled or not, JIT code may call it.
+        // Compiled or not, JIT code may call it: those calls are cleared first.
         tiering.code_block_freed(p.code_block());
+        if let Some(code) = &p.jit {
+            tiering.forget(p.code_block(), &p.code, code);
+        }
     });
 }
 

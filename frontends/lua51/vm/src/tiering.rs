@@ -260,13 +260,13 @@ impl Tiering {
         }
     }
 
-    /// A compiled function's code block is about to be freed, with its bytecode.
-    pub fn forget(&mut self, cb: *const CodeBlock, bytecode: &[u8]) {
+    /// A compiled function's code block is about to be freed, with its bytecode and its code.
+    pub fn forget(&mut self, cb: *const CodeBlock, bytecode: &[u8], code: &CompiledCode) {
         if let Some(i) = self.compiled.iter().position(|&(c, _)| std::ptr::eq(c, cb)) {
             self.compiled.swap_remove(i);
         }
         if let Some(jit) = self.jit.as_mut() {
-            jit.forget(bytecode);
+            jit.forget(bytecode, code);
         }
     }
 
