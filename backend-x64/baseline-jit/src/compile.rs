@@ -114,6 +114,8 @@ pub struct IcStub {
     /// Its cold part's address (0 when it has none) and its SlowPathData record's.
     pub cold: u64,
     pub record: u64,
+    /// Where its cold part and record were allocated (0: neither exists).
+    pub cold_allocation: u64,
     /// Its key and state (a fused cache's are `u32`s; a call cache's are the callee and its
     /// code block).
     pub key: u64,

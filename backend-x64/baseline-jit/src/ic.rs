@@ -65,8 +65,9 @@ impl IcSites {
         }
     }
 
-    pub(crate) fn remove_function(&mut self, start: u64) {
-        self.functions.remove(&start);
+    /// Drops the sites of the function whose bytecode starts at `start`, and returns them.
+    pub(crate) fn remove_function(&mut self, start: u64) -> Vec<IcSite> {
+        self.functions.remove(&start).map(|f| f.sites.into_iter().map(|(_, site)| site).collect()).unwrap_or_default()
     }
 
     /// The site of the instruction at `pc`: its function's sites, then a binary search.
@@ -141,6 +142,9 @@ fn site_pieces(tables: &'static StencilTables, opcode: u16, entry: u64, cold: u6
 pub(crate) struct StubArena {
     next: u64,
     end: u64,
+    /// Parts given back ([`StubArena::give_back`]), by size: stubs of one stencil have one
+    /// size, so a freed part is taken again as it is.
+    free: std::collections::HashMap<usize, Vec<u64>>,
 }
 
 /// Bytes of code cache a [`StubArena`] takes at a time.
@@ -149,6 +153,11 @@ const STUB_CHUNK: usize = 16 << 10;
 impl StubArena {
     /// `len` bytes aligned to `align` (at most 64), from the current chunk or a new one.
     fn take(&mut self, cache: &mut deegen_exec_memory::CodeCache, len: usize, align: u64) -> Result<u64, JitError> {
+        if let Some(address) = self.free.get_mut(&len).and_then(Vec::pop) {
+            // (Every part of an arena is taken with its one alignment.)
+            debug_assert_eq!(address % align, 0);
+            return Ok(address);
+        }
         let start = self.next.next_multiple_of(align);
         if self.next == 0 || start + len as u64 > self.end {
             let chunk = STUB_CHUNK.max(len);
@@ -160,6 +169,31 @@ impl StubArena {
         self.next = start + len as u64;
         Ok(start)
     }
+
+    /// Gives back the part of `len` bytes at `address` (a stub nothing reaches any more): it
+    /// is filled with `int3` at once and taken again by the next part of that size.
+    fn give_back(&mut self, cache: &mut deegen_exec_memory::CodeCache, address: u64, len: usize) -> Result<(), JitError> {
+        cache.patch_with(address, len, |out| out.fill(0xcc))?;
+        self.free.entry(len).or_default().push(address);
+        Ok(())
+    }
+}
+
+/// Gives back the arena parts of `stub`, which nothing reaches any more (its site's function
+/// was freed, or its site dropped it); returns their bytes. A stub in its instruction's slab
+/// has only its cold part in an arena.
+fn give_back_stub(cache: &mut CodeCache, stub_hot: &mut StubArena, stub_cold: &mut StubArena, stub: &IcStub) -> Result<u64, JitError> {
+    let mut bytes = 0;
+    if !stub.in_line {
+        stub_hot.give_back(cache, stub.address, stub.code_size as usize)?;
+        bytes += u64::from(stub.code_size);
+    }
+    let cold_len = stub.size - if stub.in_line { 0 } else { stub.code_size };
+    if stub.cold_allocation != 0 && cold_len > 0 {
+        stub_cold.give_back(cache, stub.cold_allocation, cold_len as usize)?;
+        bytes += u64::from(cold_len);
+    }
+    Ok(bytes)
 }
 
 /// Derived constant `k` of `state`: what its helper (`ic-state-folding`), placed at
@@ -253,6 +287,7 @@ fn place_stub<'v>(
         address,
         cold: if t.has_cold_part { cold_address } else { 0 },
         record: cold_address + t.records_at as u64,
+        cold_allocation: cold_address,
         key: values.key,
         state: values.state,
         next_in_chain: values.next_in_chain,
@@ -397,11 +432,13 @@ impl BaselineJit {
                 } else {
                     point_chain(tables, cache, site, generic)?;
                 }
-                // (Their registrations go too: a new stub may take a dropped one's address.)
+                // (Their registrations go too: a new stub may take a dropped one's address. And
+                // their memory: nothing reaches them now.)
                 for dropped in site.stubs.drain(..) {
                     if let Some(list) = call_stubs.by_code_block.get_mut(&dropped.state) {
                         list.retain(|&(p, a)| (p, a) != (pc, dropped.address));
                     }
+                    stats.freed_code_bytes += give_back_stub(cache, stub_hot, stub_cold, &dropped)?;
                 }
                 site.closure = true;
                 stats.call_ic_closure_sites += 1;
@@ -611,11 +648,21 @@ impl BaselineJit {
     /// next compilations. Nothing jumps into them any more: no frame runs the function (the
     /// collector frees it), its code block goes with it, and the call stubs that call it are
     /// cleared (`forget_code_block`). Its inline-cache stubs, outside its allocation and
-    /// reachable only from it, stay in the cache, unreachable.
+    /// reachable only from it, go back to their arenas.
     pub fn forget(&mut self, bytecode: &[u8], code: &crate::CompiledCode) {
         let start = bytecode.as_ptr() as u64;
-        self.ic_sites.remove_function(start);
+        let sites = self.ic_sites.remove_function(start);
         self.megamorphic_filter.remove_range(start, start + bytecode.len() as u64);
+        // Its stubs (and a megamorphic site's copy of its generic code) go back to their
+        // arenas: only its own sites' entries reached them.
+        for site in &sites {
+            for stub in site.stubs.iter().chain(&site.megamorphic_copy) {
+                match give_back_stub(&mut self.cache, &mut self.stub_hot, &mut self.stub_cold, stub) {
+                    Ok(bytes) => self.stats.freed_code_bytes += bytes,
+                    Err(e) => tracing::error!(error = %e, "a freed function's stub could not be given back"),
+                }
+            }
+        }
         let (address, len) = code.allocation();
         match self.cache.free(address, len) {
             Ok(()) => {

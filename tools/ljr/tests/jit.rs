@@ -104,14 +104,15 @@ fn a_full_code_cache_leaves_functions_in_the_interpreter() {
 }
 
 /// Functions made, run and dropped over and over in a code cache that holds a few of them at a
-/// time: the collector gives a dead function's code back and later compilations reuse it, so
-/// none fails; the functions kept alive across every collection still run their own code.
+/// time: the collector gives a dead function's code (and its inline-cache stubs) back and later
+/// compilations reuse it, so none fails; the functions kept alive across every collection still
+/// run their own code.
 #[test]
 fn freed_functions_give_their_code_back() {
     let program = "\
         local kept, s = {}, 0 \
         for i = 1, 400 do \
-          local f = loadstring('local a = ... return function(x) local t = {} for j = 1, 3 do t[j] = x * j + a end return t[1] + t[2] + t[3] end')(i) \
+          local f = loadstring('local a = ... return function(x) local t = {} for j = 1, 3 do t[j] = x * j + a end local o = {p = t[1], q = a} return t[1] + t[2] + t[3] + o.p + o.q end')(i) \
           s = s + f(i) \
           if i % 50 == 0 then kept[#kept + 1] = f end \
           if i % 10 == 0 then collectgarbage() end \
