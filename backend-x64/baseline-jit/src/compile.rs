@@ -271,7 +271,7 @@ fn generated_emitters(tables: &StencilTables, templates: &[Result<Template, Stri
 /// Asks for the cache line at `at` of the buffer `out` points into (a hint: any address is
 /// safe, none is dereferenced).
 #[inline(always)]
-fn prefetch(out: *mut u8, at: usize) {
+fn prefetch(out: *const u8, at: usize) {
     // SAFETY: a prefetch does not fault, whatever the address.
     unsafe { std::arch::x86_64::_mm_prefetch::<{ std::arch::x86_64::_MM_HINT_T0 }>(out.wrapping_add(at).cast()) }
 }
@@ -409,13 +409,13 @@ impl BaselineJit {
         while offset < bytecode.len() {
             let opcode = read_field(bytecode, offset, 2, false).ok_or("truncated opcode")? as usize;
             let v = self.tables.variants.get(opcode).ok_or("unknown opcode")?;
+            if v.length < 2 || offset + v.length as usize > bytecode.len() {
+                return Err(format!("a truncated {} at {offset}", v.name));
+            }
             let (Some(Ok(t)), Some(Some(emit))) = (self.templates.get(opcode), self.emitters.get(opcode)) else {
                 offset += v.length as usize;
                 continue;
             };
-            if v.length < 2 || offset + v.length as usize > bytecode.len() {
-                return Err(format!("a truncated {} at {offset}", v.name));
-            }
             let pos = [0, t.in_line.len(), t.in_line.len() + t.cold.len()];
             let len = pos[2] + t.records as usize;
             let write = |generated: bool| -> (Vec<u8>, bool) {
@@ -571,7 +571,7 @@ impl BaselineJit {
         // wrote long ago: pass 1's sequential reads missed line after line (a quarter of the
         // pass's time on a 3,000-function file). Ask for every line at once.
         for at in (0..bytecode.len()).step_by(64) {
-            prefetch(bytecode.as_ptr().cast_mut(), at);
+            prefetch(bytecode.as_ptr(), at);
         }
         let mut planned: Vec<Planned> = Vec::with_capacity(bytecode.len() / 4);
         let mut offset = 0;
@@ -664,9 +664,9 @@ impl BaselineJit {
                 // is a miss, which stalled the emitters' first stores to the records (about a
                 // sixth of the loop's time on a 3,000-function file). Ask for the lines a few
                 // instructions ahead in each of the three streams.
-                prefetch(e.out, pos[0] + 512);
-                prefetch(e.out, pos[1] + 256);
-                prefetch(e.out, pos[2] + 256);
+                prefetch(buf.as_ptr(), pos[0] + 512);
+                prefetch(buf.as_ptr(), pos[1] + 256);
+                prefetch(buf.as_ptr(), pos[2] + 256);
                 let emitter = emitters[ins.opcode as usize];
                 if emitter.is_none() {
                     buf[pos[0]..pos[0] + t.in_line.len()].copy_from_slice(&t.in_line);
@@ -692,6 +692,8 @@ impl BaselineJit {
                         }
                     }
                 };
+                // (The buffer's pointer is taken again after the slice writes above.)
+                e.out = buf.as_mut_ptr();
                 e.pos = pos;
                 e.offset = offset;
                 e.bases[1..7].copy_from_slice(&[pc, next, branch, base + pos[0] as u64, base + pos[1] as u64, base + pos[2] as u64]);
