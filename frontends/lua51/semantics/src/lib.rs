@@ -2203,6 +2203,11 @@ pub fn lua_lib_string_sub(num_args: u64) -> ! {
     }
     // An empty piece may start past the end (`s:sub(100)`): it is the empty string.
     let (first, count) = if start <= end { (start - 1, end - start + 1) } else { (0, 0) };
+    if count == 1 {
+        // One byte: the state interned every one-byte string when it was made.
+        let byte = unsafe { *(*s.as_string()).data().add(first as usize) };
+        return_one(unsafe { (*(*ctx()).shared).single_byte_strings[usize::from(byte)] }.raw())
+    }
     let piece = unsafe { lua_rt_substring(ctx(), base, num_args, s.raw(), first as u64, count as u64) };
     if piece == NIL_BITS {
         // Out of memory: the twin raises it.

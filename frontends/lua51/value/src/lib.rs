@@ -960,6 +960,10 @@ pub struct SharedState {
     /// coroutine_ring about 5% slower with fewer instructions (a layout effect, measured
     /// side by side; so did moving a thread's status next to its context).
     pub status_names: [TValue; 4],
+    /// Every one-byte string, by its byte: the heap's cache of them (`Heap::single_chars`, a
+    /// root of every collection), filled when the state is made. `s:sub(i, i)` (a tokenizer's
+    /// every step) returns one without calling the runtime.
+    pub single_byte_strings: [TValue; 256],
 }
 
 /// Lua 5.1's `luaT_typenames`, by [`type_index`].

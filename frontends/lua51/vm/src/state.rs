@@ -241,6 +241,11 @@ impl LuaState {
         for (slot, name) in type_names.iter_mut().zip(TYPE_NAMES) {
             *slot = heap.intern(name.as_bytes())?;
         }
+        // Every one-byte string now (the heap keeps them, as roots), for the generated code too.
+        for byte in 0..=u8::MAX {
+            heap.intern(&[byte])?;
+        }
+        let single_byte_strings = heap.single_chars.map(|s| TValue::from_string(s));
         let mut stack = vec![0u64; STACK_SLOTS].into_boxed_slice();
         let shared = Box::new(SharedState {
             index_event: event_names[Event::Index as usize],
@@ -256,6 +261,7 @@ impl LuaState {
             // main chunk starts one native call deep.
             native_depth: 1,
             hooked: 0,
+            single_byte_strings,
         });
         let main = new_context(&mut stack, std::ptr::null_mut(), &*shared);
         // As 5.1's registry: libraries keep their tables in it (`_LOADED`, `FILE*`).

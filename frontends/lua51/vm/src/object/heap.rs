@@ -138,8 +138,10 @@ pub struct Heap {
     pub(crate) userdata: Vec<*mut GcHeader>,
     /// Where the collector is in its cycle (`gc` drives it).
     pub(crate) cycle: GcCycle,
-    /// The one-byte strings, made on first use and kept (roots of every collection): `s:sub(i,
-    /// i)`, `string.char(c)` and one-character captures are a lookup, not a hash and a probe.
+    /// The one-byte strings, kept (roots of every collection): `s:sub(i, i)`, `string.char(c)`
+    /// and one-character captures are a lookup, not a hash and a probe. A state makes all of
+    /// them when it is made (`LuaState::new`; the generated code reads its copy,
+    /// `SharedState::single_byte_strings`); a bare heap makes them on first use.
     pub(crate) single_chars: [*mut LuaString; 256],
 }
 
