@@ -537,7 +537,10 @@ fn atomic(st: &mut LuaState, cycle: &mut GcCycle, top: *mut u64) {
         } else {
             // SAFETY: a leaked box of the compiler; no closure or frame refers to it.
             forget_compiled(&mut st.tiering, unsafe { &*p });
-            st.heap.bytes_allocated -= unsafe { (*p).accounted_bytes };
+            // (Counted in when the chunk was registered, so never more than the total.)
+            let bytes = unsafe { (*p).accounted_bytes };
+            debug_assert!(bytes <= st.heap.bytes_allocated);
+            st.heap.bytes_allocated = st.heap.bytes_allocated.saturating_sub(bytes);
             drop(unsafe { Box::from_raw(p) });
         }
         live
