@@ -66,7 +66,7 @@ pub struct GeneratedEmitter {
 /// # Safety
 /// `at + N` is within the buffer.
 #[inline(always)]
-pub(crate) unsafe fn put<const N: usize>(out: *mut u8, at: usize, bytes: [u8; N]) {
+unsafe fn put<const N: usize>(out: *mut u8, at: usize, bytes: [u8; N]) {
     // SAFETY: the caller's.
     unsafe { out.add(at).cast::<[u8; N]>().write_unaligned(bytes) }
 }
@@ -130,6 +130,19 @@ pub unsafe fn abs64(e: &EmitTarget<'_>, area: usize, at: usize, base: usize, off
     unsafe { put(e.out, e.pos[area] + at, e.bases[base].wrapping_add(off).to_le_bytes()) }
 }
 
+/// The instruction's 2-byte field at `field`, read without a bounds check.
+///
+/// # Safety
+/// The field lies in the instruction, which lies in `e.bytecode` (the compile loop checked the
+/// instruction's length, the template the field's offset).
+#[inline(always)]
+unsafe fn field_u16(e: &EmitTarget<'_>, field: usize) -> u16 {
+    let at = e.offset + field;
+    debug_assert!(at + 2 <= e.bytecode.len());
+    // SAFETY: the caller's.
+    unsafe { u16::from_le_bytes([*e.bytecode.get_unchecked(at), *e.bytecode.get_unchecked(at + 1)]) }
+}
+
 /// A 4-byte hole holding `add + scale * u16` of the instruction's 2-byte field at `field`,
 /// which fits for every field value (`template::as_slot` proved it).
 ///
@@ -138,11 +151,8 @@ pub unsafe fn abs64(e: &EmitTarget<'_>, area: usize, at: usize, base: usize, off
 /// instruction's length, the template the field's offset).
 #[inline(always)]
 pub unsafe fn slot(e: &EmitTarget<'_>, area: usize, at: usize, field: usize, scale: i64, add: i64) {
-    let field = e.offset + field;
-    debug_assert!(field + 2 <= e.bytecode.len());
     // SAFETY: the caller's.
-    let raw = unsafe { u16::from_le_bytes([*e.bytecode.get_unchecked(field), *e.bytecode.get_unchecked(field + 1)]) };
-    let value = add + scale * i64::from(raw);
+    let value = add + scale * i64::from(unsafe { field_u16(e, field) });
     // SAFETY: the caller's.
     unsafe { put(e.out, e.pos[area] + at, (value as u32).to_le_bytes()) }
 }
@@ -154,11 +164,8 @@ pub unsafe fn slot(e: &EmitTarget<'_>, area: usize, at: usize, field: usize, sca
 /// As [`slot`].
 #[inline(always)]
 pub unsafe fn slot_field(e: &EmitTarget<'_>, area: usize, at: usize, field: usize, scale: i64, add: i64) {
-    let field = e.offset + field;
-    debug_assert!(field + 2 <= e.bytecode.len());
     // SAFETY: the caller's.
-    let raw = unsafe { u16::from_le_bytes([*e.bytecode.get_unchecked(field), *e.bytecode.get_unchecked(field + 1)]) };
-    let value = add.wrapping_add(scale.wrapping_mul(i64::from(raw)));
+    let value = add.wrapping_add(scale.wrapping_mul(i64::from(unsafe { field_u16(e, field) })));
     // SAFETY: the caller's.
     unsafe { put(e.out, e.pos[area] + at, (value as u64).to_le_bytes()) }
 }

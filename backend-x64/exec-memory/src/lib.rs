@@ -328,9 +328,8 @@ impl CodeCache {
     /// there. A range that is not code this cache handed out, or that is free already, is an
     /// error and changes nothing.
     pub fn free(&mut self, address: u64, len: usize) -> Result<(), ExecMemoryError> {
-        let offset = address.checked_sub(self.base()).map(|o| o as usize);
-        match offset {
-            Some(o) if len > 0 && o.checked_add(len).is_some_and(|end| end <= self.code_top) && !self.free.overlaps(o, len) => {
+        match self.live_code_offset(address, len) {
+            Some(o) if len > 0 => {
                 self.write(o, len, Access::Execute, |buf, _| buf.fill(0xcc))?;
                 discard_valgrind_translations(address, len);
                 self.free.insert(o, len);
@@ -348,16 +347,21 @@ impl CodeCache {
     /// Lets `fill` rewrite the `len` bytes of emitted code at `address` in place, through the
     /// write view (an inline-cache stub written where it runs, with no copy in between).
     pub fn patch_with<R>(&mut self, address: u64, len: usize, fill: impl FnOnce(&mut [u8]) -> R) -> Result<R, ExecMemoryError> {
-        let offset = address.checked_sub(self.base()).map(|o| o as usize);
-        match offset {
-            // (Not into freed code: whatever patches it holds a stale address.)
-            Some(o) if o.checked_add(len).is_some_and(|end| end <= self.code_top) && !self.free.overlaps(o, len) => {
+        // (Not into freed code: whatever patches it holds a stale address.)
+        match self.live_code_offset(address, len) {
+            Some(o) => {
                 let r = self.write(o, len, Access::Execute, |buf, _| fill(buf))?;
                 discard_valgrind_translations(address, len);
                 Ok(r)
             }
             _ => Err(ExecMemoryError::NotOurs { address, len }),
         }
+    }
+
+    /// The offset of `[address, address + len)` when it is emitted code that is not free.
+    fn live_code_offset(&self, address: u64, len: usize) -> Option<usize> {
+        let o = address.checked_sub(self.base())? as usize;
+        (o.checked_add(len)? <= self.code_top && !self.free.overlaps(o, len)).then_some(o)
     }
 
     fn full(&self, requested: usize) -> ExecMemoryError {

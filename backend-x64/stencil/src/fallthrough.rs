@@ -32,7 +32,7 @@ pub fn invert_final_branch(stencil: &mut Stencil, next: &str, entries: &[usize])
         return false;
     }
     let is_next = |t: &HoleTarget| matches!(t, HoleTarget::Symbol(s) if s == next);
-    let field = |at: usize| stencil.holes.iter().position(|h| h.offset == at && h.kind == HoleKind::PcRel32 && h.addend == -4);
+    let field = |at: usize| branch_hole_at(&stencil.holes, at);
     let (Some(to_next), Some(to_other)) = (field(jcc + 2), field(jmp + 1)) else { return false };
     if !is_next(&stencil.holes[to_next].target) || is_next(&stencil.holes[to_other].target) {
         return false;
@@ -74,7 +74,7 @@ pub fn sink_final_exit(
     is_slow_path: &dyn Fn(&str) -> bool,
 ) -> bool {
     let is_next = |t: &HoleTarget| matches!(t, HoleTarget::Symbol(s) if s == next);
-    let hole_at = |at: usize| hot.holes.iter().position(|h| h.offset == at && h.kind == HoleKind::PcRel32 && h.addend == -4);
+    let hole_at = |at: usize| branch_hole_at(&hot.holes, at);
     let hole_offsets: Vec<usize> = hot.holes.iter().map(|h| h.offset).collect();
     // Every instruction, and the last `jcc rel32` to the next instruction.
     let mut decoder = Decoder::with_ip(64, &hot.code, 0, DecoderOptions::NONE);
@@ -191,7 +191,7 @@ pub fn invert_branches_over_jumps(stencil: &mut Stencil, entries: &[usize]) -> u
             continue;
         }
         let jmp_field = at + 3;
-        if !stencil.holes.iter().any(|h| h.offset == jmp_field && h.kind == HoleKind::PcRel32 && h.addend == -4) {
+        if branch_hole_at(&stencil.holes, jmp_field).is_none() {
             continue;
         }
         if entries.contains(&(at + 2)) || targets.contains(&((at + 2) as u64)) {
@@ -207,6 +207,12 @@ pub fn invert_branches_over_jumps(stencil: &mut Stencil, entries: &[usize]) -> u
         stencil.code[at..at + 3].copy_from_slice(&[0x2e, 0x0f, 0x80 | (cc ^ 1)]);
     }
     sites.len()
+}
+
+/// The index of the hole that is the `rel32` displacement of a branch at `at` (a `PcRel32` with
+/// the addend -4 a branch's field has), if there is one.
+fn branch_hole_at(holes: &[crate::Hole], at: usize) -> Option<usize> {
+    holes.iter().position(|h| h.offset == at && h.kind == HoleKind::PcRel32 && h.addend == -4)
 }
 
 /// The offset of a direct branch's or call's displacement (its last field: rel8 or rel32).
