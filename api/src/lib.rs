@@ -472,6 +472,11 @@ pub mod symbols {
     pub const HANDLER_PREFIX: &str = "__deegen_interp_op_";
     /// Prefix of API markers.
     pub const API_PREFIX: &str = "__deegen_api_";
+    /// The API markers that only read the pinned state (`context()`, `stack_base()`,
+    /// `code_block()`): a pass asking whether a path writes anything (a call inline-cache stub
+    /// starts its instruction over on a miss, so it serves only calls reached with nothing
+    /// written) may step over them.
+    pub const PINNED_STATE_READS: [&str; 3] = ["__deegen_api_context", "__deegen_api_stack_base", "__deegen_api_code_block"];
     /// Prefix of a library function's entry point (`__deegen_lib_<name>`): the code block entry
     /// of a library function the language writes in its semantics (`lua51_specs::library`),
     /// entered like any function (`num_args` in `a0`).

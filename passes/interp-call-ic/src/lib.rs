@@ -1,6 +1,6 @@
 #![doc = include_str!("../README.md")]
 
-use std::collections::HashSet;
+use std::collections::{HashMap, HashSet};
 
 use deegen_api::hooks;
 use deegen_api::runtime_constants as rc;
@@ -39,9 +39,14 @@ impl<'ctx> Pass<LlvmModule<'ctx>> for InterpCallIc {
         let mut variants = read_variants(module).map_err(err)?;
         let mut cached_sites = 0;
         let mut cold_sites = 0;
-        // Calls without effects: the language's type checks (a stub's probe may follow them).
+        // Calls without effects: the language's type checks and the markers that read the
+        // pinned state (a stub's probe may follow them: `CallVarArgs` reads the count of
+        // variable results from the context before its call).
         let checkers = read_type_lattice(module).map_err(err)?.map(|lattice| Checkers::of(module, &lattice));
-        let pure = |c: Value| checkers.as_ref().is_some_and(|k| k.check_of(c).is_some());
+        let pure = |c: Value| {
+            checkers.as_ref().is_some_and(|k| k.check_of(c).is_some())
+                || c.callee().is_some_and(|f| deegen_api::symbols::PINNED_STATE_READS.contains(&f.name().as_str()))
+        };
         // The call inline-cache stubs (baseline JIT) after every main component, so that each
         // finds its variant's cache already laid out.
         let (stubs, mains): (Vec<_>, Vec<_>) = defined_functions(module).into_iter().partition(|f| function_attr(*f, CALL_IC_STUB_ATTR).is_some());
@@ -404,19 +409,32 @@ impl<'p> StubSites<'p> {
             hot.contains(&Value(call_instruction(*c).as_value_ref()).parent())
                 && callee_name(*c).is_some_and(|n| COMPLETING_MARKERS.contains(&n.as_str()))
         });
-        let mut untouched = HashSet::new();
-        let Some(&entry) = Value(f.as_value_ref()).blocks().first() else { return StubSites { untouched, completes_without_call, pure } };
-        let mut work = vec![entry];
-        untouched.insert(entry);
-        while let Some(b) = work.pop() {
-            // Its successors only when the whole block writes nothing.
-            if b.instructions().into_iter().any(|i| i.may_write(pure)) {
-                continue;
-            }
+        // A block is untouched when every path from the entry to it writes nothing: all its
+        // predecessors are untouched and write nothing themselves. (Some write-free path was
+        // not enough: a call after a join of a writing branch and a silent one, a tail call's
+        // closing of upvalues, was served, and a miss would have run the write twice.)
+        // Optimistic start, then blocks are dropped until nothing changes.
+        let blocks = Value(f.as_value_ref()).blocks();
+        let Some(&entry) = blocks.first() else { return StubSites { untouched: HashSet::new(), completes_without_call, pure } };
+        let writes: HashSet<Block> = blocks.iter().copied().filter(|b| b.instructions().into_iter().any(|i| i.may_write(pure))).collect();
+        let mut predecessors: HashMap<Block, Vec<Block>> = HashMap::new();
+        for &b in &blocks {
             for s in b.successors() {
-                if untouched.insert(s) {
-                    work.push(s);
-                }
+                predecessors.entry(s).or_default().push(b);
+            }
+        }
+        let mut untouched: HashSet<Block> = blocks.iter().copied().collect();
+        loop {
+            let dropped: Vec<Block> = untouched
+                .iter()
+                .copied()
+                .filter(|&b| b != entry && predecessors.get(&b).is_none_or(|ps| ps.iter().any(|p| !untouched.contains(p) || writes.contains(p))))
+                .collect();
+            if dropped.is_empty() {
+                break;
+            }
+            for b in dropped {
+                untouched.remove(&b);
             }
         }
         StubSites { untouched, completes_without_call, pure }

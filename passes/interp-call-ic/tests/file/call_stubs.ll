@@ -6,7 +6,10 @@
 ; JIT, where the instruction's own stencil reports each fill (`__deegen_jit_ic_filled`). Only a
 ; call the entry reaches with nothing written gets the probe: Call's second call follows
 ; `__call`'s handler and stays an uncached call in the stubs. `Close` writes before its call
-; and `Index` can finish without one: neither keeps stubs.
+; and `Index` can finish without one: neither keeps stubs. `Join` reaches its call both past a
+; store and without one: a miss would start it over after the store, so it keeps none either.
+; `VarArgs` reads the pinned context (`__deegen_api_context`, which writes nothing) before its
+; call, and keeps its stubs.
 ; (A type check is a call without effects: the lattice names the checker.)
 ; RUN: deegen-opt --passes=interp-call-ic %s | FileCheck %s
 ; RUN: deegen-opt --passes=interp-call-ic %s | FileCheck %s --check-prefix=GONE
@@ -36,6 +39,7 @@
 
 ; GONE-NOT: @__deegen_jit_op_Close__call_ic
 ; GONE-NOT: @__deegen_jit_op_Index__call_ic
+; GONE-NOT: @__deegen_jit_op_Join__call_ic
 
 ; CHECK-LABEL: define ghccc void @__deegen_jit_op_Call(
 ; CHECK:       call_ic.miss:
@@ -67,12 +71,20 @@
 ; CHECK:         call void @__deegen_api_make_call_with_code_block(
 ; CHECK-LABEL: define ghccc void @__deegen_jit_op_Close(
 ; CHECK-LABEL: define ghccc void @__deegen_jit_op_Index(
+; CHECK-LABEL: define ghccc void @__deegen_jit_op_Join(
+; CHECK-NOT:     __deegen_jit_ic_filled
+; CHECK-LABEL: define ghccc void @__deegen_jit_op_VarArgs(
+; CHECK:         call void @__deegen_jit_ic_filled(
+; CHECK-LABEL: define ghccc void @__deegen_jit_op_VarArgs__call_ic_direct(
+; CHECK:         %call_ic.hit = icmp eq i64 %call_ic.callee, %call_ic.key, !deegen.call_ic_probe
+; CHECK:         call void @__deegen_api_make_call_direct(ptr %base, i64 %n, ptr @continuation,
 target triple = "x86_64-unknown-linux-gnu"
 
 declare void @__deegen_api_make_call(ptr, i64, ptr) #0
 declare void @__deegen_api_return(i64) #0
 declare zeroext i1 @is_function(i64)
 declare i64 @call_handler(ptr)
+declare ptr @__deegen_api_context()
 
 define ptr @deegen_hook_code_block(i64 %callee) {
   %p = and i64 %callee, 281474976710655
@@ -198,6 +210,54 @@ done:
   unreachable
 }
 
+define ghccc void @__deegen_jit_op_Join(ptr %ctx, ptr %base, ptr %pc, ptr %cb, i64 %t1, i64 %a0, i64 %a1, i64 %a2, i64 %a3, i64 %t2) #9 {
+entry:
+  %v = load i64, ptr %base
+  %z = icmp eq i64 %v, 0
+  br i1 %z, label %write, label %call
+
+write:
+  store i64 1, ptr %base
+  br label %call
+
+call:
+  call void @__deegen_api_make_call(ptr %base, i64 1, ptr @continuation) #0
+  unreachable
+}
+
+define ghccc void @__deegen_jit_op_Join__call_ic_direct(ptr %ctx, ptr %base, ptr %pc, ptr %cb, i64 %t1, i64 %a0, i64 %a1, i64 %a2, i64 %a3, i64 %t2) #10 {
+entry:
+  %v = load i64, ptr %base
+  %z = icmp eq i64 %v, 0
+  br i1 %z, label %write, label %call
+
+write:
+  store i64 1, ptr %base
+  br label %call
+
+call:
+  call void @__deegen_api_make_call(ptr %base, i64 1, ptr @continuation) #0
+  unreachable
+}
+
+define ghccc void @__deegen_jit_op_VarArgs(ptr %ctx, ptr %base, ptr %pc, ptr %cb, i64 %t1, i64 %a0, i64 %a1, i64 %a2, i64 %a3, i64 %t2) #11 {
+entry:
+  %c = call ptr @__deegen_api_context()
+  %n.addr = getelementptr i8, ptr %c, i64 184
+  %n = load i64, ptr %n.addr
+  call void @__deegen_api_make_call(ptr %base, i64 %n, ptr @continuation) #0
+  unreachable
+}
+
+define ghccc void @__deegen_jit_op_VarArgs__call_ic_direct(ptr %ctx, ptr %base, ptr %pc, ptr %cb, i64 %t1, i64 %a0, i64 %a1, i64 %a2, i64 %a3, i64 %t2) #12 {
+entry:
+  %c = call ptr @__deegen_api_context()
+  %n.addr = getelementptr i8, ptr %c, i64 184
+  %n = load i64, ptr %n.addr
+  call void @__deegen_api_make_call(ptr %base, i64 %n, ptr @continuation) #0
+  unreachable
+}
+
 attributes #0 = { noreturn nounwind }
 attributes #1 = { "deegen-handler"="stencil" "deegen-variant"="0" }
 attributes #2 = { "deegen-handler"="stencil" "deegen-variant"="0" "deegen-call-ic-stub"="direct" }
@@ -207,13 +267,19 @@ attributes #5 = { "deegen-handler"="stencil" "deegen-variant"="1" }
 attributes #6 = { "deegen-handler"="stencil" "deegen-variant"="1" "deegen-call-ic-stub"="direct" }
 attributes #7 = { "deegen-handler"="stencil" "deegen-variant"="2" }
 attributes #8 = { "deegen-handler"="stencil" "deegen-variant"="2" "deegen-call-ic-stub"="direct" }
+attributes #9 = { "deegen-handler"="stencil" "deegen-variant"="3" }
+attributes #10 = { "deegen-handler"="stencil" "deegen-variant"="3" "deegen-call-ic-stub"="direct" }
+attributes #11 = { "deegen-handler"="stencil" "deegen-variant"="4" }
+attributes #12 = { "deegen-handler"="stencil" "deegen-variant"="4" "deegen-call-ic-stub"="direct" }
 
-!deegen.variants = !{!0, !1, !2}
+!deegen.variants = !{!0, !1, !2, !5, !6}
 !deegen.type_lattice = !{!4}
 
 !0 = !{!"opcode=0 name=Call bytecode=Call semantics=call result=none length=4 frame:slotref@2:2"}
 !1 = !{!"opcode=1 name=Close bytecode=Close semantics=close result=none length=2"}
 !2 = !{!"opcode=2 name=Index bytecode=Index semantics=index result=value length=4 output@2"}
+!5 = !{!"opcode=3 name=Join bytecode=Join semantics=join result=none length=2"}
+!6 = !{!"opcode=4 name=VarArgs bytecode=VarArgs semantics=var_args result=none length=2"}
 !4 = !{!"types number function", !"checker is_function proves=function cost=2", !"callable function"}
 
 !deegen.phase = !{!11}
