@@ -470,7 +470,7 @@ mod tests {
         };
         cycle(&mut heap, 20_000, 0);
         let full = heap.strings.capacity();
-        assert!(full >= 40_000, "grown for 20,000 strings: {full}");
+        assert!(full * 3 >= 20_000 * 4, "grown for 20,000 strings, at most three quarters full: {full}");
         for tag in 1..4 {
             cycle(&mut heap, 20_000, tag);
             assert_eq!(heap.strings.capacity(), full, "refilled every cycle: kept (cycle {tag})");
