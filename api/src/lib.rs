@@ -154,8 +154,10 @@ pub struct InterpContext {
     /// `STATUS_OK`, `STATUS_ERROR` (or a language's own status, such as a coroutine's yield)
     /// after `__deegen_interp_enter` or `__deegen_interp_resume` returns.
     pub status: u64,
-    /// The highest frame end any entry thunk has seen: slots above it were never written, so a
-    /// garbage collector clearing stale slots above the live top need not go further.
+    /// The highest frame end any entry thunk has seen, and the highest slot end any code that
+    /// writes above its frame claimed ([`InterpContext::claim_stack`]): slots above it were
+    /// never written, so a garbage collector clearing stale slots above the live top need not
+    /// go further.
     pub stack_high_water: *mut u64,
     /// Where a fast path leaves the live values that do not fit the scratch argument registers
     /// when it tail-calls an outlined slow path (`hot-cold-split`); the slow path reads them
@@ -167,6 +169,26 @@ pub struct InterpContext {
     /// error leaves the interpreter.
     pub catch_entry: *const (),
     pub catch_base: *mut u64,
+}
+
+impl InterpContext {
+    /// Room for stack slots up to `end` (exclusive) that the caller is about to write above
+    /// its frame (values a call returns for `MULTRET`, `...`'s values, arguments moved into a
+    /// new frame, values moved onto another coroutine's stack): false past the limit.
+    /// Raises the high-water mark to `end`, so a collector's clearing above the live top
+    /// reaches every slot written: an entry thunk records only the frame it enters, and a
+    /// stale slot above the mark would be scanned as a live register of a later, larger frame
+    /// after the object it names was freed.
+    #[inline(always)]
+    pub fn claim_stack(&mut self, end: *mut u64) -> bool {
+        if end > self.stack_limit {
+            return false;
+        }
+        if end > self.stack_high_water {
+            self.stack_high_water = end;
+        }
+        true
+    }
 }
 
 /// Size of [`InterpContext::slow_path_spill`].

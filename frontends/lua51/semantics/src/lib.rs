@@ -1271,7 +1271,7 @@ pub fn lua_vararg(dst: *mut u64, count: u64) -> ! {
         let available = *base.offset(deegen_api::frame::NUM_VARARGS as isize);
         let src = base.sub(FRAME_HEADER_SLOTS + available as usize);
         let n = if count == MULTRET {
-            if dst.add(available as usize) > (*ctx()).interp.stack_limit {
+            if !(*ctx()).interp.claim_stack(dst.add(available as usize)) {
                 api::throw_runtime_error(lua_rt_stack_overflow(ctx()))
             }
             (*ctx()).var_results = available;
@@ -1523,7 +1523,7 @@ pub fn lua_lib_pcall(num_args: u64) -> ! {
     unsafe {
         let n = num_args as usize;
         let frame = base.add(n);
-        if frame.add(FRAME_HEADER_SLOTS + n) > (*ctx()).interp.stack_limit {
+        if !(*ctx()).interp.claim_stack(frame.add(FRAME_HEADER_SLOTS + n)) {
             api::cold_path();
             api::throw(lua_rt_stack_overflow(ctx()))
         }
@@ -1622,7 +1622,7 @@ pub fn lua_lib_xpcall(num_args: u64) -> ! {
             native_twin(num_args)
         }
         let frame = base.add(3);
-        if frame.add(FRAME_HEADER_SLOTS) > (*ctx()).interp.stack_limit {
+        if !(*ctx()).interp.claim_stack(frame.add(FRAME_HEADER_SLOTS)) {
             api::cold_path();
             api::throw(lua_rt_stack_overflow(ctx()))
         }
@@ -1739,7 +1739,7 @@ fn coroutine_came_back(co: TValue, values: *mut u64, count: u64, base: *mut u64,
         if values.is_null() {
             return Err(count);
         }
-        if base.add(room + count as usize) > (*ctx()).interp.stack_limit {
+        if !(*ctx()).interp.claim_stack(base.add(room + count as usize)) {
             api::cold_path();
             api::throw(lua_rt_stack_overflow(ctx()))
         }
@@ -2089,7 +2089,7 @@ pub fn lua_lib_unpack(num_args: u64) -> ! {
     }
     let table = unsafe { &*t.as_table() };
     let Some(n) = table.length_fast() else { native_twin(num_args) };
-    if unsafe { base.add(n) } > unsafe { (*ctx()).interp.stack_limit } {
+    if !unsafe { (*ctx()).interp.claim_stack(base.add(n)) } {
         native_twin(num_args)
     }
     // The length needs no search: the array part holds 1..=n.

@@ -65,6 +65,8 @@ impl LuaState {
             if base.add(num_args) >= (*ctx).interp.stack_limit {
                 return Err(error(st, "stack overflow"));
             }
+            // The arguments may reach above the callee's frame (its entry records only that).
+            (*ctx).interp.claim_stack(base.add(num_args));
             *base.offset(frame::CALLER_BASE as isize) = caller as u64;
             *base.offset(frame::RETURN_CONTINUATION as isize) = __deegen_interp_exit as *const () as u64;
             *base.offset(frame::CALLER_PC as isize) = caller_pc as u64;

@@ -169,8 +169,14 @@ pub unsafe fn resume(st: *mut LuaState, co_value: TValue, args: &[TValue], top: 
         if let Some(message) = refusal(st, co) {
             return Err(message);
         }
-        switch_in(st, co_value, top, false);
         let ctx: *mut LuaContext = std::ptr::addr_of_mut!((*co).ctx);
+        // The arguments land in the coroutine's bottom frame or where it yielded: above what
+        // its entries recorded.
+        let landing = if (*co).started { (*co).yield_base } else { bottom_frame(co) };
+        if !(*ctx).interp.claim_stack(landing.add(args.len())) {
+            return Err("too many arguments to resume");
+        }
+        switch_in(st, co_value, top, false);
         // `resume` catches the coroutine's errors: an enclosing `xpcall`'s handler does not see them.
         // Its base is in another stack than the coroutine's frames: a walk of those never meets it.
         (*st).protected.push(Protected { handler: TValue::NIL, state: HandlerState::Done, base: std::ptr::null_mut() });
@@ -241,7 +247,7 @@ pub unsafe extern "C" fn lua_rt_coroutine_resume(ctx: *mut LuaContext, co: u64, 
         let co_ctx = std::ptr::addr_of_mut!((*co).ctx);
         let bottom = bottom_frame(co);
         let landing = if (*co).started { (*co).yield_base } else { bottom };
-        if landing.add(n) > (*co_ctx).interp.stack_limit {
+        if !(*co_ctx).interp.claim_stack(landing.add(n)) {
             return RtSwitch::TWIN;
         }
         switch_in(st, co_value, args.add(n), true);

@@ -20,7 +20,10 @@
 //! (frames are contiguous, so that covers every frame), the globals, the string metatable and
 //! the state's other values, the open upvalues and an error in flight. In the atomic phase the
 //! stack above the live top is cleared up to the interpreter's high-water mark, so a stale slot
-//! never shows a freed object to a later cycle (what PUC Lua's `traversestack` does).
+//! never shows a freed object to a later cycle (what PUC Lua's `traversestack` does). The mark
+//! covers every slot written: entry thunks raise it to the frame they enter, and code that
+//! writes above its frame (many results, `...`, values moved onto another coroutine's stack)
+//! claims the slots first (`InterpContext::claim_stack`).
 //!
 //! Steps run only at safe points that know the live top: the allocating runtime helpers
 //! (new table, new closure, concatenation), which pass their frame, and native functions on

@@ -235,9 +235,12 @@ impl<'a> Call<'a> {
 
     /// Room for `n` results from `base`.
     pub(crate) fn ensure_results(&mut self, n: usize) -> Result<(), Raised> {
-        if unsafe { self.base.add(n) } >= self.st.cur().interp.stack_limit {
+        let end = unsafe { self.base.add(n) };
+        if end >= self.st.cur().interp.stack_limit {
             return Err(self.error("stack overflow"));
         }
+        // Results above the native's frame: the collector's clearing must reach them.
+        self.st.cur().interp.claim_stack(end);
         Ok(())
     }
 
