@@ -410,9 +410,9 @@ impl<'p> StubSites<'p> {
                 && callee_name(*c).is_some_and(|n| COMPLETING_MARKERS.contains(&n.as_str()))
         });
         // A block is untouched when every path from the entry to it writes nothing: all its
-        // predecessors are untouched and write nothing themselves. (Some write-free path was
-        // not enough: a call after a join of a writing branch and a silent one, a tail call's
-        // closing of upvalues, was served, and a miss would have run the write twice.)
+        // predecessors are untouched and write nothing themselves. (Some write-free path is
+        // not enough: a tail call that closes upvalues on one branch and not on the other
+        // would be served, and a miss would start the instruction over after the close.)
         // Optimistic start, then blocks are dropped until nothing changes.
         let blocks = Value(f.as_value_ref()).blocks();
         let Some(&entry) = blocks.first() else { return StubSites { untouched: HashSet::new(), completes_without_call, pure } };

@@ -85,7 +85,9 @@ impl StackMemory {
             return;
         }
         let Ok(mut pool) = STACK_POOL.lock() else { return };
-        if pool.slots + used <= POOLED_SLOTS {
+        // The collector's sweep gives stacks back, and must not fail to allocate: without room
+        // in the pool's list, the stack is unmapped.
+        if pool.slots + used <= POOLED_SLOTS && pool.stacks.try_reserve(1).is_ok() {
             // SAFETY: `used` slots from `ptr`, within the stack.
             unsafe { std::ptr::write_bytes(self.ptr, 0, used) };
             pool.slots += used;
