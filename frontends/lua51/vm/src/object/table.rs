@@ -781,6 +781,23 @@ impl Table {
         Ok(())
     }
 
+    /// Moves the elements `from..from + count` (1-based keys) of the array part `by` places
+    /// up (`by` > 0) or down, in one move, when every key involved, source and destination,
+    /// lies in the array part; false, and nothing moved, otherwise. For `table.insert` and
+    /// `table.remove` at a position (5.1 moves the elements one `rawget`/`rawset` at a time):
+    /// the values stay the table's, so neither the element kind nor the length changes; the
+    /// caller takes the write barrier (a table traced in pieces may see an element move into
+    /// a piece it traced already).
+    pub fn move_in_array(&mut self, from: usize, count: usize, by: isize) -> bool {
+        let len = self.0.array_len;
+        let Some(to) = from.checked_add_signed(by) else { return false };
+        if from == 0 || to == 0 || from.max(to).saturating_add(count) > len + 1 {
+            return false;
+        }
+        self.array_mut().copy_within(from - 1..from - 1 + count, to - 1);
+        true
+    }
+
     /// A border (`#t`), as Lua 5.1's `luaH_getn` finds it.
     pub fn length(&self) -> usize {
         let array = self.array();

@@ -25,6 +25,18 @@ native!(INSERT, "insert", generated crate::interp::__deegen_lib_table_insert, |c
         3 => {
             let pos = c.check_int(1)?;
             let mut i = (n + 1).max(pos);
+            // A position inside the array part: the last element moves to `n + 1` (which may
+            // grow the array part), then the rest in one move.
+            if 1 <= pos && pos <= n {
+                let last = table_mut(t).get(TValue::from_f64(n as f64));
+                c.table_set(t, TValue::from_f64((n + 1) as f64), last)?;
+                if table_mut(t).move_in_array(pos as usize, (n - pos) as usize, 1) {
+                    c.st.heap.write_barrier(t.as_ptr());
+                    i = pos;
+                } else {
+                    i = n;
+                }
+            }
             while i > pos {
                 let moved = table_mut(t).get(TValue::from_f64((i - 1) as f64));
                 c.table_set(t, TValue::from_f64(i as f64), moved)?;
@@ -48,6 +60,11 @@ native!(REMOVE, "remove", |c| {
     }
     let removed = table_mut(t).get(TValue::from_f64(pos as f64));
     let mut i = pos;
+    // Inside the array part, the elements after the position move down in one move.
+    if table_mut(t).move_in_array(pos as usize + 1, (n - pos) as usize, -1) {
+        c.st.heap.write_barrier(t.as_ptr());
+        i = n;
+    }
     while i < n {
         let next = table_mut(t).get(TValue::from_f64((i + 1) as f64));
         c.table_set(t, TValue::from_f64(i as f64), next)?;
