@@ -91,19 +91,33 @@ pub fn chunk_id_for_syntax_error(source_name: &str) -> String {
 
 /// `luaO_chunkid(out, source, bufflen)` on bytes. The source name is a C
 /// string to lua5.1, so it ends at its first NUL byte.
+///
+/// Only what the id shows is read: `loadstring`'s chunk name is the whole chunk, and a scan of
+/// it for the NUL that ends it, once per load for each of the two ids made, was most of the
+/// ids' cost (O(n) for an id that shows the first line at most).
 pub fn chunk_id_bytes(source: &[u8], bufflen: usize) -> Vec<u8> {
-    let source = match source.iter().position(|&b| b == 0) {
-        Some(nul) => &source[..nul],
-        None => source,
+    // The name as C sees it: up to its first NUL, looked for in the first `limit` bytes
+    // (the rest is never shown, and a NUL there ends nothing the id includes).
+    let up_to_nul = |limit: usize| {
+        let prefix = &source[..source.len().min(limit)];
+        match prefix.iter().position(|&b| b == 0) {
+            Some(nul) => &source[..nul],
+            None => source,
+        }
     };
-    let mut out = Vec::new();
+    // The id is at most `bufflen` bytes: one allocation (it grew three times through
+    // `[string "`, the line and `..."]`).
+    let mut out = Vec::with_capacity(bufflen);
     match source.first() {
         Some(b'=') => {
             // strncpy(out, source + 1, bufflen); out[bufflen - 1] = '\0'
+            let source = up_to_nul(bufflen);
             let rest = &source[1..];
             out.extend_from_slice(&rest[..rest.len().min(bufflen.saturating_sub(1))]);
         }
         Some(b'@') => {
+            // The name's end is shown: all of it is read (file names are short).
+            let source = up_to_nul(usize::MAX);
             let name = &source[1..];
             let avail = bufflen.saturating_sub(" '...' ".len() + 1);
             if name.len() > avail {
@@ -114,8 +128,11 @@ pub fn chunk_id_bytes(source: &[u8], bufflen: usize) -> Vec<u8> {
             }
         }
         _ => {
-            let first_line = source.iter().position(|&b| b == b'\n' || b == b'\r').unwrap_or(source.len());
             let avail = bufflen.saturating_sub(" [string \"...\"] ".len() + 1);
+            // At most `avail` bytes are shown, and whether more follow: `avail + 1` decide.
+            let source = up_to_nul(avail + 1);
+            let seen = &source[..source.len().min(avail + 1)];
+            let first_line = seen.iter().position(|&b| b == b'\n' || b == b'\r').unwrap_or(seen.len());
             let len = first_line.min(avail);
             out.extend_from_slice(b"[string \"");
             out.extend_from_slice(&source[..len]);
@@ -131,6 +148,64 @@ pub fn chunk_id_bytes(source: &[u8], bufflen: usize) -> Vec<u8> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// `luaO_chunkid` read straight (the whole name scanned for its NUL, as before the
+    /// prefix-only version).
+    fn reference(source: &[u8], bufflen: usize) -> Vec<u8> {
+        let source = match source.iter().position(|&b| b == 0) {
+            Some(nul) => &source[..nul],
+            None => source,
+        };
+        let mut out = Vec::new();
+        match source.first() {
+            Some(b'=') => out.extend_from_slice(&source[1..][..(source.len() - 1).min(bufflen.saturating_sub(1))]),
+            Some(b'@') => {
+                let name = &source[1..];
+                let avail = bufflen.saturating_sub(" '...' ".len() + 1);
+                if name.len() > avail {
+                    out.extend_from_slice(b"...");
+                    out.extend_from_slice(&name[name.len() - avail..]);
+                } else {
+                    out.extend_from_slice(name);
+                }
+            }
+            _ => {
+                let first_line = source.iter().position(|&b| b == b'\n' || b == b'\r').unwrap_or(source.len());
+                let avail = bufflen.saturating_sub(" [string \"...\"] ".len() + 1);
+                let len = first_line.min(avail);
+                out.extend_from_slice(b"[string \"");
+                out.extend_from_slice(&source[..len]);
+                if len < source.len() {
+                    out.extend_from_slice(b"...");
+                }
+                out.extend_from_slice(b"\"]");
+            }
+        }
+        out
+    }
+
+    #[test]
+    fn chunk_ids_read_only_what_they_show_and_agree_with_the_whole_scan() {
+        // Names of every length around the limits, with a NUL, a newline or a carriage return
+        // before, at and after what is shown.
+        for prefix in ["", "=", "@"] {
+            for len in [0, 1, 40, 44, 45, 46, 47, 59, 60, 61, 62, 63, 64, 65, 100] {
+                for special in [None, Some(b'\0'), Some(b'\n'), Some(b'\r')] {
+                    for at in [0, 1, 43, 44, 45, 46, 59, 60, 61, 62, 63, 64, 99] {
+                        let mut name = prefix.as_bytes().to_vec();
+                        name.extend((0..len).map(|i| b'a' + (i % 26) as u8));
+                        if let Some(c) = special {
+                            let at = (prefix.len() + at).min(name.len());
+                            name.insert(at, c);
+                        }
+                        for bufflen in [LUA_IDSIZE, MAXSRC] {
+                            assert_eq!(chunk_id_bytes(&name, bufflen), reference(&name, bufflen), "{:?} ({bufflen})", String::from_utf8_lossy(&name));
+                        }
+                    }
+                }
+            }
+        }
+    }
 
     #[test]
     fn chunk_ids() {
