@@ -414,21 +414,20 @@ impl<'p> StubSites<'p> {
         // not enough: a tail call that closes upvalues on one branch and not on the other
         // would be served, and a miss would start the instruction over after the close.)
         // Optimistic start, then blocks are dropped until nothing changes.
-        let blocks = Value(f.as_value_ref()).blocks();
+        let function = Value(f.as_value_ref());
+        let blocks = function.blocks();
         let Some(&entry) = blocks.first() else { return StubSites { untouched: HashSet::new(), completes_without_call, pure } };
         let writes: HashSet<Block> = blocks.iter().copied().filter(|b| b.instructions().into_iter().any(|i| i.may_write(pure))).collect();
-        let mut predecessors: HashMap<Block, Vec<Block>> = HashMap::new();
-        for &b in &blocks {
-            for s in b.successors() {
-                predecessors.entry(s).or_default().push(b);
-            }
-        }
+        let predecessors: HashMap<Block, Vec<Block>> = blocks.iter().map(|&b| (b, function.predecessors(b))).collect();
         let mut untouched: HashSet<Block> = blocks.iter().copied().collect();
         loop {
             let dropped: Vec<Block> = untouched
                 .iter()
                 .copied()
-                .filter(|&b| b != entry && predecessors.get(&b).is_none_or(|ps| ps.iter().any(|p| !untouched.contains(p) || writes.contains(p))))
+                .filter(|&b| {
+                    let ps = &predecessors[&b];
+                    b != entry && (ps.is_empty() || ps.iter().any(|p| !untouched.contains(p) || writes.contains(p)))
+                })
                 .collect();
             if dropped.is_empty() {
                 break;

@@ -142,6 +142,19 @@ fn bottom_frame(co: *mut Thread) -> *mut u64 {
     unsafe { (*co).stack.as_mut_ptr().add(FRAME_HEADER_SLOTS) }
 }
 
+/// Room on `co`'s stack for the `n` arguments of a resume, where they land: its bottom frame
+/// (not started) or where it yielded. Claimed, since they lie above what its entries recorded
+/// (`InterpContext::claim_stack`); false when they do not fit.
+///
+/// # Safety
+/// `co` is a live coroutine that is not running.
+unsafe fn claim_arguments(co: *mut Thread, n: usize) -> bool {
+    unsafe {
+        let landing = if (*co).started { (*co).yield_base } else { bottom_frame(co) };
+        (*co).ctx.interp.claim_stack(landing.add(n))
+    }
+}
+
 /// Points the bottom frame of a started coroutine at its resumer: the frame of a generated
 /// `resume` (`caller`, returning to `continuation`), or native code (null, the interpreter's
 /// exit). The tail calls counted in the caller slot stay.
@@ -170,10 +183,7 @@ pub unsafe fn resume(st: *mut LuaState, co_value: TValue, args: &[TValue], top: 
             return Err(message);
         }
         let ctx: *mut LuaContext = std::ptr::addr_of_mut!((*co).ctx);
-        // The arguments land in the coroutine's bottom frame or where it yielded: above what
-        // its entries recorded.
-        let landing = if (*co).started { (*co).yield_base } else { bottom_frame(co) };
-        if !(*ctx).interp.claim_stack(landing.add(args.len())) {
+        if !claim_arguments(co, args.len()) {
             return Err("too many arguments to resume");
         }
         switch_in(st, co_value, top, false);
@@ -245,9 +255,7 @@ pub unsafe extern "C" fn lua_rt_coroutine_resume(ctx: *mut LuaContext, co: u64, 
             return RtSwitch::TWIN;
         }
         let co_ctx = std::ptr::addr_of_mut!((*co).ctx);
-        let bottom = bottom_frame(co);
-        let landing = if (*co).started { (*co).yield_base } else { bottom };
-        if !(*co_ctx).interp.claim_stack(landing.add(n)) {
+        if !claim_arguments(co, n) {
             return RtSwitch::TWIN;
         }
         switch_in(st, co_value, args.add(n), true);
