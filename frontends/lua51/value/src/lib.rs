@@ -256,7 +256,12 @@ pub struct TableObject {
     pub nodes: *mut TableNode,
     pub node_count: usize,
     /// Hash slots holding a key (live or dead).
-    pub used: usize,
+    pub used: u32,
+    /// Where the last key `next` returned from the named slots or the hash part lies (an index
+    /// into either): a traversal's next step finds its key there with one compare instead of a
+    /// probe of the shape or the hash part, which in a large dictionary is a cache miss per
+    /// step. Only a hint: a step checks the key it finds there and otherwise looks it up.
+    pub next_hint: core::cell::Cell<u32>,
 }
 
 // Every table allocation pays for this header: growing it showed in table-allocating programs
