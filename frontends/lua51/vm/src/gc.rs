@@ -52,7 +52,7 @@ use crate::object::function::{close_upvalues, is_native, proto_of, Proto};
 use crate::object::heap::{other_white, GcCycle, GcPhase};
 use crate::object::string::string_bytes;
 use crate::object::table::Table;
-use crate::object::thread::{Thread, STACK_RESERVE, THREAD_STACK_ACCOUNTED};
+use crate::object::thread::{clear_stack_above, Thread, THREAD_STACK_ACCOUNTED};
 use crate::object::userdata::{userdata_mut, Userdata};
 use crate::state::{Event, LuaError, LuaState};
 
@@ -684,15 +684,11 @@ pub fn step(st: &mut LuaState, top: *mut u64, kilobytes: usize) -> bool {
     finished
 }
 
-/// Zeroes the slots from `top` up to the stack's high-water mark (plus the native reserve).
+/// Zeroes the slots from `top` up to the stack's high-water mark (and the native reserve
+/// above it, where set).
 fn clear_above(ctx: &mut LuaContext, top: *mut u64, end: *mut u64) {
-    let high = ctx.interp.stack_high_water.max(top);
-    let stop = end.min(unsafe { high.add(STACK_RESERVE) });
-    let mut slot = top;
-    while slot < stop {
-        unsafe { *slot = 0 };
-        slot = unsafe { slot.add(1) };
-    }
+    // SAFETY: `top..end` is the rest of this context's stack.
+    unsafe { clear_stack_above(top, ctx.interp.stack_high_water, end) };
     ctx.interp.stack_high_water = top;
 }
 
