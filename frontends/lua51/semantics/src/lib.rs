@@ -1348,15 +1348,30 @@ fn for_in_builtin_step(base: *mut u64, num_vars: u64) -> Option<bool> {
             *vars = key.raw();
             *vars.add(1) = value.raw();
         } else if native == lua_next as *const () {
-            // `vars` has room for two values whatever `num_vars` is: the iterator's call frame
-            // starts there.
-            match lua_rt_next(table.raw(), *base.add(2), vars) {
-                0 => {
-                    *vars = NIL_BITS;
-                    return Some(false);
-                }
-                1 => {}
-                _ => return None,
+            // The step in the handler when the control value is where the table's traversal
+            // hint says (`pairs` over a table nothing else traverses meanwhile), an index of
+            // the array part, or nil; the runtime looks any other key up. `vars` has room for
+            // two values whatever `num_vars` is: the iterator's call frame starts there.
+            let t = &*table.as_table();
+            match t.next_start_hinted(TValue(*base.add(2))) {
+                Some(from) => match t.next_from(from) {
+                    Some((k, v)) => {
+                        *vars = k.raw();
+                        *vars.add(1) = v.raw();
+                    }
+                    None => {
+                        *vars = NIL_BITS;
+                        return Some(false);
+                    }
+                },
+                None => match lua_rt_next(table.raw(), *base.add(2), vars) {
+                    0 => {
+                        *vars = NIL_BITS;
+                        return Some(false);
+                    }
+                    1 => {}
+                    _ => return None,
+                },
             }
         } else {
             return None;

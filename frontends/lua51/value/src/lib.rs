@@ -268,6 +268,15 @@ pub struct TableObject {
 // (binarytrees +9% for 8 bytes), so a change must be deliberate.
 const _: () = assert!(core::mem::size_of::<TableObject>() == 96);
 
+/// A place in a table's traversal order ([`TableObject::next_from`]): an index into its array
+/// part, its named slots or its hash part.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum TraversalPlace {
+    Array(usize),
+    Named(usize),
+    Hash(usize),
+}
+
 /// [`TableObject::index_cache_state`] for a shaped table without `__index`.
 pub const INDEX_ABSENT: u8 = u8::MAX;
 
@@ -586,6 +595,80 @@ impl TableObject {
         if key != deegen_api::ic::UNCACHEABLE_KEY {
             self.header.ic_key = table_ic_key(key >> IC_KEY_ID_SHIFT, key & IC_KEY_OUT_OF_LINE != 0, !mt.is_null());
         }
+    }
+
+    /// Where a traversal (`next`) goes on after `key` without looking it up: after nil, the
+    /// array part's start; after an index in the array part, the next element; after the key
+    /// the previous step returned from the named slots or the hash part
+    /// ([`TableObject::next_hint`]: one compare), the place after it. `None` for any other key,
+    /// which the caller looks up (or finds invalid).
+    #[inline(always)]
+    pub fn next_start_hinted(&self, key: TValue) -> Option<TraversalPlace> {
+        if key.is_nil() {
+            return Some(TraversalPlace::Array(0));
+        }
+        if let Some(slot) = self.array_slot(key) {
+            // SAFETY: a slot of the array part.
+            return Some(TraversalPlace::Array(unsafe { slot.offset_from(self.array) } as usize + 1));
+        }
+        let hint = self.next_hint.get() as usize;
+        if key.is_string() && !self.shape.is_null() {
+            // A shaped table holds every string key in a named slot.
+            // SAFETY: a shape has `len` keys.
+            let shape = unsafe { &*self.shape };
+            return (hint < shape.len as usize && unsafe { *shape.keys.add(hint) } == key).then_some(TraversalPlace::Named(hint + 1));
+        }
+        // Keys are stored normalized (`-0` as `0`): the same bits, or not this key.
+        let key = normalize_key(key);
+        // SAFETY: `hint < node_count`.
+        (hint < self.node_count && unsafe { (*self.nodes.add(hint)).key } == key).then_some(TraversalPlace::Hash(hint + 1))
+    }
+
+    /// The first entry with a value at or after `from` in traversal order (the array part, the
+    /// named slots, the hash part), or `None` at the end; an entry from the named slots or the
+    /// hash part becomes the next step's hint.
+    #[inline(always)]
+    pub fn next_from(&self, from: TraversalPlace) -> Option<(TValue, TValue)> {
+        // Where each part's scan starts (past its end: skipped).
+        let (array_from, named_from, hash_from) = match from {
+            TraversalPlace::Array(i) => (i, 0, 0),
+            TraversalPlace::Named(i) => (usize::MAX, i, 0),
+            TraversalPlace::Hash(i) => (usize::MAX, usize::MAX, i),
+        };
+        let mut i = array_from;
+        while i < self.array_len {
+            // SAFETY: i < array_len.
+            let v = unsafe { *self.array.add(i) };
+            if !v.is_nil() {
+                // (As a signed integer: the conversion of an unsigned one is six instructions.)
+                return Some((TValue::from_f64((i + 1) as i64 as f64), v));
+            }
+            i += 1;
+        }
+        if !self.shape.is_null() {
+            // SAFETY: a shaped table has `(*shape).len` keys and initialised slots.
+            let shape = unsafe { &*self.shape };
+            let mut i = named_from;
+            while i < shape.len as usize {
+                let v = unsafe { *self.slots.add(i) };
+                if !v.is_nil() {
+                    self.next_hint.set(i as u32);
+                    return Some((unsafe { *shape.keys.add(i) }, v));
+                }
+                i += 1;
+            }
+        }
+        let mut i = hash_from;
+        while i < self.node_count {
+            // SAFETY: i < node_count.
+            let n = unsafe { *self.nodes.add(i) };
+            if !n.value.is_nil() {
+                self.next_hint.set(i as u32);
+                return Some((n.key, n.value));
+            }
+            i += 1;
+        }
+        None
     }
 
     /// The hash slot of a key that is not a string.

@@ -15,6 +15,7 @@ use std::mem::ManuallyDrop;
 
 use lua51_value::{
     key_hash, normalize_key as normalize, table_ic_key, ElementKind, GcHeader, ObjKind, Shape, TValue, TableNode as Node, TableObject,
+    TraversalPlace,
 };
 
 use crate::object::debt::{account_storage, alloc_values, free_values};
@@ -856,66 +857,14 @@ impl Table {
     /// the hash part in order, where looking each key up again (as 5.1 does) costs a random
     /// access per step, a cache miss in a large dictionary.
     pub fn next(&self, key: TValue) -> Result<Option<(TValue, TValue)>, InvalidKey> {
-        if key.is_nil() {
-            return Ok(self.next_from_array(0));
-        }
-        if let Some(slot) = self.0.array_slot(key) {
-            return Ok(self.next_from_array(unsafe { slot.offset_from(self.0.array) } as usize + 1));
-        }
-        let hint = self.0.next_hint.get() as usize;
-        if key.is_string() && !self.0.shape.is_null() {
-            // A shaped table holds every string key in a named slot.
-            let keys = self.named_keys();
-            let at =
-                if keys.get(hint).is_some_and(|k| k.raw() == key.raw()) { hint } else { unsafe { (*self.0.shape).find(key) }.ok_or(InvalidKey)? };
-            return Ok(self.next_from_named(at + 1));
-        }
-        // Keys are stored normalized (`-0` as `0`): the same bits, or not this key.
-        let key = normalize(key);
-        let at = match self.nodes().get(hint) {
-            Some(n) if n.key.raw() == key.raw() => hint,
-            _ => self.find_slot(key).map_err(|_| InvalidKey)?,
+        let from = match self.0.next_start_hinted(key) {
+            Some(from) => from,
+            None if key.is_string() && !self.0.shape.is_null() => {
+                TraversalPlace::Named(unsafe { (*self.0.shape).find(key) }.ok_or(InvalidKey)? + 1)
+            }
+            None => TraversalPlace::Hash(self.find_slot(normalize(key)).map_err(|_| InvalidKey)? + 1),
         };
-        Ok(self.next_from_hash(at + 1))
-    }
-
-    /// The first entry at or after element `from` (0-based) of the array part, then in the
-    /// named slots and the hash part.
-    #[inline]
-    fn next_from_array(&self, from: usize) -> Option<(TValue, TValue)> {
-        let array = self.array();
-        for (i, v) in array.iter().enumerate().skip(from) {
-            if !v.is_nil() {
-                return Some((TValue::from_f64((i + 1) as f64), *v));
-            }
-        }
-        self.next_from_named(0)
-    }
-
-    /// The first entry at or after named slot `from`, then in the hash part.
-    #[inline]
-    fn next_from_named(&self, from: usize) -> Option<(TValue, TValue)> {
-        let (keys, values) = (self.named_keys(), self.named());
-        for i in from..keys.len().min(values.len()) {
-            if !values[i].is_nil() {
-                self.0.next_hint.set(i as u32);
-                return Some((keys[i], values[i]));
-            }
-        }
-        self.next_from_hash(0)
-    }
-
-    /// The first entry at or after hash node `from`.
-    #[inline]
-    fn next_from_hash(&self, from: usize) -> Option<(TValue, TValue)> {
-        let nodes = self.nodes();
-        for (i, n) in nodes.iter().enumerate().skip(from) {
-            if !n.value.is_nil() && !n.key.is_nil() {
-                self.0.next_hint.set(i as u32);
-                return Some((n.key, n.value));
-            }
-        }
-        None
+        Ok(self.0.next_from(from))
     }
 
     pub fn array_len(&self) -> usize {
