@@ -1348,30 +1348,15 @@ fn for_in_builtin_step(base: *mut u64, num_vars: u64) -> Option<bool> {
             *vars = key.raw();
             *vars.add(1) = value.raw();
         } else if native == lua_next as *const () {
-            // The step in the handler when the control value is where the table's traversal
-            // hint says (`pairs` over a table nothing else traverses meanwhile), an index of
-            // the array part, or nil; the runtime looks any other key up. `vars` has room for
-            // two values whatever `num_vars` is: the iterator's call frame starts there.
-            let t = &*table.as_table();
-            match t.next_start_hinted(TValue(*base.add(2))) {
-                Some(from) => match t.next_from(from) {
-                    Some((k, v)) => {
-                        *vars = k.raw();
-                        *vars.add(1) = v.raw();
-                    }
-                    None => {
-                        *vars = NIL_BITS;
-                        return Some(false);
-                    }
-                },
-                None => match lua_rt_next(table.raw(), *base.add(2), vars) {
-                    0 => {
-                        *vars = NIL_BITS;
-                        return Some(false);
-                    }
-                    1 => {}
-                    _ => return None,
-                },
+            // `vars` has room for two values whatever `num_vars` is: the iterator's call frame
+            // starts there.
+            match next_step(table, *base.add(2), vars) {
+                0 => {
+                    *vars = NIL_BITS;
+                    return Some(false);
+                }
+                1 => {}
+                _ => return None,
             }
         } else {
             return None;
@@ -1383,6 +1368,29 @@ fn for_in_builtin_step(base: *mut u64, num_vars: u64) -> Option<bool> {
         }
         *base.add(2) = *vars;
         Some(true)
+    }
+}
+
+/// `next(table, key)` for a table: writes the entry after `key` to `out[0..2]` and answers 1,
+/// answers 0 at the end, 2 for a key not in the table (the caller's runtime path raises the
+/// error as 5.1 words it). In the handler when `key` is where the table's traversal hint says
+/// (a traversal nothing interleaves with), an index of the array part, or nil; the runtime
+/// looks any other key up.
+#[inline(always)]
+fn next_step(table: TValue, key: u64, out: *mut u64) -> u64 {
+    let t = unsafe { &*table.as_table() };
+    match t.next_start_hinted(TValue(key)) {
+        Some(from) => match t.next_from(from) {
+            Some((k, v)) => {
+                unsafe {
+                    *out = k.raw();
+                    *out.add(1) = v.raw();
+                }
+                1
+            }
+            None => 0,
+        },
+        None => unsafe { lua_rt_next(table.raw(), key, out) },
     }
 }
 
@@ -2056,7 +2064,7 @@ pub fn lua_lib_next(num_args: u64) -> ! {
     let t = table_argument(num_args);
     let base = api::stack_base();
     let key = if num_args >= 2 { unsafe { *base.add(1) } } else { NIL_BITS };
-    match unsafe { lua_rt_next(t.raw(), key, base) } {
+    match next_step(t, key, base) {
         1 => api::return_from_function(base, 2),
         0 => return_one(NIL_BITS),
         // An invalid key: the twin raises the error.

@@ -14,8 +14,7 @@
 use std::mem::ManuallyDrop;
 
 use lua51_value::{
-    key_hash, normalize_key as normalize, table_ic_key, ElementKind, GcHeader, ObjKind, Shape, TValue, TableNode as Node, TableObject,
-    TraversalPlace,
+    key_hash, normalize_key as normalize, table_ic_key, ElementKind, GcHeader, ObjKind, Shape, TValue, TableNode as Node, TableObject, TraversalPlace,
 };
 
 use crate::object::debt::{account_storage, alloc_values, free_values};
@@ -859,9 +858,7 @@ impl Table {
     pub fn next(&self, key: TValue) -> Result<Option<(TValue, TValue)>, InvalidKey> {
         let from = match self.0.next_start_hinted(key) {
             Some(from) => from,
-            None if key.is_string() && !self.0.shape.is_null() => {
-                TraversalPlace::Named(unsafe { (*self.0.shape).find(key) }.ok_or(InvalidKey)? + 1)
-            }
+            None if key.is_string() && !self.0.shape.is_null() => TraversalPlace::Named(unsafe { (*self.0.shape).find(key) }.ok_or(InvalidKey)? + 1),
             None => TraversalPlace::Hash(self.find_slot(normalize(key)).map_err(|_| InvalidKey)? + 1),
         };
         Ok(self.0.next_from(from))
