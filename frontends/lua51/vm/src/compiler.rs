@@ -80,8 +80,13 @@ struct FuncState {
 
 /// Where an assignment stores.
 enum Place {
-    Var(Vec<u8>),
-    Field { table: u16, key: Operand, info: Option<VarInfo> },
+    /// A variable, by name (the parser's shared string: no copy per assignment).
+    Var(lua51_syntax::ast::LuaStr),
+    Field {
+        table: u16,
+        key: Operand,
+        info: Option<VarInfo>,
+    },
 }
 
 enum Var {
@@ -725,7 +730,7 @@ impl<'s> Compiler<'s> {
         let mut places = Vec::new();
         for t in targets {
             places.push(match &t.kind {
-                ExprKind::Name(n) => Place::Var(n.as_bytes().to_vec()),
+                ExprKind::Name(n) => Place::Var(n.clone()),
                 ExprKind::Index { object, key } => {
                     let info = self.var_info(object);
                     let (table, _) = self.exp_to_slot(object)?;
