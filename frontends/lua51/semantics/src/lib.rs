@@ -879,10 +879,28 @@ fn raw_set_fast(table: TValue, key: TValue, value: u64) -> bool {
     // The hash part: uncommon, as in `get_fast`.
     api::uncommon_path();
     let slot = if key.is_string() {
-        // Without a cache, as in `get_fast`.
-        match t.string_slot(key) {
-            Some(slot) => slot,
-            None => return false,
+        if t.shape.is_null() {
+            // A dictionary (a table of counts by word, an object decoded from JSON): a new key
+            // goes where the runtime's insert would put it, the probe's first free slot, while
+            // the hash part has room and no metatable could want `__newindex`.
+            let hash = unsafe { (*key.as_string()).hash } as usize;
+            match t.probe(key, hash) {
+                // SAFETY: `probe` answers indices below `node_count`.
+                Ok(i) => unsafe { core::ptr::addr_of_mut!((*t.nodes.add(i)).value) },
+                Err(Some(i)) if t.metatable.is_null() && value != NIL_BITS && t.hash_has_room() => {
+                    unsafe { *t.nodes.add(i) = lua51_value::TableNode { key, value: TValue(value) } };
+                    t.used += 1;
+                    write_barrier(&mut t.header);
+                    return true;
+                }
+                Err(_) => return false,
+            }
+        } else {
+            // Without a cache, as in `get_fast`.
+            match t.string_slot(key) {
+                Some(slot) => slot,
+                None => return false,
+            }
         }
     } else {
         // Other keys (numbers outside the array part, booleans, objects) are found by the

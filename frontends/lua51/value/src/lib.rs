@@ -350,6 +350,14 @@ impl TableObject {
         self.probe(key, hash).ok().map(|i| unsafe { self.nodes.add(i) })
     }
 
+    /// Whether the hash part takes one more key without a rehash: at most three quarters of
+    /// its slots hold keys (live or dead) after it. The one load limit of the table, for the
+    /// handlers' inserts and the runtime's alike.
+    #[inline(always)]
+    pub fn hash_has_room(&self) -> bool {
+        (self.used as usize + 1) * 4 <= self.node_count * 3
+    }
+
     /// Linear probing from `hash`: `Ok(index)` of the slot holding `key`, or `Err` with the
     /// first free slot on its path (`None` when the hash part is empty), where an insertion
     /// goes. The one probe loop of the table, for the handlers' lookups and the runtime's

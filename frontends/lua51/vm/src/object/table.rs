@@ -632,7 +632,7 @@ impl Table {
                     return Ok(());
                 }
                 let slot = match slot {
-                    Some(s) if (self.0.used as usize + 1) * 4 <= self.0.node_count * 3 => s,
+                    Some(s) if self.0.hash_has_room() => s,
                     _ => {
                         // The key may belong to the resized array part now; there is room
                         // either way, so this runs once.
