@@ -934,16 +934,24 @@ fn append_in_place(t: &mut lua51_value::TableObject, is_next: impl FnOnce(usize)
 
 /// A raw set of `t[#t + 1] = value` as a push, where that is all it takes (the conditions of
 /// `append_in_place` but the metatable's, which a raw set does not consult): `#t` is the array
-/// part's length (no hash part, its last element not nil), the array part has room, and the
-/// value is not nil. False, and nothing done, otherwise.
+/// part's length (no hash part, its last element not nil) and the value is not nil; a full
+/// array part grows first. False, and nothing done, otherwise (and when out of memory: the
+/// caller's runtime path raises the error).
 #[inline(always)]
 fn push_raw(t: &mut lua51_value::TableObject, value: TValue) -> bool {
     let len = t.array_len;
-    if len >= t.array_cap || t.used != 0 || value.is_nil() {
+    if t.used != 0 || value.is_nil() {
         return false;
     }
     if len > 0 && unsafe { (*t.array.add(len - 1)).is_nil() } {
         return false;
+    }
+    if len >= t.array_cap {
+        // A full array part (a new `{}` has none): the runtime grows it and pushes, without
+        // the generic store's checks (a fresh table's first append went through all of
+        // `lua_rt_newindex`: about 300 instructions, a tenth of havlak's).
+        api::cold_path();
+        return unsafe { lua_rt_append_grow(ctx(), TValue::from_table(t).raw(), value.raw()) };
     }
     unsafe { *t.array.add(len) = value };
     t.array_len = len + 1;
@@ -2105,8 +2113,8 @@ pub fn lua_lib_ipairs(num_args: u64) -> ! {
 }
 
 /// `table.insert(t, v)`: 5.1's `lua_rawseti(t, #t + 1, v)`, where that is a push
-/// (`push_raw`: a metatable is not consulted). A position, a nil value, a table that must grow
-/// or search for its border, and every error are the twin's.
+/// (`push_raw`: a metatable is not consulted; a full array part grows). A position, a nil
+/// value, a table whose border needs a search, and every error are the twin's.
 #[no_mangle]
 pub fn lua_lib_table_insert(num_args: u64) -> ! {
     let t = table_argument(num_args);

@@ -73,6 +73,11 @@ macro_rules! runtime_abi {
             /// table).
             /// Where the value of `key` (not a string) lives in `table`'s hash part, or null.
             fn lua_rt_hash_slot(table: u64, key: u64) -> *mut $crate::TValue;
+            /// `t[#t + 1] = value` where a handler's push found the array part full (a new
+            /// `{}` has none): doubles it and pushes. The push's other conditions hold (no
+            /// hash part, no metatable, the last element and `value` not nil). False, and
+            /// nothing changed, when out of memory.
+            fn lua_rt_append_grow(ctx: *mut $crate::LuaContext, table: u64, value: u64) -> bool;
             fn lua_rt_set_list(ctx: *mut $crate::LuaContext, table: u64, values: *mut u64, count: u64, first_index: u64) -> u64;
             /// A constructor's `name = value` into the table it made (no metatable): the key
             /// gets its named slot even when `value` is nil. A non-zero result is the error to

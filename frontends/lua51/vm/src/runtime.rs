@@ -234,6 +234,15 @@ pub unsafe extern "C" fn lua_rt_hash_slot(table: u64, key: u64) -> *mut TValue {
 }
 
 #[no_mangle]
+pub unsafe extern "C" fn lua_rt_append_grow(ctx: *mut LuaContext, table: u64, value: u64) -> bool {
+    // The generic store (`lua_rt_newindex`, `Table::set`) would check what the handler did and
+    // then do no more than this push.
+    let pushed = table_mut(TValue(table)).append(TValue(value)).is_ok();
+    unsafe { state_of(ctx) }.heap.write_barrier(TValue(table).as_ptr());
+    pushed
+}
+
+#[no_mangle]
 pub unsafe extern "C" fn lua_rt_init_field(ctx: *mut LuaContext, table: u64, name: u64, value: u64) -> u64 {
     // The handler sends only tables without a metatable (its cache's add failed: a new
     // transition, a slot block to grow, a dictionary).

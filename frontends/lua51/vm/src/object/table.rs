@@ -278,6 +278,14 @@ impl Table {
         }
     }
 
+    /// Appends to the array part, growing it when full: `t[#t + 1] = v` for a table with no
+    /// hash part whose array part ends in a value (the caller's conditions; a handler's push
+    /// that found no room).
+    pub fn append(&mut self, value: TValue) -> Result<(), OutOfMemory> {
+        debug_assert!(self.0.used == 0 && !value.is_nil() && self.array().last().is_none_or(|v| !v.is_nil()));
+        self.array_push(value)
+    }
+
     /// Appends to the array part, in place while it has room.
     fn array_push(&mut self, value: TValue) -> Result<(), OutOfMemory> {
         if self.0.array_len == self.0.array_cap {
