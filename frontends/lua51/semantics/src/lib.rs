@@ -920,36 +920,48 @@ fn raw_set_fast(table: TValue, key: TValue, value: u64) -> bool {
     true
 }
 
-/// `t[#t + 1] = v` where the runtime would do no more than push (`Table::set`'s append): the
-/// key right after an array part that is full to its end and has room, no hash part (which
-/// could hold the key, or the keys after it that an append moves into the array), no
-/// metatable (a new key would consult `__newindex`), a value that is not nil. `is_next(len)`
-/// says whether the key is `len + 1`, compared in the key's own type: an integer index needs
-/// no conversion, and a length converted through `i64` is one `cvtsi2sd` where an unsigned
-/// conversion is five instructions and a constant pool in every stencil that appends.
+/// `t[len + 1] = v` for the array part's length `len`, where the runtime would do no more
+/// than append (`Table::set`'s append): an array part full to its end, no metatable (a new key
+/// would consult `__newindex`), a value that is not nil. `is_next(len)` says whether the key
+/// is `len + 1`, compared in the key's own type: an integer index needs no conversion, and a
+/// length converted through `i64` is one `cvtsi2sd` where an unsigned conversion is five
+/// instructions and a constant pool in every stencil that appends.
 #[inline(always)]
 fn append_in_place(t: &mut lua51_value::TableObject, is_next: impl FnOnce(usize) -> bool, value: TValue) -> bool {
-    t.metatable.is_null() && is_next(t.array_len) && push_raw(t, value)
+    t.metatable.is_null() && is_next(t.array_len) && push(t, value, Border::KeyGiven)
 }
 
-/// A raw set of `t[#t + 1] = value` as a push, where that is all it takes (the conditions of
-/// `append_in_place` but the metatable's, which a raw set does not consult): `#t` is the array
-/// part's length (no hash part, its last element not nil) and the value is not nil; a full
-/// array part grows first. False, and nothing done, otherwise (and when out of memory: the
-/// caller's runtime path raises the error).
+/// Whether the caller named the key it appends at (`t[len + 1] = v`), or took it for the
+/// table's border (`table.insert(t, v)`, which is `t[#t + 1] = v`).
+#[derive(PartialEq, Eq, Clone, Copy)]
+enum Border {
+    KeyGiven,
+    Assumed,
+}
+
+/// A raw append of `value` at the array part's length + 1, where that is all it takes: the
+/// array part's last element is not nil and the value is not nil. A full array part, or a
+/// hash part (which may hold the key, or keys after it that the append moves into the array
+/// part), is the runtime's append (`lua_rt_append_grow`), without the generic store's checks.
+/// With a hash part the border (`#t`) may lie past the array part, so an `Assumed` key
+/// declines. False, and nothing done, otherwise (and when out of memory: the caller's runtime
+/// path raises the error).
 #[inline(always)]
-fn push_raw(t: &mut lua51_value::TableObject, value: TValue) -> bool {
+fn push(t: &mut lua51_value::TableObject, value: TValue, border: Border) -> bool {
     let len = t.array_len;
-    if t.used != 0 || value.is_nil() {
+    if value.is_nil() {
         return false;
     }
     if len > 0 && unsafe { (*t.array.add(len - 1)).is_nil() } {
         return false;
     }
-    if len >= t.array_cap {
-        // A full array part (a new `{}` has none): the runtime grows it and pushes, without
-        // the generic store's checks (a fresh table's first append went through all of
-        // `lua_rt_newindex`: about 300 instructions, a tenth of havlak's).
+    if t.used != 0 || len >= t.array_cap {
+        if t.used != 0 && border == Border::Assumed {
+            return false;
+        }
+        // A fresh table's first append (a new `{}` has no array part), and every append to a
+        // table with keys in its hash part (an array filled from index 0), went through all of
+        // `lua_rt_newindex`: about 300 instructions, a fifth of havlak's.
         api::cold_path();
         return unsafe { lua_rt_append_grow(ctx(), TValue::from_table(t).raw(), value.raw()) };
     }
@@ -2113,8 +2125,9 @@ pub fn lua_lib_ipairs(num_args: u64) -> ! {
 }
 
 /// `table.insert(t, v)`: 5.1's `lua_rawseti(t, #t + 1, v)`, where that is a push
-/// (`push_raw`: a metatable is not consulted; a full array part grows). A position, a nil
-/// value, a table whose border needs a search, and every error are the twin's.
+/// (`push`: a metatable is not consulted; a full array part grows). A position, a nil value,
+/// a table with a hash part (whose border may lie past the array part), and every error are
+/// the twin's.
 #[no_mangle]
 pub fn lua_lib_table_insert(num_args: u64) -> ! {
     let t = table_argument(num_args);
@@ -2122,7 +2135,7 @@ pub fn lua_lib_table_insert(num_args: u64) -> ! {
         native_twin(num_args)
     }
     let base = api::stack_base();
-    if !push_raw(unsafe { &mut *t.as_table() }, TValue(unsafe { *base.add(1) })) {
+    if !push(unsafe { &mut *t.as_table() }, TValue(unsafe { *base.add(1) }), Border::Assumed) {
         native_twin(num_args)
     }
     api::return_from_function(base, 0)

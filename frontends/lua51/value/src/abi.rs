@@ -73,9 +73,10 @@ macro_rules! runtime_abi {
             /// table).
             /// Where the value of `key` (not a string) lives in `table`'s hash part, or null.
             fn lua_rt_hash_slot(table: u64, key: u64) -> *mut $crate::TValue;
-            /// `t[#t + 1] = value` where a handler's push found the array part full (a new
-            /// `{}` has none): doubles it and pushes. The push's other conditions hold (no
-            /// hash part, no metatable, the last element and `value` not nil). False, and
+            /// `t[n + 1] = value` for the array part's length `n`, where a handler's push
+            /// found the array part full (a new `{}` has none) or a hash part (which may hold
+            /// the key or the keys after it): `Table::append`. The push's other conditions hold
+            /// (no metatable for a store, the last element and `value` not nil). False, and
             /// nothing changed, when out of memory.
             fn lua_rt_append_grow(ctx: *mut $crate::LuaContext, table: u64, value: u64) -> bool;
             fn lua_rt_set_list(ctx: *mut $crate::LuaContext, table: u64, values: *mut u64, count: u64, first_index: u64) -> u64;

@@ -236,7 +236,7 @@ pub unsafe extern "C" fn lua_rt_hash_slot(table: u64, key: u64) -> *mut TValue {
 #[no_mangle]
 pub unsafe extern "C" fn lua_rt_append_grow(ctx: *mut LuaContext, table: u64, value: u64) -> bool {
     // The generic store (`lua_rt_newindex`, `Table::set`) would check what the handler did and
-    // then do no more than this push.
+    // then do no more than this append.
     let pushed = table_mut(TValue(table)).append(TValue(value)).is_ok();
     unsafe { state_of(ctx) }.heap.write_barrier(TValue(table).as_ptr());
     pushed

@@ -84,3 +84,34 @@ local s = 0
 for _, row in ipairs(nested) do for _, cell in ipairs(row) do s = s + cell[1] end end
 print("nested", #nested, s)
 print("unpack", unpack(a, 98))
+
+-- Arrays filled from index 0 (key 0 lives in the hash part): every append has a hash part.
+local zero = {}
+for i = 0, 50 do zero[i] = i end
+show("from zero", zero)
+print("zero key", zero[0], next(zero) ~= nil)
+local zero_nested = {}
+for w = 0, 300 do zero_nested[w] = {}; zero_nested[w][#zero_nested[w] + 1] = w end
+local zs = 0
+for w = 0, 300 do zs = zs + zero_nested[w][1] end
+print("zero nested", zs, #zero_nested)
+
+-- Keys after the length in the hash part move into the array part as appends reach them.
+local ahead = {}
+ahead[2] = "b"; ahead[3] = "c"; ahead[5] = "e"; ahead.name = "n"
+ahead[1] = "a"
+show("appended up to a gap", ahead)
+ahead[#ahead + 1] = "d"
+show("appended across the gap", ahead)
+
+-- `table.insert` with keys in the hash part: the border may lie past the array part.
+local border = {}
+for i = 1, 4 do border[i] = i end
+border[6] = 6; border[5] = 5
+table.insert(border, 7)
+show("insert at the border", border)
+local sparse = { 1, 2, 3 }
+sparse[10] = 10
+table.insert(sparse, 4)
+show("insert beside a far key", sparse)
+print("far key kept", sparse[10], sparse[4])
