@@ -16,8 +16,8 @@ use deegen_api as api;
 use deegen_api::{CodeBlock, InterpContext, FRAME_HEADER_SLOTS};
 use lua51_value::abi::{ArithOp, ForError};
 use lua51_value::{
-    method_receiver_cached, string_slot_cached_fused, FieldLookup, GcHeader, LuaContext, ReceiverLookup, RtResult, TValue, FIELD_IC_WAYS,
-    METHOD_IC_WAYS, MULTRET, NIL_BITS, RT_CALL, RT_CALL_NEGATED, RT_VALUE,
+    method_receiver_cached, string_slot_cached_fused, FieldLookup, GcHeader, LuaContext, ReceiverLookup, RtResult, TValue, TraversalPlace,
+    FIELD_IC_WAYS, METHOD_IC_WAYS, MULTRET, NIL_BITS, RT_CALL, RT_CALL_NEGATED, RT_VALUE,
 };
 
 extern "C" {
@@ -1339,7 +1339,14 @@ pub fn lua_for_in(base: *mut u64, num_vars: u64) -> ! {
         let frame = base.add(3);
         *frame = *base;
         *frame.add(FRAME_HEADER_SLOTS) = *base.add(1);
-        *frame.add(FRAME_HEADER_SLOTS + 1) = *base.add(2);
+        // (A traversal's place, left by a `next` loop whose generator `debug.setlocal`
+        // replaced, is passed as the key it stands for.)
+        let mut control = *base.add(2);
+        if let Some(place) = TraversalPlace::from_control(control) {
+            let state = TValue(*base.add(1));
+            control = if state.is_table() { (*state.as_table()).traversal_key(place).raw() } else { NIL_BITS };
+        }
+        *frame.add(FRAME_HEADER_SLOTS + 1) = control;
         // 5.1 calls the iterator like a metamethod (`luaD_call`): it counts as a runtime call.
         let c_calls = (*ctx()).c_calls + 1;
         if c_calls >= lua51_value::MAX_C_CALLS {
@@ -1353,67 +1360,115 @@ pub fn lua_for_in(base: *mut u64, num_vars: u64) -> ! {
 /// One step of a generic `for` over `ipairs` or `pairs` (`next`) without calling the iterator:
 /// `Some(loops)` after storing the loop variables and control value, `None` for other
 /// iterators and for what needs the call (an invalid key to `next` raises its error there).
+///
+/// A `next` loop keeps its traversal's place in the control slot
+/// ([`lua51_value::TRAVERSAL_TAG`]), as LuaJIT's `ITERN` does: its first step checks the
+/// generator and the state, and the steps after it go on from the place, with no check of the
+/// generator (which only `debug.setlocal` could change, and which then puts the key back) and
+/// no key to decode.
 #[inline(always)]
 fn for_in_builtin_step(base: *mut u64, num_vars: u64) -> Option<bool> {
     unsafe {
-        let iterator = TValue(*base);
         let table = TValue(*base.add(1));
+        let vars = base.add(3);
+        let control = *base.add(2);
+        if let Some(from) = TraversalPlace::from_control(control) {
+            if table.is_table() {
+                return Some(for_in_next_from(base, num_vars, &*table.as_table(), from));
+            }
+        }
+        let iterator = TValue(*base);
         if !iterator.is_function() || !table.is_table() {
             return None;
         }
         let native = (*(*iterator.as_closure()).code_block).native;
-        let vars = base.add(3);
-        if native == lua_ipairs_aux as *const () {
-            let control = TValue(*base.add(2));
-            if !control.is_double() {
-                return None;
-            }
-            // ipairs reads raw, like 5.1's `rawgeti`: the array part, or (uncommon: a list
-            // built out of order) the hash part.
-            let key = TValue::from_f64(control.as_f64() + 1.0);
+        if native == lua_next as *const () {
             let t = &*table.as_table();
-            let value = match t.array_slot(key) {
-                Some(slot) => *slot,
-                None => {
-                    api::uncommon_path();
-                    t.raw_get(key)
-                }
+            return match t.next_start_hinted(TValue(control)) {
+                Some(from) => Some(for_in_next_from(base, num_vars, t, from)),
+                // A key to look up (the loop's first control value was not nil): the runtime's
+                // `next`, which raises the error of a key the table lacks.
+                None => match lua_rt_next(table.raw(), control, vars) {
+                    0 => {
+                        *vars = NIL_BITS;
+                        Some(false)
+                    }
+                    1 => {
+                        fill_nil(vars, 2, num_vars);
+                        *base.add(2) = *vars;
+                        Some(true)
+                    }
+                    _ => None,
+                },
             };
-            if value.is_nil() {
-                *vars = NIL_BITS;
-                return Some(false);
-            }
-            *vars = key.raw();
-            *vars.add(1) = value.raw();
-        } else if native == lua_next as *const () {
-            // `vars` has room for two values whatever `num_vars` is: the iterator's call frame
-            // starts there.
-            match next_step(table, *base.add(2), vars) {
-                0 => {
-                    *vars = NIL_BITS;
-                    return Some(false);
-                }
-                1 => {}
-                _ => return None,
-            }
-        } else {
+        }
+        if native != lua_ipairs_aux as *const () {
             return None;
         }
-        let mut i = 2;
-        while i < num_vars {
-            *vars.add(i as usize) = NIL_BITS;
-            i += 1;
+        let control = TValue(control);
+        if !control.is_double() {
+            return None;
         }
-        *base.add(2) = *vars;
+        // ipairs reads raw, like 5.1's `rawgeti`: the array part, or (uncommon: a list built
+        // out of order) the hash part.
+        let key = TValue::from_f64(control.as_f64() + 1.0);
+        let t = &*table.as_table();
+        let value = match t.array_slot(key) {
+            Some(slot) => *slot,
+            None => {
+                api::uncommon_path();
+                t.raw_get(key)
+            }
+        };
+        if value.is_nil() {
+            *vars = NIL_BITS;
+            return Some(false);
+        }
+        *vars = key.raw();
+        *vars.add(1) = value.raw();
+        fill_nil(vars, 2, num_vars);
+        *base.add(2) = key.raw();
         Some(true)
     }
 }
 
-/// `next(table, key)` for a table: writes the entry after `key` to `out[0..2]` and answers 1,
-/// answers 0 at the end, 2 for a key not in the table (the caller's runtime path raises the
-/// error as 5.1 words it). In the handler when `key` is where the table's traversal hint says
-/// (a traversal nothing interleaves with), an index of the array part, or nil; the runtime
-/// looks any other key up.
+/// A `next` loop's step from `from`: the entry found goes to the loop variables and the place
+/// after it to the control slot.
+#[inline(always)]
+fn for_in_next_from(base: *mut u64, num_vars: u64, t: &lua51_value::TableObject, from: TraversalPlace) -> bool {
+    unsafe {
+        let vars = base.add(3);
+        match t.next_entry_from(from) {
+            Some((k, v, after)) => {
+                *vars = k.raw();
+                *vars.add(1) = v.raw();
+                fill_nil(vars, 2, num_vars);
+                *base.add(2) = after.to_control();
+                true
+            }
+            None => {
+                *vars = NIL_BITS;
+                false
+            }
+        }
+    }
+}
+
+/// Sets `vars[from..count]` to nil.
+#[inline(always)]
+fn fill_nil(vars: *mut u64, from: u64, count: u64) {
+    let mut i = from;
+    while i < count {
+        unsafe { *vars.add(i as usize) = NIL_BITS };
+        i += 1;
+    }
+}
+
+/// `next(table, key)` for a table (the library function's step): writes the entry after `key`
+/// to `out[0..2]` and answers 1, answers 0 at the end, 2 for a key not in the table (the
+/// caller's runtime path raises the error as 5.1 words it). In the handler when `key` is where
+/// the table's traversal hint says (a traversal nothing interleaves with), an index of the
+/// array part, or nil; the runtime looks any other key up.
 #[inline(always)]
 fn next_step(table: TValue, key: u64, out: *mut u64) -> u64 {
     let t = unsafe { &*table.as_table() };

@@ -277,6 +277,50 @@ pub enum TraversalPlace {
     Hash(usize),
 }
 
+/// The tag of a traversal place held in a generic `for`'s hidden control slot (LuaJIT's
+/// `ITERN` keeps an index there too): a `for k, v in pairs(t)` loop steps from the place its
+/// previous step left instead of decoding the key it returned (an index of the array part to
+/// convert back, a key to compare with the table's hint). Never a Lua value: no other slot
+/// holds one, and `debug.getlocal` shows the key it stands for
+/// ([`TableObject::traversal_key`]). A control slot holds one only while its generator is
+/// `next` and its state a table: the loop's first step checks both, and `debug.setlocal` on
+/// either puts the key back first.
+pub const TRAVERSAL_TAG: u64 = 0xFFFB_0000_0000_0000;
+/// The bits of a traversal place's index (the two above them say which part).
+const TRAVERSAL_INDEX_BITS: u32 = 46;
+
+impl TraversalPlace {
+    /// This place as a control slot holds it.
+    #[inline(always)]
+    pub fn to_control(self) -> u64 {
+        let (part, index) = match self {
+            TraversalPlace::Array(i) => (0u64, i),
+            TraversalPlace::Named(i) => (1, i),
+            TraversalPlace::Hash(i) => (2, i),
+        };
+        // (An index of any part is below 2^46: far more than memory holds.)
+        debug_assert!((index as u64) < 1 << TRAVERSAL_INDEX_BITS);
+        TRAVERSAL_TAG | (part << TRAVERSAL_INDEX_BITS) | index as u64
+    }
+
+    /// The place a control slot's `bits` hold, if they are one.
+    #[inline(always)]
+    pub fn from_control(bits: u64) -> Option<TraversalPlace> {
+        let v = bits.wrapping_sub(TRAVERSAL_TAG);
+        if v >> TAG_SHIFT != 0 {
+            return None;
+        }
+        let index = (v & ((1 << TRAVERSAL_INDEX_BITS) - 1)) as usize;
+        match v >> TRAVERSAL_INDEX_BITS {
+            0 => Some(TraversalPlace::Array(index)),
+            1 => Some(TraversalPlace::Named(index)),
+            2 => Some(TraversalPlace::Hash(index)),
+            // (No place has part 3.)
+            _ => None,
+        }
+    }
+}
+
 /// [`TableObject::index_cache_state`] for a shaped table without `__index`.
 pub const INDEX_ABSENT: u8 = u8::MAX;
 
@@ -637,40 +681,76 @@ impl TableObject {
     /// hash part becomes the next step's hint.
     #[inline(always)]
     pub fn next_from(&self, from: TraversalPlace) -> Option<(TValue, TValue)> {
-        // Where each part's scan starts (past its end: skipped).
-        let (array_from, named_from, hash_from) = match from {
-            TraversalPlace::Array(i) => (i, 0, 0),
-            TraversalPlace::Named(i) => (usize::MAX, i, 0),
-            TraversalPlace::Hash(i) => (usize::MAX, usize::MAX, i),
-        };
-        let mut i = array_from;
-        while i < self.array_len {
-            // SAFETY: i < array_len.
-            let v = unsafe { *self.array.add(i) };
-            if !v.is_nil() {
-                // (As a signed integer: the conversion of an unsigned one is six instructions.)
-                return Some((TValue::from_f64((i + 1) as i64 as f64), v));
+        self.next_entry_from(from).map(|(k, v, _)| (k, v))
+    }
+
+    /// The key of the entry just before `after` in traversal order: what a generic `for`
+    /// whose control slot holds the place `after` would have held in 5.1 (nil at the start,
+    /// and for a place the table no longer has, after a rehash the traversal did not allow).
+    #[inline(always)]
+    pub fn traversal_key(&self, after: TraversalPlace) -> TValue {
+        match after {
+            TraversalPlace::Array(0) => TValue::NIL,
+            // (Array index i - 1, key i.)
+            TraversalPlace::Array(i) => TValue::from_f64(i as f64),
+            TraversalPlace::Named(i) if i >= 1 && !self.shape.is_null() && i <= unsafe { (*self.shape).len } as usize => {
+                // SAFETY: a shape has `len` keys.
+                unsafe { *(*self.shape).keys.add(i - 1) }
             }
-            i += 1;
+            // SAFETY: below `node_count`.
+            TraversalPlace::Hash(i) if i >= 1 && i <= self.node_count => unsafe { (*self.nodes.add(i - 1)).key },
+            _ => TValue::NIL,
         }
-        if !self.shape.is_null() {
-            // SAFETY: a shaped table has `(*shape).len` keys and initialised slots.
-            let shape = unsafe { &*self.shape };
-            let mut i = named_from;
-            while i < shape.len as usize {
-                let v = unsafe { *self.slots.add(i) };
-                if !v.is_nil() {
-                    self.next_hint.set(i as u32);
-                    return Some((unsafe { *shape.keys.add(i) }, v));
+    }
+
+    /// [`Self::next_from`] with the place after the entry found, where the next step starts.
+    #[inline(always)]
+    pub fn next_entry_from(&self, from: TraversalPlace) -> Option<(TValue, TValue, TraversalPlace)> {
+        // A place in the hash part (a dictionary's traversal) goes straight to its scan.
+        let hash_from = match from {
+            TraversalPlace::Hash(i) => i,
+            TraversalPlace::Array(_) | TraversalPlace::Named(_) => {
+                let named_from = match from {
+                    TraversalPlace::Named(i) => i,
+                    _ => {
+                        let mut i = match from {
+                            TraversalPlace::Array(i) => i,
+                            _ => 0,
+                        };
+                        while i < self.array_len {
+                            // SAFETY: i < array_len.
+                            let v = unsafe { *self.array.add(i) };
+                            if !v.is_nil() {
+                                // (As a signed integer: the conversion of an unsigned one is six
+                                // instructions.)
+                                return Some((TValue::from_f64((i + 1) as i64 as f64), v, TraversalPlace::Array(i + 1)));
+                            }
+                            i += 1;
+                        }
+                        0
+                    }
+                };
+                if !self.shape.is_null() {
+                    // SAFETY: a shaped table has `(*shape).len` keys and initialised slots.
+                    let shape = unsafe { &*self.shape };
+                    let mut i = named_from;
+                    while i < shape.len as usize {
+                        let v = unsafe { *self.slots.add(i) };
+                        if !v.is_nil() {
+                            self.next_hint.set(i as u32);
+                            return Some((unsafe { *shape.keys.add(i) }, v, TraversalPlace::Named(i + 1)));
+                        }
+                        i += 1;
+                    }
                 }
-                i += 1;
+                0
             }
-        }
+        };
         let i = self.next_live_node(hash_from)?;
         self.next_hint.set(i as u32);
         // SAFETY: an index below `node_count`.
         let n = unsafe { *self.nodes.add(i) };
-        Some((n.key, n.value))
+        Some((n.key, n.value, TraversalPlace::Hash(i + 1)))
     }
 
     /// The index of the first node at or after `from` that holds a value. A hash part is a
@@ -685,10 +765,12 @@ impl TableObject {
         let mut i = from;
         while i + GROUP <= self.node_count {
             let mut live = 0u32;
-            for j in 0..GROUP {
+            // (Last node first, one shift and one `or` each: a chain that needs two registers,
+            // where setting each node's bit at its place took one each.)
+            for j in (0..GROUP).rev() {
                 // SAFETY: i + j < node_count.
                 let v = unsafe { (*self.nodes.add(i + j)).value };
-                live |= u32::from(!v.is_nil()) << j;
+                live = (live << 1) | u32::from(!v.is_nil());
             }
             if live != 0 {
                 return Some(i + live.trailing_zeros() as usize);

@@ -163,7 +163,7 @@ native!(GETREGISTRY, "getregistry", |c| {
 
 /// `getlocal`/`setlocal`: finds the local `(level, n)` of arguments 1 and 2 (nil when there
 /// is none), then `finish` fills the results after the name.
-fn with_local(c: &mut Call, finish: impl FnOnce(&mut Call, *mut u64, usize) -> NResult) -> NResult {
+fn with_local(c: &mut Call, finish: impl FnOnce(&mut Call, *mut u64, usize, &str) -> NResult) -> NResult {
     let (thread, first) = debug_thread(c);
     let level = c.check_int(first)?;
     let n = c.check_int(first + 1)?;
@@ -175,7 +175,7 @@ fn with_local(c: &mut Call, finish: impl FnOnce(&mut Call, *mut u64, usize) -> N
             Ok(1)
         }
         Ok(Some((name, slot))) => {
-            let results = finish(c, slot, first)?;
+            let results = finish(c, slot, first, &name)?;
             let s = c.string(name.as_bytes())?;
             c.set(0, s);
             Ok(results)
@@ -184,19 +184,51 @@ fn with_local(c: &mut Call, finish: impl FnOnce(&mut Call, *mut u64, usize) -> N
 }
 
 native!(GETLOCAL, "getlocal", |c| {
-    with_local(c, |c, slot, _| {
-        c.set(1, TValue(unsafe { *slot }));
+    with_local(c, |c, slot, _, _| {
+        // (A traversal's place is in a generic `for`'s control slot, after its state's: still
+        // there when a loop left by `break` is read as a temporary.)
+        // SAFETY: a slot of a frame has at least its frame's header below it.
+        let value = traversal_key(unsafe { slot.sub(1) }, slot).unwrap_or(TValue(unsafe { *slot }));
+        c.set(1, value);
         Ok(2)
     })
 });
 
 native!(SETLOCAL, "setlocal", |c| {
-    with_local(c, |c, slot, first| {
+    with_local(c, |c, slot, first, name| {
         let value = c.check_any(first + 2)?;
+        // A `next` loop's control slot holds a traversal's place only while its generator and
+        // state are those its first step checked: replacing either puts the key back first.
+        // SAFETY: a generic `for`'s three hidden slots are consecutive.
+        let (state, control) = match name {
+            FOR_GENERATOR => unsafe { (slot.add(1), slot.add(2)) },
+            FOR_STATE => unsafe { (slot, slot.add(1)) },
+            _ => (std::ptr::null_mut(), std::ptr::null_mut()),
+        };
+        if let Some(key) = traversal_key(state, control) {
+            unsafe { *control = key.raw() };
+        }
         unsafe { *slot = value.raw() };
         Ok(1)
     })
 });
+
+/// The hidden locals of a generic `for` (the compiler's names).
+const FOR_GENERATOR: &str = "(for generator)";
+const FOR_STATE: &str = "(for state)";
+
+/// When the control slot `control` of a generic `for` holds a traversal's place
+/// ([`lua51_value::TRAVERSAL_TAG`]), the key 5.1 would hold there (read from the table in the
+/// state slot `state`); `None` for any other value (and null slots).
+fn traversal_key(state: *mut u64, control: *mut u64) -> Option<TValue> {
+    if control.is_null() {
+        return None;
+    }
+    // SAFETY: both are slots of a live frame (the caller's).
+    let place = lua51_value::TraversalPlace::from_control(unsafe { *control })?;
+    let state = TValue(unsafe { *state });
+    Some(if state.is_table() { unsafe { (*state.as_table()).traversal_key(place) } } else { TValue::NIL })
+}
 
 native!(SETHOOK, "sethook", |c| {
     // sethook([thread,] hook, mask [, count]); no hook (or nil) turns hooks off.
