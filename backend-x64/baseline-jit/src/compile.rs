@@ -562,46 +562,8 @@ impl BaselineJit {
             (Some(_), Some(Err(problem))) => return Err(JitError::Bytecode { offset: 0, problem: format!("no prologue: {problem}") }),
             _ => None,
         };
-        let (mut size, mut cold_size) = prologue.map_or((0, 0), |(_, t)| (t.in_line.len(), t.cold.len()));
-        let mut records_size = 0usize;
-        // Pass 1: the instructions and where each one's code, cold code and records go.
-        // (Sized up front: growing the vector was a tenth of the compile time.)
-        let layouts = &self.layouts;
-        // A function compiled at its first call (`--tier=baseline`) has bytecode the front end
-        // wrote long ago: pass 1's sequential reads missed line after line (a quarter of the
-        // pass's time on a 3,000-function file). Ask for every line at once.
-        for at in (0..bytecode.len()).step_by(64) {
-            prefetch(bytecode.as_ptr(), at);
-        }
-        let mut planned: Vec<Planned> = Vec::with_capacity(bytecode.len() / 4);
-        let mut offset = 0;
-        while offset < bytecode.len() {
-            let opcode =
-                read_field(bytecode, offset, 2, false).ok_or_else(|| JitError::Bytecode { offset, problem: "truncated opcode".into() })? as usize;
-            let layout = layouts.get(opcode).ok_or_else(|| JitError::Bytecode { offset, problem: format!("unknown opcode {opcode}") })?;
-            let length = layout.length as usize;
-            if !layout.compilable || offset + length > bytecode.len() {
-                return Err(uncompilable(tables, &templates[opcode], opcode, offset, bytecode.len()));
-            }
-            let slab =
-                if layout.may_have_slab { inline_slab(tables, &tables.variants[opcode], bytecode, offset, layout.in_line as usize) } else { 0 };
-            planned.push(Planned {
-                offset: offset as u32,
-                opcode: opcode as u16,
-                in_line: size as u32,
-                slab,
-                cold: cold_size as u32,
-                record: records_size as u32,
-            });
-            size += if slab > 0 { slab as usize } else { layout.in_line as usize };
-            cold_size += layout.cold as usize;
-            records_size += layout.records as usize;
-            offset += length;
-            // (Positions are `u32`s: a function past 1 GiB fails below, long before they wrap.)
-            if size + cold_size + records_size > MAX_FUNCTION_BYTES {
-                break;
-            }
-        }
+        let (size, cold_size) = prologue.map_or((0, 0), |(_, t)| (t.in_line.len(), t.cold.len()));
+        let Plan { planned, size, cold_size, records_size } = plan_function(tables, &self.templates, &self.layouts, bytecode, size, cold_size)?;
         // The cold area follows the trap that ends the in-line code; the SlowPathData records
         // follow the code, in the same allocation (the stencils address them RIP-relative).
         let cold_start = size + TRAP.len();
@@ -619,7 +581,6 @@ impl BaselineJit {
         let pc_base = bytecode.as_ptr() as u64;
         let mut sites = Vec::new();
         let (base, result) = self.cache.emit(records_start + records_size, 16, |buf, base| -> Result<Vec<CompiledInstruction>, JitError> {
-            let mut compiled = Vec::with_capacity(planned.len());
             if let Some((shape, t)) = prologue {
                 buf[..t.in_line.len()].copy_from_slice(&t.in_line);
                 buf[cold_start..cold_start + t.cold.len()].copy_from_slice(&t.cold);
@@ -640,109 +601,11 @@ impl BaselineJit {
                     e => e,
                 })?;
             }
-            // (One target for the whole loop: each instruction changes its places and bases.)
-            let mut e = EmitTarget {
-                out: buf.as_mut_ptr(),
-                len: buf.len(),
-                base,
-                pos: [0; 3],
-                bases: [0, 0, 0, 0, 0, 0, 0, code_block],
-                bytecode,
-                offset: 0,
-                num_params: 0,
-                frame_size: 0,
-            };
-            for ins in &planned {
-                // (Pass 1 checked that the variant has a template.)
-                let Ok(t) = &templates[ins.opcode as usize] else {
-                    return Err(JitError::Bytecode { offset: ins.offset as usize, problem: "no template".into() });
-                };
-                let offset = ins.offset as usize;
-                // Where each [`Area`] of this instruction starts in `buf`.
-                let pos = [ins.in_line as usize, cold_start + ins.cold as usize, records_start + ins.record as usize];
-                // The function's buffer is fresh memory: each new line of code and of records
-                // is a miss, which stalled the emitters' first stores to the records (about a
-                // sixth of the loop's time on a 3,000-function file). Ask for the lines a few
-                // instructions ahead in each of the three streams.
-                prefetch(buf.as_ptr(), pos[0] + 512);
-                prefetch(buf.as_ptr(), pos[1] + 256);
-                prefetch(buf.as_ptr(), pos[2] + 256);
-                let emitter = emitters[ins.opcode as usize];
-                if emitter.is_none() {
-                    buf[pos[0]..pos[0] + t.in_line.len()].copy_from_slice(&t.in_line);
-                    if !t.cold.is_empty() {
-                        buf[pos[1]..pos[1] + t.cold.len()].copy_from_slice(&t.cold);
-                    }
-                }
-                let in_line_len = if ins.slab > 0 { ins.slab as usize } else { t.in_line.len() };
-                if ins.slab > 0 {
-                    // A slab holds the IC entry (a jump to the generic code) until its stub
-                    // fills it.
-                    buf[pos[0] + t.in_line.len()..pos[0] + in_line_len].fill(0xcc);
-                }
-                let pc = pc_base + offset as u64;
-                let next = base + (pos[0] + in_line_len) as u64;
-                let branch = match t.branch {
-                    None => 0,
-                    Some(at) => {
-                        let target = offset as i64 + read_field(bytecode, offset + at as usize, 4, true).unwrap_or(-1);
-                        match planned.binary_search_by_key(&target, |x| i64::from(x.offset)) {
-                            Ok(k) => base + u64::from(planned[k].in_line),
-                            Err(_) => return Err(not_an_instruction(offset, target)),
-                        }
-                    }
-                };
-                // (The buffer's pointer is taken again after the slice writes above.)
-                e.out = buf.as_mut_ptr();
-                e.pos = pos;
-                e.offset = offset;
-                e.bases[1..7].copy_from_slice(&[pc, next, branch, base + pos[0] as u64, base + pos[1] as u64, base + pos[2] as u64]);
-                // SAFETY: pass 1 sized `buf` for the instruction's areas at `pos` and checked
-                // its length; an emitter is used only for the template it was generated for.
-                let written = match emitter {
-                    Some(emit) if unsafe { emit(&e, t) } => Ok(()),
-                    // (A generated emitter that fails says only that: the general path, which
-                    // fails the same way, says why.)
-                    Some(_) => unsafe { write_fills(&e, t) }.and(Err(JitError::Bytecode { offset, problem: "a generated emitter failed".into() })),
-                    None => unsafe { write_fills(&e, t) },
-                };
-                written.map_err(|e| match e {
-                    JitError::Patch(e) => JitError::from(e.in_stencil(tables.variants[ins.opcode as usize].name)),
-                    e => e,
-                })?;
-                if let Some(at) = t.ic_entry {
-                    let entry = base + (pos[0] + at as usize) as u64;
-                    // The chain is empty: the entry jumps to the generic code, piece 0.
-                    let call = tables.variants[ins.opcode as usize].ic.is_some_and(|ic| ic.call);
-                    // (A call cache's slab is its entry's reserve.)
-                    let call_slab = if call { t.ic_entry_reserve } else { 0 };
-                    let generic = base + pos[1] as u64;
-                    sites.push((
-                        pc,
-                        IcSite {
-                            opcode: ins.opcode,
-                            entry,
-                            cold: generic,
-                            closure: false,
-                            next,
-                            branch,
-                            head: generic,
-                            stubs: Vec::new(),
-                            megamorphic: false,
-                            megamorphic_copy: None,
-                            slab: if call { call_slab } else { ins.slab },
-                        },
-                    ));
-                }
-                compiled.push(CompiledInstruction {
-                    bytecode_offset: ins.offset,
-                    opcode: ins.opcode,
-                    address: base + pos[0] as u64,
-                    size: in_line_len as u32,
-                    cold_address: if t.cold.is_empty() { 0 } else { base + pos[1] as u64 },
-                    cold_size: t.cold.len() as u32,
-                });
-            }
+            let compiled = emit_instructions(
+                &EmitPlan { templates, emitters, tables, planned: &planned, bytecode, pc_base, base, cold_start, records_start, code_block },
+                buf,
+                &mut sites,
+            )?;
             buf[size..size + TRAP.len()].copy_from_slice(&TRAP);
             Ok(compiled)
         })?;
@@ -795,6 +658,197 @@ impl BaselineJit {
             code_block,
         })
     }
+}
+
+/// Pass 1's result: every instruction's places, and the sizes of the three areas.
+struct Plan {
+    planned: Vec<Planned>,
+    size: usize,
+    cold_size: usize,
+    records_size: usize,
+}
+
+/// Pass 1: the instructions of `bytecode` and where each one's code, cold code and records go,
+/// after `size` bytes of in-line code and `cold_size` of cold code (the prologue's). Its own
+/// function (as pass 2's loop is): inside `compile_inner`, the loop shared registers with
+/// everything live across both passes and kept its counters on the stack.
+#[inline(never)]
+fn plan_function(
+    tables: &'static StencilTables,
+    templates: &[Result<Template, String>],
+    layouts: &[OpLayout],
+    bytecode: &[u8],
+    mut size: usize,
+    mut cold_size: usize,
+) -> Result<Plan, JitError> {
+    let mut records_size = 0usize;
+    // A function compiled at its first call (`--tier=baseline`) has bytecode the front end
+    // wrote long ago: the pass's sequential reads missed line after line (a quarter of the
+    // pass's time on a 3,000-function file). Ask for every line at once.
+    for at in (0..bytecode.len()).step_by(64) {
+        prefetch(bytecode.as_ptr(), at);
+    }
+    // (Sized up front: growing the vector was a tenth of the compile time.)
+    let mut planned: Vec<Planned> = Vec::with_capacity(bytecode.len() / 4);
+    let mut offset = 0;
+    while offset + 2 <= bytecode.len() {
+        let opcode = usize::from(u16::from_le_bytes([bytecode[offset], bytecode[offset + 1]]));
+        let Some(layout) = layouts.get(opcode) else {
+            return Err(JitError::Bytecode { offset, problem: format!("unknown opcode {opcode}") });
+        };
+        let length = layout.length as usize;
+        if !layout.compilable || offset + length > bytecode.len() {
+            return Err(uncompilable(tables, &templates[opcode], opcode, offset, bytecode.len()));
+        }
+        let slab = if layout.may_have_slab { inline_slab(tables, &tables.variants[opcode], bytecode, offset, layout.in_line as usize) } else { 0 };
+        planned.push(Planned {
+            offset: offset as u32,
+            opcode: opcode as u16,
+            in_line: size as u32,
+            slab,
+            cold: cold_size as u32,
+            record: records_size as u32,
+        });
+        size += if slab > 0 { slab as usize } else { layout.in_line as usize };
+        cold_size += layout.cold as usize;
+        records_size += layout.records as usize;
+        offset += length;
+        // (Positions are `u32`s: a function past 1 GiB fails in `compile_inner`, long before
+        // they wrap.)
+        if size + cold_size + records_size > MAX_FUNCTION_BYTES {
+            break;
+        }
+    }
+    if offset < bytecode.len() && size + cold_size + records_size <= MAX_FUNCTION_BYTES {
+        return Err(JitError::Bytecode { offset, problem: "truncated opcode".into() });
+    }
+    Ok(Plan { planned, size, cold_size, records_size })
+}
+
+/// What pass 2 reads: the JIT's tables, pass 1's plan and where the function's code goes.
+struct EmitPlan<'a> {
+    templates: &'a [Result<Template, String>],
+    emitters: &'a [Option<EmitFn>],
+    tables: &'static StencilTables,
+    planned: &'a [Planned],
+    bytecode: &'a [u8],
+    pc_base: u64,
+    base: u64,
+    cold_start: usize,
+    records_start: usize,
+    code_block: u64,
+}
+
+/// Pass 2's loop: copies and patches every planned instruction into `buf` (mapped at
+/// `p.base`), records the inline-cache sites in `sites`, and returns the instructions' code.
+#[inline(never)]
+fn emit_instructions(p: &EmitPlan<'_>, buf: &mut [u8], sites: &mut Vec<(u64, IcSite)>) -> Result<Vec<CompiledInstruction>, JitError> {
+    let EmitPlan { templates, emitters, tables, planned, bytecode, pc_base, base, cold_start, records_start, code_block } = *p;
+    let mut compiled = Vec::with_capacity(planned.len());
+    // (One target for the whole loop: each instruction changes its places and bases.)
+    let mut e = EmitTarget {
+        out: buf.as_mut_ptr(),
+        len: buf.len(),
+        base,
+        pos: [0; 3],
+        bases: [0, 0, 0, 0, 0, 0, 0, code_block],
+        bytecode,
+        offset: 0,
+        num_params: 0,
+        frame_size: 0,
+    };
+    for ins in planned {
+        // (Pass 1 checked that the variant has a template.)
+        let Ok(t) = &templates[ins.opcode as usize] else {
+            return Err(JitError::Bytecode { offset: ins.offset as usize, problem: "no template".into() });
+        };
+        let offset = ins.offset as usize;
+        // Where each [`Area`] of this instruction starts in `buf`.
+        let pos = [ins.in_line as usize, cold_start + ins.cold as usize, records_start + ins.record as usize];
+        // The function's buffer is fresh memory: each new line of code and of records
+        // is a miss, which stalled the emitters' first stores to the records (about a
+        // sixth of the loop's time on a 3,000-function file). Ask for the lines a few
+        // instructions ahead in each of the three streams.
+        prefetch(buf.as_ptr(), pos[0] + 512);
+        prefetch(buf.as_ptr(), pos[1] + 256);
+        prefetch(buf.as_ptr(), pos[2] + 256);
+        let emitter = emitters[ins.opcode as usize];
+        if emitter.is_none() {
+            buf[pos[0]..pos[0] + t.in_line.len()].copy_from_slice(&t.in_line);
+            if !t.cold.is_empty() {
+                buf[pos[1]..pos[1] + t.cold.len()].copy_from_slice(&t.cold);
+            }
+        }
+        let in_line_len = if ins.slab > 0 { ins.slab as usize } else { t.in_line.len() };
+        if ins.slab > 0 {
+            // A slab holds the IC entry (a jump to the generic code) until its stub
+            // fills it.
+            buf[pos[0] + t.in_line.len()..pos[0] + in_line_len].fill(0xcc);
+        }
+        let pc = pc_base + offset as u64;
+        let next = base + (pos[0] + in_line_len) as u64;
+        let branch = match t.branch {
+            None => 0,
+            Some(at) => {
+                let target = offset as i64 + read_field(bytecode, offset + at as usize, 4, true).unwrap_or(-1);
+                match planned.binary_search_by_key(&target, |x| i64::from(x.offset)) {
+                    Ok(k) => base + u64::from(planned[k].in_line),
+                    Err(_) => return Err(not_an_instruction(offset, target)),
+                }
+            }
+        };
+        // (The buffer's pointer is taken again after the slice writes above.)
+        e.out = buf.as_mut_ptr();
+        e.pos = pos;
+        e.offset = offset;
+        e.bases[1..7].copy_from_slice(&[pc, next, branch, base + pos[0] as u64, base + pos[1] as u64, base + pos[2] as u64]);
+        // SAFETY: pass 1 sized `buf` for the instruction's areas at `pos` and checked
+        // its length; an emitter is used only for the template it was generated for.
+        let written = match emitter {
+            Some(emit) if unsafe { emit(&e, t) } => Ok(()),
+            // (A generated emitter that fails says only that: the general path, which
+            // fails the same way, says why.)
+            Some(_) => unsafe { write_fills(&e, t) }.and(Err(JitError::Bytecode { offset, problem: "a generated emitter failed".into() })),
+            None => unsafe { write_fills(&e, t) },
+        };
+        written.map_err(|e| match e {
+            JitError::Patch(e) => JitError::from(e.in_stencil(tables.variants[ins.opcode as usize].name)),
+            e => e,
+        })?;
+        if let Some(at) = t.ic_entry {
+            let entry = base + (pos[0] + at as usize) as u64;
+            // The chain is empty: the entry jumps to the generic code, piece 0.
+            let call = tables.variants[ins.opcode as usize].ic.is_some_and(|ic| ic.call);
+            // (A call cache's slab is its entry's reserve.)
+            let call_slab = if call { t.ic_entry_reserve } else { 0 };
+            let generic = base + pos[1] as u64;
+            sites.push((
+                pc,
+                IcSite {
+                    opcode: ins.opcode,
+                    entry,
+                    cold: generic,
+                    closure: false,
+                    next,
+                    branch,
+                    head: generic,
+                    stubs: Vec::new(),
+                    megamorphic: false,
+                    megamorphic_copy: None,
+                    slab: if call { call_slab } else { ins.slab },
+                },
+            ));
+        }
+        compiled.push(CompiledInstruction {
+            bytecode_offset: ins.offset,
+            opcode: ins.opcode,
+            address: base + pos[0] as u64,
+            size: in_line_len as u32,
+            cold_address: if t.cold.is_empty() { 0 } else { base + pos[1] as u64 },
+            cold_size: t.cold.len() as u32,
+        });
+    }
+    Ok(compiled)
 }
 
 /// The most bytes of code and records one compiled function may take: a `rel32` between two
