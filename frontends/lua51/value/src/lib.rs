@@ -12,6 +12,9 @@
 //!                                                quiet NaNs 0x7FF8.. or 0xFFF8..)
 //!   0xFFFA_0000_0000_0000                        nil
 //!   0xFFFA_0000_0000_0001 / _0002                false / true
+//!   0xFFFB_xxxx_xxxx_xxxx                        not a value: a `next` loop's traversal
+//!                                                place in its hidden control slot
+//!                                                ([`TRAVERSAL_TAG`])
 //!   0xFFFC_xxxx_xxxx_xxxx                        pointer to a function (48-bit address)
 //!   0xFFFD_xxxx_xxxx_xxxx                        pointer to a string
 //!   0xFFFE_xxxx_xxxx_xxxx                        pointer to any other heap object (userdata,
