@@ -700,8 +700,19 @@ impl TableObject {
                 // SAFETY: a shape has `len` keys.
                 unsafe { *(*self.shape).keys.add(i - 1) }
             }
-            // SAFETY: below `node_count`.
-            TraversalPlace::Hash(i) if i >= 1 && i <= self.node_count => unsafe { (*self.nodes.add(i - 1)).key },
+            TraversalPlace::Hash(i) if i >= 1 && i <= self.node_count => {
+                // SAFETY: below `node_count`.
+                let n = unsafe { *self.nodes.add(i - 1) };
+                // The collector traces no key of a removed entry (`t[k] = nil` during the
+                // traversal, or a weak table's cleared entry): a collectable one may be freed
+                // already, and must not be handed out. (5.1's control slot kept it alive; a
+                // place does not, so `debug.getlocal` shows nil there.)
+                if n.value.is_nil() && n.key.is_heap() {
+                    TValue::NIL
+                } else {
+                    n.key
+                }
+            }
             _ => TValue::NIL,
         }
     }

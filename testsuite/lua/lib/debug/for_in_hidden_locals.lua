@@ -130,3 +130,21 @@ for _ = 1, 3 do
   local name, value = debug.getlocal(co, 1, 3)
   print("coroutine", k, name, value)
 end
+
+-- A key removed during its own step and collected: the control slot must never hand out a
+-- freed object (5.1 keeps the key alive in the slot; a place shows nil for a collectable key
+-- whose entry is gone).
+do
+  local t = {}
+  for i = 1, 20 do t[{}] = i; t["s" .. i .. "x"] = i end
+  local ok = true
+  for k, v in pairs(t) do
+    t[k] = nil
+    k = nil
+    collectgarbage()
+    local c = control(1)
+    if c ~= nil and type(c) ~= "table" and type(c) ~= "string" then ok = false end
+    if type(c) == "string" then c = c .. "!" end
+  end
+  print("removed and collected", ok, next(t))
+end
