@@ -1433,7 +1433,8 @@ fn for_in_builtin_step(base: *mut u64, num_vars: u64) -> Option<bool> {
 }
 
 /// A `next` loop's step from `from`: the entry found goes to the loop variables and the place
-/// after it to the control slot.
+/// after it to the control slot. (The loop variables have room for two values whatever
+/// `num_vars` is: the iterator's call frame starts there.)
 #[inline(always)]
 fn for_in_next_from(base: *mut u64, num_vars: u64, t: &lua51_value::TableObject, from: TraversalPlace) -> bool {
     unsafe {

@@ -779,8 +779,7 @@ impl TableObject {
         let mut i = from;
         while i + GROUP <= self.node_count {
             let mut live = 0u32;
-            // (Last node first, one shift and one `or` each: a chain that needs two registers,
-            // where setting each node's bit at its place took one each.)
+            // (Last node first: bit j is node i + j's.)
             for j in (0..GROUP).rev() {
                 // SAFETY: i + j < node_count.
                 let v = unsafe { (*self.nodes.add(i + j)).value };
