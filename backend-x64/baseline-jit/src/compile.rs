@@ -691,8 +691,11 @@ fn plan_function(
     // (Sized up front: growing the vector was a tenth of the compile time.)
     let mut planned: Vec<Planned> = Vec::with_capacity(bytecode.len() / 4);
     let mut offset = 0;
-    while offset + 2 <= bytecode.len() {
-        let opcode = usize::from(u16::from_le_bytes([bytecode[offset], bytecode[offset + 1]]));
+    while offset < bytecode.len() {
+        let Some(&[lo, hi]) = bytecode.get(offset..offset + 2) else {
+            return Err(JitError::Bytecode { offset, problem: "truncated opcode".into() });
+        };
+        let opcode = usize::from(u16::from_le_bytes([lo, hi]));
         let Some(layout) = layouts.get(opcode) else {
             return Err(JitError::Bytecode { offset, problem: format!("unknown opcode {opcode}") });
         };
@@ -718,9 +721,6 @@ fn plan_function(
         if size + cold_size + records_size > MAX_FUNCTION_BYTES {
             break;
         }
-    }
-    if offset < bytecode.len() && size + cold_size + records_size <= MAX_FUNCTION_BYTES {
-        return Err(JitError::Bytecode { offset, problem: "truncated opcode".into() });
     }
     Ok(Plan { planned, size, cold_size, records_size })
 }

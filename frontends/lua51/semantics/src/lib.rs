@@ -1341,12 +1341,8 @@ pub fn lua_for_in(base: *mut u64, num_vars: u64) -> ! {
         *frame.add(FRAME_HEADER_SLOTS) = *base.add(1);
         // (A traversal's place, left by a `next` loop whose generator `debug.setlocal`
         // replaced, is passed as the key it stands for.)
-        let mut control = *base.add(2);
-        if let Some(place) = TraversalPlace::from_control(control) {
-            let state = TValue(*base.add(1));
-            control = if state.is_table() { (*state.as_table()).traversal_key(place).raw() } else { NIL_BITS };
-        }
-        *frame.add(FRAME_HEADER_SLOTS + 1) = control;
+        let control = *base.add(2);
+        *frame.add(FRAME_HEADER_SLOTS + 1) = TraversalPlace::control_key(TValue(*base.add(1)), control).map_or(control, TValue::raw);
         // 5.1 calls the iterator like a metamethod (`luaD_call`): it counts as a runtime call.
         let c_calls = (*ctx()).c_calls + 1;
         if c_calls >= lua51_value::MAX_C_CALLS {

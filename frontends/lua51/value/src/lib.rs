@@ -306,6 +306,17 @@ impl TraversalPlace {
         TRAVERSAL_TAG | (part << TRAVERSAL_INDEX_BITS) | index as u64
     }
 
+    /// The key 5.1 would hold in a generic `for`'s control slot whose `bits` are a place,
+    /// read from the loop's `state` (nil for a state that is not a table); `None` when the
+    /// bits are not a place. For everything that shows a control slot to Lua: the debug
+    /// library and the call of a generator that replaced `next`.
+    #[inline(always)]
+    pub fn control_key(state: TValue, bits: u64) -> Option<TValue> {
+        let place = TraversalPlace::from_control(bits)?;
+        // SAFETY: a table value points to a live table.
+        Some(if state.is_table() { unsafe { (*state.as_table()).traversal_key(place) } } else { TValue::NIL })
+    }
+
     /// The place a control slot's `bits` hold, if they are one.
     #[inline(always)]
     pub fn from_control(bits: u64) -> Option<TraversalPlace> {

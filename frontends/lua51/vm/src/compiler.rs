@@ -40,6 +40,11 @@ const MAX_UPVALUES: usize = 60;
 /// lua5.1's `MAXARG_Bx`: constants per function.
 const MAX_CONSTANTS: usize = (1 << 18) - 1;
 const HEADER: u16 = deegen_api::FRAME_HEADER_SLOTS as u16;
+/// The names of a generic `for`'s hidden locals (5.1's, which `debug.getlocal` shows; the
+/// debug library finds a loop's slots by them).
+pub(crate) const FOR_GENERATOR: &str = "(for generator)";
+pub(crate) const FOR_STATE: &str = "(for state)";
+pub(crate) const FOR_CONTROL: &str = "(for control)";
 
 struct LocalVar {
     name: Vec<u8>,
@@ -891,7 +896,7 @@ impl<'s> Compiler<'s> {
     /// jumps back to the body while its first result is not nil.
     fn generic_for(&mut self, vars: &[&[u8]], exprs: &[Expr], body: &Block, iter_line: u32, line: u32) -> Result<()> {
         let base = self.fs().free_reg;
-        self.local_stat(vec![b"(for generator)".as_slice(), b"(for state)", b"(for control)"], exprs, line)?;
+        self.local_stat(vec![FOR_GENERATOR.as_bytes(), FOR_STATE.as_bytes(), FOR_CONTROL.as_bytes()], exprs, line)?;
         // Room for the in-place call: callee, header, two arguments.
         let needed = base + 3 + (vars.len() as u16).max(HEADER + 2);
         while self.fs().max_regs < needed {
@@ -917,7 +922,7 @@ impl<'s> Compiler<'s> {
         let back = self.mark(back, "ForIn")?;
         // 5.1 names a native iterator after the generator's hidden local (`bad argument #1 to
         // '(for generator)'`); the call itself is of a copy, so its type error names nothing.
-        self.name_operand(back, 0, Some(VarInfo::Local("(for generator)".into())));
+        self.name_operand(back, 0, Some(VarInfo::Local(FOR_GENERATOR.into())));
         self.fs().b.patch_branch(back, body_start);
         self.patch_here(block.breaks);
         self.end_locals(block.first_local - 3);

@@ -5,8 +5,9 @@ use std::borrow::Cow;
 
 use deegen_api::frame;
 use lua51_value::number::{to_number, tostring_bytes};
-use lua51_value::TValue;
+use lua51_value::{TValue, TraversalPlace};
 
+use crate::compiler::{FOR_GENERATOR, FOR_STATE};
 use crate::frames::{Frame, Level};
 use crate::native::{native, new_library, Call, NResult, Native, Raised};
 use crate::object::heap::OutOfMemory;
@@ -188,7 +189,8 @@ native!(GETLOCAL, "getlocal", |c| {
         // (A traversal's place is in a generic `for`'s control slot, after its state's: still
         // there when a loop left by `break` is read as a temporary.)
         // SAFETY: a slot of a frame has at least its frame's header below it.
-        let value = traversal_key(unsafe { slot.sub(1) }, slot).unwrap_or(TValue(unsafe { *slot }));
+        let bits = unsafe { *slot };
+        let value = TraversalPlace::control_key(TValue(unsafe { *slot.sub(1) }), bits).unwrap_or(TValue(bits));
         c.set(1, value);
         Ok(2)
     })
@@ -200,35 +202,21 @@ native!(SETLOCAL, "setlocal", |c| {
         // A `next` loop's control slot holds a traversal's place only while its generator and
         // state are those its first step checked: replacing either puts the key back first.
         // SAFETY: a generic `for`'s three hidden slots are consecutive.
-        let (state, control) = match name {
-            FOR_GENERATOR => unsafe { (slot.add(1), slot.add(2)) },
-            FOR_STATE => unsafe { (slot, slot.add(1)) },
-            _ => (std::ptr::null_mut(), std::ptr::null_mut()),
+        let hidden = match name {
+            FOR_GENERATOR => Some(unsafe { (slot.add(1), slot.add(2)) }),
+            FOR_STATE => Some(unsafe { (slot, slot.add(1)) }),
+            _ => None,
         };
-        if let Some(key) = traversal_key(state, control) {
-            unsafe { *control = key.raw() };
+        if let Some((state, control)) = hidden {
+            // SAFETY: both are slots of the frame.
+            if let Some(key) = TraversalPlace::control_key(TValue(unsafe { *state }), unsafe { *control }) {
+                unsafe { *control = key.raw() };
+            }
         }
         unsafe { *slot = value.raw() };
         Ok(1)
     })
 });
-
-/// The hidden locals of a generic `for` (the compiler's names).
-const FOR_GENERATOR: &str = "(for generator)";
-const FOR_STATE: &str = "(for state)";
-
-/// When the control slot `control` of a generic `for` holds a traversal's place
-/// ([`lua51_value::TRAVERSAL_TAG`]), the key 5.1 would hold there (read from the table in the
-/// state slot `state`); `None` for any other value (and null slots).
-fn traversal_key(state: *mut u64, control: *mut u64) -> Option<TValue> {
-    if control.is_null() {
-        return None;
-    }
-    // SAFETY: both are slots of a live frame (the caller's).
-    let place = lua51_value::TraversalPlace::from_control(unsafe { *control })?;
-    let state = TValue(unsafe { *state });
-    Some(if state.is_table() { unsafe { (*state.as_table()).traversal_key(place) } } else { TValue::NIL })
-}
 
 native!(SETHOOK, "sethook", |c| {
     // sethook([thread,] hook, mask [, count]); no hook (or nil) turns hooks off.
