@@ -14,6 +14,12 @@
 //! inside and outside 5.1's C-call boundary, raise errors whose values are not strings under
 //! message handlers of every kind, and recurse past the stack's and 5.1's nesting limits.
 //!
+//! JIT bugs hide where a cache remembers what the program then changes, so programs also run
+//! field, method, store and global sites many times over objects of several hidden classes
+//! (filling inline caches, chaining stubs, going megamorphic) while they remove and add
+//! fields, grow tables into dictionaries, swap metatables and replace or shadow methods; and
+//! they traverse tables while clearing and changing their fields.
+//!
 //! A program is a pure function of its seed: a failure is reproduced from its seed alone.
 
 use std::fmt::Write;
@@ -165,6 +171,79 @@ const RECURSIONS: &[&str] = &[
     "function(n) local co = coroutine.wrap(r) return co(n + 1) end",
 ];
 
+/// Values an inline-cache site meets in turn (see `Gen::ic_statement`): tables of several
+/// hidden classes with and without metatables, instances of the classes `A`, `B` (a subclass
+/// of `A`) and `D` (of `B`), a dictionary-mode table, `__index` functions, a `__newindex`
+/// handler, and values that are not tables.
+const IC_OBJECTS: &[&str] = &[
+    "{x = 1, y = 2}",
+    "{y = 'only y'}",
+    "{}",
+    "{x = nil, y = 'init nil'}",
+    "setmetatable({x = 'ax'}, A)",
+    "setmetatable({x = 'ax2', z = 3}, A)",
+    "setmetatable({y = 'by'}, B)",
+    "setmetatable({}, D)",
+    "setmetatable({}, {__index = function(t, k) return tostring(k) .. '!' end})",
+    "setmetatable({}, {__index = A, __newindex = function(t, k, v) rawset(t, k, type(v) == 'string' and v .. '?' or type(v)) end})",
+    "(function() local d = setmetatable({}, B) for j = 1, 70 do d['f' .. j] = j end d.x = 'dict x' return d end)()",
+    "(function() local d = {} for j = 1, 70 do d['f' .. j] = j end d.f3 = nil return d end)()",
+    "{1, 2, 3, x = 'arr'}",
+    "'str'",
+    "5",
+    "newproxy(true)",
+];
+
+/// What a program changes while its sites run (see `Gen::ic_statement`): `o` is the object
+/// the loop is at, `step` counts the loop's turns.
+const IC_MUTATIONS: &[&str] = &[
+    "if type(o) == 'table' then o.x = nil end",
+    "if type(o) == 'table' then o.x = nil o.x = 'back' end",
+    "if type(o) == 'table' then o['w' .. step % 3] = step end",
+    "if type(o) == 'table' then for j = 1, 70 do rawset(o, 'g' .. j, j) end end",
+    "if type(o) == 'table' then for j = 1, 70 do o['h' .. j] = nil end o.y = nil end",
+    "if type(o) == 'table' then rawset(o, 'get', function() return 'own get' end) end",
+    "if type(o) == 'table' then rawset(o, 'x', step) rawset(o, 'who', nil) end",
+    "if type(o) == 'table' then setmetatable(o, B) end",
+    "if type(o) == 'table' then setmetatable(o, nil) end",
+    "if type(o) == 'table' then setmetatable(o, {__index = D}) end",
+    "if type(o) == 'table' then o[1] = step o[2] = 'two' o[#o + 1] = true end",
+    "A.get = function(self) return 'replaced', rawget(self, 'x') end",
+    "A.get = nil",
+    "B.get = nil",
+    "B.get = function() return 'B again' end",
+    "A.who = 'not a function'",
+    "A.__index = function(t, k) return 'fn:' .. tostring(k) end",
+    "B.__index = A",
+    "setmetatable(A, {__index = function(t, k) return 'deep:' .. tostring(k) end})",
+    "getmetatable(B).__index = D",
+    "A.kind, B.kind = nil, 'B2'",
+    "A.__newindex = function(t, k, v) rawset(t, k, 'via newindex') end",
+    "gx = step",
+    "gx = nil",
+    "collectgarbage()",
+    "setmetatable(_G, {__index = function(_, k) return 'G:' .. k end})",
+    "setmetatable(_G, {__newindex = function(t, k, v) rawset(t, k, type(v)) end})",
+    "setmetatable(_G, nil) rawset(_G, 'gx', nil)",
+];
+
+/// Table contents a traversal starts from (see `Gen::traversal_statement`): array parts with
+/// and without holes, named fields, a dictionary, number, boolean and float keys.
+const TRAVERSED: &[&str] = &[
+    "{1, 2, 3}",
+    "{1, nil, 3, nil, 5}",
+    "{x = 1, y = 2, z = 3}",
+    "{10, 20, x = 'a', [2.5] = 'f', [true] = 'b', [-1] = 'n'}",
+    "(function() local d = {} for j = 1, 80 do d['k' .. j] = j end return d end)()",
+    "(function() local d = {} for j = 1, 40 do d[j * 3] = j end return d end)()",
+    "{}",
+];
+
+/// What a traversal does to its table at each step (what 5.1 allows: clearing or changing
+/// existing fields), or what it calls.
+const TRAVERSAL_STEPS: &[&str] =
+    &["", "t[k] = nil", "t[k] = 'changed'", "if type(v) == 'number' and v % 2 == 0 then t[k] = nil end", "collectgarbage()"];
+
 struct Gen {
     rng: Rng,
     out: String,
@@ -214,7 +293,7 @@ impl Gen {
     }
 
     fn statement(&mut self, depth: usize) {
-        match self.rng.below(if depth == 0 { 4 } else { 20 }) {
+        match self.rng.below(if depth == 0 { 4 } else { 23 }) {
             0 | 1 => {
                 let (e1, e2) = (self.expr(3), self.expr(2));
                 self.line(&format!("P({e1}, {e2})"));
@@ -320,6 +399,8 @@ impl Gen {
                 self.line(&format!("P(pcall(string.gsub, show({x}) .. \" (a1) b2\", \"{pat}\", \"<%0>\"))"));
                 self.line(&format!("P(pcall(string.match, show({y}), \"{pat}\", 2))"));
             }
+            20 | 21 => self.ic_statement(),
+            22 => self.traversal_statement(),
             15 => self.metamethod_statement(),
             16 => self.coroutine_statement(),
             17 => self.error_value_statement(),
@@ -372,6 +453,45 @@ impl Gen {
             1 => self.line(&format!("P(xpcall(function() error({x}, {level}) end, {h}))")),
             _ => self.line(&format!("P(pcall(function() local t = setmetatable({{}}, {{__index = function() error({x}) end}}) return t.k end))")),
         }
+    }
+
+    /// The same field, method, store and global sites run again and again over objects of
+    /// several hidden classes (so their inline caches fill, chain stubs in JIT code and go
+    /// megamorphic), while the program changes what the caches remember: fields removed and
+    /// added, a table grown into dictionary mode, metatables swapped, methods replaced, removed
+    /// or shadowed, `__index` turned into a function or into a loop, globals set and cleared.
+    fn ic_statement(&mut self) {
+        let count = 2 + self.rng.below(5);
+        let objects: Vec<&str> = (0..count).map(|_| self.rng.pick(IC_OBJECTS)).collect();
+        let mutation = self.rng.pick(IC_MUTATIONS);
+        let rounds = 2 + self.rng.below(4);
+        // The change happens once, at one turn, or at every `every`-th turn.
+        let (when, every) = if self.rng.below(3) == 0 { (0, 1 + self.rng.below(3)) } else { (1 + self.rng.below(rounds * count), 0) };
+        let v = self.expr(1);
+        self.line("do local A = {kind = 'A'} A.__index = A function A:get() return self.x end function A.who() return 'A' end");
+        self.line("  local B = setmetatable({kind = 'B'}, {__index = A}) B.__index = B function B:get() return self.y, self.kind end");
+        self.line("  local D = setmetatable({}, {__index = B}) D.__index = D function D.who(self) return 'D', self.x end");
+        self.line(&format!("  local os, step = {{{}}}, 0", objects.join(", ")));
+        self.line(&format!("  for r = 1, {rounds} do for i = 1, #os do local o = os[i] step = step + 1"));
+        if every > 0 {
+            self.line(&format!("    if step % {every} == 0 then {mutation} end"));
+        } else {
+            self.line(&format!("    if step == {when} then {mutation} end"));
+        }
+        self.line("    P(pcall(function() return o.x, o.y, o.kind, o[1] end))");
+        self.line("    P(pcall(function() return o:get() end)) P(pcall(function() return o:who() end))");
+        self.line(&format!("    P(pcall(function() o.y = {v} o.n = step return rawget(o, 'y'), o.n, gx end))"));
+        self.line("  end end end");
+    }
+
+    /// A traversal (`pairs`, `next` by hand, or `next` as the iterator) that changes its
+    /// table as 5.1 allows; the keys it saw are printed sorted, since the order is the
+    /// implementation's.
+    fn traversal_statement(&mut self) {
+        let (init, step) = (self.rng.pick(TRAVERSED), self.rng.pick(TRAVERSAL_STEPS));
+        let head = self.rng.pick(&["for k, v in pairs(t) do", "for k, v in next, t do", "for k, v in next, t, nil do"]);
+        self.line(&format!("do local t, n, seen = {init}, 0, {{}} {head} n = n + 1 seen[#seen + 1] = tostring(k) .. '=' .. show(v) {step} end"));
+        self.line("  table.sort(seen) P(n, table.concat(seen, ' ')) local m, k = 0, next(t) while k ~= nil do m = m + 1 k = next(t, k) end P(m) end");
     }
 
     /// Recursion past the stack's or 5.1's nesting limits, through Lua calls, metamethods,
