@@ -284,7 +284,9 @@ impl Heap {
         let p = if size <= SMALL_MAX {
             self.small.alloc(size, zeroed) as *mut GcHeader
         } else {
-            let layout = Layout::from_size_align(size, 8).map_err(|_| OutOfMemory)?;
+            // (16-aligned as the pool's cells: the interning table keeps bits in a string
+            // address's low four.)
+            let layout = Layout::from_size_align(size, GRANULE).map_err(|_| OutOfMemory)?;
             unsafe { alloc_zeroed(layout) as *mut GcHeader }
         };
         if p.is_null() {
@@ -339,7 +341,7 @@ impl Heap {
         if size <= SMALL_MAX {
             self.small.free(p as *mut u8, size);
         } else {
-            unsafe { dealloc(p as *mut u8, Layout::from_size_align_unchecked(size, 8)) };
+            unsafe { dealloc(p as *mut u8, Layout::from_size_align_unchecked(size, GRANULE)) };
         }
         self.bytes_allocated -= size;
     }
@@ -403,7 +405,7 @@ impl Heap {
             (*s).hash = hash;
             std::ptr::copy_nonoverlapping(bytes.as_ptr(), (*s).data() as *mut u8, bytes.len());
         }
-        self.strings.insert_at(slot, s, hash);
+        self.strings.insert(slot, s, hash);
         if let [b] = *bytes {
             self.single_chars[usize::from(b)] = s;
         }
@@ -437,6 +439,9 @@ mod tests {
         let dead: std::collections::HashSet<usize> =
             strings.iter().enumerate().filter(|(i, _)| i % 3 == 1).map(|(_, s)| s.as_ptr::<u8>() as usize).collect();
         let slots = heap.strings.capacity();
+        let (far, right) = heap.strings.check_distances();
+        assert!(right, "distances right after inserts and growth");
+        assert!(far > 0, "some strings are far from home ({slots} slots)");
         for &s in &strings {
             if dead.contains(&(s.as_ptr::<u8>() as usize)) {
                 heap.strings.remove(s.as_ptr());
@@ -444,6 +449,9 @@ mod tests {
         }
         assert_eq!(heap.strings.len, strings.len() - dead.len());
         assert_eq!(heap.strings.capacity(), slots, "no shrink");
+        // Deletions moved strings back (some of them far from home, whose home they read from
+        // the string) and rewrote their distances.
+        assert!(heap.strings.check_distances().1, "distances right after deletions");
         // Survivors first: re-interning a removed string would fill the gap it left and hide a
         // probe run the deletion broke.
         for (i, (name, s)) in names.iter().zip(&strings).enumerate().filter(|(i, _)| i % 3 != 1) {

@@ -16,6 +16,11 @@ pub const MAX_STRING_LEN: usize = 1 << 31;
 /// never touches the string (those cache misses dominated string building) and a slot is one
 /// word (the table is probed at random: its size is its cache misses). The home slot mixes the
 /// hash once more (cheap insurance against clustering in the bits it takes).
+///
+/// A slot also keeps, in the address's four low bits (strings are 16-byte aligned), how far the
+/// string sits from its home slot: the sweep's deletion moves later strings of the probe run
+/// back, and needs each one's home. Read from the string's hash, that was a cache miss per
+/// string moved, half of the collector's time in a program of short-lived strings.
 #[derive(Debug, Default)]
 pub(crate) struct StringTable {
     slots: Vec<StringSlot>,
@@ -24,20 +29,26 @@ pub(crate) struct StringTable {
     peak: usize,
 }
 
-/// A string's address (48 bits) and the top 16 bits of its hash; 0 when free.
+/// A string's address (bits 4 to 47), the top 16 bits of its hash (bits 48 to 63) and its
+/// distance from its home slot (bits 0 to 3; [`FAR`] for 15 or more); 0 when free.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 struct StringSlot(u64);
 
 const FREE_SLOT: StringSlot = StringSlot(0);
 const ADDRESS_BITS: u32 = 48;
+const DISTANCE_MASK: u64 = 0xF;
+/// The distance a slot records for a string 15 or more slots from home (rare below the
+/// table's 3/4 load): its home is computed from its hash.
+const FAR: usize = 15;
 
 impl StringSlot {
-    fn new(string: *mut LuaString, hash: u32) -> Self {
+    fn new(string: *mut LuaString, hash: u32, distance: usize) -> Self {
         debug_assert!((string as u64) >> ADDRESS_BITS == 0, "user-space addresses fit in 48 bits");
-        StringSlot(string as u64 | u64::from(hash >> 16) << ADDRESS_BITS)
+        debug_assert!(string as u64 & DISTANCE_MASK == 0, "strings are 16-byte aligned");
+        StringSlot(string as u64 | u64::from(hash >> 16) << ADDRESS_BITS | distance.min(FAR) as u64)
     }
     fn string(self) -> *mut LuaString {
-        (self.0 & ((1 << ADDRESS_BITS) - 1)) as *mut LuaString
+        (self.0 & ((1 << ADDRESS_BITS) - 1) & !DISTANCE_MASK) as *mut LuaString
     }
     fn is_free(self) -> bool {
         self.0 == 0
@@ -45,6 +56,19 @@ impl StringSlot {
     /// Whether the string here may have hash `hash` (its top 16 bits match).
     fn may_have(self, hash: u32) -> bool {
         (self.0 >> ADDRESS_BITS) as u32 == hash >> 16
+    }
+    /// The home slot of the string in slot `at` of a table of `mask + 1` slots.
+    fn home(self, at: usize, mask: usize) -> usize {
+        let distance = (self.0 & DISTANCE_MASK) as usize;
+        if distance < FAR {
+            return at.wrapping_sub(distance) & mask;
+        }
+        // SAFETY: the table holds live strings.
+        home_slot(unsafe { (*self.string()).hash }, mask)
+    }
+    /// The same string, moved to slot `at` (its home `home`).
+    fn moved(self, at: usize, home: usize, mask: usize) -> Self {
+        StringSlot(self.0 & !DISTANCE_MASK | (at.wrapping_sub(home) & mask).min(FAR) as u64)
     }
 }
 
@@ -103,11 +127,10 @@ impl StringTable {
             if slot.is_free() {
                 break;
             }
-            // SAFETY: the table holds allocated strings (dead ones leave it before they are freed).
-            let home = home_slot(unsafe { (*slot.string()).hash }, mask);
+            let home = slot.home(j, mask);
             let stays = if gap <= j { gap < home && home <= j } else { gap < home || home <= j };
             if !stays {
-                self.slots[gap] = slot;
+                self.slots[gap] = slot.moved(gap, home, mask);
                 gap = j;
             }
         }
@@ -125,11 +148,12 @@ impl StringTable {
         let mask = cap - 1;
         for s in old.into_iter().filter(|s| !s.is_free()) {
             // SAFETY: the table holds live strings.
-            let mut i = home_slot(unsafe { (*s.string()).hash }, mask);
+            let home = home_slot(unsafe { (*s.string()).hash }, mask);
+            let mut i = home;
             while !self.slots[i].is_free() {
                 i = (i + 1) & mask;
             }
-            self.slots[i] = s;
+            self.slots[i] = s.moved(i, home, mask);
         }
         Ok(())
     }
@@ -159,8 +183,10 @@ impl StringTable {
         }
     }
 
-    pub(crate) fn insert_at(&mut self, i: usize, string: *mut LuaString, hash: u32) {
-        self.slots[i] = StringSlot::new(string, hash);
+    /// Adds a string `find` did not find, at the free slot `i` it answered.
+    pub(crate) fn insert(&mut self, i: usize, string: *mut LuaString, hash: u32) {
+        let mask = self.slots.len() - 1;
+        self.slots[i] = StringSlot::new(string, hash, i.wrapping_sub(home_slot(hash, mask)) & mask);
         self.len += 1;
         self.peak = self.peak.max(self.len);
     }
@@ -169,6 +195,22 @@ impl StringTable {
     #[cfg(test)]
     pub(crate) fn capacity(&self) -> usize {
         self.slots.len()
+    }
+
+    /// Strings [`FAR`] or more slots from home, and whether every slot's recorded distance is
+    /// its string's.
+    #[cfg(test)]
+    pub(crate) fn check_distances(&self) -> (usize, bool) {
+        let mask = self.slots.len().wrapping_sub(1);
+        let mut far = 0;
+        let mut right = true;
+        for (i, s) in self.slots.iter().enumerate().filter(|(_, s)| !s.is_free()) {
+            let home = home_slot(unsafe { (*s.string()).hash }, mask);
+            let distance = i.wrapping_sub(home) & mask;
+            far += usize::from(distance >= FAR);
+            right &= (s.0 & DISTANCE_MASK) as usize == distance.min(FAR);
+        }
+        (far, right)
     }
 
     /// Keeps the load factor at most 3/4: room for one more string (`true` when the table
