@@ -628,6 +628,15 @@ mod tests {
         );
     }
 
+    /// The statement families that stress the JIT's caches and traversals keep turning up (a
+    /// change of the statement mix must not drop them unnoticed).
+    #[test]
+    fn cache_churn_and_traversals_are_generated() {
+        let programs: Vec<String> = (1..=40).map(super::program).collect();
+        assert!(programs.iter().filter(|p| p.contains("local os, step")).count() >= 5, "cache churn");
+        assert!(programs.iter().filter(|p| p.contains("seen[#seen + 1]")).count() >= 3, "traversals");
+    }
+
     #[test]
     fn programs_are_a_function_of_the_seed() {
         assert_eq!(super::program(7), super::program(7));

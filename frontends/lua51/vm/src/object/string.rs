@@ -205,6 +205,7 @@ impl StringTable {
         let mut far = 0;
         let mut right = true;
         for (i, s) in self.slots.iter().enumerate().filter(|(_, s)| !s.is_free()) {
+            // SAFETY: the table holds live strings.
             let home = home_slot(unsafe { (*s.string()).hash }, mask);
             let distance = i.wrapping_sub(home) & mask;
             far += usize::from(distance >= FAR);
