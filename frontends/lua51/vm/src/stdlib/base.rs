@@ -67,11 +67,13 @@ native!(TOSTRING, "tostring", generated crate::interp::__deegen_lib_tostring, |c
 });
 
 native!(TONUMBER, "tonumber", generated crate::interp::__deegen_lib_tonumber, |c| {
-    let v = c.check_any(0)?;
+    // luaB_tonumber's order: the base, then the value (any value for base 10, a string for
+    // another base, checked before the base's range).
     let base = c.opt_int(1, 10)?;
     let result = if base == 10 {
-        to_number(v).map(TValue::from_f64_canonical)
+        to_number(c.check_any(0)?).map(TValue::from_f64_canonical)
     } else {
+        let mut bytes = c.check_bytes(0)?.into_owned();
         if !(2..=36).contains(&base) {
             return Err(c.arg_error(1, "base out of range"));
         }
@@ -79,7 +81,6 @@ native!(TONUMBER, "tonumber", generated crate::interp::__deegen_lib_tonumber, |c
         extern "C" {
             fn strtoul(s: *const std::ffi::c_char, end: *mut *mut std::ffi::c_char, base: std::ffi::c_int) -> std::ffi::c_ulong;
         }
-        let mut bytes = c.check_bytes(0)?.into_owned();
         if bytes.contains(&0) {
             bytes.truncate(bytes.iter().position(|&b| b == 0).unwrap_or(0));
         }

@@ -37,8 +37,13 @@ math1!(TANH, "tanh", f64::tanh);
 math1!(DEG, "deg", |x| x * (180.0 / std::f64::consts::PI));
 math1!(RAD, "rad", |x| x * (std::f64::consts::PI / 180.0));
 
+// `f(check(1), check(2))` in 5.1's C: the reference build evaluates a call's arguments right
+// to left, so the second argument is checked first, and a call with both wrong names the
+// second (`math.pow()`: "bad argument #2"). `ATAN2`, `LDEXP`, `FMOD` and `POW` check in that
+// order.
 native!(ATAN2, "atan2", |c| {
-    let (y, x) = (c.check_number(0)?, c.check_number(1)?);
+    let x = c.check_number(1)?;
+    let y = c.check_number(0)?;
     c.set(0, TValue::from_f64_canonical(y.atan2(x)));
     Ok(1)
 });
@@ -46,8 +51,15 @@ native!(ATAN2, "atan2", |c| {
 native!(MODF, "modf", |c| {
     let x = c.check_number(0)?;
     let int = x.trunc();
-    // lua5.1 calls C's modf: the fraction of an infinity is a zero of its sign.
-    let frac = if x.is_infinite() { 0.0f64.copysign(x) } else { x - int };
+    // lua5.1 calls C's modf: the fraction has the sign of `x`, a zero included (`-3` gives
+    // `-0`), and an infinity's is a zero of its sign.
+    let frac = if x.is_infinite() {
+        0.0f64.copysign(x)
+    } else if x.is_nan() {
+        x
+    } else {
+        (x - int).copysign(x)
+    };
     c.set(0, TValue::from_f64_canonical(int));
     c.set(1, TValue::from_f64_canonical(frac));
     Ok(2)
@@ -69,19 +81,23 @@ native!(LDEXP, "ldexp", |c| {
     extern "C" {
         fn ldexp(x: f64, exp: std::ffi::c_int) -> f64;
     }
-    let (m, e) = (c.check_number(0)?, c.check_int(1)?);
+    // (The second argument first: see `ATAN2`.)
+    let e = c.check_int(1)?;
+    let m = c.check_number(0)?;
     c.set(0, TValue::from_f64_canonical(unsafe { ldexp(m, e as std::ffi::c_int) }));
     Ok(1)
 });
 
 native!(FMOD, "fmod", |c| {
-    let (a, b) = (c.check_number(0)?, c.check_number(1)?);
+    let b = c.check_number(1)?;
+    let a = c.check_number(0)?;
     c.set(0, TValue::from_f64_canonical(a % b));
     Ok(1)
 });
 
 native!(POW, "pow", |c| {
-    let (a, b) = (c.check_number(0)?, c.check_number(1)?);
+    let b = c.check_number(1)?;
+    let a = c.check_number(0)?;
     c.set(0, TValue::from_f64_canonical(a.powf(b)));
     Ok(1)
 });

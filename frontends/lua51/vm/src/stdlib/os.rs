@@ -133,9 +133,10 @@ native!(EXIT, "exit", |c| {
 });
 
 native!(DIFFTIME, "difftime", |c| {
-    // 5.1: difftime((time_t)a, (time_t)b).
-    let a = c_long(c.check_number(0)?);
+    // 5.1: difftime((time_t)a, (time_t)b), whose arguments the reference build evaluates
+    // right to left: `b` is checked first.
     let b = if c.arg(1).is_nil() { 0 } else { c_long(c.check_number(1)?) };
+    let a = c_long(c.check_number(0)?);
     c.set(0, TValue::from_f64(a as f64 - b as f64));
     Ok(1)
 });

@@ -121,8 +121,9 @@ fn foreach_step(c: &mut Call, f: TValue, k: TValue, v: TValue) -> Result<Option<
 }
 
 native!(CONCAT, "concat", |c| {
-    let t = c.check_table(0)?;
+    // 5.1's order: the separator is checked before the table.
     let sep = if c.arg(1).is_nil() { Cow::Borrowed(&[][..]) } else { c.check_bytes(1)? };
+    let t = c.check_table(0)?;
     let first = c.opt_int(2, 1)?;
     let last = if c.arg(3).is_nil() { table_mut(t).length() as i64 } else { c.check_int(3)? };
     let mut out = Vec::new();
