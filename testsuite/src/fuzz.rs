@@ -18,7 +18,9 @@
 //! field, method, store and global sites many times over objects of several hidden classes
 //! (filling inline caches, chaining stubs, going megamorphic) while they remove and add
 //! fields, grow tables into dictionaries, swap metatables and replace or shadow methods; and
-//! they traverse tables while clearing and changing their fields.
+//! they traverse tables while clearing and changing their fields. Library functions are called
+//! with random arguments, so every argument check (and which argument is checked first) meets
+//! 5.1's.
 //!
 //! A program is a pure function of its seed: a failure is reproduced from its seed alone.
 
@@ -140,6 +142,68 @@ const METAMETHOD_USES: &[(&str, &str)] = &[
     // Without a handler the text is an address, which differs from run to run.
     ("__tostring", "local s = tostring(o) if type(s) == 'string' then s = s:gsub('0x%x+', 'ADDR') end return s"),
     ("__index", "return rawget(o, 'key'), rawequal(o, o2)"),
+];
+
+/// Library functions called with random arguments (see `Gen::library_statement`): every
+/// argument check and error message of theirs is compared with 5.1's, and native code must
+/// refuse bad input with an error, never a crash. (Functions whose results depend on the
+/// clock, the environment or a generator's sequence are left out, and `string.rep` is called
+/// with small counts elsewhere: a random count could ask for petabytes.)
+const LIBRARY_FUNCTIONS: &[&str] = &[
+    "string.byte",
+    "string.char",
+    "string.find",
+    "string.format",
+    "string.gmatch",
+    "string.gsub",
+    "string.len",
+    "string.lower",
+    "string.match",
+    "string.reverse",
+    "string.sub",
+    "string.upper",
+    "table.concat",
+    "table.insert",
+    "table.maxn",
+    "table.remove",
+    "table.sort",
+    "table.getn",
+    "math.abs",
+    "math.ceil",
+    "math.floor",
+    "math.fmod",
+    "math.modf",
+    "math.frexp",
+    "math.ldexp",
+    "math.max",
+    "math.min",
+    "math.pow",
+    "math.sqrt",
+    "math.log",
+    "math.log10",
+    "math.exp",
+    "math.deg",
+    "math.rad",
+    "tonumber",
+    "select",
+    "unpack",
+    "rawget",
+    "rawset",
+    "rawequal",
+    "next",
+    "type",
+    "getmetatable",
+    "setmetatable",
+    "ipairs",
+    "pairs",
+    "error",
+    "assert",
+    "coroutine.resume",
+    "coroutine.status",
+    "coroutine.wrap",
+    "coroutine.create",
+    "string.format",
+    "tostring",
 ];
 
 /// Where a coroutine body yields (see `Gen::coroutine_statement`).
@@ -293,7 +357,7 @@ impl Gen {
     }
 
     fn statement(&mut self, depth: usize) {
-        match self.rng.below(if depth == 0 { 4 } else { 23 }) {
+        match self.rng.below(if depth == 0 { 4 } else { 25 }) {
             0 | 1 => {
                 let (e1, e2) = (self.expr(3), self.expr(2));
                 self.line(&format!("P({e1}, {e2})"));
@@ -401,6 +465,7 @@ impl Gen {
             }
             20 | 21 => self.ic_statement(),
             22 => self.traversal_statement(),
+            23 | 24 => self.library_statement(),
             15 => self.metamethod_statement(),
             16 => self.coroutine_statement(),
             17 => self.error_value_statement(),
@@ -494,6 +559,14 @@ impl Gen {
         self.line("  table.sort(seen) P(n, table.concat(seen, ' ')) local m, k = 0, next(t) while k ~= nil do m = m + 1 k = next(t, k) end P(m) end");
     }
 
+    /// A library function called with zero to three random arguments, its results (or its
+    /// error) printed; strings with an address in them (`tostring` of a table) are masked.
+    fn library_statement(&mut self) {
+        let f = self.rng.pick(LIBRARY_FUNCTIONS);
+        let args: Vec<String> = (0..self.rng.below(4)).map(|_| self.expr(1)).collect();
+        self.line(&format!("P(C({f}{}{}))", if args.is_empty() { "" } else { ", " }, args.join(", ")));
+    }
+
     /// Recursion past the stack's or 5.1's nesting limits, through Lua calls, metamethods,
     /// iterators and native callbacks; the program goes on afterwards.
     fn recursion_statement(&mut self) {
@@ -526,7 +599,8 @@ pub fn program(seed: u64) -> String {
            __lt = function() return true end, __eq = function() return false end})\n\
          local CT = setmetatable({}, {__call = function(self, ...) return 'CT', ... end, __lt = function() return true end})\n\
          local CU = newproxy(true) getmetatable(CU).__call = function(self, ...) return 'CU', ... end\n\
-         local NZ do local zero = 0 NZ = -zero end\n",
+         local NZ do local zero = 0 NZ = -zero end\n\
+         local function C(f, ...) return (function(...) local n, o = select('#', ...), {...} for i = 1, n do if type(o[i]) == 'string' then o[i] = (o[i]:gsub('0x%x+', 'ADDR')) end end return unpack(o, 1, n) end)(pcall(f, ...)) end\n",
     );
     // Half the programs make booleans and numbers callable, as `debug.setmetatable` allows.
     if g.rng.below(2) == 0 {
@@ -628,13 +702,14 @@ mod tests {
         );
     }
 
-    /// The statement families that stress the JIT's caches and traversals keep turning up (a
-    /// change of the statement mix must not drop them unnoticed).
+    /// The statement families that stress the JIT's caches, traversals and library argument
+    /// checks keep turning up (a change of the statement mix must not drop them unnoticed).
     #[test]
-    fn cache_churn_and_traversals_are_generated() {
+    fn cache_churn_traversals_and_library_calls_are_generated() {
         let programs: Vec<String> = (1..=40).map(super::program).collect();
         assert!(programs.iter().filter(|p| p.contains("local os, step")).count() >= 5, "cache churn");
         assert!(programs.iter().filter(|p| p.contains("seen[#seen + 1]")).count() >= 3, "traversals");
+        assert!(programs.iter().filter(|p| p.contains("P(C(")).count() >= 5, "library calls");
     }
 
     #[test]
