@@ -526,7 +526,11 @@ native!(XPCALL, "xpcall", generated crate::interp::__deegen_lib_xpcall, |c| {
             // (`lua_rt_on_throw`); errors of the call itself ("attempt to call a nil value")
             // reach it only here.
             let mut e = TValue(c.st.cur().interp.error);
-            if entry.state == HandlerState::Armed {
+            if entry.state == HandlerState::Armed && !handler.is_function() {
+                // 5.1's `luaG_errormsg` calls only a function: any other handler, even a value
+                // with `__call`, is an error in error handling (as `lua_rt_on_throw` has it).
+                e = c.string(b"error in error handling")?;
+            } else if entry.state == HandlerState::Armed {
                 // With 5.1's extra depth for handlers: "C stack overflow" reaches it too.
                 let allowance = std::mem::replace(&mut c.st.depth_allowance, crate::state::HANDLER_EXTRA_DEPTH);
                 let handled = c.call(handler, &[e], 2);

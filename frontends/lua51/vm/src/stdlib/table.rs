@@ -12,7 +12,11 @@ use crate::object::string::string_bytes;
 use crate::object::table::table_mut;
 use crate::state::{Event, LuaState};
 
-native!(SETN, "setn", |c| { Err(c.error(&format!("'{}' is obsolete", c.name()))) });
+native!(SETN, "setn", |c| {
+    // 5.1 checks the table before it says so.
+    c.check_table(0)?;
+    Err(c.error(&format!("'{}' is obsolete", c.name())))
+});
 
 native!(INSERT, "insert", generated crate::interp::__deegen_lib_table_insert, |c| {
     let t = c.check_table(0)?;
