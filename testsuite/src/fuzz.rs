@@ -204,6 +204,22 @@ const LIBRARY_FUNCTIONS: &[&str] = &[
     "coroutine.create",
     "string.format",
     "tostring",
+    "loadstring",
+    "xpcall",
+    "getfenv",
+    "newproxy",
+    "table.foreach",
+    "table.foreachi",
+    "table.setn",
+    "math.sin",
+    "math.cos",
+    "math.tan",
+    "math.asin",
+    "math.acos",
+    "math.atan",
+    "math.sinh",
+    "math.cosh",
+    "math.tanh",
 ];
 
 /// Where a coroutine body yields (see `Gen::coroutine_statement`).
