@@ -42,10 +42,11 @@ const DISTANCE_MASK: u64 = 0xF;
 const FAR: usize = 15;
 
 impl StringSlot {
-    fn new(string: *mut LuaString, hash: u32, distance: usize) -> Self {
+    /// The slot of `string` at its home (distance 0; [`Self::moved`] places it elsewhere).
+    fn new(string: *mut LuaString, hash: u32) -> Self {
         debug_assert!((string as u64) >> ADDRESS_BITS == 0, "user-space addresses fit in 48 bits");
         debug_assert!(string as u64 & DISTANCE_MASK == 0, "strings are 16-byte aligned");
-        StringSlot(string as u64 | u64::from(hash >> 16) << ADDRESS_BITS | distance.min(FAR) as u64)
+        StringSlot(string as u64 | u64::from(hash >> 16) << ADDRESS_BITS)
     }
     fn string(self) -> *mut LuaString {
         (self.0 & ((1 << ADDRESS_BITS) - 1) & !DISTANCE_MASK) as *mut LuaString
@@ -186,7 +187,7 @@ impl StringTable {
     /// Adds a string `find` did not find, at the free slot `i` it answered.
     pub(crate) fn insert(&mut self, i: usize, string: *mut LuaString, hash: u32) {
         let mask = self.slots.len() - 1;
-        self.slots[i] = StringSlot::new(string, hash, i.wrapping_sub(home_slot(hash, mask)) & mask);
+        self.slots[i] = StringSlot::new(string, hash).moved(i, home_slot(hash, mask), mask);
         self.len += 1;
         self.peak = self.peak.max(self.len);
     }
