@@ -141,3 +141,28 @@ fn interactive_mode_reads_statements_like_lua_c() {
     let (_, _, err) = run_with(ljr, &quiet, "error('e')", &[]);
     assert!(err.starts_with("ljr 0.1.0") && err.contains("stdin:1: e"), "{err:?}");
 }
+
+/// A chunk is compiled a statement at a time as it is parsed (as lua5.1's one-pass compiler
+/// does), so an error the compiler finds in a statement is reported before a syntax error in
+/// a later one, as `lua5.1` reports it; and a syntax error before it, first.
+#[test]
+fn a_compile_error_comes_before_a_later_syntax_error() {
+    let dir = std::env::temp_dir().join(format!("ljr-cli-compile-order-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("a scratch directory");
+    // 300 arguments: more registers than a function has ("function or expression too complex").
+    let call = format!("f({})", (0..300).map(|i| i.to_string()).collect::<Vec<_>>().join(","));
+    for (name, program) in [("compile_first.lua", format!("{call}\nx = = 1\n")), ("syntax_first.lua", format!("x = = 1\n{call}\n"))] {
+        let path = dir.join(name);
+        std::fs::write(&path, program).expect("the script is written");
+        let path = path.to_str().expect("a UTF-8 path");
+        let (ref_code, _, ref_err) = run("lua5.1", &[path]);
+        let (code, _, err) = run(env!("CARGO_BIN_EXE_ljr"), &[path]);
+        assert_eq!(code, ref_code, "{name}");
+        // (5.1 names the token it was reading, "near '249'"; `ljr`'s compiler runs after the
+        // statement is parsed, and names none.)
+        let message =
+            |s: &str, prefix: &str| s.lines().next().map(|l| l.strip_prefix(prefix).unwrap_or(l).split(" near ").next().unwrap_or("").to_owned());
+        assert_eq!(message(&err, "ljr: "), message(&ref_err, "lua5.1: "), "{name}: {err:?} vs {ref_err:?}");
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}

@@ -37,4 +37,7 @@ mod parser;
 pub use ast::*;
 pub use error::{chunk_id, chunk_id_bytes, chunk_id_for_syntax_error, SyntaxError, LUA_IDSIZE, MAXSRC};
 pub use lexer::{tokenize, LineToken, Reader, Token};
-pub use parser::{parse_chunk, parse_chunk_streaming, parse_chunk_with, ParseOptions, LUAI_MAXCCALLS, LUAI_MAXUPVALUES, LUAI_MAXVARS};
+pub use parser::{
+    parse_chunk, parse_chunk_each, parse_chunk_streaming, parse_chunk_with, ChunkEnd, EachError, ParseOptions, LUAI_MAXCCALLS, LUAI_MAXUPVALUES,
+    LUAI_MAXVARS,
+};

@@ -95,12 +95,17 @@ pub fn parse_chunk(source: &[u8], chunk_name: impl AsRef<[u8]>) -> Result<Chunk,
 
 /// Parses a Lua 5.1 chunk.
 pub fn parse_chunk_with(source: &[u8], chunk_name: impl AsRef<[u8]>, options: &ParseOptions) -> Result<Chunk, SyntaxError> {
-    let mut source = source;
+    parse_with_lexer(Lexer::new(skip_shebang(source, options), chunk_name), options)
+}
+
+/// The source after a first line starting with `#`, when the options say to skip it (the
+/// newline kept, so that line numbers stay).
+fn skip_shebang<'s>(source: &'s [u8], options: &ParseOptions) -> &'s [u8] {
     if options.skip_shebang && source.first() == Some(&b'#') {
         let nl = source.iter().position(|&b| b == b'\n').unwrap_or(source.len());
-        source = &source[nl..];
+        return &source[nl..];
     }
-    parse_with_lexer(Lexer::new(source, chunk_name), options)
+    source
 }
 
 /// Parses a Lua 5.1 chunk read piece by piece from `reader` (lua5.1's
@@ -111,8 +116,46 @@ pub fn parse_chunk_streaming(reader: Reader<'_>, chunk_name: impl AsRef<[u8]>, o
 }
 
 fn parse_with_lexer(lx: Lexer<'_>, options: &ParseOptions) -> Result<Chunk, SyntaxError> {
-    let mut p = Parser { lx, t: Token::Eof, lookahead: None, lastline: 1, fs: Vec::new(), nccalls: options.c_calls };
-    p.main().map_err(|e| *e)
+    Parser::new(lx, options).main().map_err(|e| *e)
+}
+
+/// What the main function's body ends with, once [`parse_chunk_each`] handed over its
+/// statements: the rest of a [`Chunk`].
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct ChunkEnd {
+    /// As [`Chunk::end_line`].
+    pub end_line: u32,
+    /// As [`Chunk::uses_vararg`].
+    pub uses_vararg: bool,
+}
+
+/// Why [`parse_chunk_each`] stopped: the source's syntax error, or the error of the consumer
+/// of its statements.
+#[derive(Debug)]
+pub enum EachError<E> {
+    Syntax(Box<SyntaxError>),
+    Sink(E),
+}
+
+impl<E> From<Box<SyntaxError>> for EachError<E> {
+    fn from(e: Box<SyntaxError>) -> Self {
+        EachError::Syntax(e)
+    }
+}
+
+/// [`parse_chunk_with`], handing each top-level statement of the chunk to `each` as soon as it
+/// is parsed, in order, instead of building the whole tree: a code generator compiles a
+/// statement and drops its tree before the next one is parsed, so a large file's tree is
+/// never all in memory at once (the memory of one statement's nodes is reused by the next),
+/// and, as in lua5.1's one-pass compiler, an error `each` finds in a statement is reported
+/// before any syntax error after it. The first error of either kind stops the parse.
+pub fn parse_chunk_each<E>(
+    source: &[u8],
+    chunk_name: impl AsRef<[u8]>,
+    options: &ParseOptions,
+    mut each: impl FnMut(Stat) -> Result<(), E>,
+) -> Result<ChunkEnd, EachError<E>> {
+    Parser::new(Lexer::new(skip_shebang(source, options), chunk_name), options).main_each(&mut each)
 }
 
 struct Parser<'a> {
@@ -160,7 +203,11 @@ fn binop(t: &Token) -> Option<BinOp> {
     })
 }
 
-impl Parser<'_> {
+impl<'a> Parser<'a> {
+    fn new(lx: Lexer<'a>, options: &ParseOptions) -> Self {
+        Parser { lx, t: Token::Eof, lookahead: None, lastline: 1, fs: Vec::new(), nccalls: options.c_calls }
+    }
+
     // ----------------------------------------------------------------
     // Token handling and errors
     // ----------------------------------------------------------------
@@ -357,16 +404,45 @@ impl Parser<'_> {
     // ----------------------------------------------------------------
 
     fn main(&mut self) -> PResult<Chunk> {
+        let mut stats = Vec::new();
+        let end = self.main_each(&mut |s| {
+            stats.push(s);
+            Ok::<(), std::convert::Infallible>(())
+        });
+        match end {
+            Ok(end) => Ok(Chunk { body: Block { stats }, end_line: end.end_line, uses_vararg: end.uses_vararg }),
+            Err(EachError::Syntax(e)) => Err(e),
+            Err(EachError::Sink(never)) => match never {},
+        }
+    }
+
+    /// The main function's body, each top-level statement handed to `each` as soon as it is
+    /// parsed (lua5.1's `chunk` at level 0, with the main function's `FuncState` around it).
+    fn main_each<E>(&mut self, each: &mut impl FnMut(Stat) -> Result<(), E>) -> Result<ChunkEnd, EachError<E>> {
         let mut fs = FuncState::new(0);
         fs.is_vararg = true; // the main function is always vararg, without `arg`
         self.fs.push(fs);
         self.next()?;
-        let body = self.chunk()?;
+        self.enter_level()?;
+        // (One statement's worth at a time: `statement` pushes what it parsed here.)
+        let mut stats = Vec::with_capacity(1);
+        while !block_follow(&self.t) {
+            self.statement(&mut stats)?;
+            self.test_next_char(b';')?;
+            let last = matches!(stats.last().map(|s| &s.kind), Some(StatKind::Return(_) | StatKind::Break));
+            for s in stats.drain(..) {
+                each(s).map_err(EachError::Sink)?;
+            }
+            if last {
+                break;
+            }
+        }
+        self.leave_level();
         if self.t != Token::Eof {
-            return Err(self.error_expected("<eof>"));
+            return Err(self.error_expected("<eof>").into());
         }
         let fs = self.fs.pop().expect("main function");
-        Ok(Chunk { body, end_line: self.lastline, uses_vararg: fs.uses_vararg })
+        Ok(ChunkEnd { end_line: self.lastline, uses_vararg: fs.uses_vararg })
     }
 
     /// lua5.1's `chunk`: statements up to a block end; `return` and `break`

@@ -337,3 +337,51 @@ fn absurd_c_call_depth_is_an_error() {
     let e = parse_chunk_with(b"x = 1", "t", &opts).unwrap_err();
     assert_eq!(e.to_string(), "t:1: chunk has too many syntax levels");
 }
+
+/// `parse_chunk_each` hands over the top-level statements one at a time, in order, each the
+/// tree `parse_chunk` builds; a syntax error comes after the statements before it, and an
+/// error of the consumer stops the parse at once (a later syntax error is never reached).
+#[test]
+fn statements_one_at_a_time() {
+    let src = "#!shebang\nlocal a = 1\nfunction f() return a end; x = {f()}\nreturn x";
+    let opts = ParseOptions::default();
+    let whole = parse_chunk_with(src.as_bytes(), "t.lua", &opts).unwrap();
+    let mut seen = Vec::new();
+    let end = parse_chunk_each(src.as_bytes(), "t.lua", &opts, |s| {
+        seen.push(s);
+        Ok::<(), ()>(())
+    })
+    .unwrap();
+    assert_eq!(seen, whole.body.stats);
+    assert_eq!(seen.len(), 4);
+    assert_eq!(end, ChunkEnd { end_line: whole.end_line, uses_vararg: whole.uses_vararg });
+    let end = parse_chunk_each(b"return ...", "t.lua", &opts, |_| Ok::<(), ()>(())).unwrap();
+    assert!(end.uses_vararg);
+
+    let mut count = 0;
+    let err = parse_chunk_each(b"a = 1\nb = 2\nc = = 3\nd = 4", "t.lua", &opts, |_| {
+        count += 1;
+        Ok::<(), ()>(())
+    });
+    match err {
+        Err(EachError::Syntax(e)) => assert_eq!(e.to_string(), "t.lua:3: unexpected symbol near '='"),
+        other => panic!("{other:?}"),
+    }
+    assert_eq!(count, 2);
+
+    let mut count = 0;
+    let err = parse_chunk_each(b"a = 1\nb = 2\nc = = 3", "t.lua", &opts, |_| {
+        count += 1;
+        if count == 2 {
+            Err("the consumer's error")
+        } else {
+            Ok(())
+        }
+    });
+    assert!(matches!(err, Err(EachError::Sink("the consumer's error"))), "{err:?}");
+    assert_eq!(count, 2);
+
+    // What `return` ends is the chunk: a statement after it is a syntax error.
+    let err = parse_chunk_each(b"return 1\nx = 2", "t.lua", &opts, |_| Ok::<(), ()>(()));
+    assert!(matches!(&err, Err(EachError::Syntax(e)) if e.to_string() == "t.lua:2: '<eof>' expected near 'x'"), "{err:?}");
+}

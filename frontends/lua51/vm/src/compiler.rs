@@ -104,26 +104,51 @@ enum Var {
 /// body becomes the main function's (a copy of the whole tree was a tenth of loading a large
 /// file).
 pub fn compile_chunk(st: &mut LuaState, chunk: Chunk, chunk_name: &str) -> Result<TValue> {
-    let mut c = Compiler { st, funcs: Vec::new(), source: chunk_name.to_owned(), debug_names: HashMap::default() };
-    let body = FuncBody {
-        params: Vec::new(),
-        is_method: false,
-        is_vararg: true,
-        uses_vararg: chunk.uses_vararg,
-        line_defined: 0,
-        last_line_defined: chunk.end_line,
-        body: chunk.body,
-    };
-    let proto = c.function(&body, None)?;
-    let proto = Box::leak(proto);
-    let root: *const Proto = proto;
-    proto.set_root(root);
-    // Owned by the state from here: the collector frees the chunk once no closure of it lives.
-    c.st.register_chunk(root as *mut Proto);
-    // 5.1's lua_load: a chunk's environment is the loading thread's global table.
-    let globals = c.st.globals;
-    let closure = new_closure(&mut c.st.heap, proto.code_block(), 0, globals).map_err(|_| oom())?;
-    Ok(TValue::from_function(closure))
+    let mut c = Compiler::new(st, chunk_name);
+    c.open_main();
+    for s in &chunk.body.stats {
+        c.block_stat(s)?;
+    }
+    c.close_main(chunk.end_line)
+}
+
+/// Why [`compile_source`] failed: the source's syntax error, or a compile error.
+#[derive(Debug)]
+pub enum LoadError {
+    Syntax(Box<lua51_syntax::SyntaxError>),
+    Compile(CompileError),
+}
+
+impl LoadError {
+    /// The message, as `lua5.1` prints it (a syntax error's bytes are the source's).
+    pub fn into_bytes(self) -> Vec<u8> {
+        match self {
+            LoadError::Syntax(e) => e.to_bytes(),
+            LoadError::Compile(e) => e.message.into_bytes(),
+        }
+    }
+}
+
+/// Parses and compiles the source text `source` into a function, one top-level statement at
+/// a time ([`lua51_syntax::parse_chunk_each`]): each statement's tree is compiled and dropped
+/// before the next is parsed, as lua5.1's one-pass compiler never holds more than the
+/// statement at hand. A large file's tree was all in memory at once: allocated, compiled
+/// from cold memory and freed again, most of its load time. `syntax_name` is the chunk's
+/// name in syntax errors, `chunk_name` in compile errors and debug information.
+pub fn compile_source(
+    st: &mut LuaState,
+    source: &[u8],
+    syntax_name: &[u8],
+    options: &lua51_syntax::ParseOptions,
+    chunk_name: &str,
+) -> std::result::Result<TValue, LoadError> {
+    let mut c = Compiler::new(st, chunk_name);
+    c.open_main();
+    match lua51_syntax::parse_chunk_each(source, syntax_name, options, |s| c.block_stat(&s)) {
+        Ok(end) => c.close_main(end.end_line).map_err(LoadError::Compile),
+        Err(lua51_syntax::EachError::Syntax(e)) => Err(LoadError::Syntax(e)),
+        Err(lua51_syntax::EachError::Sink(e)) => Err(LoadError::Compile(e)),
+    }
 }
 
 fn oom() -> CompileError {
@@ -165,7 +190,47 @@ impl<'s> Compiler<'s> {
 
     // --- functions -----------------------------------------------------------------------
 
+    fn new(st: &'s mut LuaState, chunk_name: &str) -> Self {
+        Compiler { st, funcs: Vec::new(), source: chunk_name.to_owned(), debug_names: HashMap::default() }
+    }
+
+    /// Starts the main function: no parameters, variable arguments without `arg`; its
+    /// statements follow, each through [`Self::block_stat`].
+    fn open_main(&mut self) {
+        self.open_function(0);
+        self.open_block(false);
+    }
+
+    /// Ends the main function, whose last token is on `end_line`, and makes the chunk's
+    /// closure (in the loading thread's global table, as 5.1's `lua_load`).
+    fn close_main(mut self, end_line: u32) -> Result<TValue> {
+        let proto = self.close_function(0, end_line, 0, true)?;
+        let proto = Box::leak(proto);
+        let root: *const Proto = proto;
+        proto.set_root(root);
+        // Owned by the state from here: the collector frees the chunk once no closure of it lives.
+        self.st.register_chunk(root as *mut Proto);
+        let globals = self.st.globals;
+        let closure = new_closure(&mut self.st.heap, proto.code_block(), 0, globals).map_err(|_| oom())?;
+        Ok(TValue::from_function(closure))
+    }
+
     fn function(&mut self, body: &FuncBody, self_param: Option<&[u8]>) -> Result<Box<Proto>> {
+        self.open_function(body.line_defined);
+        let params: Vec<&[u8]> = self_param.into_iter().chain(body.params.iter().map(|p| p.as_bytes())).collect();
+        for p in &params {
+            let slot = self.alloc_reg(body.line_defined)?;
+            self.add_local(p, slot, body.line_defined)?;
+        }
+        if body.is_vararg && body.line_defined != 0 {
+            self.compat_vararg_arg(body)?;
+        }
+        self.open_block(false);
+        self.block_stats(&body.body)?;
+        self.close_function(body.line_defined, body.last_line_defined, params.len() as u32, body.is_vararg)
+    }
+
+    fn open_function(&mut self, line_defined: u32) {
         self.funcs.push(FuncState {
             b: BytecodeBuilder::new(),
             constants: Vec::new(),
@@ -179,21 +244,16 @@ impl<'s> Compiler<'s> {
             max_regs: 0,
             upvalues: Vec::new(),
             children: Vec::new(),
-            line: body.line_defined,
+            line: line_defined,
             closing: Vec::new(),
         });
-        let params: Vec<&[u8]> = self_param.into_iter().chain(body.params.iter().map(|p| p.as_bytes())).collect();
-        for p in &params {
-            let slot = self.alloc_reg(body.line_defined)?;
-            self.add_local(p, slot, body.line_defined)?;
-        }
-        if body.is_vararg && body.line_defined != 0 {
-            self.compat_vararg_arg(body)?;
-        }
-        self.open_block(false);
-        self.block_stats(&body.body)?;
+    }
+
+    /// Ends the function [`Self::open_function`] began, whose outermost block is open: its
+    /// final return, then its prototype.
+    fn close_function(&mut self, line_defined: u32, last_line_defined: u32, num_params: u32, is_vararg: bool) -> Result<Box<Proto>> {
         self.close_block()?;
-        self.fs().line = body.last_line_defined;
+        self.fs().line = last_line_defined;
         self.emit_return(0, 0)?;
         let mut fs = self.funcs.pop().expect("pushed above");
         if fs.children.is_empty() {
@@ -207,10 +267,10 @@ impl<'s> Compiler<'s> {
         let locvars = fs.locvars;
         let mut proto = Proto::new(
             self.source.clone(),
-            body.line_defined,
-            body.last_line_defined,
-            params.len() as u32,
-            body.is_vararg,
+            line_defined,
+            last_line_defined,
+            num_params,
+            is_vararg,
             u32::from(fs.max_regs) + 1,
             fs.b.finish(),
             fs.constants,
@@ -542,14 +602,20 @@ impl<'s> Compiler<'s> {
 
     fn block_stats(&mut self, block: &Block) -> Result<()> {
         for s in &block.stats {
-            self.stat(s)?;
-            let fs = self.fs();
-            fs.free_reg = fs
-                .actives
-                .last()
-                .map_or_else(|| fs.blocks.last().map_or(0, |b| b.first_slot), |l| l.slot + 1)
-                .max(fs.blocks.last().map_or(0, |b| b.first_slot));
+            self.block_stat(s)?;
         }
+        Ok(())
+    }
+
+    /// One statement of the innermost open block; the registers it used are free after it.
+    fn block_stat(&mut self, s: &Stat) -> Result<()> {
+        self.stat(s)?;
+        let fs = self.fs();
+        fs.free_reg = fs
+            .actives
+            .last()
+            .map_or_else(|| fs.blocks.last().map_or(0, |b| b.first_slot), |l| l.slot + 1)
+            .max(fs.blocks.last().map_or(0, |b| b.first_slot));
         Ok(())
     }
 

@@ -45,7 +45,7 @@ pub mod stdlib;
 
 mod abi;
 
-pub use compiler::{compile_chunk, CompileError};
+pub use compiler::{compile_chunk, compile_source, CompileError, LoadError};
 pub use state::{LuaError, LuaState};
 pub use stdlib::open_libs;
 

@@ -4,7 +4,7 @@
 
 use lua51_value::TValue;
 
-use crate::compiler::compile_chunk;
+use crate::compiler::{compile_chunk, compile_source, LoadError};
 use crate::dump::{undump, SIGNATURE};
 use crate::object::function::{proto_of, Proto};
 use crate::state::LuaState;
@@ -30,8 +30,11 @@ impl LuaState {
     /// [`Self::load`] of source text.
     pub(crate) fn load_text(&mut self, source: &[u8], source_name: &[u8], skip_shebang: bool) -> Result<TValue, Vec<u8>> {
         let options = self.parse_options(skip_shebang);
-        let chunk = lua51_syntax::parse_chunk_with(source, syntax_chunk_id(source_name), &options).map_err(|e| e.to_bytes())?;
-        self.compile_parsed(chunk, source_name)
+        let name = String::from_utf8_lossy(source_name);
+        let f =
+            compile_source(self, source, &syntax_chunk_id(source_name), &options, &lua51_syntax::chunk_id(&name)).map_err(LoadError::into_bytes)?;
+        self.set_chunk_name(f, name.into_owned());
+        Ok(f)
     }
 
     /// How a chunk loaded now is parsed: its nesting limit counts from the native calls under
@@ -45,12 +48,18 @@ impl LuaState {
     pub(crate) fn compile_parsed(&mut self, chunk: lua51_syntax::Chunk, source_name: &[u8]) -> Result<TValue, Vec<u8>> {
         let source_name = String::from_utf8_lossy(source_name);
         let f = compile_chunk(self, chunk, &lua51_syntax::chunk_id(&source_name)).map_err(|e| e.message.into_bytes())?;
+        self.set_chunk_name(f, source_name.into_owned());
+        Ok(f)
+    }
+
+    /// Gives the chunk `f` (a closure just compiled) its source name, as `debug.getinfo`
+    /// reports it.
+    fn set_chunk_name(&mut self, f: TValue, source_name: String) {
         // SAFETY: the chunk's prototype was just built; nothing else refers to it yet.
         unsafe {
             let proto = proto_of((*f.as_closure()).code_block) as *const Proto as *mut Proto;
-            (*proto).chunkname = source_name.into_owned();
+            (*proto).chunkname = source_name;
         }
-        Ok(f)
     }
 }
 
