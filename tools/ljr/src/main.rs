@@ -478,9 +478,15 @@ fn default_sigpipe() {
     unsafe { signal(SIGPIPE, SIG_DFL) };
 }
 
+/// The system allocator with a reserve, so that running out of memory while a chunk is
+/// parsed and compiled is "not enough memory", not an abort (see the module's documentation).
+#[global_allocator]
+static ALLOCATOR: lua51_vm::object::cushion::CushionedAllocator = lua51_vm::object::cushion::CushionedAllocator;
+
 fn main() -> ExitCode {
     default_sigpipe();
     single_malloc_arena();
+    lua51_vm::object::cushion::renew();
     match std::thread::Builder::new().name("ljr".into()).stack_size(MAIN_STACK_BYTES).spawn(real_main) {
         Ok(t) => t.join().unwrap_or(ExitCode::FAILURE),
         Err(e) => {

@@ -37,3 +37,44 @@ fn running_out_of_memory_is_an_error() {
         }
     }
 }
+
+/// Running out of memory while a chunk is parsed and compiled (its tree is Rust's boxed nodes
+/// and growing vectors, whose allocations cannot fail gracefully by themselves) is "not enough
+/// memory" too: from `loadstring`, which returns it, after which the program loads and runs
+/// other chunks; and for the script itself, a file of one statement too large to parse under
+/// the limit.
+#[test]
+fn running_out_of_memory_while_loading_is_an_error() {
+    let ljr = env!("CARGO_BIN_EXE_ljr");
+    let limited = |args: &[&str]| {
+        let out = Command::new("sh").arg("-c").arg("ulimit -v 2000000; exec \"$0\" \"$@\"").arg(ljr).args(args).output().expect("sh runs");
+        assert!(out.status.code().is_some(), "{args:?}: killed by a signal; stderr: {}", String::from_utf8_lossy(&out.stderr));
+        out
+    };
+    // 24 MB of source: a table constructor of four million small tables.
+    let program = "local parts = {} for i = 1, 4000000 do parts[i] = '{1, 2},' end \
+        local src = 'return {' .. table.concat(parts) .. '}' parts = nil collectgarbage() \
+        print(loadstring(src)) src = nil collectgarbage() \
+        print(loadstring('return 1 + 1')()) print(pcall(loadstring, string.rep('x = 1 ', 10)))";
+    let out = limited(&["-e", program]);
+    let (stdout, stderr) = (String::from_utf8_lossy(&out.stdout), String::from_utf8_lossy(&out.stderr));
+    assert_eq!(stdout.lines().next(), Some("nil\tnot enough memory"), "stdout {stdout}, stderr {stderr}");
+    assert_eq!(stdout.lines().nth(1), Some("2"), "stdout {stdout}, stderr {stderr}");
+    assert!(stdout.lines().nth(2).is_some_and(|l| l.starts_with("true\tfunction: ")), "stdout {stdout}, stderr {stderr}");
+
+    let dir = std::env::temp_dir().join(format!("ljr-oom-load-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("a scratch directory");
+    let path = dir.join("big.lua");
+    let mut source = String::with_capacity(25 << 20);
+    source.push_str("local data = {\n");
+    for _ in 0..4_000_000 {
+        source.push_str("{1, 2},\n");
+    }
+    source.push_str("}\nprint(#data)\n");
+    std::fs::write(&path, source).expect("the script is written");
+    let out = limited(&[path.to_str().expect("a UTF-8 path")]);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(1), "stderr {stderr}");
+    assert!(stderr.starts_with("ljr: not enough memory"), "{stderr}");
+    let _ = std::fs::remove_dir_all(&dir);
+}

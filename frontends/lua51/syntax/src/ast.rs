@@ -181,8 +181,9 @@ pub enum StatKind {
     If { clauses: Vec<IfClause>, else_block: Option<Block> },
     /// `for var = start, limit [, step] do body end`. Lua 5.1 declares three
     /// hidden locals (`(for index)`, `(for limit)`, `(for step)`) before `var`,
-    /// and attributes the loop instructions to [`Stat::line`].
-    NumericFor { var: LuaStr, start: Expr, limit: Expr, step: Option<Expr>, body: Block },
+    /// and attributes the loop instructions to [`Stat::line`]. (Boxed: it is twice the size of
+    /// any other statement, and every statement of a block is as large as the largest.)
+    NumericFor(Box<NumericFor>),
     /// `for vars in exprs do body end`. Lua 5.1 declares three hidden locals
     /// (`(for generator)`, `(for state)`, `(for control)`) before `vars`.
     GenericFor {
@@ -198,6 +199,16 @@ pub enum StatKind {
     /// `break`; always the last statement of its block, and always inside a
     /// loop of the same function (checked by the parser).
     Break,
+}
+
+/// The parts of a [`StatKind::NumericFor`].
+#[derive(Debug, Clone, PartialEq)]
+pub struct NumericFor {
+    pub var: LuaStr,
+    pub start: Expr,
+    pub limit: Expr,
+    pub step: Option<Expr>,
+    pub body: Block,
 }
 
 /// One `if`/`elseif` arm.
@@ -293,9 +304,9 @@ impl Drop for Expr {
                     take(func);
                     args.iter_mut().for_each(&mut take);
                 }
-                ExprKind::MethodCall { object, args, .. } => {
-                    take(object);
-                    args.iter_mut().for_each(&mut take);
+                ExprKind::MethodCall(m) => {
+                    take(&mut m.object);
+                    m.args.iter_mut().for_each(&mut take);
                 }
                 ExprKind::Paren(e) => take(e),
                 ExprKind::Unary { operand, .. } => take(operand),
@@ -317,7 +328,7 @@ fn any_child(kind: &ExprKind, f: impl Fn(&Expr) -> bool) -> bool {
     match kind {
         ExprKind::Index { object, key } => f(object) || f(key),
         ExprKind::Call { func, args } => f(func) || args.iter().any(f),
-        ExprKind::MethodCall { object, args, .. } => f(object) || args.iter().any(f),
+        ExprKind::MethodCall(m) => f(&m.object) || m.args.iter().any(f),
         ExprKind::Paren(e) => f(e),
         ExprKind::Unary { operand, .. } => f(operand),
         ExprKind::Binary { lhs, rhs, .. } => f(lhs) || f(rhs),
@@ -331,7 +342,7 @@ fn has_boxed_child(kind: &ExprKind) -> bool {
         kind,
         ExprKind::Index { .. }
             | ExprKind::Call { .. }
-            | ExprKind::MethodCall { .. }
+            | ExprKind::MethodCall(_)
             | ExprKind::Paren(_)
             | ExprKind::Unary { .. }
             | ExprKind::Binary { .. }
@@ -360,14 +371,12 @@ pub enum ExprKind {
     /// `func(args)`, `func"s"`, `func{...}`.
     Call {
         func: Box<Expr>,
-        args: Vec<Expr>,
+        args: Box<[Expr]>,
     },
     /// `object:method(args)`: `object` is evaluated once and passed as the first argument.
-    MethodCall {
-        object: Box<Expr>,
-        method: LuaStr,
-        args: Vec<Expr>,
-    },
+    /// (Boxed whole, as is `Call`'s argument list: every node is as large as the largest
+    /// kind, and a large chunk's tree is mostly constants, names and tables.)
+    MethodCall(Box<MethodCall>),
     /// `(e)`: truncates calls and `...` to exactly one value, and is not an
     /// assignment target.
     Paren(Box<Expr>),
@@ -386,8 +395,16 @@ impl ExprKind {
     /// Whether the expression can produce several values (a call or `...`,
     /// not parenthesised): the last expression of a list is expanded.
     pub fn is_multi_value(&self) -> bool {
-        matches!(self, ExprKind::Call { .. } | ExprKind::MethodCall { .. } | ExprKind::Vararg)
+        matches!(self, ExprKind::Call { .. } | ExprKind::MethodCall(_) | ExprKind::Vararg)
     }
+}
+
+/// The parts of an [`ExprKind::MethodCall`].
+#[derive(Debug, Clone, PartialEq)]
+pub struct MethodCall {
+    pub object: Expr,
+    pub method: LuaStr,
+    pub args: Box<[Expr]>,
 }
 
 /// An entry of a table constructor.
@@ -398,8 +415,9 @@ pub enum TableField {
     Positional(Expr),
     /// `name = value`
     Named { name: LuaStr, value: Expr },
-    /// `[key] = value`
-    Keyed { key: Expr, value: Expr },
+    /// `[key] = value` (the key boxed: every field of a constructor is as large as the largest
+    /// variant, and a data file's constructors are mostly positional and named fields).
+    Keyed { key: Box<Expr>, value: Expr },
 }
 
 /// Unary operators.

@@ -130,7 +130,8 @@ impl Display for Stat {
                 }
                 f.write_char(')')
             }
-            StatKind::NumericFor { var, start, limit, step, body } => {
+            StatKind::NumericFor(for_) => {
+                let NumericFor { var, start, limit, step, body } = &**for_;
                 f.write_str("(for ")?;
                 name(f, var)?;
                 write!(f, " {start} {limit}")?;
@@ -223,10 +224,10 @@ impl Display for Expr {
                 }
                 f.write_char(')')
             }
-            ExprKind::MethodCall { object, method, args } => {
-                write!(f, "(method {object} ")?;
-                name(f, method)?;
-                for a in args {
+            ExprKind::MethodCall(m) => {
+                write!(f, "(method {} ", m.object)?;
+                name(f, &m.method)?;
+                for a in &m.args {
                     write!(f, " {a}")?;
                 }
                 f.write_char(')')

@@ -47,7 +47,17 @@ impl fmt::Display for NearSuffix<'_> {
     }
 }
 
+/// The message of a parse stopped by running out of memory (lua5.1's `LUA_ERRMEM` message).
+pub(crate) const OUT_OF_MEMORY: &str = "not enough memory";
+
 impl SyntaxError {
+    /// Whether the parse stopped because memory ran out ([`crate::ParseOptions::out_of_memory`],
+    /// or a list of the source's that could not grow), not because of the source: lua5.1
+    /// reports that as "not enough memory" alone, with no place.
+    pub fn is_out_of_memory(&self) -> bool {
+        self.near.is_none() && self.message == OUT_OF_MEMORY
+    }
+
     /// The message as the exact bytes lua5.1 produces (the error value a Lua
     /// program would see from `loadstring`).
     pub fn to_bytes(&self) -> Vec<u8> {

@@ -170,6 +170,8 @@ pub struct Lexer<'a> {
     line: u32,
     /// lua5.1's `ls->buff`: the text of the token being (or last) read.
     buf: Vec<u8>,
+    /// `buf` could not grow (see `save`).
+    buffer_failed: bool,
     chunk_name: Vec<u8>,
     /// The names read so far: a name is mostly a repeat, and a repeat shares the first one's
     /// bytes instead of allocating its own.
@@ -215,6 +217,7 @@ impl<'a> Lexer<'a> {
             current: EOZ,
             line: 1,
             buf: Vec::new(),
+            buffer_failed: false,
             chunk_name: chunk_name.as_ref().to_vec(),
             names: Default::default(),
         };
@@ -283,6 +286,12 @@ impl<'a> Lexer<'a> {
 
     fn save(&mut self, c: i32) {
         // Only called with a real character; EOZ is never saved.
+        if self.buf.len() == self.buf.capacity() && self.buf.try_reserve(self.buf.len().max(64)).is_err() {
+            // A token longer than the memory left (a string of hundreds of megabytes): the
+            // token is cut short, and `lex` reports "not enough memory" when it ends.
+            self.buffer_failed = true;
+            return;
+        }
         self.buf.push(c as u8);
     }
 
@@ -316,6 +325,15 @@ impl<'a> Lexer<'a> {
 
     /// Reads the next token (lua5.1's `llex`).
     pub fn lex(&mut self) -> LexResult<Token> {
+        let token = self.lex_token();
+        if self.buffer_failed {
+            self.buffer_failed = false;
+            return Err(self.error(crate::error::OUT_OF_MEMORY, None));
+        }
+        token
+    }
+
+    fn lex_token(&mut self) -> LexResult<Token> {
         self.buf.clear();
         loop {
             let c = self.current;

@@ -15,6 +15,7 @@
 use crate::ast::*;
 use crate::error::SyntaxError;
 use crate::lexer::{LexResult, Lexer, Reader, Token};
+use std::sync::atomic::{AtomicBool, Ordering};
 
 /// lua5.1's `LUAI_MAXCCALLS`: the limit on nested C calls, which the parser
 /// also spends on syntactic nesting.
@@ -25,7 +26,7 @@ pub const LUAI_MAXVARS: usize = 200;
 pub const LUAI_MAXUPVALUES: usize = 60;
 
 /// How the chunk is being loaded.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone)]
 pub struct ParseOptions {
     /// Skip a first line starting with `#` (as lua5.1's `luaL_loadfile`
     /// does for files; `loadstring` does not). The newline is kept, so line
@@ -37,13 +38,31 @@ pub struct ParseOptions {
     /// from C, ...) on the stack when `loadstring`/`load` runs, e.g. 2 for a
     /// `loadstring` called from a main chunk.
     pub c_calls: u32,
+    /// A flag the lexer checks at every token: once it is set, the parse stops with "not
+    /// enough memory" ([`SyntaxError::is_out_of_memory`]). The VM's global allocator sets it
+    /// when an allocation fails and it had to give back its reserve (the tree's nodes are
+    /// infallible Rust allocations: without the check, running out of memory while parsing
+    /// a large chunk would abort the process).
+    pub out_of_memory: Option<&'static AtomicBool>,
 }
 
 impl Default for ParseOptions {
     fn default() -> Self {
-        ParseOptions { skip_shebang: true, c_calls: 1 }
+        ParseOptions { skip_shebang: true, c_calls: 1, out_of_memory: None }
     }
 }
+
+impl PartialEq for ParseOptions {
+    fn eq(&self, other: &Self) -> bool {
+        let same_flag = match (self.out_of_memory, other.out_of_memory) {
+            (Some(a), Some(b)) => std::ptr::eq(a, b),
+            (a, b) => a.is_none() && b.is_none(),
+        };
+        self.skip_shebang == other.skip_shebang && self.c_calls == other.c_calls && same_flag
+    }
+}
+
+impl Eq for ParseOptions {}
 
 type PResult<T> = LexResult<T>;
 
@@ -167,6 +186,8 @@ struct Parser<'a> {
     lastline: u32,
     fs: Vec<FuncState>,
     nccalls: u32,
+    /// [`ParseOptions::out_of_memory`].
+    out_of_memory: Option<&'static AtomicBool>,
 }
 
 fn block_follow(t: &Token) -> bool {
@@ -205,7 +226,7 @@ fn binop(t: &Token) -> Option<BinOp> {
 
 impl<'a> Parser<'a> {
     fn new(lx: Lexer<'a>, options: &ParseOptions) -> Self {
-        Parser { lx, t: Token::Eof, lookahead: None, lastline: 1, fs: Vec::new(), nccalls: options.c_calls }
+        Parser { lx, t: Token::Eof, lookahead: None, lastline: 1, fs: Vec::new(), nccalls: options.c_calls, out_of_memory: options.out_of_memory }
     }
 
     // ----------------------------------------------------------------
@@ -214,6 +235,9 @@ impl<'a> Parser<'a> {
 
     /// lua5.1's `luaX_next`.
     fn next(&mut self) -> PResult<()> {
+        if self.out_of_memory.is_some_and(|f| f.load(Ordering::Relaxed)) {
+            return Err(self.out_of_memory_error());
+        }
         self.lastline = self.lx.line();
         self.t = match self.lookahead.take() {
             Some(t) => t,
@@ -237,6 +261,23 @@ impl<'a> Parser<'a> {
     /// lua5.1's `luaX_syntaxerror`: an error near the current token.
     fn error(&self, message: impl Into<String>) -> Box<SyntaxError> {
         self.lx.error_near(message, &self.t)
+    }
+
+    /// Memory ran out while parsing (see [`ParseOptions::out_of_memory`]).
+    #[cold]
+    fn out_of_memory_error(&self) -> Box<SyntaxError> {
+        self.lx.error(crate::error::OUT_OF_MEMORY, None)
+    }
+
+    /// Room for one more item in `list`, which the source can make as long as it likes (a
+    /// block's statements, a table constructor's fields, an expression list): its growth,
+    /// megabytes at a time for a large generated chunk, fails as "not enough memory" rather
+    /// than aborting.
+    fn room_for_one<T>(&self, list: &mut Vec<T>) -> PResult<()> {
+        if list.len() == list.capacity() && list.try_reserve(1).is_err() {
+            return Err(self.out_of_memory_error());
+        }
+        Ok(())
     }
 
     /// lua5.1's `error_expected`.
@@ -494,6 +535,7 @@ impl<'a> Parser<'a> {
             Token::Break => Self::break_stat,
             _ => Self::expr_stat,
         };
+        self.room_for_one(stats)?;
         parse(self, line, stats)
     }
 
@@ -538,6 +580,7 @@ impl<'a> Parser<'a> {
         let cond = self.expr()?;
         self.check_next(&Token::Then)?;
         let body = self.block()?;
+        self.room_for_one(clauses)?;
         clauses.push(IfClause { cond, body });
         Ok(())
     }
@@ -597,7 +640,7 @@ impl<'a> Parser<'a> {
         let limit = self.expr()?;
         let step = if self.test_next_char(b',')? { Some(self.expr()?) } else { None };
         let body = self.for_body(1)?;
-        let kind = StatKind::NumericFor { var, start, limit, step, body };
+        let kind = StatKind::NumericFor(Box::new(NumericFor { var, start, limit, step, body }));
         out.push(Stat { line, kind });
         Ok(())
     }
@@ -702,7 +745,7 @@ impl<'a> Parser<'a> {
     /// A call statement or an assignment (lua5.1's `exprstat`).
     fn expr_stat(&mut self, line: u32, out: &mut Vec<Stat>) -> PResult<()> {
         let first = self.primary_exp()?;
-        if matches!(first.kind, ExprKind::Call { .. } | ExprKind::MethodCall { .. }) {
+        if matches!(first.kind, ExprKind::Call { .. } | ExprKind::MethodCall(_)) {
             out.push(Stat { line, kind: StatKind::Call(first) });
             return Ok(());
         }
@@ -817,6 +860,7 @@ impl<'a> Parser<'a> {
     /// `expr_list`'s frame, which is on the recursion path).
     fn push_expr(&mut self, list: &mut Vec<Expr>) -> PResult<()> {
         let e = self.expr()?;
+        self.room_for_one(list)?;
         list.push(e);
         Ok(())
     }
@@ -930,10 +974,13 @@ impl<'a> Parser<'a> {
 
     /// One field, index, method call or call applied to `e`.
     fn suffix(&mut self, e: Expr) -> PResult<Expr> {
+        if self.is_char(b':') {
+            // (Its object goes into the method call's own box.)
+            return self.method_suffix(e);
+        }
         let parse: fn(&mut Self, Box<Expr>) -> PResult<Expr> = match self.t {
             Token::Char(b'.') => Self::field_suffix,
             Token::Char(b'[') => Self::index_suffix,
-            Token::Char(b':') => Self::method_suffix,
             _ => Self::call_suffix,
         };
         parse(self, Box::new(e))
@@ -957,18 +1004,18 @@ impl<'a> Parser<'a> {
     }
 
     /// `':' NAME funcargs`
-    fn method_suffix(&mut self, object: Box<Expr>) -> PResult<Expr> {
+    fn method_suffix(&mut self, object: Expr) -> PResult<Expr> {
         self.next()?;
         let method = self.check_name()?;
         let line = self.line();
-        let args = self.func_args()?;
-        Ok(self.expr_at(line, ExprKind::MethodCall { object, method, args }))
+        let args = self.func_args()?.into_boxed_slice();
+        Ok(self.expr_at(line, ExprKind::MethodCall(Box::new(MethodCall { object, method, args }))))
     }
 
     /// `funcargs`
     fn call_suffix(&mut self, func: Box<Expr>) -> PResult<Expr> {
         let line = self.line();
-        let args = self.func_args()?;
+        let args = self.func_args()?.into_boxed_slice();
         Ok(self.expr_at(line, ExprKind::Call { func, args }))
     }
 
@@ -1046,6 +1093,7 @@ impl<'a> Parser<'a> {
         } else {
             Self::positional_field
         };
+        self.room_for_one(fields)?;
         parse(self, fields)
     }
 
@@ -1061,7 +1109,7 @@ impl<'a> Parser<'a> {
         let key = self.yindex()?;
         self.check_next_char(b'=')?;
         let value = self.expr()?;
-        fields.push(TableField::Keyed { key, value });
+        fields.push(TableField::Keyed { key: Box::new(key), value });
         Ok(())
     }
 

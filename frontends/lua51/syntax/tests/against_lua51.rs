@@ -84,7 +84,7 @@ fn env_or<T: std::str::FromStr>(name: &str, default: T) -> T {
 fn ours(src: &[u8]) -> Option<Vec<u8>> {
     // loadstring: no shebang skipping; called from lua5.1's main chunk, one
     // C call deeper than a script file.
-    let opts = ParseOptions { skip_shebang: false, c_calls: 2 };
+    let opts = ParseOptions { skip_shebang: false, c_calls: 2, out_of_memory: None };
     parse_chunk_with(src, "t.lua", &opts).err().map(|e| e.to_bytes())
 }
 
@@ -477,7 +477,7 @@ fn literals_match_lua51() {
     };
     let mut compile_errors = 0;
     for (src, lua) in sources.iter().zip(&expected) {
-        let opts = ParseOptions { skip_shebang: false, c_calls: 2 };
+        let opts = ParseOptions { skip_shebang: false, c_calls: 2, out_of_memory: None };
         let parsed = parse_chunk_with(src, "t", &opts);
         if lua[0] == b'c' {
             // Random long-string contents can close the string early or nest `[[`.

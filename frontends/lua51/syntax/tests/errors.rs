@@ -340,7 +340,7 @@ fn nesting_limit() {
 fn nesting_limit_counts_from_c_calls() {
     // `loadstring` called from a main chunk runs one C level deeper than a
     // script file, so lua5.1 accepts one level less.
-    let opts = ParseOptions { skip_shebang: false, c_calls: 2 };
+    let opts = ParseOptions { skip_shebang: false, c_calls: 2, out_of_memory: None };
     let parens = |n| format!("x = {}1{}", "(".repeat(n), ")".repeat(n));
     assert!(parse_chunk_with(parens(196).as_bytes(), "t", &opts).is_ok());
     let e = parse_chunk_with(parens(197).as_bytes(), "t", &opts).unwrap_err();

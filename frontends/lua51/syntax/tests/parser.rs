@@ -333,7 +333,7 @@ fn ast_is_clone_and_eq() {
 
 #[test]
 fn absurd_c_call_depth_is_an_error() {
-    let opts = ParseOptions { skip_shebang: false, c_calls: u32::MAX };
+    let opts = ParseOptions { skip_shebang: false, c_calls: u32::MAX, out_of_memory: None };
     let e = parse_chunk_with(b"x = 1", "t", &opts).unwrap_err();
     assert_eq!(e.to_string(), "t:1: chunk has too many syntax levels");
 }
@@ -384,4 +384,39 @@ fn statements_one_at_a_time() {
     // What `return` ends is the chunk: a statement after it is a syntax error.
     let err = parse_chunk_each(b"return 1\nx = 2", "t.lua", &opts, |_| Ok::<(), ()>(()));
     assert!(matches!(&err, Err(EachError::Syntax(e)) if e.to_string() == "t.lua:2: '<eof>' expected near 'x'"), "{err:?}");
+}
+
+/// A parse polls its out-of-memory flag at every token: once set (by an allocator that ran
+/// out), the parse stops with "not enough memory", wherever it is.
+#[test]
+fn the_out_of_memory_flag_stops_a_parse() {
+    use std::sync::atomic::{AtomicBool, Ordering};
+    static FLAG: AtomicBool = AtomicBool::new(false);
+    let opts = ParseOptions { out_of_memory: Some(&FLAG), ..ParseOptions::default() };
+    assert!(parse_chunk_with(b"local t = {1, 2, 3}", "t.lua", &opts).is_ok());
+    FLAG.store(true, Ordering::Relaxed);
+    let e = parse_chunk_with(b"local t = {1, 2, 3}", "t.lua", &opts).unwrap_err();
+    assert!(e.is_out_of_memory(), "{e}");
+    let mut seen = 0;
+    let e = parse_chunk_each(b"x = 1\ny = 2", "t.lua", &opts, |_| {
+        seen += 1;
+        Ok::<(), ()>(())
+    });
+    assert!(matches!(&e, Err(EachError::Syntax(e)) if e.is_out_of_memory()), "{e:?}");
+    assert_eq!(seen, 0);
+    // A syntax error is not one.
+    FLAG.store(false, Ordering::Relaxed);
+    assert!(!parse_chunk_with(b"x = = 1", "t.lua", &opts).unwrap_err().is_out_of_memory());
+    assert_eq!(opts, opts.clone());
+    assert_ne!(opts, ParseOptions::default());
+}
+
+/// Every node of a kind is as large as its largest variant, and a large chunk's tree is
+/// mostly expressions, table fields and statements: their rare large variants are boxed, and
+/// this keeps them so (a data file's tree took twice its memory with a 112-byte field).
+#[test]
+fn tree_nodes_stay_small() {
+    assert!(std::mem::size_of::<Expr>() <= 40, "Expr: {}", std::mem::size_of::<Expr>());
+    assert!(std::mem::size_of::<TableField>() <= 56, "TableField: {}", std::mem::size_of::<TableField>());
+    assert!(std::mem::size_of::<Stat>() <= 88, "Stat: {}", std::mem::size_of::<Stat>());
 }

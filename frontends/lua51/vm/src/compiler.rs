@@ -123,10 +123,19 @@ impl LoadError {
     /// The message, as `lua5.1` prints it (a syntax error's bytes are the source's).
     pub fn into_bytes(self) -> Vec<u8> {
         match self {
-            LoadError::Syntax(e) => e.to_bytes(),
+            LoadError::Syntax(e) => syntax_error_bytes(&e),
             LoadError::Compile(e) => e.message.into_bytes(),
         }
     }
+}
+
+/// A syntax error's message, as `lua5.1` gives it: "not enough memory" alone when the parse
+/// ran out of memory.
+pub(crate) fn syntax_error_bytes(e: &lua51_syntax::SyntaxError) -> Vec<u8> {
+    if e.is_out_of_memory() {
+        return b"not enough memory".to_vec();
+    }
+    e.to_bytes()
 }
 
 /// Parses and compiles the source text `source` into a function, one top-level statement at
@@ -484,6 +493,11 @@ impl<'s> Compiler<'s> {
     // --- emission ------------------------------------------------------------------------
 
     fn mark(&mut self, e: Option<Emitted>, what: &str) -> Result<Emitted> {
+        // (The global allocator's reserve was spent: stop before the next allocation fails
+        // for good. See `object::cushion`.)
+        if crate::object::cushion::exhausted() {
+            return Err(oom());
+        }
         let Some(e) = e else {
             let line = self.fs().line;
             return Err(self.error(line, format!("internal error: no variant of {what} for these operands")));
@@ -669,7 +683,7 @@ impl<'s> Compiler<'s> {
                 self.patch_here(to_end);
                 Ok(())
             }
-            StatKind::NumericFor { var, start, limit, step, body } => self.numeric_for(var.as_bytes(), start, limit, step.as_ref(), body, s.line),
+            StatKind::NumericFor(f) => self.numeric_for(f.var.as_bytes(), &f.start, &f.limit, f.step.as_ref(), &f.body, s.line),
             StatKind::GenericFor { vars, exprs, body, iter_line } => {
                 let vars: Vec<&[u8]> = vars.iter().map(|v| v.as_bytes()).collect();
                 self.generic_for(&vars, exprs, body, *iter_line, s.line)
@@ -1190,7 +1204,7 @@ impl<'s> Compiler<'s> {
                 }
             },
             ExprKind::Function(body) => self.closure(body, dst),
-            ExprKind::Call { .. } | ExprKind::MethodCall { .. } => {
+            ExprKind::Call { .. } | ExprKind::MethodCall(_) => {
                 // Into the topmost slot, when no variable lives there: the call's frame starts
                 // at `dst` and its result lands there, as in 5.1 (whose register layout
                 // `debug.getlocal` shows through its temporaries).
@@ -1577,7 +1591,8 @@ impl<'s> Compiler<'s> {
                 self.exp_to_reg(func, base)?;
                 (args, info, false)
             }
-            ExprKind::MethodCall { object, method, args } => {
+            ExprKind::MethodCall(m) => {
+                let lua51_syntax::MethodCall { object, method, args } = &**m;
                 // The object is evaluated into the callee slot; GetMethod moves it to the first
                 // argument and puts the method in its place.
                 let object_info = self.var_info(object);
@@ -1851,7 +1866,7 @@ fn const_kind(e: &Expr) -> ConstKind {
 /// A call whose every result is used when it ends a list (`f(a, g())`, `return g()`); a
 /// parenthesised call keeps only one.
 fn is_multi_call(e: &Expr) -> bool {
-    matches!(e.kind, ExprKind::Call { .. } | ExprKind::MethodCall { .. })
+    matches!(e.kind, ExprKind::Call { .. } | ExprKind::MethodCall(_))
 }
 
 /// An expression with any number of values at the end of a list: a call or `...`.

@@ -6,6 +6,7 @@ use lua51_value::TValue;
 
 use crate::compiler::{compile_chunk, compile_source, LoadError};
 use crate::dump::{undump, SIGNATURE};
+use crate::object::cushion;
 use crate::object::function::{proto_of, Proto};
 use crate::state::LuaState;
 
@@ -29,7 +30,7 @@ impl LuaState {
 
     /// [`Self::load`] of source text.
     pub(crate) fn load_text(&mut self, source: &[u8], source_name: &[u8], skip_shebang: bool) -> Result<TValue, Vec<u8>> {
-        let options = self.parse_options(skip_shebang);
+        let options = self.begin_parse(skip_shebang);
         let name = String::from_utf8_lossy(source_name);
         let f =
             compile_source(self, source, &syntax_chunk_id(source_name), &options, &lua51_syntax::chunk_id(&name)).map_err(LoadError::into_bytes)?;
@@ -37,10 +38,12 @@ impl LuaState {
         Ok(f)
     }
 
-    /// How a chunk loaded now is parsed: its nesting limit counts from the native calls under
-    /// way (the host's entry included, as lua.c's).
-    pub(crate) fn parse_options(&self, skip_shebang: bool) -> lua51_syntax::ParseOptions {
-        lua51_syntax::ParseOptions { skip_shebang, c_calls: self.shared.native_depth as u32 }
+    /// Starts parsing a chunk: what it is parsed with (its nesting limit counts from the
+    /// native calls under way, the host's entry included, as lua.c's; running out of memory
+    /// stops it), with a memory cushion renewed for it ([`cushion`]).
+    pub(crate) fn begin_parse(&self, skip_shebang: bool) -> lua51_syntax::ParseOptions {
+        cushion::renew();
+        lua51_syntax::ParseOptions { skip_shebang, c_calls: self.shared.native_depth as u32, out_of_memory: Some(&cushion::EXHAUSTED) }
     }
 
     /// Compiles a parsed chunk into a function (the end of [`Self::load_text`], also reached

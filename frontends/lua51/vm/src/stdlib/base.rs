@@ -444,7 +444,7 @@ native!(LOAD, "load", |c| {
         let loaded = c.st.load(&source, &name, false);
         return load_result(c, loaded);
     }
-    let options = c.st.parse_options(false);
+    let options = c.st.begin_parse(false);
     let mut pending = first;
     let mut failure = None;
     let parsed = {
@@ -463,7 +463,7 @@ native!(LOAD, "load", |c| {
     }
     let loaded = match parsed {
         Ok(chunk) => c.st.compile_parsed(chunk, &name),
-        Err(e) => Err(e.to_bytes()),
+        Err(e) => Err(crate::compiler::syntax_error_bytes(&e)),
     };
     load_result(c, loaded)
 });
