@@ -40,9 +40,9 @@ fn running_out_of_memory_is_an_error() {
 
 /// Running out of memory while a chunk is parsed and compiled (its tree is Rust's boxed nodes
 /// and growing vectors, whose allocations cannot fail gracefully by themselves) is "not enough
-/// memory" too: from `loadstring`, which returns it, after which the program loads and runs
-/// other chunks; and for the script itself, a file of one statement too large to parse under
-/// the limit.
+/// memory" too: from `loadstring` and from `load` with a reader function, which return it,
+/// after which the program loads and runs other chunks; and for the script itself, a file of
+/// one statement too large to parse under the limit.
 #[test]
 fn running_out_of_memory_while_loading_is_an_error() {
     let ljr = env!("CARGO_BIN_EXE_ljr");
@@ -61,6 +61,16 @@ fn running_out_of_memory_while_loading_is_an_error() {
     assert_eq!(stdout.lines().next(), Some("nil\tnot enough memory"), "stdout {stdout}, stderr {stderr}");
     assert_eq!(stdout.lines().nth(1), Some("2"), "stdout {stdout}, stderr {stderr}");
     assert!(stdout.lines().nth(2).is_some_and(|l| l.starts_with("true\tfunction: ")), "stdout {stdout}, stderr {stderr}");
+
+    // The same through `load` with a reader function, which parses the pieces as it reads
+    // them and compiles after.
+    let program = "local piece = string.rep('{1, 2},', 100000) local n = 0 \
+        local f, e = load(function() n = n + 1 \
+          if n == 1 then return 'return {' elseif n <= 42 then return piece elseif n == 43 then return '}' end end) \
+        print(f, e) print(loadstring('return 1 + 1')())";
+    let out = limited(&["-e", program]);
+    let (stdout, stderr) = (String::from_utf8_lossy(&out.stdout), String::from_utf8_lossy(&out.stderr));
+    assert_eq!(stdout, "nil\tnot enough memory\n2\n", "stderr {stderr}");
 
     let dir = std::env::temp_dir().join(format!("ljr-oom-load-{}", std::process::id()));
     std::fs::create_dir_all(&dir).expect("a scratch directory");
