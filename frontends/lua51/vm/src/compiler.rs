@@ -100,9 +100,9 @@ enum Var {
     Global,
 }
 
-/// Compiles a chunk into a function value (a closure over the globals). Takes the chunk: its
-/// body becomes the main function's (a copy of the whole tree was a tenth of loading a large
-/// file).
+/// Compiles a parsed chunk into a function value (a closure over the globals): the path of
+/// `load` with a reader function, which parses the whole chunk before compiling it. Source
+/// text is compiled as it is parsed, by [`compile_source`].
 pub fn compile_chunk(st: &mut LuaState, chunk: Chunk, chunk_name: &str) -> Result<TValue> {
     let mut c = Compiler::new(st, chunk_name);
     c.open_main();
