@@ -445,15 +445,20 @@ impl<'a> Parser<'a> {
     // ----------------------------------------------------------------
 
     fn main(&mut self) -> PResult<Chunk> {
-        let mut stats = Vec::new();
+        let mut stats: Vec<Stat> = Vec::new();
+        // (Grown fallibly, as a block's statements are: a chunk can have millions.)
         let end = self.main_each(&mut |s| {
+            if stats.len() == stats.capacity() {
+                stats.try_reserve(1)?;
+            }
             stats.push(s);
-            Ok::<(), std::convert::Infallible>(())
+            Ok::<(), std::collections::TryReserveError>(())
         });
         match end {
             Ok(end) => Ok(Chunk { body: Block { stats }, end_line: end.end_line, uses_vararg: end.uses_vararg }),
             Err(EachError::Syntax(e)) => Err(e),
-            Err(EachError::Sink(never)) => match never {},
+            // (The collector's only error: the list could not grow.)
+            Err(EachError::Sink(_)) => Err(self.out_of_memory_error()),
         }
     }
 
