@@ -18,8 +18,11 @@ pub const MAXSRC: usize = 80;
 /// [`SyntaxError::near`] because Lua sources (and so lua5.1's messages) are not
 /// necessarily UTF-8; `Display` shows it lossily, [`SyntaxError::to_bytes`]
 /// exactly.
+///
+/// A parse stopped by running out of memory ([`SyntaxError::is_out_of_memory`]) is only
+/// "not enough memory", with no place, as lua5.1 reports it.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-#[error("{}:{line}: {message}{}", String::from_utf8_lossy(chunk_name), NearSuffix(near.as_deref()))]
+#[error("{}", String::from_utf8_lossy(&self.to_bytes()))]
 pub struct SyntaxError {
     /// The chunk name as printed (already through [`chunk_id`] if needed), as bytes: a
     /// `loadstring` source is any bytes, and its first line is the name.
@@ -61,6 +64,9 @@ impl SyntaxError {
     /// The message as the exact bytes lua5.1 produces (the error value a Lua
     /// program would see from `loadstring`).
     pub fn to_bytes(&self) -> Vec<u8> {
+        if self.is_out_of_memory() {
+            return self.message.as_bytes().to_vec();
+        }
         let mut out = self.chunk_name.clone();
         out.extend_from_slice(format!(":{}: {}", self.line, self.message).as_bytes());
         if let Some(near) = &self.near {

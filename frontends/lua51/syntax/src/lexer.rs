@@ -286,7 +286,7 @@ impl<'a> Lexer<'a> {
 
     fn save(&mut self, c: i32) {
         // Only called with a real character; EOZ is never saved.
-        if self.buf.len() == self.buf.capacity() && self.buf.try_reserve(self.buf.len().max(64)).is_err() {
+        if self.buf.len() == self.buf.capacity() && self.buf.try_reserve(1).is_err() {
             // A token longer than the memory left (a string of hundreds of megabytes): the
             // token is cut short, and `lex` reports "not enough memory" when it ends.
             self.buffer_failed = true;

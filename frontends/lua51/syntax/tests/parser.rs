@@ -397,6 +397,9 @@ fn the_out_of_memory_flag_stops_a_parse() {
     FLAG.store(true, Ordering::Relaxed);
     let e = parse_chunk_with(b"local t = {1, 2, 3}", "t.lua", &opts).unwrap_err();
     assert!(e.is_out_of_memory(), "{e}");
+    // As lua5.1 reports it: no place, no token.
+    assert_eq!(e.to_string(), "not enough memory");
+    assert_eq!(e.to_bytes(), b"not enough memory");
     let mut seen = 0;
     let e = parse_chunk_each(b"x = 1\ny = 2", "t.lua", &opts, |_| {
         seen += 1;

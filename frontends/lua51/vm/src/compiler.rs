@@ -123,19 +123,10 @@ impl LoadError {
     /// The message, as `lua5.1` prints it (a syntax error's bytes are the source's).
     pub fn into_bytes(self) -> Vec<u8> {
         match self {
-            LoadError::Syntax(e) => syntax_error_bytes(&e),
+            LoadError::Syntax(e) => e.to_bytes(),
             LoadError::Compile(e) => e.message.into_bytes(),
         }
     }
-}
-
-/// A syntax error's message, as `lua5.1` gives it: "not enough memory" alone when the parse
-/// ran out of memory.
-pub(crate) fn syntax_error_bytes(e: &lua51_syntax::SyntaxError) -> Vec<u8> {
-    if e.is_out_of_memory() {
-        return b"not enough memory".to_vec();
-    }
-    e.to_bytes()
 }
 
 /// Parses and compiles the source text `source` into a function, one top-level statement at

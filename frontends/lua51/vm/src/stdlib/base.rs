@@ -463,7 +463,7 @@ native!(LOAD, "load", |c| {
     }
     let loaded = match parsed {
         Ok(chunk) => c.st.compile_parsed(chunk, &name),
-        Err(e) => Err(crate::compiler::syntax_error_bytes(&e)),
+        Err(e) => Err(e.to_bytes()),
     };
     load_result(c, loaded)
 });
