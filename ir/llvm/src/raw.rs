@@ -98,6 +98,16 @@ impl Value {
         !unsafe { LLVMIsAPHINode(self.0) }.is_null()
     }
 
+    /// Whether the value is a `double`.
+    pub fn is_double(self) -> bool {
+        unsafe { LLVMGetTypeKind(LLVMTypeOf(self.0)) == LLVMTypeKind::LLVMDoubleTypeKind }
+    }
+
+    /// Whether the value is a parameter of its function.
+    pub fn is_argument(self) -> bool {
+        !unsafe { LLVMIsAArgument(self.0) }.is_null()
+    }
+
     pub fn is_alloca(self) -> bool {
         !unsafe { LLVMIsAAllocaInst(self.0) }.is_null()
     }
@@ -836,6 +846,44 @@ impl Builder {
                 LLVMSetMetadata(load, kind, empty);
             }
             Value(load)
+        }
+    }
+
+    /// For a simple (not volatile, not atomic) `load i64`: the same load as a `double`, with its
+    /// alignment and the metadata that holds of a double too (not `!range`, `!nonnull` and the
+    /// other pointer and integer facts), inserted at the builder's position, and its bits as an
+    /// `i64` (`bitcast`) after it. `None` for any other instruction.
+    pub fn load_as_double(&self, load: Value) -> Option<(Value, Value)> {
+        const INTEGER_OR_POINTER_FACTS: [&str; 6] = ["range", "nonnull", "align", "dereferenceable", "dereferenceable_or_null", "noalias.addrspace"];
+        if load.opcode() != Some(LLVMOpcode::LLVMLoad) || load.int_width() != Some(64) {
+            return None;
+        }
+        unsafe {
+            if LLVMGetVolatile(load.0) != 0 || LLVMGetOrdering(load.0) != inkwell::llvm_sys::LLVMAtomicOrdering::LLVMAtomicOrderingNotAtomic {
+                return None;
+            }
+            let ctx = LLVMGetTypeContext(LLVMTypeOf(load.0));
+            let double = LLVMDoubleTypeInContext(ctx);
+            let name = std::ffi::CString::new(format!("{}.double", load.name())).unwrap_or_default();
+            let ptr = load.operands()[0];
+            let d = LLVMBuildLoad2(self.raw, double, ptr.0, name.as_ptr());
+            LLVMSetAlignment(d, LLVMGetAlignment(load.0));
+            let skip: Vec<u32> =
+                INTEGER_OR_POINTER_FACTS.iter().map(|k| LLVMGetMDKindIDInContext(ctx, k.as_ptr() as *const _, k.len() as u32)).collect();
+            let mut n = 0;
+            let entries = LLVMInstructionGetAllMetadataOtherThanDebugLoc(load.0, &mut n);
+            for i in 0..n as u32 {
+                let kind = LLVMValueMetadataEntriesGetKind(entries, i);
+                if !skip.contains(&kind) {
+                    LLVMSetMetadata(d, kind, LLVMMetadataAsValue(ctx, LLVMValueMetadataEntriesGetMetadata(entries, i)));
+                }
+            }
+            if !entries.is_null() {
+                LLVMDisposeValueMetadataEntries(entries);
+            }
+            let bits_name = std::ffi::CString::new(format!("{}.bits", load.name())).unwrap_or_default();
+            let bits = LLVMBuildBitCast(self.raw, d, self.i64, bits_name.as_ptr());
+            Some((Value(d), Value(bits)))
         }
     }
 

@@ -6,7 +6,7 @@ use deegen_llvm_ir::LlvmModule;
 use deegen_pass::PassRegistry;
 
 /// The pipeline that turns semantics bitcode (with embedded variants) into the interpreter.
-pub const INTERPRETER_PIPELINE: &str = "interp-create-handlers,inline-semantics,interp-ic-quickening,type-hint-slow-paths,type-check-strength-reduction<keep-checkers>,interp-call-ic,call-ic-check-hoisting,type-check-strength-reduction,lower-interp-api,interp-finalize,nan-check-fusion,hot-cold-split,tag-register-rewrite";
+pub const INTERPRETER_PIPELINE: &str = "interp-create-handlers,inline-semantics,interp-ic-quickening,type-hint-slow-paths,type-check-strength-reduction<keep-checkers>,interp-call-ic,call-ic-check-hoisting,type-check-strength-reduction,lower-interp-api,interp-finalize,nan-check-fusion,hot-cold-split,tag-register-rewrite,load-as-double";
 
 /// The pipeline that turns the same semantics into the baseline JIT's stencils: the
 /// interpreter's passes where the transformation is the same (inlining, type checks, call
@@ -18,7 +18,7 @@ pub const INTERPRETER_PIPELINE: &str = "interp-create-handlers,inline-semantics,
 /// instruction's SlowPathData, so the JIT copies only the fast path per instruction; and
 /// `baseline-cold-split` has llc move what is left of them (the jumps into those functions)
 /// into each stencil's cold part.
-pub const BASELINE_PIPELINE: &str = "baseline-create-stencils,inline-semantics,interp-ic-quickening,type-hint-slow-paths,type-check-strength-reduction<keep-checkers>,interp-call-ic,call-ic-check-hoisting,type-check-strength-reduction,lower-interp-api,runtime-constant-range,interp-finalize,ic-state-folding,nan-check-fusion,hot-cold-split,baseline-aot-ic-generic,baseline-aot-slow-paths,tag-register-rewrite,baseline-cold-split";
+pub const BASELINE_PIPELINE: &str = "baseline-create-stencils,inline-semantics,interp-ic-quickening,type-hint-slow-paths,type-check-strength-reduction<keep-checkers>,interp-call-ic,call-ic-check-hoisting,type-check-strength-reduction,lower-interp-api,runtime-constant-range,interp-finalize,ic-state-folding,nan-check-fusion,hot-cold-split,baseline-aot-ic-generic,baseline-aot-slow-paths,tag-register-rewrite,load-as-double,baseline-cold-split";
 
 /// Every pass over LLVM modules, in the order the interpreter pipeline runs them. Each pass
 /// is declared once, by its crate's `DESCRIPTOR`: this list, `deegen-opt --list-passes` and the
@@ -42,6 +42,7 @@ pub fn llvm_registry<'ctx>() -> PassRegistry<LlvmModule<'ctx>> {
         .register::<deegen_pass_baseline_aot_ic_generic::BaselineAotIcGeneric>()
         .register::<deegen_pass_baseline_aot_slow_paths::BaselineAotSlowPaths>()
         .register::<deegen_pass_tag_register_rewrite::TagRegisterRewrite>()
+        .register::<deegen_pass_load_as_double::LoadAsDouble>()
         .register::<deegen_pass_baseline_cold_split::BaselineColdSplit>();
     r
 }

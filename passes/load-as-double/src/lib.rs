@@ -1,0 +1,87 @@
+#![doc = include_str!("../README.md")]
+
+use deegen_llvm_ir::raw::{Builder, Value};
+use deegen_llvm_ir::{defined_functions, LlvmModule, LlvmPhase};
+use deegen_pass::{AnalysisManager, Pass, PassDescriptor, PassError, PassParams, PipelineError, PreservedAnalyses, RegisteredPass};
+use inkwell::llvm_sys::LLVMOpcode;
+use inkwell::values::AsValueRef;
+
+/// The pass's one declaration (name, description, parameters, phases).
+pub static DESCRIPTOR: PassDescriptor<LlvmPhase> = PassDescriptor {
+    name: "load-as-double",
+    description: "a 64-bit read whose value is only type-checked, passed on, and used as a double is read as a double (movsd), its bits taken from there for the checks",
+    params: "",
+    required: false,
+    runs_in: &[LlvmPhase::Finalized],
+    produces: None,
+};
+
+/// See the crate documentation.
+#[derive(Debug, Default)]
+pub struct LoadAsDouble;
+
+impl<'ctx> Pass<LlvmModule<'ctx>> for LoadAsDouble {
+    fn run(&mut self, unit: &mut LlvmModule<'ctx>, _: &mut AnalysisManager<LlvmModule<'ctx>>) -> Result<PreservedAnalyses, PassError> {
+        let builder = Builder::new(&unit.module);
+        let mut rewritten = 0;
+        for f in defined_functions(&unit.module) {
+            for b in Value(f.as_value_ref()).blocks() {
+                for inst in b.instructions() {
+                    if let Some(as_double) = used_as_a_checked_double(inst) {
+                        rewrite(inst, &as_double, &builder);
+                        rewritten += 1;
+                    }
+                }
+            }
+        }
+        tracing::debug!(rewritten, "slot reads made double loads");
+        Ok(if rewritten == 0 { PreservedAnalyses::all() } else { PreservedAnalyses::none() })
+    }
+}
+
+impl RegisteredPass<LlvmModule<'_>> for LoadAsDouble {
+    const DESCRIPTOR: &'static PassDescriptor<LlvmPhase> = &DESCRIPTOR;
+    fn from_params(params: &PassParams) -> Result<Self, PipelineError> {
+        params.expect_only(&[])?;
+        Ok(LoadAsDouble)
+    }
+}
+
+/// For a `load i64` whose every use is a `bitcast` to `double`, a comparison with a constant or
+/// a parameter (a type check: the bound is a constant, or the tag register's parameter after
+/// `tag-register-rewrite`), or an argument of a call (a slow path's live value): the bitcasts.
+/// `None` when there is no bitcast (nothing to gain) or any other use: an integer or pointer
+/// use (a table's address masked out of the value, an equality of two values' bits) would wait
+/// for the bits to come back from the vector register on a path that never wanted a double.
+fn used_as_a_checked_double(load: Value) -> Option<Vec<Value>> {
+    if load.opcode() != Some(LLVMOpcode::LLVMLoad) || load.int_width() != Some(64) {
+        return None;
+    }
+    let mut bitcasts = Vec::new();
+    for user in load.users() {
+        if user.is_bitcast_of() == Some(load) && user.is_double() {
+            bitcasts.push(user);
+            continue;
+        }
+        let type_check = user.icmp().is_some_and(|(_, a, b)| {
+            let other = if a == load { b } else { a };
+            other != load && (other.is_constant() || other.is_argument())
+        });
+        let passed_on = user.opcode() == Some(LLVMOpcode::LLVMCall) && user.callee() != Some(load);
+        if !type_check && !passed_on {
+            return None;
+        }
+    }
+    (!bitcasts.is_empty()).then_some(bitcasts)
+}
+
+/// Replaces `load` by a `load double` of the same address: its bitcasts to `double` by the new
+/// load, its other uses by the new load's bits.
+fn rewrite(load: Value, as_double: &[Value], builder: &Builder) {
+    builder.position_before(load);
+    let Some((double, bits)) = builder.load_as_double(load) else { return };
+    for &cast in as_double {
+        cast.replace_and_erase(double);
+    }
+    load.replace_and_erase(bits);
+}
