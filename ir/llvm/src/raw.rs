@@ -103,6 +103,12 @@ impl Value {
         unsafe { LLVMGetTypeKind(LLVMTypeOf(self.0)) == LLVMTypeKind::LLVMDoubleTypeKind }
     }
 
+    /// The instruction after this one in its block.
+    pub fn next_instruction(self) -> Option<Value> {
+        let n = unsafe { LLVMGetNextInstruction(self.0) };
+        (!n.is_null()).then_some(Value(n))
+    }
+
     /// Whether the value is a parameter of its function.
     pub fn is_argument(self) -> bool {
         !unsafe { LLVMIsAArgument(self.0) }.is_null()

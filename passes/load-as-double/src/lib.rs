@@ -9,7 +9,7 @@ use inkwell::values::AsValueRef;
 /// The pass's one declaration (name, description, parameters, phases).
 pub static DESCRIPTOR: PassDescriptor<LlvmPhase> = PassDescriptor {
     name: "load-as-double",
-    description: "a 64-bit read whose value is only type-checked, passed on, and used as a double is read as a double (movsd), its bits taken from there for the checks",
+    description: "a 64-bit read whose value is only type-checked, passed on, and used as a double is read as a double (movsd), its bits taken from there for the checks; one also converted to an array index gets a second read, as a double, for that",
     params: "",
     required: false,
     runs_in: &[LlvmPhase::Finalized],
@@ -23,19 +23,22 @@ pub struct LoadAsDouble;
 impl<'ctx> Pass<LlvmModule<'ctx>> for LoadAsDouble {
     fn run(&mut self, unit: &mut LlvmModule<'ctx>, _: &mut AnalysisManager<LlvmModule<'ctx>>) -> Result<PreservedAnalyses, PassError> {
         let builder = Builder::new(&unit.module);
-        let mut rewritten = 0;
+        let (mut rewritten, mut split_off) = (0, 0);
         for f in defined_functions(&unit.module) {
             for b in Value(f.as_value_ref()).blocks() {
                 for inst in b.instructions() {
                     if let Some(as_double) = used_as_a_checked_double(inst) {
                         rewrite(inst, &as_double, &builder);
                         rewritten += 1;
+                    } else if let Some(as_double) = used_as_an_index(inst) {
+                        split(inst, &as_double, &builder);
+                        split_off += 1;
                     }
                 }
             }
         }
-        tracing::debug!(rewritten, "slot reads made double loads");
-        Ok(if rewritten == 0 { PreservedAnalyses::all() } else { PreservedAnalyses::none() })
+        tracing::debug!(rewritten, split_off, "slot reads made double loads, or given one for their use as an index");
+        Ok(if rewritten + split_off == 0 { PreservedAnalyses::all() } else { PreservedAnalyses::none() })
     }
 }
 
@@ -73,6 +76,42 @@ fn used_as_a_checked_double(load: Value) -> Option<Vec<Value>> {
         }
     }
     (!bitcasts.is_empty()).then_some(bitcasts)
+}
+
+/// For a `load i64` not [`used_as_a_checked_double`] (it has an integer use too: a table
+/// key, whose string path masks a pointer out of it) of which a bitcast to `double` is
+/// converted to an integer (an array index: `cvttsd2si`): the bitcasts.
+fn used_as_an_index(load: Value) -> Option<Vec<Value>> {
+    if load.opcode() != Some(LLVMOpcode::LLVMLoad) || load.int_width() != Some(64) {
+        return None;
+    }
+    let bitcasts: Vec<Value> = load.users().into_iter().filter(|u| u.is_bitcast_of() == Some(load) && u.is_double()).collect();
+    bitcasts.iter().any(|&c| converted_to_integer(c, 2)).then_some(bitcasts)
+}
+
+/// Whether `v` (a double) reaches a conversion to an integer, directly or through at most
+/// `depth` vector inserts (`cvttsd2si` takes a vector).
+fn converted_to_integer(v: Value, depth: u32) -> bool {
+    v.users().into_iter().any(|u| match u.opcode() {
+        Some(LLVMOpcode::LLVMFPToSI | LLVMOpcode::LLVMFPToUI) => true,
+        Some(LLVMOpcode::LLVMInsertElement) => depth > 0 && converted_to_integer(u, depth - 1),
+        Some(LLVMOpcode::LLVMCall) => u.callee().and_then(|c| c.global_name()).is_some_and(|n| n.starts_with("llvm.x86.sse2.cvtt")),
+        _ => false,
+    })
+}
+
+/// Gives `load` a second read of its address, as a double, right after it (nothing can write
+/// the slot in between), for its bitcasts to `double`: the integer uses keep the integer
+/// read, the index the vector one, each forwarded from the slot's store in its own register
+/// file.
+fn split(load: Value, as_double: &[Value], builder: &Builder) {
+    let Some(next) = load.next_instruction() else { return };
+    builder.position_before(next);
+    let Some((double, bits)) = builder.load_as_double(load) else { return };
+    bits.erase();
+    for &cast in as_double {
+        cast.replace_and_erase(double);
+    }
 }
 
 /// Replaces `load` by a `load double` of the same address: its bitcasts to `double` by the new

@@ -32,6 +32,12 @@ fn checked_doubles_are_read_as_doubles() {
     assert!(add.contains("%a.double = load double, ptr %a.slot, align 8, !invariant.load"), "{add}");
     assert!(add.contains("!deegen.hint"), "{add}");
     assert!(!add.contains("!range"), "{add}");
+    // A key converted to an index gets a double read of its own, after the integer one.
+    let index = function_ir(&text, "index");
+    assert!(index.contains("%k = load i64, ptr %slots, align 8\n  %k.double = load double, ptr %slots, align 8"), "{index}");
+    assert!(index.contains("fptosi double %k.double to i64"), "{index}");
+    assert!(index.contains("and i64 %k, "), "{index}");
+    assert!(!index.contains("bitcast"), "{index}");
     for name in ["pointer_use", "left_alone"] {
         let f = function_ir(&text, name);
         assert!(!f.contains("load double"), "{f}");

@@ -16,3 +16,9 @@
 ; CHECK-LABEL: define void @left_alone(
 ; CHECK-NOT:    load double
 ; CHECK:        ret void
+; A key converted to an array index keeps its integer read and gets a double one for the index.
+; CHECK-LABEL: define i64 @index(
+; CHECK:        %k = load i64, ptr %slots, align 8
+; CHECK-NEXT:   %k.double = load double, ptr %slots, align 8
+; CHECK:        fptosi double %k.double to i64
+; CHECK:        and i64 %k, 281474976710655
