@@ -1,13 +1,14 @@
 ; Before comparing two doubles, one ordered compare (`fcmp ord`, false when either is a NaN)
 ; stands in for both "is a double" checks; only when it fails do the integer checks run again
-; (`.recheck`), since a NaN double and a boxed non-double both fail it. Arithmetic keeps its
-; integer checks. Input: the pass's fixture (bound from !deegen.nan_boxing).
+; (`.recheck`), since a NaN double and a boxed non-double both fail it. Input: the pass's
+; fixture (bound from !deegen.nan_boxing).
 ; RUN: deegen-opt --passes=nan-check-fusion %S/../fixtures/checks.ll | FileCheck %s
 ; The bound given as a parameter overrides the module's; a module with neither is left alone.
 ; RUN: deegen-opt --passes='nan-check-fusion<doubles-below=0xfff8000000000001>' %S/../fixtures/checks.ll | FileCheck %s
 
 ; CHECK-LABEL: define void @add(
-; CHECK-NOT:    fcmp ord
+; CHECK:        fcmp ord double
+; CHECK:      entry.recheck:
 ; CHECK-LABEL: define i64 @less(
 ; CHECK:        %lhs.as_double = bitcast i64 %a to double
 ; CHECK-NEXT:   %rhs.as_double = bitcast i64 %b to double
