@@ -103,6 +103,14 @@ impl Value {
         unsafe { LLVMGetTypeKind(LLVMTypeOf(self.0)) == LLVMTypeKind::LLVMDoubleTypeKind }
     }
 
+    /// Whether this is a load that is neither volatile nor atomic.
+    pub fn is_simple_load(self) -> bool {
+        self.opcode() == Some(LLVMOpcode::LLVMLoad)
+            && unsafe {
+                LLVMGetVolatile(self.0) == 0 && LLVMGetOrdering(self.0) == inkwell::llvm_sys::LLVMAtomicOrdering::LLVMAtomicOrderingNotAtomic
+            }
+    }
+
     /// The instruction after this one in its block.
     pub fn next_instruction(self) -> Option<Value> {
         let n = unsafe { LLVMGetNextInstruction(self.0) };
@@ -861,13 +869,10 @@ impl Builder {
     /// `i64` (`bitcast`) after it. `None` for any other instruction.
     pub fn load_as_double(&self, load: Value) -> Option<(Value, Value)> {
         const INTEGER_OR_POINTER_FACTS: [&str; 6] = ["range", "nonnull", "align", "dereferenceable", "dereferenceable_or_null", "noalias.addrspace"];
-        if load.opcode() != Some(LLVMOpcode::LLVMLoad) || load.int_width() != Some(64) {
+        if !load.is_simple_load() || load.int_width() != Some(64) {
             return None;
         }
         unsafe {
-            if LLVMGetVolatile(load.0) != 0 || LLVMGetOrdering(load.0) != inkwell::llvm_sys::LLVMAtomicOrdering::LLVMAtomicOrderingNotAtomic {
-                return None;
-            }
             let ctx = LLVMGetTypeContext(LLVMTypeOf(load.0));
             let double = LLVMDoubleTypeInContext(ctx);
             let name = std::ffi::CString::new(format!("{}.double", load.name())).unwrap_or_default();

@@ -25,15 +25,26 @@ impl<'ctx> Pass<LlvmModule<'ctx>> for LoadAsDouble {
         let builder = Builder::new(&unit.module);
         let (mut rewritten, mut split_off) = (0, 0);
         for f in defined_functions(&unit.module) {
+            // Every decision first, then the edits: an edit erases instructions (the bitcasts)
+            // that a walk still holding the block's instruction list would visit. A load's
+            // decision depends only on its own uses, which no other load's edit touches.
+            let mut edits = Vec::new();
             for b in Value(f.as_value_ref()).blocks() {
                 for inst in b.instructions() {
                     if let Some(as_double) = used_as_a_checked_double(inst) {
-                        rewrite(inst, &as_double, &builder);
-                        rewritten += 1;
+                        edits.push((inst, as_double, false));
                     } else if let Some(as_double) = used_as_an_index(inst) {
-                        split(inst, &as_double, &builder);
-                        split_off += 1;
+                        edits.push((inst, as_double, true));
                     }
+                }
+            }
+            for (load, as_double, index) in edits {
+                if index {
+                    split(load, &as_double, &builder);
+                    split_off += 1;
+                } else {
+                    rewrite(load, &as_double, &builder);
+                    rewritten += 1;
                 }
             }
         }
@@ -50,14 +61,14 @@ impl RegisteredPass<LlvmModule<'_>> for LoadAsDouble {
     }
 }
 
-/// For a `load i64` whose every use is a `bitcast` to `double`, a comparison with a constant or
+/// For a simple (not volatile, not atomic) `load i64` whose every use is a `bitcast` to `double`, a comparison with a constant or
 /// a parameter (a type check: the bound is a constant, or the tag register's parameter after
 /// `tag-register-rewrite`), or an argument of a call (a slow path's live value): the bitcasts.
 /// `None` when there is no bitcast (nothing to gain) or any other use: an integer or pointer
 /// use (a table's address masked out of the value, an equality of two values' bits) would wait
 /// for the bits to come back from the vector register on a path that never wanted a double.
 fn used_as_a_checked_double(load: Value) -> Option<Vec<Value>> {
-    if load.opcode() != Some(LLVMOpcode::LLVMLoad) || load.int_width() != Some(64) {
+    if !load.is_simple_load() || load.int_width() != Some(64) {
         return None;
     }
     let mut bitcasts = Vec::new();
@@ -82,7 +93,7 @@ fn used_as_a_checked_double(load: Value) -> Option<Vec<Value>> {
 /// key, whose string path masks a pointer out of it) of which a bitcast to `double` is
 /// converted to an integer (an array index: `cvttsd2si`): the bitcasts.
 fn used_as_an_index(load: Value) -> Option<Vec<Value>> {
-    if load.opcode() != Some(LLVMOpcode::LLVMLoad) || load.int_width() != Some(64) {
+    if !load.is_simple_load() || load.int_width() != Some(64) {
         return None;
     }
     let bitcasts: Vec<Value> = load.users().into_iter().filter(|u| u.is_bitcast_of() == Some(load) && u.is_double()).collect();
