@@ -61,12 +61,13 @@ impl RegisteredPass<LlvmModule<'_>> for LoadAsDouble {
     }
 }
 
-/// For a simple (not volatile, not atomic) `load i64` whose every use is a `bitcast` to `double`, a comparison with a constant or
-/// a parameter (a type check: the bound is a constant, or the tag register's parameter after
-/// `tag-register-rewrite`), or an argument of a call (a slow path's live value): the bitcasts.
-/// `None` when there is no bitcast (nothing to gain) or any other use: an integer or pointer
-/// use (a table's address masked out of the value, an equality of two values' bits) would wait
-/// for the bits to come back from the vector register on a path that never wanted a double.
+/// For a simple (not volatile, not atomic) `load i64` whose every use is a `bitcast` to
+/// `double`, a comparison with a constant or a parameter (a type check: the bound is a
+/// constant, or the tag register's parameter after `tag-register-rewrite`), or an argument of
+/// a call (a slow path's live value): the bitcasts. `None` when there is no bitcast (nothing
+/// to gain) or any other use: an integer or pointer use (a table's address masked out of the
+/// value, an equality of two values' bits) would wait for the bits to come back from the
+/// vector register on a path that never wanted a double.
 fn used_as_a_checked_double(load: Value) -> Option<Vec<Value>> {
     if !load.is_simple_load() || load.int_width() != Some(64) {
         return None;

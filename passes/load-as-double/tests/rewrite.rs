@@ -38,6 +38,8 @@ fn checked_doubles_are_read_as_doubles() {
     assert!(index.contains("fptosi double %k.double to i64"), "{index}");
     assert!(index.contains("and i64 %k, "), "{index}");
     assert!(!index.contains("bitcast"), "{index}");
+    let same_block = function_ir(&text, "same_block");
+    assert!(same_block.contains("select i1 %c, double %v.double, double 0.0"), "{same_block}");
     for name in ["pointer_use", "left_alone"] {
         let f = function_ir(&text, name);
         assert!(!f.contains("load double"), "{f}");
