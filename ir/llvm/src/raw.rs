@@ -117,6 +117,11 @@ impl Value {
         (!n.is_null()).then_some(Value(n))
     }
 
+    /// Names the value (`%name` in printed IR).
+    pub fn set_name(self, name: &str) {
+        unsafe { LLVMSetValueName2(self.0, name.as_ptr() as *const _, name.len()) }
+    }
+
     /// Whether the value is a parameter of its function.
     pub fn is_argument(self) -> bool {
         !unsafe { LLVMIsAArgument(self.0) }.is_null()
@@ -865,9 +870,9 @@ impl Builder {
 
     /// For a simple (not volatile, not atomic) `load i64`: the same load as a `double`, with its
     /// alignment and the metadata that holds of a double too (not `!range`, `!nonnull` and the
-    /// other pointer and integer facts), inserted at the builder's position, and its bits as an
-    /// `i64` (`bitcast`) after it. `None` for any other instruction.
-    pub fn load_as_double(&self, load: Value) -> Option<(Value, Value)> {
+    /// other pointer and integer facts), inserted at the builder's position. `None` for any
+    /// other instruction.
+    pub fn load_as_double(&self, load: Value) -> Option<Value> {
         const INTEGER_OR_POINTER_FACTS: [&str; 6] = ["range", "nonnull", "align", "dereferenceable", "dereferenceable_or_null", "noalias.addrspace"];
         if !load.is_simple_load() || load.int_width() != Some(64) {
             return None;
@@ -892,9 +897,7 @@ impl Builder {
             if !entries.is_null() {
                 LLVMDisposeValueMetadataEntries(entries);
             }
-            let bits_name = std::ffi::CString::new(format!("{}.bits", load.name())).unwrap_or_default();
-            let bits = LLVMBuildBitCast(self.raw, d, self.i64, bits_name.as_ptr());
-            Some((Value(d), Value(bits)))
+            Some(Value(d))
         }
     }
 

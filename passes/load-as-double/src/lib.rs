@@ -30,7 +30,7 @@ impl<'ctx> Pass<LlvmModule<'ctx>> for LoadAsDouble {
             // decision depends only on its own uses, which no other load's edit touches.
             let mut edits = Vec::new();
             for b in Value(f.as_value_ref()).blocks() {
-                for inst in b.instructions() {
+                for inst in b.instructions().into_iter().filter(|i| i.is_simple_load() && i.int_width() == Some(64)) {
                     if let Some(as_double) = used_as_a_checked_double(inst) {
                         edits.push((inst, as_double, false));
                     } else if let Some(as_double) = used_as_an_index(inst) {
@@ -61,7 +61,8 @@ impl RegisteredPass<LlvmModule<'_>> for LoadAsDouble {
     }
 }
 
-/// For a simple (not volatile, not atomic) `load i64` whose every use is a `bitcast` to
+/// For a simple (not volatile, not atomic) `load i64` (the only instructions `run` asks
+/// about) whose every use is a `bitcast` to
 /// `double`, a comparison with a constant or a parameter (a type check: the bound is a
 /// constant, or the tag register's parameter after `tag-register-rewrite`), or an argument of
 /// a call (a slow path's live value): the bitcasts. `None` when there is no bitcast (nothing
@@ -69,12 +70,9 @@ impl RegisteredPass<LlvmModule<'_>> for LoadAsDouble {
 /// value, an equality of two values' bits) would wait for the bits to come back from the
 /// vector register on a path that never wanted a double.
 fn used_as_a_checked_double(load: Value) -> Option<Vec<Value>> {
-    if !load.is_simple_load() || load.int_width() != Some(64) {
-        return None;
-    }
     let mut bitcasts = Vec::new();
     for user in load.users() {
-        if user.is_bitcast_of() == Some(load) && user.is_double() {
+        if reads_as_double(user, load) {
             bitcasts.push(user);
             continue;
         }
@@ -94,11 +92,13 @@ fn used_as_a_checked_double(load: Value) -> Option<Vec<Value>> {
 /// key, whose string path masks a pointer out of it) of which a bitcast to `double` is
 /// converted to an integer (an array index: `cvttsd2si`): the bitcasts.
 fn used_as_an_index(load: Value) -> Option<Vec<Value>> {
-    if !load.is_simple_load() || load.int_width() != Some(64) {
-        return None;
-    }
-    let bitcasts: Vec<Value> = load.users().into_iter().filter(|u| u.is_bitcast_of() == Some(load) && u.is_double()).collect();
+    let bitcasts: Vec<Value> = load.users().into_iter().filter(|&u| reads_as_double(u, load)).collect();
     bitcasts.iter().any(|&c| converted_to_integer(c, 2)).then_some(bitcasts)
+}
+
+/// Whether `user` is `bitcast load to double`.
+fn reads_as_double(user: Value, load: Value) -> bool {
+    user.is_bitcast_of() == Some(load) && user.is_double()
 }
 
 /// Whether `v` (a double) reaches a conversion to an integer, directly or through at most
@@ -119,8 +119,7 @@ fn converted_to_integer(v: Value, depth: u32) -> bool {
 fn split(load: Value, as_double: &[Value], builder: &Builder) {
     let Some(next) = load.next_instruction() else { return };
     builder.position_before(next);
-    let Some((double, bits)) = builder.load_as_double(load) else { return };
-    bits.erase();
+    let Some(double) = builder.load_as_double(load) else { return };
     for &cast in as_double {
         cast.replace_and_erase(double);
     }
@@ -130,7 +129,9 @@ fn split(load: Value, as_double: &[Value], builder: &Builder) {
 /// load, its other uses by the new load's bits.
 fn rewrite(load: Value, as_double: &[Value], builder: &Builder) {
     builder.position_before(load);
-    let Some((double, bits)) = builder.load_as_double(load) else { return };
+    let Some(double) = builder.load_as_double(load) else { return };
+    let bits = builder.to_i64(double);
+    bits.set_name(&format!("{}.bits", load.name()));
     for &cast in as_double {
         cast.replace_and_erase(double);
     }
